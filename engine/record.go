@@ -1,0 +1,90 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// Move is one entry of a game's log: who acted and the encoded action.
+type Move struct {
+	Seat   Seat            `json:"seat"`
+	Action json.RawMessage `json:"action"`
+}
+
+// Record is everything needed to rebuild a game: options + seed + actions.
+type Record struct {
+	Game    string   `json:"game"`
+	Options Options  `json:"options"`
+	Players []Player `json:"players"`
+	Seed    uint64   `json:"seed"`
+	Moves   []Move   `json:"moves"`
+}
+
+// Registry maps game ids to games. It is built once at start-up and then
+// only read, so it needs no lock.
+type Registry struct {
+	games []Game
+}
+
+// NewRegistry returns a registry of the given games, in menu order.
+func NewRegistry(games ...Game) *Registry {
+	return &Registry{games: slices.Clone(games)}
+}
+
+// Games returns the registered games in menu order.
+func (r *Registry) Games() []Game { return slices.Clone(r.games) }
+
+// Lookup returns the game with the given id.
+func (r *Registry) Lookup(id string) (Game, bool) {
+	for _, g := range r.games {
+		if g.Info().ID == id {
+			return g, true
+		}
+	}
+	return nil, false
+}
+
+// Start resolves options, checks the player count and deals a new game.
+func Start(g Game, opts Options, players []Player, seed uint64) (State, Options, error) {
+	info := g.Info()
+	if err := info.CheckPlayers(len(players)); err != nil {
+		return nil, nil, err
+	}
+	resolved, err := info.Resolve(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := g.New(resolved, slices.Clone(players), seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("deal %s: %w", info.ID, err)
+	}
+	return st, resolved, nil
+}
+
+// Replay rebuilds the state after the first n moves of rec (all moves when
+// n < 0 or n > len(rec.Moves)) and returns every event produced on the way.
+// A move the engine refuses means the record is corrupt or the engine has
+// changed incompatibly; that is reported as an error naming the move.
+func Replay(reg *Registry, rec Record, n int) (State, []Event, error) {
+	g, ok := reg.Lookup(rec.Game)
+	if !ok {
+		return nil, nil, fmt.Errorf("replay: unknown game %q", rec.Game)
+	}
+	st, _, err := Start(g, rec.Options, rec.Players, rec.Seed)
+	if err != nil {
+		return nil, nil, fmt.Errorf("replay: %w", err)
+	}
+	if n < 0 || n > len(rec.Moves) {
+		n = len(rec.Moves)
+	}
+	var events []Event
+	for i, m := range rec.Moves[:n] {
+		evs, err := st.Apply(m.Seat, m.Action)
+		if err != nil {
+			return nil, nil, fmt.Errorf("replay %s move %d (seat %d): %w", rec.Game, i+1, m.Seat, err)
+		}
+		events = append(events, evs...)
+	}
+	return st, events, nil
+}
