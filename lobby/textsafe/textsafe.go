@@ -1,0 +1,175 @@
+// Package textsafe makes user-supplied text safe to draw on a terminal.
+//
+// Every byte a user sends is hostile until it has been through Clean: names,
+// chat lines and anything else that another player's terminal will render.
+// Clean removes escape sequences (CSI, OSC, DCS and friends, in both their
+// 7-bit ESC and 8-bit C1 forms), every other control character, bidi
+// overrides and zero-width characters, and caps the display width. Handle
+// goes further and accepts only an allow-listed alphabet.
+package textsafe
+
+import (
+	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Handle limits.
+const (
+	MinHandle = 2
+	MaxHandle = 16
+)
+
+// Errors returned by Handle. Their messages are meant for the player.
+var (
+	ErrHandleLength  = errors.New("A handle needs 2 to 16 characters.")
+	ErrHandleLetters = errors.New("A handle may use only letters A-Z, digits, '-' and '_'.")
+)
+
+// Clean returns s with every escape sequence and control character removed,
+// newlines and tabs turned into single spaces, bidi controls and zero-width
+// characters dropped, surrounding space trimmed, and the display width capped
+// at maxWidth cells (an ellipsis marks a cut). maxWidth <= 0 means no cap.
+// Invalid UTF-8 is dropped.
+func Clean(s string, maxWidth int) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false // a run of whitespace is pending
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			continue // invalid byte: a raw 8-bit C1 control lands here too
+		case r == 0x1b: // ESC
+			i = skipEscape(s, i)
+			continue
+		case r >= 0x80 && r <= 0x9f: // C1 controls, some of which open sequences
+			i = skipC1(s, i, r)
+			continue
+		case r == '\n' || r == '\r' || r == '\t' || r == '\v' || r == '\f' || unicode.IsSpace(r):
+			space = true
+			continue
+		case dropped(r):
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	out := b.String()
+	if maxWidth > 0 && ansi.StringWidth(out) > maxWidth {
+		out = ansi.Truncate(out, maxWidth, "…")
+	}
+	return out
+}
+
+// dropped reports runes that must never reach a screen: C0 controls and
+// DEL, Unicode format characters (bidi embeddings, overrides and isolates,
+// zero-width spaces and joiners, the BOM, tag characters), and noncharacters.
+func dropped(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return true
+	case unicode.Is(unicode.Cf, r): // U+200B..U+200F, U+202A..U+202E, U+2060..U+206F, U+FEFF, tags...
+		return true
+	case r == 0x115f || r == 0x1160 || r == 0x3164 || r == 0xffa0: // Hangul fillers render as blanks of odd width
+		return true
+	case unicode.Is(unicode.Co, r) || unicode.Is(unicode.Cs, r): // private use, surrogates
+		return true
+	case r&0xfffe == 0xfffe || (r >= 0xfdd0 && r <= 0xfdef): // noncharacters
+		return true
+	}
+	return false
+}
+
+// skipEscape skips the sequence introduced by an ESC whose next byte is at
+// s[i] and returns the index after it.
+func skipEscape(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '[':
+		return skipCSI(s, i+1)
+	case ']', 'P', 'X', '^', '_': // OSC, DCS, SOS, PM, APC: run to a string terminator
+		return skipString(s, i+1)
+	}
+	// Other escapes: optional intermediates (0x20-0x2f) and one final byte.
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipC1 handles an 8-bit C1 control r (already consumed; the rest of the
+// input starts at s[i]). The sequence introducers swallow their bodies, the
+// rest are simply dropped.
+func skipC1(s string, i int, r rune) int {
+	switch r {
+	case 0x9b: // CSI
+		return skipCSI(s, i)
+	case 0x9d, 0x90, 0x98, 0x9e, 0x9f: // OSC, DCS, SOS, PM, APC
+		return skipString(s, i)
+	}
+	return i
+}
+
+// skipCSI skips parameter and intermediate bytes and the final byte of a
+// control sequence. Anything unexpected ends the sequence without being
+// consumed, so a malformed sequence cannot swallow the rest of a message.
+func skipCSI(s string, i int) int {
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipString skips a control string up to and including its terminator:
+// BEL, ESC \ or the 8-bit ST (U+009C). An unterminated string runs to the end.
+func skipString(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == 0x07 || r == 0x9c:
+			return i + size
+		case r == 0x1b:
+			if i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+			return i // a bare ESC ends the string and starts the next sequence
+		}
+		i += size
+	}
+	return i
+}
+
+// Handle checks a chosen handle against the allow-list: 2 to 16 characters,
+// each an ASCII letter, digit, '-' or '_'. Surrounding spaces are ignored.
+// The errors are messages for the player.
+func Handle(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if n := len(s); n < MinHandle || n > MaxHandle {
+		if utf8.RuneCountInString(s) >= MinHandle && utf8.RuneCountInString(s) <= MaxHandle {
+			return "", ErrHandleLetters
+		}
+		return "", ErrHandleLength
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return "", ErrHandleLetters
+		}
+	}
+	return s, nil
+}

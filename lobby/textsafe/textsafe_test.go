@@ -1,0 +1,114 @@
+package textsafe
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestClean(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"plain", "hello there", "hello there"},
+		{"colour", "\x1b[31mred\x1b[0m text", "red text"},
+		{"cursor moves", "a\x1b[2J\x1b[H\x1b[10;20Hb", "ab"},
+		{"osc title bel", "x\x1b]0;pwned\x07y", "xy"},
+		{"osc 52 clipboard", "copy\x1b]52;c;cm0gLXJmIC8K\x1b\\ me", "copy me"},
+		{"osc 8 link", "\x1b]8;;http://evil\x1b\\click\x1b]8;;\x1b\\", "click"},
+		{"dcs", "a\x1bPq#0;2;0;0;0\x1b\\b", "ab"},
+		{"apc", "a\x1b_Gf=100;AAAA\x1b\\b", "ab"},
+		{"c1 csi", "a\u009b31mb", "ab"},
+		{"c1 osc", "a\u009d52;c;eA==\u009cb", "ab"},
+		{"raw 8-bit csi byte", "a\x9b31mb", "a31mb"},
+		{"lone esc", "a\x1b", "a"},
+		{"charset escape", "a\x1b(Bb", "ab"},
+		{"keypad escape", "a\x1b=b", "ab"},
+		{"carriage return", "fake\rreal", "fake real"},
+		{"newlines collapse", "one\n\n\ttwo\r\nthree", "one two three"},
+		{"trim", "  \n spaced \t ", "spaced"},
+		{"c0 and del", "a\x00b\x07c\x08d\x7fe", "abcde"},
+		{"bidi override", "user\u202Egnp.exe", "usergnp.exe"},
+		{"bidi isolates", "\u2066a\u2069\u2067b\u2068c\u200e\u200f\u061c", "abc"},
+		{"zero width", "p\u200ba\u200cy\u200dp\u2060a\ufeffl", "paypal"},
+		{"tags", "hi\U000E0041\U000E007F", "hi"},
+		{"unicode kept", "café 日本 ♠", "café 日本 ♠"},
+		{"unterminated osc swallows rest", "ok\x1b]52;c;AAAA", "ok"},
+		{"esc inside osc restarts", "a\x1b]0;t\x1b[31mb", "ab"},
+		{"invalid utf8", "a\xff\xfeb", "ab"},
+		{"line separator", "a\u2028b", "a b"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Clean(c.in, 0); got != c.want {
+				t.Errorf("Clean(%q) = %q, want %q", c.in, got, c.want)
+			}
+		})
+	}
+}
+
+func TestCleanWidth(t *testing.T) {
+	got := Clean(strings.Repeat("ab", 50), 10)
+	if w := ansi.StringWidth(got); w != 10 {
+		t.Fatalf("width %d, want 10: %q", w, got)
+	}
+	if !strings.HasSuffix(got, "…") {
+		t.Errorf("cut text should end with an ellipsis: %q", got)
+	}
+	wide := Clean(strings.Repeat("日", 20), 9)
+	if w := ansi.StringWidth(wide); w > 9 {
+		t.Errorf("wide text width %d > 9: %q", w, wide)
+	}
+	if got := Clean("short", 10); got != "short" {
+		t.Errorf("short text changed: %q", got)
+	}
+}
+
+// FuzzClean checks that nothing an attacker sends survives as a control
+// character or escape, and that the width cap holds.
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"\x1b]52;c;AA\x07", "\u009b2J", "a\u202eb", "\x1b[", "日本\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Clean(s, 20)
+		if !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 out of %q", s)
+		}
+		for _, r := range out {
+			if r < 0x20 || (r >= 0x7f && r <= 0x9f) || dropped(r) {
+				t.Fatalf("Clean(%q) kept control %U", s, r)
+			}
+		}
+		if w := ansi.StringWidth(out); w > 20 {
+			t.Fatalf("Clean(%q) width %d > 20", s, w)
+		}
+		if Clean(out, 20) != out {
+			t.Fatalf("Clean is not idempotent on %q", s)
+		}
+	})
+}
+
+func TestHandle(t *testing.T) {
+	for _, ok := range []string{"mara", "Bo", "kai_2", "x-y", " padded ", strings.Repeat("a", 16)} {
+		if got, err := Handle(ok); err != nil || got != strings.TrimSpace(ok) {
+			t.Errorf("Handle(%q) = %q, %v; want accepted", ok, got, err)
+		}
+	}
+	bad := map[string]error{
+		"":                      ErrHandleLength,
+		"a":                     ErrHandleLength,
+		strings.Repeat("a", 17): ErrHandleLength,
+		"two words":             ErrHandleLetters,
+		"café":                  ErrHandleLetters,
+		"a\x1b[31m":             ErrHandleLetters,
+		"bob\u202e":             ErrHandleLetters,
+		"x.y":                   ErrHandleLetters,
+	}
+	for in, want := range bad {
+		if _, err := Handle(in); !errors.Is(err, want) {
+			t.Errorf("Handle(%q) error = %v, want %v", in, err, want)
+		}
+	}
+}
