@@ -1,0 +1,484 @@
+package storage
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// gameIDAlphabet has no 0/O, 1/I/L lookalikes, so ids survive being read
+// aloud or copied by hand.
+const gameIDAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// maxGameIDBytes bounds ids accepted from callers.
+const maxGameIDBytes = 32
+
+// NewGameID returns a fresh random id of 5 (rarely 6) characters, unused by
+// any live, finished or abandoned game and not handed out before.
+func (db *DB) NewGameID() (string, error) {
+	for attempt := range 40 {
+		n := 5
+		if attempt >= 20 { // the 5-character space is crowded: go longer
+			n = 6
+		}
+		id, err := randomID(n)
+		if err != nil {
+			return "", err
+		}
+		var used bool
+		err = db.view(func(tx *bolt.Tx) error {
+			used = gameIDUsed(tx, []byte(id))
+			return nil
+		})
+		if err != nil {
+			return "", fmt.Errorf("new game id: %w", err)
+		}
+		if used {
+			continue
+		}
+		db.idMu.Lock()
+		_, taken := db.reserved[id]
+		if !taken {
+			db.reserved[id] = struct{}{}
+		}
+		db.idMu.Unlock()
+		if !taken {
+			return id, nil
+		}
+	}
+	return "", errors.New("new game id: no free id found")
+}
+
+// release forgets a reservation once the id is stored (or given up).
+func (db *DB) release(id string) {
+	db.idMu.Lock()
+	delete(db.reserved, id)
+	db.idMu.Unlock()
+}
+
+// randomID draws n characters from gameIDAlphabet using crypto/rand.
+func randomID(n int) (string, error) {
+	const size = len(gameIDAlphabet)
+	const limit = 256 - 256%size // reject bytes above this to stay uniform
+	var b strings.Builder
+	buf := make([]byte, 16)
+	for b.Len() < n {
+		if _, err := rand.Read(buf); err != nil {
+			return "", fmt.Errorf("new game id: %w", err)
+		}
+		for _, c := range buf {
+			if int(c) < limit && b.Len() < n {
+				b.WriteByte(gameIDAlphabet[int(c)%size])
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+func gameIDUsed(tx *bolt.Tx, id []byte) bool {
+	return tx.Bucket([]byte(bucketLive)).Bucket(id) != nil ||
+		tx.Bucket([]byte(bucketGames)).Get(id) != nil ||
+		tx.Bucket([]byte(bucketAbandoned)).Get(id) != nil
+}
+
+func checkGameID(id string) error {
+	if id == "" || len(id) > maxGameIDBytes {
+		return fmt.Errorf("bad game id %q", id)
+	}
+	return nil
+}
+
+// moveKey is the big-endian move index, so moves sort in play order.
+func moveKey(index int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(index)) }
+
+// nextMoveIndex is the number of moves stored in a live game's moves bucket.
+func nextMoveIndex(moves *bolt.Bucket) int {
+	k, _ := moves.Cursor().Last()
+	if k == nil {
+		return 0
+	}
+	return int(binary.BigEndian.Uint32(k)) + 1
+}
+
+// StartGame stores a new live game (with any moves it already has). The id
+// must be unused. Durable on return.
+func (db *DB) StartGame(g LiveGame) error {
+	if err := checkGameID(g.ID); err != nil {
+		return fmt.Errorf("start game: %w", err)
+	}
+	defer db.release(g.ID)
+	header, err := json.Marshal(newLiveHeader(g))
+	if err != nil {
+		return fmt.Errorf("start game %s: encode: %w", g.ID, err)
+	}
+	if len(g.Record.Moves) > math.MaxUint32 {
+		return fmt.Errorf("start game %s: too many moves", g.ID)
+	}
+	moves := make([][]byte, len(g.Record.Moves))
+	for i, m := range g.Record.Moves {
+		if moves[i], err = json.Marshal(m); err != nil {
+			return fmt.Errorf("start game %s: encode move %d: %w", g.ID, i, err)
+		}
+	}
+	id := []byte(g.ID)
+	return db.write(func(tx *bolt.Tx) error {
+		if gameIDUsed(tx, id) {
+			return reject(fmt.Errorf("start game %s: %w", g.ID, ErrGameExists))
+		}
+		game, err := tx.Bucket([]byte(bucketLive)).CreateBucket(id)
+		if err != nil {
+			return err
+		}
+		if err := game.Put([]byte(keyHeader), header); err != nil {
+			return err
+		}
+		mb, err := game.CreateBucket([]byte(bucketMoves))
+		if err != nil {
+			return err
+		}
+		for i, m := range moves {
+			if err := mb.Put(moveKey(i), m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// AppendMove adds move number index (0-based) to a live game's log and
+// returns once it is fsynced. index must equal the number of moves stored so
+// far: a duplicate or a gap fails with an error matching ErrMoveOutOfOrder,
+// an unknown game with one matching ErrNotFound. Concurrent calls from many
+// tables are committed together.
+func (db *DB) AppendMove(gameID string, index int, m engine.Move) error {
+	if index < 0 || index >= math.MaxUint32 {
+		return fmt.Errorf("append move %d to game %s: %w", index, gameID, ErrMoveOutOfOrder)
+	}
+	val, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("append move %d to game %s: encode: %w", index, gameID, err)
+	}
+	id := []byte(gameID)
+	return db.write(func(tx *bolt.Tx) error {
+		game := tx.Bucket([]byte(bucketLive)).Bucket(id)
+		if game == nil {
+			return reject(fmt.Errorf("append move %d to game %s: %w", index, gameID, ErrNotFound))
+		}
+		moves := game.Bucket([]byte(bucketMoves))
+		if moves == nil {
+			return reject(fmt.Errorf("append move %d to game %s: moves bucket missing", index, gameID))
+		}
+		if next := nextMoveIndex(moves); index != next {
+			return reject(fmt.Errorf("append move %d to game %s: %w (the next is %d)",
+				index, gameID, ErrMoveOutOfOrder, next))
+		}
+		return moves.Put(moveKey(index), val)
+	})
+}
+
+// rawLive is a live game's bytes copied out of a transaction.
+type rawLive struct {
+	id     string
+	header []byte
+	moves  [][]byte
+}
+
+// readLive copies one live game out of tx.
+func readLive(game *bolt.Bucket, id []byte) rawLive {
+	r := rawLive{id: string(id), header: bytes.Clone(game.Get([]byte(keyHeader)))}
+	if mb := game.Bucket([]byte(bucketMoves)); mb != nil {
+		_ = mb.ForEach(func(_, v []byte) error {
+			r.moves = append(r.moves, bytes.Clone(v))
+			return nil
+		})
+	}
+	return r
+}
+
+// decodeLive turns copied bytes into a LiveGame.
+func decodeLive(r rawLive) (LiveGame, error) {
+	if r.header == nil {
+		return LiveGame{}, fmt.Errorf("live game %s: header missing", r.id)
+	}
+	h, err := decode[liveHeader](r.header, "live game "+r.id)
+	if err != nil {
+		return LiveGame{}, err
+	}
+	moves := make([]engine.Move, len(r.moves))
+	for i, raw := range r.moves {
+		if err := json.Unmarshal(raw, &moves[i]); err != nil {
+			return LiveGame{}, fmt.Errorf("live game %s: decode move %d: %w", r.id, i, err)
+		}
+	}
+	return h.liveGame(moves), nil
+}
+
+// LiveGames returns every game in progress with all its moves, in id order.
+// A record that cannot be decoded is logged and skipped (left in the file
+// untouched) so one damaged game never stops the server resuming the rest.
+func (db *DB) LiveGames() ([]LiveGame, error) {
+	var raws []rawLive
+	err := db.view(func(tx *bolt.Tx) error {
+		live := tx.Bucket([]byte(bucketLive))
+		return live.ForEach(func(k, v []byte) error {
+			if v != nil { // not a bucket; never written by this package
+				return nil
+			}
+			raws = append(raws, readLive(live.Bucket(k), k))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read live games: %w", err)
+	}
+	games := make([]LiveGame, 0, len(raws))
+	for _, r := range raws {
+		g, err := decodeLive(r)
+		if err != nil {
+			db.logger.Error("storage: skipping unreadable live game", "path", db.path, "game", r.id, "err", err)
+			continue
+		}
+		games = append(games, g)
+	}
+	return games, nil
+}
+
+// AbandonGame removes a live game that will never finish (its engine broke)
+// and keeps its log in the abandoned bucket for a post-mortem. It fails with
+// an error matching ErrNotFound for a game that is not live.
+func (db *DB) AbandonGame(gameID string) error {
+	now := time.Now().UTC()
+	id := []byte(gameID)
+	return db.write(func(tx *bolt.Tx) error {
+		live := tx.Bucket([]byte(bucketLive))
+		game := live.Bucket(id)
+		if game == nil {
+			return reject(fmt.Errorf("abandon game %s: %w", gameID, ErrNotFound))
+		}
+		r := readLive(game, id)
+		rec := abandonedRecord{V: recordVersion, Header: r.header, Moves: make([]json.RawMessage, len(r.moves)),
+			Abandoned: now}
+		if !json.Valid(r.header) {
+			rec.Header = nil // keep the moves even when the header is damaged
+		}
+		for i, m := range r.moves {
+			rec.Moves[i] = m
+		}
+		val, err := json.Marshal(rec)
+		if err != nil {
+			return reject(fmt.Errorf("abandon game %s: encode: %w", gameID, err))
+		}
+		if err := live.DeleteBucket(id); err != nil {
+			return err
+		}
+		return tx.Bucket([]byte(bucketAbandoned)).Put(id, val)
+	})
+}
+
+// indexKey sorts an account's games by finish time, then by a per-account
+// sequence that breaks ties.
+func indexKey(finished time.Time, seq uint64) []byte {
+	nanos := finished.UnixNano()
+	if nanos < 0 {
+		nanos = 0
+	}
+	key := binary.BigEndian.AppendUint64(nil, uint64(nanos))
+	return binary.BigEndian.AppendUint64(key, seq)
+}
+
+// humanSeats maps each account that played a game to its first seat. Bots
+// and guests ("guest:…" accounts, which cannot come back to read a history)
+// are left out.
+func humanSeats(seats []SeatRecord) ([]string, map[string]engine.Seat) {
+	var order []string
+	first := make(map[string]engine.Seat)
+	for i, s := range seats {
+		if s.Bot || s.AccountID == "" || strings.HasPrefix(s.AccountID, "guest:") {
+			continue
+		}
+		if _, ok := first[s.AccountID]; ok {
+			continue
+		}
+		first[s.AccountID] = engine.Seat(i)
+		order = append(order, s.AccountID)
+	}
+	return order, first
+}
+
+// addResult counts one finished game of the given kind into st for seat.
+func addResult(st *statsRecord, game string, res engine.Result, seat engine.Seat) {
+	st.Played++
+	won := 0
+	switch {
+	case res.Draw && (len(res.Winners) == 0 || res.Won(seat)):
+		st.Drawn++
+	case res.Won(seat):
+		st.Won++
+		won = 1
+	}
+	if st.ByGame == nil {
+		st.ByGame = make(map[string][2]int)
+	}
+	pw := st.ByGame[game]
+	st.ByGame[game] = [2]int{pw[0] + 1, pw[1] + won}
+}
+
+// FinishGame atomically stores the finished game, deletes its live log and
+// indexes it (with stats) under every human seat's account. A game can be
+// finished once; again fails with an error matching ErrGameExists. A zero
+// Finished time means now. Durable on return.
+func (db *DB) FinishGame(g FinishedGame) error {
+	if err := checkGameID(g.ID); err != nil {
+		return fmt.Errorf("finish game: %w", err)
+	}
+	defer db.release(g.ID)
+	if g.Finished.IsZero() {
+		g.Finished = time.Now().UTC()
+	}
+	val, err := json.Marshal(newFinishedRecord(g))
+	if err != nil {
+		return fmt.Errorf("finish game %s: encode: %w", g.ID, err)
+	}
+	accounts, seats := humanSeats(g.Seats)
+	id := []byte(g.ID)
+	return db.write(func(tx *bolt.Tx) error {
+		games := tx.Bucket([]byte(bucketGames))
+		if games.Get(id) != nil || tx.Bucket([]byte(bucketAbandoned)).Get(id) != nil {
+			return reject(fmt.Errorf("finish game %s: %w", g.ID, ErrGameExists))
+		}
+		statsBucket := tx.Bucket([]byte(bucketStats))
+		statVals := make([][]byte, len(accounts))
+		for i, acct := range accounts {
+			st := statsRecord{V: recordVersion}
+			if raw := statsBucket.Get([]byte(acct)); raw != nil {
+				old, err := decode[statsRecord](raw, "stats of "+acct)
+				if err != nil {
+					return reject(fmt.Errorf("finish game %s: %w", g.ID, err))
+				}
+				st = old
+			}
+			addResult(&st, g.Record.Game, g.Result, seats[acct])
+			v, err := json.Marshal(st)
+			if err != nil {
+				return reject(fmt.Errorf("finish game %s: encode stats: %w", g.ID, err))
+			}
+			statVals[i] = v
+		}
+		// Checks done; now change things.
+		if err := games.Put(id, val); err != nil {
+			return err
+		}
+		live := tx.Bucket([]byte(bucketLive))
+		if live.Bucket(id) != nil {
+			if err := live.DeleteBucket(id); err != nil {
+				return err
+			}
+		}
+		index := tx.Bucket([]byte(bucketIndex))
+		for i, acct := range accounts {
+			ib, err := index.CreateBucketIfNotExists([]byte(acct))
+			if err != nil {
+				return err
+			}
+			seq, err := ib.NextSequence()
+			if err != nil {
+				return err
+			}
+			if err := ib.Put(indexKey(g.Finished, seq), id); err != nil {
+				return err
+			}
+			if err := statsBucket.Put([]byte(acct), statVals[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Game returns a finished game with every move, or an error matching
+// ErrNotFound.
+func (db *DB) Game(id string) (FinishedGame, error) {
+	var raw []byte
+	err := db.view(func(tx *bolt.Tx) error {
+		raw = bytes.Clone(tx.Bucket([]byte(bucketGames)).Get([]byte(id)))
+		return nil
+	})
+	if err != nil {
+		return FinishedGame{}, fmt.Errorf("read game %s: %w", id, err)
+	}
+	if raw == nil {
+		return FinishedGame{}, fmt.Errorf("game %s: %w", id, ErrNotFound)
+	}
+	rec, err := decode[finishedRecord](raw, "game "+id)
+	if err != nil {
+		return FinishedGame{}, err
+	}
+	return rec.finishedGame(), nil
+}
+
+// History returns up to limit of the account's finished games, newest
+// first (all of them when limit <= 0). An unknown account has none.
+func (db *DB) History(accountID string, limit int) ([]GameSummary, error) {
+	var raws [][]byte
+	var ids []string
+	err := db.view(func(tx *bolt.Tx) error {
+		ib := tx.Bucket([]byte(bucketIndex)).Bucket([]byte(accountID))
+		if ib == nil {
+			return nil
+		}
+		games := tx.Bucket([]byte(bucketGames))
+		c := ib.Cursor()
+		for k, v := c.Last(); k != nil && (limit <= 0 || len(raws) < limit); k, v = c.Prev() {
+			raw := games.Get(v)
+			if raw == nil {
+				continue // index entry without a game: never written, but not worth failing over
+			}
+			ids = append(ids, string(v))
+			raws = append(raws, bytes.Clone(raw))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read history of %q: %w", accountID, err)
+	}
+	out := make([]GameSummary, 0, len(raws))
+	for i, raw := range raws {
+		rec, err := decode[finishedRecord](raw, "game "+ids[i])
+		if err != nil {
+			return nil, fmt.Errorf("history of %q: %w", accountID, err)
+		}
+		out = append(out, rec.summary())
+	}
+	return out, nil
+}
+
+// Stats returns the account's totals over its finished games (zero for an
+// account that has none).
+func (db *DB) Stats(accountID string) (Stats, error) {
+	var raw []byte
+	err := db.view(func(tx *bolt.Tx) error {
+		raw = bytes.Clone(tx.Bucket([]byte(bucketStats)).Get([]byte(accountID)))
+		return nil
+	})
+	if err != nil {
+		return Stats{}, fmt.Errorf("read stats of %q: %w", accountID, err)
+	}
+	if raw == nil {
+		return Stats{ByGame: map[string][2]int{}}, nil
+	}
+	rec, err := decode[statsRecord](raw, "stats of "+accountID)
+	if err != nil {
+		return Stats{}, err
+	}
+	return rec.stats(), nil
+}

@@ -1,0 +1,235 @@
+// Package storage keeps Codebreakers' durable state in one bbolt file:
+// accounts and their handles, finished games with a per-account index and
+// stats, and the live move log of every game in progress.
+//
+// Every write goes through one writer goroutine that gathers whatever is
+// pending and applies it in a single transaction (group commit), so many
+// tables appending moves at the same time share each fsync. Callers block
+// until their own write is durable and get their own error back.
+//
+// Layout (all values are versioned JSON unless noted):
+//
+//	meta       "schema" → big-endian uint64 schema version
+//	accounts   account id → account
+//	handles    lowercased handle → account id (raw)
+//	games      game id → finished game, all moves included
+//	live       game id → bucket { "header" → header; "moves" → bucket { big-endian uint32 index → engine.Move JSON } }
+//	index      account id → bucket { big-endian (finish unix nanos, seq) → game id (raw) }
+//	stats      account id → running totals
+//	abandoned  game id → the header and moves of a live game that will never finish
+package storage
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Errors callers can test for with errors.Is.
+var (
+	// ErrLocked means another process (or another Open in this one) holds the file.
+	ErrLocked = errors.New("database is in use")
+	// ErrHandleTaken means another account already uses that handle (case-insensitively).
+	ErrHandleTaken = errors.New("that handle is taken")
+	// ErrNotFound means no such account, handle or game.
+	ErrNotFound = errors.New("not found")
+	// ErrGameExists means a game with that id was already started or finished.
+	ErrGameExists = errors.New("game id already used")
+	// ErrMoveOutOfOrder means AppendMove got an index other than the number of moves so far.
+	ErrMoveOutOfOrder = errors.New("move out of order")
+	// ErrSchemaTooNew means the file was written by a newer build.
+	ErrSchemaTooNew = errors.New("data file schema is newer than this build")
+	// ErrClosed means the DB was closed.
+	ErrClosed = errors.New("database closed")
+)
+
+// schemaVersion is the layout this build writes. Bump it and extend
+// migrate when the layout changes.
+const schemaVersion = 1
+
+const (
+	bucketMeta      = "meta"
+	bucketAccounts  = "accounts"
+	bucketHandles   = "handles"
+	bucketGames     = "games"
+	bucketLive      = "live"
+	bucketIndex     = "index"
+	bucketStats     = "stats"
+	bucketAbandoned = "abandoned"
+
+	keySchema   = "schema"
+	keyHeader   = "header"
+	bucketMoves = "moves"
+)
+
+// topBuckets lists every top-level bucket of the current schema.
+func topBuckets() []string {
+	return []string{bucketMeta, bucketAccounts, bucketHandles, bucketGames, bucketLive,
+		bucketIndex, bucketStats, bucketAbandoned}
+}
+
+// Options tunes Open.
+type Options struct {
+	// Timeout is how long Open waits for the file lock before failing with
+	// ErrLocked. Default 1s.
+	Timeout time.Duration
+	// Logger receives storage warnings. Default slog.Default().
+	Logger *slog.Logger
+}
+
+// DB is the open store. All methods are safe for concurrent use.
+type DB struct {
+	path   string
+	bolt   *bolt.DB
+	logger *slog.Logger
+
+	// mu guards closed and sending on requests, so Close never races a send.
+	mu         sync.RWMutex
+	closed     bool
+	requests   chan writeRequest
+	writerDone chan struct{}
+
+	// idMu guards reserved: ids handed out by NewGameID but not yet started.
+	idMu     sync.Mutex
+	reserved map[string]struct{}
+}
+
+// schemaPlan says which version to open at and how to migrate older files;
+// tests substitute their own to exercise the migration hook.
+type schemaPlan struct {
+	version int
+	migrate func(tx *bolt.Tx, from int) error
+}
+
+// lockedError names the locked file; it matches ErrLocked.
+type lockedError struct{ path string }
+
+func (e *lockedError) Error() string {
+	return fmt.Sprintf("%s is in use by another process; stop it or use --data-dir", e.path)
+}
+
+func (e *lockedError) Is(target error) bool { return target == ErrLocked }
+
+// Open opens (creating when missing) the store at path. The parent directory
+// is created with mode 0700 and the file with 0600. It fails with an error
+// matching ErrLocked when another holder keeps the file locked past
+// opt.Timeout, and with ErrSchemaTooNew for files from a newer build.
+func Open(path string, opt Options) (*DB, error) {
+	return open(path, opt, schemaPlan{version: schemaVersion, migrate: migrate})
+}
+
+func open(path string, opt Options, plan schemaPlan) (*DB, error) {
+	if opt.Timeout <= 0 {
+		opt.Timeout = time.Second
+	}
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory for %s: %w", path, err)
+	}
+	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, &lockedError{path: path}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	if err := bdb.Update(func(tx *bolt.Tx) error { return prepare(tx, plan) }); err != nil {
+		_ = bdb.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	db := &DB{
+		path:       path,
+		bolt:       bdb,
+		logger:     opt.Logger,
+		requests:   make(chan writeRequest, 256),
+		writerDone: make(chan struct{}),
+		reserved:   make(map[string]struct{}),
+	}
+	go db.writeLoop()
+	return db, nil
+}
+
+// prepare creates the buckets of a new file, or checks and migrates the
+// schema of an existing one.
+func prepare(tx *bolt.Tx, plan schemaPlan) error {
+	meta, err := tx.CreateBucketIfNotExists([]byte(bucketMeta))
+	if err != nil {
+		return fmt.Errorf("create meta bucket: %w", err)
+	}
+	if raw := meta.Get([]byte(keySchema)); raw != nil {
+		if len(raw) != 8 {
+			return fmt.Errorf("schema version is corrupt (%d bytes)", len(raw))
+		}
+		have := int(binary.BigEndian.Uint64(raw))
+		if have > plan.version {
+			return fmt.Errorf("%w: the file uses schema %d but this build knows up to %d; run a newer codebreakers or use another --data-dir",
+				ErrSchemaTooNew, have, plan.version)
+		}
+		for from := have; from < plan.version; from++ {
+			if err := plan.migrate(tx, from); err != nil {
+				return fmt.Errorf("migrate schema %d to %d: %w", from, from+1, err)
+			}
+		}
+	}
+	for _, name := range topBuckets() {
+		if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	version := binary.BigEndian.AppendUint64(nil, uint64(plan.version))
+	if err := tx.Bucket([]byte(bucketMeta)).Put([]byte(keySchema), version); err != nil {
+		return fmt.Errorf("record schema version: %w", err)
+	}
+	return nil
+}
+
+// migrate upgrades a file from schema version from to from+1 inside the
+// opening transaction. Schema 1 is the first, so nothing older exists yet;
+// a future layout change adds a case here.
+func migrate(tx *bolt.Tx, from int) error {
+	switch from {
+	default:
+		return fmt.Errorf("no migration from schema %d", from)
+	}
+}
+
+// Path returns the file the DB was opened from.
+func (db *DB) Path() string { return db.path }
+
+// Close waits for every pending write to be committed, then closes the file.
+// Writes submitted after Close fail with ErrClosed.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	if db.closed {
+		db.mu.Unlock()
+		return nil
+	}
+	db.closed = true
+	close(db.requests)
+	db.mu.Unlock()
+	<-db.writerDone
+	if err := db.bolt.Close(); err != nil {
+		return fmt.Errorf("close database %s: %w", db.path, err)
+	}
+	return nil
+}
+
+// view runs a short read-only transaction. fn must copy anything it keeps.
+func (db *DB) view(fn func(tx *bolt.Tx) error) error {
+	if err := db.bolt.View(fn); err != nil {
+		if errors.Is(err, bolt.ErrDatabaseNotOpen) {
+			return ErrClosed
+		}
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package storage
+
+import (
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxGroup caps how many requests share one transaction, so one commit
+// never grows without bound under a flood of writers.
+const maxGroup = 1024
+
+// writeRequest is one caller's write, applied by the writer goroutine.
+//
+// apply must check everything it can before it changes anything, and return
+// such a refusal wrapped by reject: then it has changed nothing and the rest
+// of the group can still commit. Any other error aborts the group's
+// transaction, and each request is then retried in a transaction of its own.
+// apply may therefore run twice and must touch nothing outside tx except
+// results it fully overwrites.
+type writeRequest struct {
+	apply func(tx *bolt.Tx) error
+	done  chan error // 1-buffered: the writer never blocks answering
+}
+
+// rejection marks an error returned by apply before any change was made.
+type rejection struct{ err error }
+
+func (r rejection) Error() string { return r.err.Error() }
+func (r rejection) Unwrap() error { return r.err }
+
+// reject marks err as a clean refusal (nothing written).
+func reject(err error) error { return rejection{err: err} }
+
+// write submits apply to the writer goroutine and waits until it has been
+// committed (fsynced) or refused.
+func (db *DB) write(apply func(tx *bolt.Tx) error) error {
+	req := writeRequest{apply: apply, done: make(chan error, 1)}
+	db.mu.RLock()
+	if db.closed {
+		db.mu.RUnlock()
+		return ErrClosed
+	}
+	db.requests <- req
+	db.mu.RUnlock()
+	return <-req.done
+}
+
+// writeLoop is the only goroutine that writes to the file. It takes the
+// first pending request, gathers every other one already waiting, and
+// commits them together. It returns once requests is closed and drained.
+func (db *DB) writeLoop() {
+	defer close(db.writerDone)
+	group := make([]writeRequest, 0, 64)
+	for first := range db.requests {
+		group = append(group[:0], first)
+	gather:
+		for len(group) < maxGroup {
+			select {
+			case req, ok := <-db.requests:
+				if !ok {
+					break gather
+				}
+				group = append(group, req)
+			default:
+				break gather
+			}
+		}
+		db.commit(group)
+		clear(group) // drop references to finished closures
+	}
+}
+
+// commit applies group in one transaction and answers every request. When
+// the shared transaction fails, each request is retried alone so one bad
+// request (or one that trips a bolt limit) fails only itself.
+func (db *DB) commit(group []writeRequest) {
+	errs := make([]error, len(group))
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		for i, req := range group {
+			if err := safeApply(req.apply, tx); err != nil {
+				var r rejection
+				if errors.As(err, &r) {
+					errs[i] = r.err
+					continue
+				}
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil {
+		for i, req := range group {
+			req.done <- errs[i]
+		}
+		return
+	}
+	if len(group) > 1 {
+		db.logger.Warn("storage: group commit failed; retrying its writes one by one",
+			"path", db.path, "writes", len(group), "err", err)
+	}
+	for _, req := range group {
+		err := err
+		if len(group) > 1 {
+			err = db.bolt.Update(func(tx *bolt.Tx) error { return safeApply(req.apply, tx) })
+		}
+		req.done <- db.wrapWriteError(err)
+	}
+}
+
+// wrapWriteError turns a failed single-request transaction into the error
+// its caller sees: refusals unchanged, everything else (disk full, read-only
+// file system, bolt limits) wrapped with the file name.
+func (db *DB) wrapWriteError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var r rejection
+	if errors.As(err, &r) {
+		return r.err
+	}
+	return fmt.Errorf("write to %s: %w", db.path, err)
+}
+
+// safeApply runs apply, turning a panic into an error so one bad request
+// can never take down the writer goroutine (and with it every caller).
+func safeApply(apply func(tx *bolt.Tx) error, tx *bolt.Tx) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("storage write panicked: %v", p)
+		}
+	}()
+	return apply(tx)
+}
