@@ -1,0 +1,88 @@
+package storage
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// BenchmarkAppendMove measures durable moves per second when 1 or 64 tables
+// append at once; the writer groups concurrent appends into one commit.
+func BenchmarkAppendMove(b *testing.B) {
+	for _, tables := range []int{1, 64} {
+		b.Run(fmt.Sprintf("tables=%d", tables), func(b *testing.B) {
+			db, _ := openTemp(b)
+			ids := startGames(b, db, tables)
+			m := move(1, `{"guess":[3,1,4,1],"note":"a typical small action"}`)
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for _, id := range ids {
+				wg.Go(func() {
+					for i := 0; next.Add(1) <= int64(b.N); i++ {
+						if err := db.AppendMove(id, i, m); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "moves/s")
+		})
+	}
+}
+
+// finishedSample is a finished game of the given number of moves.
+func finishedSample(id string, moves int) FinishedGame {
+	g := sampleLive(id)
+	for i := range moves {
+		g.Record.Moves = append(g.Record.Moves, move(i%3, `{"guess":[3,1,4,1]}`))
+	}
+	return FinishedGame{LiveGame: g, Result: engine.Result{Winners: []engine.Seat{0}, Summary: "Ann won."},
+		Finished: time.Now()}
+}
+
+// BenchmarkFinishGame measures storing a 60-move game (record, live-log
+// delete, two index entries and stats) from one caller at a time.
+func BenchmarkFinishGame(b *testing.B) {
+	db, _ := openTemp(b)
+	games := make([]FinishedGame, b.N)
+	for i := range games {
+		games[i] = finishedSample(fmt.Sprintf("G%07d", i), 60)
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		if err := db.FinishGame(games[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHistory reads the 20 newest of an account's 500 finished games.
+func BenchmarkHistory(b *testing.B) {
+	db, _ := openTemp(b)
+	var wg sync.WaitGroup
+	for w := range 50 { // concurrent so setup shares commits
+		wg.Go(func() {
+			for i := range 10 {
+				if err := db.FinishGame(finishedSample(fmt.Sprintf("H%02d%02d", w, i), 60)); err != nil {
+					b.Error(err)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.ResetTimer()
+	for b.Loop() {
+		hist, err := db.History("SHA256:ann", 20)
+		if err != nil || len(hist) != 20 {
+			b.Fatalf("History: %d, %v", len(hist), err)
+		}
+	}
+}
