@@ -1,0 +1,387 @@
+package breakcode
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// knowledge is what one seat can deduce from its View: its own tiles, every
+// answer it has heard, and (2 players) its own wrong guesses. Everything is
+// counted over physical deals of the tiles the seat cannot see, each deal
+// weighing one, so a hand with a lone green 5 weighs twice when both green
+// 5s are unseen.
+//
+// Tile sets here are "local" masks over the pool of unseen tiles (bit i is
+// pool[i]), which keeps them at 15 or 16 bits.
+type knowledge struct {
+	n        int
+	handSize int
+	table    *handTable
+	pool     []int  // physical indices of the unseen tiles, ascending
+	full     uint32 // every local bit
+	opps     []int  // opponent seats, in seat order
+	// ok[j] lists the local sets opponent opps[j] may still hold.
+	ok [][]uint32
+	// okSet[j][mask] is true when mask is in ok[j].
+	okSet [][]bool
+	// centreKnown is the centre's hand id once the seat has looked at it, else -1.
+	centreKnown int32
+	// handID maps a local set of handSize tiles to its hand id (-1 elsewhere).
+	handID []int32
+}
+
+// newKnowledge builds the knowledge of the seat viewing v. v must be a seat's view.
+func newKnowledge(v View) *knowledge {
+	me := int(v.Viewer.Seat)
+	k := &knowledge{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), centreKnown: -1}
+	mine, _ := maskOf(v.Hand)
+	for p := range tileCount {
+		if mine&(1<<p) == 0 {
+			k.pool = append(k.pool, p)
+		}
+	}
+	k.full = 1<<len(k.pool) - 1
+	k.handID = make([]int32, 1<<len(k.pool))
+	for i := range k.handID {
+		k.handID[i] = -1
+	}
+	var all []uint32
+	forSubsets(k.full, k.handSize, func(m uint32) {
+		k.handID[m] = k.table.id(k.physical(m))
+		all = append(all, m)
+	})
+	if v.Centre != nil {
+		if c, err := maskOf(v.Centre); err == nil {
+			k.centreKnown = k.table.id(c)
+		}
+	}
+	// Hands this seat already guessed wrong (2 players) are ruled out.
+	wrong := map[int32]bool{}
+	if v.Players == 2 {
+		for _, g := range v.Seats[me].Guesses {
+			if m, err := maskOf(g.Tiles); err == nil && !g.Right && len(g.Tiles) == k.handSize {
+				wrong[k.table.id(m)] = true
+			}
+		}
+	}
+	for i := range v.Players {
+		if i == me {
+			continue
+		}
+		k.opps = append(k.opps, i)
+		notes := v.Seats[i].Notes
+		var list []uint32
+		set := make([]bool, 1<<len(k.pool))
+		for _, m := range all {
+			id := k.handID[m]
+			if wrong[id] || !k.fits(id, notes) {
+				continue
+			}
+			list = append(list, m)
+			set[m] = true
+		}
+		k.ok = append(k.ok, list)
+		k.okSet = append(k.okSet, set)
+	}
+	return k
+}
+
+// fits reports whether hand id gives every answer in notes.
+func (k *knowledge) fits(id int32, notes []Note) bool {
+	ans := &k.table.answers[id]
+	for _, n := range notes {
+		v := variantOf(n.Card, n.Number)
+		if v < 0 || ans[v] != n.Code {
+			return false
+		}
+	}
+	return true
+}
+
+// physical converts a local set to a physical one.
+func (k *knowledge) physical(local uint32) uint32 {
+	var m uint32
+	for local != 0 {
+		i := bits.TrailingZeros32(local)
+		m |= 1 << k.pool[i]
+		local &= local - 1
+	}
+	return m
+}
+
+// forSubsets calls fn for every subset of set with exactly size bits, in a
+// fixed order.
+func forSubsets(set uint32, size int, fn func(uint32)) {
+	var pos [32]uint8
+	m := 0
+	for s := set; s != 0; s &= s - 1 {
+		pos[m] = uint8(bits.TrailingZeros32(s))
+		m++
+	}
+	if size > m {
+		return
+	}
+	if size == 0 {
+		fn(0)
+		return
+	}
+	limit := uint32(1) << m
+	for c := uint32(1)<<size - 1; c < limit; {
+		var out uint32
+		for x := c; x != 0; x &= x - 1 {
+			out |= 1 << pos[bits.TrailingZeros32(x)]
+		}
+		fn(out)
+		// Gosper's hack: the next integer with the same number of bits.
+		lo := c & -c
+		r := c + lo
+		c = ((r ^ c) >> 2 / lo) | r
+	}
+}
+
+// belief is a weighting of joint deals reduced to what the bot and the aid use.
+type belief struct {
+	// opp[j][m] is the weight of opponent opps[j] holding local set m.
+	opp [][]float64
+	// target maps each possible hand id of the thing to guess (the opponent's
+	// hand with 2 players, the centre otherwise) to its weight.
+	target map[int32]float64
+}
+
+// aidCounts is the aid: distinct hands still possible per seat and for the centre.
+type aidCounts struct {
+	hands  []int // per seat; 0 for the viewer
+	centre int
+}
+
+// counts computes the aid numbers.
+func (k *knowledge) counts() aidCounts {
+	b := k.belief()
+	c := aidCounts{hands: make([]int, k.n)}
+	for j, seat := range k.opps {
+		ids := map[int32]bool{}
+		for _, m := range k.ok[j] {
+			if b.opp[j][m] > 0 {
+				ids[k.handID[m]] = true
+			}
+		}
+		c.hands[seat] = len(ids)
+	}
+	if k.n > 2 {
+		c.centre = len(b.target)
+	}
+	return c
+}
+
+// belief weighs every deal of the unseen tiles consistent with what is known.
+// 2 players: the opponent's hand alone. 3 players: every (A, B, centre) deal,
+// enumerated exactly. 4 players: exact marginals per opponent and for the
+// centre by counting over subsets (see marginals4).
+func (k *knowledge) belief() belief {
+	size := 1 << len(k.pool)
+	b := belief{target: map[int32]float64{}}
+	for range k.opps {
+		b.opp = append(b.opp, make([]float64, size))
+	}
+	switch k.n {
+	case 2:
+		for _, m := range k.ok[0] {
+			b.opp[0][m] = 1
+			b.target[k.handID[m]]++
+		}
+	case 3:
+		centre := make([]float64, size)
+		k.forJoint3(func(a, bb uint32) {
+			b.opp[0][a]++
+			b.opp[1][bb]++
+			centre[k.full&^a&^bb]++
+		})
+		forSubsets(k.full, k.handSize, func(c uint32) {
+			if w := centre[c]; w > 0 {
+				b.target[k.handID[c]] += w
+			}
+		})
+	default:
+		k.marginals4(&b)
+	}
+	return b
+}
+
+// forJoint3 visits every 3-player deal (opponent A's set, opponent B's set;
+// the centre is the rest) consistent with the answers, driving the loop from
+// whichever side is cheaper.
+func (k *knowledge) forJoint3(fn func(a, b uint32)) {
+	okA, okB := k.ok[0], k.ok[1]
+	restSize := len(k.pool) - k.handSize
+	perA := binom(restSize, k.handSize)
+	if len(okA)*len(okB) <= len(okA)*perA {
+		for _, a := range okA {
+			for _, b := range okB {
+				if a&b == 0 && k.centreFits(a|b) {
+					fn(a, b)
+				}
+			}
+		}
+		return
+	}
+	setB := k.okSet[1]
+	for _, a := range okA {
+		forSubsets(k.full&^a, k.handSize, func(b uint32) {
+			if setB[b] && k.centreFits(a|b) {
+				fn(a, b)
+			}
+		})
+	}
+}
+
+// centreFits checks the centre (the tiles outside taken) against a centre
+// the seat has seen.
+func (k *knowledge) centreFits(taken uint32) bool {
+	return k.centreKnown < 0 || k.handID[k.full&^taken] == k.centreKnown
+}
+
+func binom(n, r int) int {
+	if r < 0 || r > n {
+		return 0
+	}
+	c := 1
+	for i := 1; i <= r; i++ {
+		c = c * (n - r + i) / i
+	}
+	return c
+}
+
+// marginals4 is the 4-player belief. The joint of three opponents and the
+// centre (up to 63,063,000 deals) is too large to enumerate per move, so it
+// is factored: for each opponent, the exact number of joint deals in which
+// they hold a given set is found by counting over tile subsets (the other
+// two opponents' consistent sets inside the remaining tiles), and likewise
+// for the centre. The bot's question score then treats the three answers as
+// independent (the sum of each answer's entropy under its exact marginal).
+func (k *knowledge) marginals4(b *belief) {
+	size := 1 << len(k.pool)
+	for j := range k.opps {
+		y, x := (j+1)%3, (j+2)%3
+		inner := make([]int64, size) // |T| = 2 hands: sets of x inside T
+		for _, m := range k.ok[x] {
+			forSubsets(k.full&^m, k.handSize, func(extra uint32) { inner[m|extra]++ })
+		}
+		outer := make([]int64, size) // |S| = 3 hands: y's set, then x's inside the rest
+		for _, m := range k.ok[y] {
+			forSubsets(k.full&^m, 2*k.handSize, func(extra uint32) {
+				if w := inner[extra]; w > 0 {
+					outer[m|extra] += w
+				}
+			})
+		}
+		for _, m := range k.ok[j] {
+			if w := outer[k.full&^m]; w > 0 {
+				b.opp[j][m] = float64(w)
+			}
+		}
+	}
+	// Centre: for each centre set, count consistent (A, B, C) partitions of the rest.
+	pairs := make([]int64, size) // |T| = 2 hands: B's set and C = T \ B
+	for _, m := range k.ok[1] {
+		forSubsets(k.full&^m, k.handSize, func(c uint32) {
+			if k.okSet[2][c] {
+				pairs[m|c]++
+			}
+		})
+	}
+	triples := make([]int64, size) // |S| = 3 hands
+	for _, m := range k.ok[0] {
+		forSubsets(k.full&^m, 2*k.handSize, func(rest uint32) {
+			if w := pairs[rest]; w > 0 {
+				triples[m|rest] += w
+			}
+		})
+	}
+	forSubsets(k.full, k.handSize, func(c uint32) {
+		if w := triples[k.full&^c]; w > 0 {
+			b.target[k.handID[c]] += float64(w)
+		}
+	})
+	if k.centreKnown >= 0 {
+		b.target = map[int32]float64{k.centreKnown: 1}
+	}
+}
+
+// entropy returns the Shannon entropy in bits of a weighted distribution.
+func entropy(weights []float64) float64 {
+	total := 0.0
+	for _, w := range weights {
+		total += w
+	}
+	if total <= 0 {
+		return 0
+	}
+	h := 0.0
+	for _, w := range weights {
+		if w > 0 {
+			p := w / total
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// questionInfo is the expected information, in bits, of asking variant v
+// given belief b: the entropy of the answers the seat would hear. 2 and 3
+// players: exact (3 players over the joint of both answers); 4 players: the
+// sum of the three answers' entropies under their marginals.
+func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
+	out := make([]float64, len(vs))
+	switch k.n {
+	case 3:
+		counts := make([][]float64, len(vs))
+		for i := range counts {
+			counts[i] = make([]float64, 64*64)
+		}
+		k.forJoint3(func(a, bb uint32) {
+			ansA := &k.table.answers[k.handID[a]]
+			ansB := &k.table.answers[k.handID[bb]]
+			for i, v := range vs {
+				counts[i][int(ansA[v])*64+int(ansB[v])]++
+			}
+		})
+		for i := range vs {
+			out[i] = entropy(counts[i])
+		}
+	default:
+		for j := range k.opps {
+			for i, v := range vs {
+				var dist [64]float64
+				for _, m := range k.ok[j] {
+					if w := b.opp[j][m]; w > 0 {
+						dist[k.table.answers[k.handID[m]][v]] += w
+					}
+				}
+				out[i] += entropy(dist[:])
+			}
+		}
+	}
+	return out
+}
+
+// best returns the hand id with the highest weight (lowest id on ties) and its probability.
+func (b belief) best() (int32, float64) {
+	ids := make([]int32, 0, len(b.target))
+	total := 0.0
+	for id, w := range b.target {
+		ids = append(ids, id)
+		total += w
+	}
+	slices.Sort(ids)
+	bestID, bestW := int32(-1), -1.0
+	for _, id := range ids {
+		if w := b.target[id]; w > bestW {
+			bestID, bestW = id, w
+		}
+	}
+	if total <= 0 {
+		return bestID, 0
+	}
+	return bestID, bestW / total
+}

@@ -1,0 +1,222 @@
+package breakcode
+
+import (
+	"slices"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// Phase says what the table is waiting for.
+type Phase int
+
+const (
+	// Playing: the player to move asks a question or guesses.
+	Playing Phase = iota
+	// LastChance: in a 2-player game the starting player has just broken the
+	// code, and the other player may make one immediate guess (right ties,
+	// wrong loses) or pass.
+	LastChance
+	// Finished: the game is over; View.Result says how.
+	Finished
+)
+
+// String names the phase.
+func (p Phase) String() string {
+	switch p {
+	case Playing:
+		return "playing"
+	case LastChance:
+		return "last chance"
+	default:
+		return "finished"
+	}
+}
+
+// Answer is one seat's answer to one question.
+type Answer struct {
+	Seat engine.Seat `json:"seat"`
+	Code uint8       `json:"code"` // encoded answer (see FormatAnswer)
+	Text string      `json:"text"` // phrased: "27", "yes", "d, e", "a b | c d e", "none"
+}
+
+// Asked is one question put to the table and every answer it got, in seat
+// order. Answers are public.
+type Asked struct {
+	Turn     int         `json:"turn"` // the turn number on which it was asked (1-based)
+	Asker    engine.Seat `json:"asker"`
+	Card     int         `json:"card"`
+	Number   int         `json:"number,omitempty"` // for cards 18–21
+	Question string      `json:"question"`         // phrased, e.g. "where are your 8s or 9s? (8)"
+	Answers  []Answer    `json:"answers"`
+}
+
+// Note is one line of a notepad: an answer heard from one seat.
+type Note struct {
+	Turn   int    `json:"turn"`
+	Card   int    `json:"card"`
+	Number int    `json:"number,omitempty"`
+	Label  string `json:"label"` // compact question, e.g. "8s/9s (8)"
+	Code   uint8  `json:"code"`
+	Text   string `json:"text"` // phrased answer
+}
+
+// GuessOutcome is one guess a seat made. Tiles are shown only where the
+// viewer may know them: every guess in a 2-player game is said out loud,
+// while with 3–4 players only the guesser (and a replay) sees what they wrote.
+type GuessOutcome struct {
+	Turn  int    `json:"turn"`
+	Tiles []Tile `json:"tiles,omitempty"`
+	Right bool   `json:"right"`
+}
+
+// SeatView is what the viewer knows about one seat.
+type SeatView struct {
+	Name string `json:"name"`
+	Bot  bool   `json:"bot,omitempty"`
+	// Hand is the seat's tiles when the viewer may see them: the viewer's own
+	// seat, or every seat in an omniscient view. Nil otherwise.
+	Hand []Tile `json:"hand,omitempty"`
+	// Notes is the notepad line for this seat: every answer it gave, oldest first.
+	Notes []Note `json:"notes"`
+	// Guesses lists the seat's guesses, oldest first.
+	Guesses []GuessOutcome `json:"guesses,omitempty"`
+	// Out is true once a 3–4-player seat has made its one guess.
+	Out bool `json:"out,omitempty"`
+	// GotIt is true once the seat has guessed right ("I got it!" / broke the code).
+	GotIt bool `json:"got_it,omitempty"`
+	// Possible is the aid: how many distinct hands this seat may still hold
+	// given everything the viewer knows. 0 when not computed (aid off, the
+	// viewer's own seat, spectators and replays).
+	Possible int `json:"possible,omitempty"`
+}
+
+// View is an immutable snapshot of a game for one viewer. It shares no
+// memory with the state.
+type View struct {
+	Viewer   engine.Viewer `json:"viewer"`
+	Players  int           `json:"players"`
+	HandSize int           `json:"hand_size"` // tiles per player: 5, or 4 with 4 players
+	// CentreSize is the number of face-down centre tiles (0 with 2 players).
+	CentreSize int `json:"centre_size"`
+	// Seats is indexed by seat.
+	Seats []SeatView `json:"seats"`
+	// Hand is the viewer's own tiles in screen order (nil unless a seat).
+	Hand []Tile `json:"hand,omitempty"`
+	// Centre holds the centre tiles when the viewer may see them: in an
+	// omniscient view, or for a seat that has looked at them by guessing.
+	Centre []Tile `json:"centre,omitempty"`
+	// Unused lists the tiles out of play in a 2-player game (omniscient only).
+	Unused []Tile `json:"unused,omitempty"`
+	// CentrePossible is the aid for 3–4 players: how many centre sets the
+	// viewer cannot yet rule out (0 when not computed).
+	CentrePossible int  `json:"centre_possible,omitempty"`
+	Aid            bool `json:"aid"` // whether the table shows the aid counts
+	// FaceUp lists the face-up Question cards (card numbers) in table order.
+	FaceUp   []int `json:"face_up"`
+	DrawPile int   `json:"draw_pile"` // cards left in the draw pile
+	// Asked is every question asked so far, oldest first.
+	Asked   []Asked     `json:"asked"`
+	Turn    int         `json:"turn"` // 1-based number of the current turn
+	ToMove  engine.Seat `json:"to_move"`
+	Starter engine.Seat `json:"starter"` // the seat that took the first turn
+	Phase   Phase       `json:"phase"`
+	// RoundClosing is true in a 3–4-player game once someone guessed right:
+	// the round is being completed and then the game ends.
+	RoundClosing bool           `json:"round_closing,omitempty"`
+	Result       *engine.Result `json:"result,omitempty"`
+}
+
+// YourTurn reports whether the viewer is the seat that must act now.
+func (v View) YourTurn() bool {
+	return v.Phase != Finished && v.Viewer.IsSeat(v.ToMove)
+}
+
+// view builds the snapshot for viewer.
+func (s *state) view(viewer engine.Viewer) View {
+	v := View{
+		Viewer:     viewer,
+		Players:    s.n,
+		HandSize:   s.handSize,
+		CentreSize: s.centreSize(),
+		Aid:        s.aid,
+		FaceUp:     slices.Clone(s.faceUp),
+		DrawPile:   len(s.deck),
+		Turn:       s.turns + 1,
+		ToMove:     s.toMove,
+		Starter:    s.starter,
+		Phase:      s.phase,
+		RoundClosing: s.n > 2 && slices.Contains(s.gotIt, true) &&
+			s.phase != Finished,
+	}
+	omni := viewer.Kind == engine.ViewerOmniscient
+	for i := range s.asked {
+		v.Asked = append(v.Asked, s.asked[i].clone())
+	}
+	v.Seats = make([]SeatView, s.n)
+	for i := range s.n {
+		seat := engine.Seat(i)
+		sv := SeatView{
+			Name:  s.players[i].Name,
+			Bot:   s.players[i].Bot,
+			Notes: []Note{},
+			Out:   s.n > 2 && s.out[i],
+			GotIt: s.gotIt[i],
+		}
+		if omni || viewer.IsSeat(seat) {
+			sv.Hand = tilesOf(s.hands[i])
+		}
+		for _, a := range s.asked {
+			for _, ans := range a.Answers {
+				if ans.Seat == seat {
+					sv.Notes = append(sv.Notes, Note{
+						Turn: a.Turn, Card: a.Card, Number: a.Number,
+						Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
+					})
+				}
+			}
+		}
+		for _, g := range s.guesses[i] {
+			out := GuessOutcome{Turn: g.turn, Right: g.right}
+			if s.n == 2 || omni || viewer.IsSeat(seat) {
+				out.Tiles = tilesOf(g.mask)
+			}
+			sv.Guesses = append(sv.Guesses, out)
+		}
+		v.Seats[i] = sv
+	}
+	if viewer.Kind == engine.ViewerSeat && int(viewer.Seat) >= 0 && int(viewer.Seat) < s.n {
+		me := int(viewer.Seat)
+		v.Hand = tilesOf(s.hands[me])
+		if s.n > 2 && s.out[me] {
+			v.Centre = tilesOf(s.centre)
+		}
+		if s.aid {
+			counts := newKnowledge(v).counts()
+			for i := range s.n {
+				if i != me {
+					v.Seats[i].Possible = counts.hands[i]
+				}
+			}
+			v.CentrePossible = counts.centre
+		}
+	}
+	if omni {
+		if s.n > 2 {
+			v.Centre = tilesOf(s.centre)
+		} else {
+			v.Unused = tilesOf(s.centre)
+		}
+	}
+	if s.result != nil {
+		r := *s.result
+		r.Winners = slices.Clone(r.Winners)
+		r.Scores = slices.Clone(r.Scores)
+		v.Result = &r
+	}
+	return v
+}
+
+func (a Asked) clone() Asked {
+	a.Answers = slices.Clone(a.Answers)
+	return a
+}
