@@ -453,7 +453,7 @@ func (db *DB) History(accountID string, limit int) ([]GameSummary, error) {
 	}
 	out := make([]GameSummary, 0, len(raws))
 	for i, raw := range raws {
-		rec, err := decode[finishedRecord](raw, "game "+ids[i])
+		rec, err := decode[summaryRecord](raw, "game "+ids[i])
 		if err != nil {
 			return nil, fmt.Errorf("history of %q: %w", accountID, err)
 		}

@@ -202,7 +202,23 @@ func (r finishedRecord) finishedGame() FinishedGame {
 	}
 }
 
-func (r finishedRecord) summary() GameSummary {
+// summaryRecord reads a finishedRecord without keeping its moves: History
+// only needs their number, and skipping them keeps listings cheap.
+type summaryRecord struct {
+	V      int            `json:"v"`
+	ID     string         `json:"id"`
+	Seats  []seatRecordV1 `json:"seats"`
+	Record struct {
+		Game  string     `json:"game"`
+		Moves []struct{} `json:"moves"` // each move decodes to nothing: counted, not kept
+	} `json:"record"`
+	Result   engine.Result `json:"result"`
+	Finished time.Time     `json:"finished"`
+}
+
+func (r summaryRecord) version() int { return r.V }
+
+func (r summaryRecord) summary() GameSummary {
 	return GameSummary{
 		ID: r.ID, Game: r.Record.Game, Seats: fromSeatRecords(r.Seats), Result: r.Result,
 		Finished: r.Finished, Moves: len(r.Record.Moves),
