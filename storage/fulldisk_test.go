@@ -19,7 +19,7 @@ import (
 const fullDiskEnv = "CODEBREAKERS_STORAGE_FULL_DB"
 
 // fullDiskLimit is the file size the writer may not grow past (RLIMIT_FSIZE).
-const fullDiskLimit = 1 << 20
+const fullDiskLimit = 512 << 10
 
 // TestHelperFullDisk is not a test on its own: TestFullDiskFailsCleanly runs
 // the test binary again with fullDiskEnv set. It caps its own file size
