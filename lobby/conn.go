@@ -1,0 +1,155 @@
+package lobby
+
+import (
+	"sync"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// Conn is one session's link to one table, as a player in a seat or as a
+// spectator. All methods are safe from any goroutine. None waits on another
+// session: the ones that talk to the table wait only for that table's answer.
+type Conn struct {
+	t       *table
+	id      Identity
+	viewer  engine.Viewer
+	updates chan struct{}
+	done    chan struct{}
+
+	once   sync.Once
+	mu     sync.Mutex
+	reason string
+}
+
+func newConn(t *table, id Identity, v engine.Viewer) *Conn {
+	t.hub.sessions.Add(1)
+	return &Conn{t: t, id: id, viewer: v, updates: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// Updates delivers "something changed" signals. It is a one-slot coalescing
+// channel: after a receive, call View for the latest snapshot.
+func (c *Conn) Updates() <-chan struct{} { return c.updates }
+
+// View returns the latest snapshot of the table for this viewer. It never
+// blocks. The returned value shares slices with other viewers' snapshots:
+// read it, never modify it.
+func (c *Conn) View() TableView {
+	snap := c.t.snap.Load()
+	if c.viewer.Kind == engine.ViewerSeat && int(c.viewer.Seat) < len(snap.seats) {
+		return *snap.seats[c.viewer.Seat]
+	}
+	return *snap.spectator
+}
+
+// Viewer says whether this Conn holds a seat (and which) or watches.
+func (c *Conn) Viewer() engine.Viewer { return c.viewer }
+
+// Identity is who this Conn belongs to.
+func (c *Conn) Identity() Identity { return c.id }
+
+// Act sends an encoded action for this Conn's seat and waits for the table's
+// answer. An illegal action returns an *engine.IllegalError and changes
+// nothing. The action is durable in the Store before Act returns nil.
+func (c *Conn) Act(action []byte) error {
+	if len(action) > engine.MaxActionBytes {
+		return engine.Illegal("That action is too large.")
+	}
+	action = append([]byte(nil), action...) // the caller may reuse its buffer
+	return c.call(func() error { return c.t.act(c, action) })
+}
+
+// Chat posts a line to the table's chat. The text is sanitised (escape
+// sequences, control, bidi and zero-width characters removed), cut to the
+// configured width and rate-limited per account; refusals are user-facing.
+func (c *Conn) Chat(text string) error {
+	if limit := 8 * c.t.cfg.MaxChatLen; len(text) > limit {
+		text = text[:limit] // bound the work; Clean drops any split rune
+	}
+	return c.call(func() error { return c.t.chat(c, text) })
+}
+
+// SetReady marks this seat ready (or not) while the table waits for
+// players. When every seat is taken and everyone is ready the game starts.
+func (c *Conn) SetReady(ready bool) error {
+	return c.call(func() error { return c.t.setReady(c, ready) })
+}
+
+// Start begins the game. Only the host may start, once every seated person
+// is ready; open seats are filled by bots when the game has them.
+func (c *Conn) Start() error {
+	return c.call(func() error { return c.t.start(c) })
+}
+
+// Rematch, after a game has finished, takes the table back to waiting with
+// the same seats and the same join code. Seats whose players have gone are
+// opened; bots stay.
+func (c *Conn) Rematch() error {
+	return c.call(func() error { return c.t.rematch(c) })
+}
+
+// Leave ends this Conn. A player who leaves a game in progress keeps the
+// seat for the grace period and can come back with Join or Resume; leaving
+// a waiting table frees the seat.
+func (c *Conn) Leave() {
+	if !c.end("You left the table.") {
+		return
+	}
+	c.t.post(func() error { c.t.detach(c); return nil })
+}
+
+// Done is closed when the Conn ends: left, taken over by another login with
+// the same key, table closed or server shutting down. Reason says why.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Reason says, for the player, why Done closed; empty while open.
+func (c *Conn) Reason() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reason
+}
+
+// end closes the Conn with a reason; it reports whether this call closed it.
+func (c *Conn) end(reason string) bool {
+	closed := false
+	c.once.Do(func() {
+		c.mu.Lock()
+		c.reason = reason
+		c.mu.Unlock()
+		close(c.done)
+		c.t.hub.sessions.Add(-1)
+		closed = true
+	})
+	return closed
+}
+
+// ended reports whether the Conn has ended.
+func (c *Conn) ended() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// notify pokes the session without ever blocking: if a signal is already
+// waiting, the session will read the newest view anyway.
+func (c *Conn) notify() {
+	select {
+	case c.updates <- struct{}{}:
+	default:
+	}
+}
+
+// call runs fn on the table goroutine unless the Conn has ended.
+func (c *Conn) call(fn func() error) error {
+	if c.ended() {
+		return ErrNotHere
+	}
+	return c.t.call(func() error {
+		if c.ended() {
+			return ErrNotHere
+		}
+		return fn()
+	})
+}

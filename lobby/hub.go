@@ -1,0 +1,427 @@
+package lobby
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// User-facing refusals. They are *engine.IllegalError values, so
+// engine.IsIllegal recognises them and errors.Is matches them.
+var (
+	ErrNoTable      = &engine.IllegalError{Msg: "That code matches no open table. Codes look like KQ7-M4X."}
+	ErrTooManyCodes = &engine.IllegalError{Msg: "Too many wrong codes; wait a minute and try again."}
+	ErrShutdown     = &engine.IllegalError{Msg: "The server is shutting down; try again in a moment."}
+	ErrTableClosed  = &engine.IllegalError{Msg: "That table has closed."}
+	ErrNotHere      = &engine.IllegalError{Msg: "You are no longer at this table."}
+	ErrNoIdentity   = &engine.IllegalError{Msg: "Sign in with a handle before joining a table."}
+)
+
+// Hub holds every table. Its mutex guards only the code → table map and the
+// small indexes beside it; no I/O and no table work happens under it.
+type Hub struct {
+	cfg Config
+	log *slog.Logger
+
+	sessions atomic.Int64 // live Conns
+
+	mu       sync.Mutex
+	closed   bool
+	tables   map[string]*table  // canonical code → table
+	seats    map[string]*table  // account → the table where it most recently took a seat
+	failures map[string]*window // account → recent wrong codes
+}
+
+// NewHub builds a hub and resumes every game in progress from
+// Store.LiveGames(): each is replayed from its log, its players' seats are
+// held for the grace period, and bots carry on.
+func NewHub(cfg Config) (*Hub, error) {
+	if cfg.Games == nil || cfg.Store == nil {
+		return nil, errors.New("lobby: Config.Games and Config.Store are required")
+	}
+	cfg = cfg.withDefaults()
+	h := &Hub{
+		cfg:      cfg,
+		log:      cfg.Logger.With("component", "lobby"),
+		tables:   make(map[string]*table),
+		seats:    make(map[string]*table),
+		failures: make(map[string]*window),
+	}
+	live, err := cfg.Store.LiveGames()
+	if err != nil {
+		return nil, fmt.Errorf("lobby: load live games: %w", err)
+	}
+	for _, lg := range live {
+		if err := h.resumeGame(lg); err != nil {
+			// Keep the log: a fixed engine may resume it on a later start.
+			h.log.Error("cannot resume live game", "game_id", lg.ID, "game", lg.Record.Game, "err", err)
+		}
+	}
+	return h, nil
+}
+
+// Close stops every table and ends every Conn. Live logs are already
+// durable, so games in progress resume on the next NewHub.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	tables := make([]*table, 0, len(h.tables))
+	for _, t := range h.tables {
+		tables = append(tables, t)
+	}
+	h.mu.Unlock()
+	for _, t := range tables {
+		t.stop("The server is restarting. Your game is saved; come back in a minute to resume it.")
+	}
+	for _, t := range tables {
+		<-t.stopped
+		t.bg.Wait()
+	}
+}
+
+// Create opens a new table; the creator takes seat 0 and is its host.
+func (h *Hub) Create(id Identity, spec TableSpec) (*Conn, error) {
+	id, err := cleanIdentity(id)
+	if err != nil {
+		return nil, err
+	}
+	g, ok := h.cfg.Games.Lookup(spec.Game)
+	if !ok {
+		return nil, engine.Illegal("There is no game called %q.", textsafe.Clean(spec.Game, 20))
+	}
+	info := g.Info()
+	if err := info.CheckPlayers(spec.Seats); err != nil {
+		return nil, err
+	}
+	opts, err := info.Resolve(spec.Options)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Bots < 0 || spec.Bots > spec.Seats-1 {
+		return nil, engine.Illegal("Bots may fill 0 to %d of the %d seats.", spec.Seats-1, spec.Seats)
+	}
+	level, err := botLevel(info, spec.BotLevel, spec.Bots > 0)
+	if err != nil {
+		return nil, err
+	}
+	t := newTable(h, g, opts, spec.Public, level)
+	t.seats = make([]*seat, spec.Seats)
+	for i := range t.seats {
+		t.seats[i] = &seat{}
+	}
+	t.seats[0].id = id
+	for i := spec.Seats - spec.Bots; i < spec.Seats; i++ {
+		t.seats[i].bot, t.seats[i].botLevel, t.seats[i].id.Handle = true, level, botName(i)
+	}
+	if err := h.open(t, ""); err != nil {
+		return nil, err
+	}
+	return t.joinConn(id, false)
+}
+
+// Join takes a free seat at the table with this code, or resumes the seat
+// this account already holds there (taking over a live session, whose Done
+// closes). Wrong codes count against the account's join limit.
+func (h *Hub) Join(id Identity, code string) (*Conn, error) {
+	id, err := cleanIdentity(id)
+	if err != nil {
+		return nil, err
+	}
+	t, err := h.lookup(id, code)
+	if err != nil {
+		return nil, err
+	}
+	return t.joinConn(id, false)
+}
+
+// Watch follows the table with this code as a spectator, who sees public
+// information only. Private tables can be watched by whoever knows the code.
+func (h *Hub) Watch(id Identity, code string) (*Conn, error) {
+	id, err := cleanIdentity(id)
+	if err != nil {
+		return nil, err
+	}
+	t, err := h.lookup(id, code)
+	if err != nil {
+		return nil, err
+	}
+	return t.watchConn(id)
+}
+
+// QuickPlay starts a private game at once: this person and bots.
+func (h *Hub) QuickPlay(id Identity, game string) (*Conn, error) {
+	g, ok := h.cfg.Games.Lookup(game)
+	if !ok {
+		return nil, engine.Illegal("There is no game called %q.", textsafe.Clean(game, 20))
+	}
+	info := g.Info()
+	if len(info.BotLevels) == 0 {
+		return nil, engine.Illegal("%s has no bots yet; create a table and share its code.", info.Name)
+	}
+	seats := min(max(3, info.MinPlayers), info.MaxPlayers)
+	c, err := h.Create(id, TableSpec{Game: game, Seats: seats, Bots: seats - 1})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(); err != nil {
+		c.Leave()
+		return nil, err
+	}
+	return c, nil
+}
+
+// Resume returns a new Conn for the seat this account holds in a game that
+// is waiting or in progress, taking over any live session on it.
+func (h *Hub) Resume(id Identity) (*Conn, bool) {
+	id, err := cleanIdentity(id)
+	if err != nil {
+		return nil, false
+	}
+	h.mu.Lock()
+	t := h.seats[id.Account]
+	h.mu.Unlock()
+	if t == nil {
+		return nil, false
+	}
+	c, err := t.joinConn(id, true)
+	if err != nil {
+		return nil, false
+	}
+	return c, true
+}
+
+// PublicTables lists public tables that are waiting or playing, waiting
+// ones first.
+func (h *Hub) PublicTables() []TableSummary {
+	h.mu.Lock()
+	tables := make([]*table, 0, len(h.tables))
+	for _, t := range h.tables {
+		tables = append(tables, t)
+	}
+	h.mu.Unlock()
+	var out []TableSummary
+	for _, t := range tables {
+		s := t.summary.Load()
+		if s != nil && s.Public && (s.Phase == Waiting || s.Phase == Playing) {
+			out = append(out, *s)
+		}
+	}
+	slices.SortFunc(out, func(a, b TableSummary) int {
+		return cmp.Or(cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Code, b.Code))
+	})
+	return out
+}
+
+// Online counts live sessions (Conns) and open tables.
+func (h *Hub) Online() (sessions, tables int) {
+	h.mu.Lock()
+	tables = len(h.tables)
+	h.mu.Unlock()
+	return int(h.sessions.Load()), tables
+}
+
+// lookup finds the table for a typed code, enforcing the wrong-code limit.
+func (h *Hub) lookup(id Identity, typed string) (*table, error) {
+	now := h.cfg.Now()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrShutdown
+	}
+	w := h.failures[id.Account]
+	if w != nil && w.full(now, time.Minute, h.cfg.JoinFailuresPerMinute) {
+		return nil, ErrTooManyCodes
+	}
+	code, ok := NormalizeCode(typed)
+	t := h.tables[code]
+	if !ok || t == nil {
+		if w == nil {
+			h.pruneFailures(now)
+			w = &window{}
+			h.failures[id.Account] = w
+		}
+		w.add(now)
+		return nil, ErrNoTable
+	}
+	return t, nil
+}
+
+// pruneFailures drops accounts with no recent wrong codes, so the map stays
+// as small as the set of people currently mistyping. Called under h.mu.
+func (h *Hub) pruneFailures(now time.Time) {
+	if len(h.failures) < 1024 {
+		return
+	}
+	for acct, w := range h.failures {
+		if w.prune(now, time.Minute); len(w.times) == 0 {
+			delete(h.failures, acct)
+		}
+	}
+}
+
+// open registers t under a fresh code (or the wanted one when free) and
+// starts its goroutine.
+func (h *Hub) open(t *table, want string) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return ErrShutdown
+	}
+	code := want
+	if _, taken := h.tables[code]; code == "" || taken {
+		for {
+			c, err := newCode()
+			if err != nil {
+				return err
+			}
+			if _, taken := h.tables[c]; !taken {
+				code = c
+				break
+			}
+		}
+	}
+	t.code = code
+	h.tables[code] = t
+	go t.run()
+	return nil
+}
+
+// removeTable forgets a table that has stopped by itself.
+func (h *Hub) removeTable(t *table) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tables[t.code] == t {
+		delete(h.tables, t.code)
+	}
+	for acct, st := range h.seats {
+		if st == t {
+			delete(h.seats, acct)
+		}
+	}
+}
+
+// setSeat records that account holds a seat at t.
+func (h *Hub) setSeat(account string, t *table) {
+	h.mu.Lock()
+	h.seats[account] = t
+	h.mu.Unlock()
+}
+
+// dropSeat forgets account's seat at t (a newer seat elsewhere is kept).
+func (h *Hub) dropSeat(account string, t *table) {
+	h.mu.Lock()
+	if h.seats[account] == t {
+		delete(h.seats, account)
+	}
+	h.mu.Unlock()
+}
+
+// resumeGame rebuilds a table for a game that was in progress.
+func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
+	g, ok := h.cfg.Games.Lookup(lg.Record.Game)
+	if !ok {
+		return fmt.Errorf("unknown game %q", lg.Record.Game)
+	}
+	info := g.Info()
+	if len(lg.Seats) != len(lg.Record.Players) {
+		return fmt.Errorf("%d seats but %d players", len(lg.Seats), len(lg.Record.Players))
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("replay panicked: %v", r)
+		}
+	}()
+	st, events, err := engine.Replay(h.cfg.Games, lg.Record, -1)
+	if err != nil {
+		return err
+	}
+	if res, done := st.Result(); done {
+		// It ended but the finish was not recorded (crash in between).
+		return h.cfg.Store.FinishGame(storage.FinishedGame{LiveGame: lg, Result: res, Finished: h.cfg.Now()})
+	}
+	level := ""
+	for _, s := range lg.Seats {
+		if s.Bot && info.HasBotLevel(s.BotLevel) {
+			level = s.BotLevel
+			break
+		}
+	}
+	if level, err = botLevel(info, level, false); err != nil {
+		return err
+	}
+	t := newTable(h, g, lg.Record.Options, lg.Public, level)
+	t.phase = Playing
+	t.gameID, t.record, t.state, t.started = lg.ID, lg.Record, st, lg.Started
+	t.pushEvents(events)
+	t.host = -1
+	for i, sr := range lg.Seats {
+		s := &seat{botLevel: sr.BotLevel, replaced: sr.Replaced}
+		s.id = Identity{Account: sr.AccountID, Handle: textsafe.Clean(sr.Handle, textsafe.MaxHandle)}
+		s.bot = sr.Bot || sr.AccountID == ""
+		if !s.bot && t.host < 0 {
+			t.host = i
+		}
+		t.seats = append(t.seats, s)
+	}
+	t.host = max(t.host, 0)
+	code, _ := NormalizeCode(lg.Code)
+	if err := h.open(t, code); err != nil {
+		return err
+	}
+	for _, s := range t.seats {
+		if !s.bot {
+			h.setSeat(s.id.Account, t)
+		}
+	}
+	h.log.Info("resumed game", "game_id", lg.ID, "game", info.ID, "code", t.code, "moves", len(lg.Record.Moves))
+	t.post(t.resumed)
+	return nil
+}
+
+// cleanIdentity checks an identity and makes its handle safe to draw.
+func cleanIdentity(id Identity) (Identity, error) {
+	if id.Account == "" {
+		return id, ErrNoIdentity
+	}
+	id.Handle = textsafe.Clean(id.Handle, textsafe.MaxHandle)
+	if id.Handle == "" {
+		id.Handle = "guest"
+	}
+	return id, nil
+}
+
+// botLevel checks a requested bot level, or picks a middling one.
+func botLevel(info engine.Info, want string, needed bool) (string, error) {
+	if len(info.BotLevels) == 0 {
+		if needed {
+			return "", engine.Illegal("%s has no bots yet.", info.Name)
+		}
+		return "", nil
+	}
+	if want == "" {
+		return info.BotLevels[len(info.BotLevels)/2], nil
+	}
+	if !info.HasBotLevel(want) {
+		return "", engine.Illegal("Bot level must be one of %v, not %q.", info.BotLevels, textsafe.Clean(want, 20))
+	}
+	return want, nil
+}
+
+// botName names the bot in a seat, so narration reads naturally.
+func botName(seat int) string {
+	names := [...]string{"Ada", "Bo", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu"}
+	return "bot-" + names[seat%len(names)]
+}

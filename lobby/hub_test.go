@@ -1,0 +1,617 @@
+package lobby
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+func TestCodes(t *testing.T) {
+	seen := map[string]bool{}
+	for range 200 {
+		c, err := newCode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(c, "01OIL") || len(c) != codeLen {
+			t.Fatalf("bad code %q", c)
+		}
+		seen[c] = true
+		n, ok := NormalizeCode(strings.ToLower(FormatCode(c)))
+		if !ok || n != c {
+			t.Fatalf("NormalizeCode(%q) = %q, %v", FormatCode(c), n, ok)
+		}
+	}
+	if len(seen) < 195 {
+		t.Errorf("only %d distinct codes out of 200", len(seen))
+	}
+	for _, bad := range []string{"", "KQ7M4", "KQ7M4XX", "KQ7-M4O", "KQ7_M4X", "KQ7M4\x1b"} {
+		if _, ok := NormalizeCode(bad); ok {
+			t.Errorf("NormalizeCode(%q) accepted", bad)
+		}
+	}
+	if n, ok := NormalizeCode(" kq7 m4x "); !ok || n != "KQ7M4X" {
+		t.Errorf("spaces: %q %v", n, ok)
+	}
+}
+
+func TestCreateJoinWatchStart(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, nil)
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 3, Public: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := ann.View()
+	if v.Phase != Waiting || !v.Host || v.Seats[0].Handle != "ann" || !v.Seats[0].Connected || !v.Seats[1].Open() {
+		t.Fatalf("fresh table view: %+v", v)
+	}
+	if _, ok := NormalizeCode(v.Code); !ok || v.Code[3] != '-' {
+		t.Fatalf("code %q not in display form", v.Code)
+	}
+	typed := strings.ToLower(strings.ReplaceAll(v.Code, "-", " "))
+	bob, err := h.Join(ident("bob"), typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bv := bob.View(); !bv.You.IsSeat(1) || bv.Host {
+		t.Fatalf("bob: %+v", bv.You)
+	}
+	cat, err := h.Watch(ident("cat"), v.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := h.PublicTables()
+	if len(list) != 1 || list[0].Code != v.Code || list[0].Humans != 2 || list[0].Open != 1 || list[0].Spectators != 1 || list[0].Host != "ann" {
+		t.Fatalf("public tables: %+v", list)
+	}
+	if sessions, tables := h.Online(); sessions != 3 || tables != 1 {
+		t.Fatalf("online %d sessions %d tables", sessions, tables)
+	}
+	if err := cat.Act(say(1)); err == nil {
+		t.Fatal("a spectator could act")
+	}
+	if err := bob.Start(); err == nil || !strings.Contains(err.Error(), "host") {
+		t.Fatalf("non-host start: %v", err)
+	}
+	if err := ann.Start(); err == nil || !strings.Contains(err.Error(), "bob") {
+		t.Fatalf("start before bob is ready: %v", err)
+	}
+	if err := bob.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	v = ann.View()
+	if v.Phase != Playing || v.GameID == "" || !v.Seats[2].Bot || v.Seats[2].Handle == "" {
+		t.Fatalf("after start: %+v", v)
+	}
+	if _, err := h.Join(ident("dan"), v.Code); err == nil {
+		t.Fatal("joined a game in progress")
+	}
+	if err := bob.Act(say(5)); !engine.IsIllegal(err) {
+		t.Fatalf("out of turn: %v", err)
+	}
+	if err := ann.Act([]byte(`{"say":`)); !engine.IsIllegal(err) {
+		t.Fatalf("garbage action: %v", err)
+	}
+	if err := ann.Act(say(7)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bob.Act(say(8)); err != nil {
+		t.Fatal(err)
+	}
+	// The bot in seat 2 moves by itself; then it is ann's turn again.
+	v = waitView(t, ann, "the bot's move", func(v TableView) bool { return v.Status.Turn == 4 })
+	if got := board(t, v).Said; fmt.Sprint(got) != "[7 8 2]" {
+		t.Fatalf("said %v", got)
+	}
+	if n := store.liveMoves(v.GameID); n != 3 {
+		t.Fatalf("store has %d moves, want 3", n)
+	}
+	sv := waitView(t, cat, "spectator sees turn 4", func(v TableView) bool { return v.Status.Turn == 4 })
+	if sv.Spectators != 1 || sv.Host || sv.You.Kind != engine.ViewerSpectator {
+		t.Fatalf("spectator view: %+v", sv)
+	}
+	checkNoLeak(t, sv, -1)
+	checkNoLeak(t, ann.View(), 0)
+	checkNoLeak(t, bob.View(), 1)
+}
+
+// checkNoLeak fails if a view shows a secret other than seat's own (seat -1:
+// none at all).
+func checkNoLeak(t testing.TB, v TableView, seat int) {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	for i := range len(v.Seats) {
+		has := strings.Contains(s, fmt.Sprintf("SECRET%d-", i))
+		if i == seat && v.Phase == Playing && !has {
+			t.Errorf("seat %d cannot see its own secret", seat)
+		}
+		if i != seat && has {
+			t.Errorf("viewer %v sees seat %d's secret: %s", v.You, i, s)
+		}
+	}
+}
+
+func TestQuickPlayToTheEnd(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, nil)
+	c, err := h.QuickPlay(ident("ann"), "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := c.View()
+	if v.Phase != Playing || len(v.Seats) != 3 || !v.Seats[1].Bot || !v.Seats[2].Bot || v.Public {
+		t.Fatalf("quick play: %+v", v)
+	}
+	for v.Phase == Playing {
+		v = waitView(t, c, "my turn or the end", func(v TableView) bool {
+			return v.Phase != Playing || board(t, v).Active == 0
+		})
+		checkNoLeak(t, v, 0)
+		if v.Phase == Playing {
+			if err := c.Act(say(1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if v.Phase != Finished || v.Result == nil || v.Notice != v.Result.Summary {
+		t.Fatalf("end: %+v", v)
+	}
+	store.mu.Lock()
+	fg, ok := store.finished[v.GameID]
+	store.mu.Unlock()
+	if !ok || len(fg.Record.Moves) != 6 || fg.Seats[0].AccountID != "SHA256:ann" || !fg.Seats[1].Bot {
+		t.Fatalf("finished record: %+v", fg)
+	}
+	// Replaying the record gives the same end.
+	st, _, err := engine.Replay(engine.NewRegistry(secretGame{}), fg.Record, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, ok := st.Result(); !ok || res.Summary != fg.Result.Summary {
+		t.Fatalf("replay result %+v %v", res, ok)
+	}
+}
+
+func TestWrongCodesAndLimit(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	h := testHub(t, newMemStore(), func(c *Config) { c.Now = clock.Now; c.JoinFailuresPerMinute = 3 })
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := ann.View().Code
+	_, err = h.Join(ident("eve"), "ZZZ-ZZZ")
+	if !errors.Is(err, ErrNoTable) || !strings.Contains(err.Error(), "KQ7-M4X") {
+		t.Fatalf("wrong code: %v", err)
+	}
+	for _, typed := range []string{"not a code", "\x1b[31m"} {
+		if _, err := h.Watch(ident("eve"), typed); !errors.Is(err, ErrNoTable) {
+			t.Fatalf("malformed code %q: %v", typed, err)
+		}
+	}
+	if _, err := h.Join(ident("eve"), code); !errors.Is(err, ErrTooManyCodes) {
+		t.Fatalf("after 3 wrong codes, a right one should be refused too: %v", err)
+	}
+	if _, err := h.Join(ident("bob"), code); err != nil {
+		t.Fatalf("another account is not limited: %v", err)
+	}
+	clock.Add(61 * time.Second)
+	if _, err := h.Watch(ident("eve"), code); err != nil {
+		t.Fatalf("after a minute: %v", err)
+	}
+	if _, err := h.Create(ident("x"), TableSpec{Game: "nope", Seats: 2}); !engine.IsIllegal(err) {
+		t.Fatalf("unknown game: %v", err)
+	}
+	if _, err := h.Create(ident("x"), TableSpec{Game: "secret", Seats: 1}); !engine.IsIllegal(err) {
+		t.Fatalf("one seat: %v", err)
+	}
+	if _, err := h.Create(Identity{}, TableSpec{Game: "secret", Seats: 2}); !errors.Is(err, ErrNoIdentity) {
+		t.Fatalf("no identity: %v", err)
+	}
+}
+
+// startTwo creates a 2-seat table for ann and bob and starts it.
+func startTwo(t *testing.T, h *Hub, opts engine.Options) (ann, bob *Conn) {
+	t.Helper()
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 2, Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err = h.Join(ident("bob"), ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bob.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.SetReady(true); err != nil { // everyone ready: starts by itself
+		t.Fatal(err)
+	}
+	if p := ann.View().Phase; p != Playing {
+		t.Fatalf("phase %v after everyone is ready", p)
+	}
+	return ann, bob
+}
+
+func TestSlowConnDoesNotBlockTable(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, bob := startTwo(t, h, engine.Options{"turns": "0"})
+	stuck, err := h.Watch(ident("stuck"), ann.View().Code) // never reads Updates
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 500 {
+		if err := ann.Act(say(i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := bob.Act(say(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := stuck.View(); v.Status.Turn != 1001 || len(board(t, v).Said) != 1000 {
+		t.Fatalf("the stuck viewer's latest view is at turn %d", v.Status.Turn)
+	}
+	if len(stuck.Updates()) != 1 {
+		t.Fatal("a pending update should be waiting for the stuck viewer")
+	}
+}
+
+func TestReconnectWithinGrace(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, bob := startTwo(t, h, nil)
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	bob.Leave()
+	<-bob.Done()
+	if bob.Reason() == "" {
+		t.Fatal("no reason after Leave")
+	}
+	waitView(t, ann, "bob disconnected", func(v TableView) bool { return !v.Seats[1].Connected })
+	bob2, ok := h.Resume(ident("bob"))
+	if !ok {
+		t.Fatal("Resume found no seat")
+	}
+	v := bob2.View()
+	if !v.You.IsSeat(1) || !v.Seats[1].Connected || v.Seats[1].Replaced || board(t, v).Moves != 1 {
+		t.Fatalf("resumed view: %+v", v)
+	}
+	if err := bob2.Act(say(2)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bob.Act(say(3)); !errors.Is(err, ErrNotHere) {
+		t.Fatalf("old conn acting: %v", err)
+	}
+	if _, ok := h.Resume(ident("nobody")); ok {
+		t.Fatal("resumed a seat that does not exist")
+	}
+}
+
+func TestSecondLoginTakesOver(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, bob := startTwo(t, h, nil)
+	bob2, err := h.Join(ident("bob"), ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-bob.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the old session was not ended")
+	}
+	if !strings.Contains(bob.Reason(), "elsewhere") {
+		t.Fatalf("reason %q", bob.Reason())
+	}
+	if !bob2.View().You.IsSeat(1) {
+		t.Fatal("takeover got another seat")
+	}
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bob.Act(say(2)); !errors.Is(err, ErrNotHere) {
+		t.Fatalf("old conn: %v", err)
+	}
+	if err := bob2.Act(say(2)); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := h.Online(); s != 2 {
+		t.Fatalf("%d sessions, want 2", s)
+	}
+}
+
+func TestGraceExpiryBotTakesOver(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, func(c *Config) { c.Grace = 10 * time.Millisecond })
+	ann, bob := startTwo(t, h, engine.Options{"turns": "30"})
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	bob.Leave()
+	v := waitView(t, ann, "a bot in bob's seat", func(v TableView) bool { return v.Seats[1].Replaced })
+	if !v.Seats[1].Bot || v.Seats[1].Connected || !strings.Contains(v.Notice, "bot") {
+		t.Fatalf("after grace: %+v / %q", v.Seats[1], v.Notice)
+	}
+	// The bot plays bob's turn.
+	v = waitView(t, ann, "the bot's move", func(v TableView) bool { return board(t, v).Moves == 2 })
+	if err := ann.Act(say(3)); err != nil {
+		t.Fatal(err)
+	}
+	waitView(t, ann, "the bot's second move", func(v TableView) bool { return board(t, v).Moves == 4 })
+	// Bob comes back and takes his seat from the bot; the game stays marked.
+	bob2, ok := h.Resume(ident("bob"))
+	if !ok {
+		t.Fatal("bob cannot come back")
+	}
+	v = bob2.View()
+	if !v.Seats[1].Replaced || v.Seats[1].Bot || !v.Seats[1].Connected {
+		t.Fatalf("bob back: %+v", v.Seats[1])
+	}
+	if err := ann.Act(say(5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bob2.Act(say(6)); err != nil {
+		t.Fatal(err)
+	}
+	// When everyone is gone past the grace period, the game is abandoned.
+	gameID := v.GameID
+	ann.Leave()
+	bob2.Leave()
+	deadline := time.Now().Add(20 * time.Second)
+	for !store.wasAbandoned(gameID) {
+		if time.Now().After(deadline) {
+			t.Fatal("an empty game was not abandoned")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestChatSanitisedAndLimited(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	h := testHub(t, newMemStore(), func(c *Config) { c.Now = clock.Now; c.ChatPerMinute = 3; c.MaxChatLen = 20 })
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spy, err := h.Watch(Identity{Account: "guest:1", Handle: "sp\x1b[2Jy", Guest: true}, ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := "hi\x1b[31m red\x1b]52;c;cm0gLXJmIC8=\x07\u202eevil\u200b!\r\nbye\u009b2J"
+	if err := ann.Chat(hostile); err != nil {
+		t.Fatal(err)
+	}
+	if err := spy.Chat("x"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Chat(strings.Repeat("long ", 50)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Chat("third"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Chat("  \x1b[0m  "); err == nil {
+		t.Fatal("an empty line was accepted")
+	}
+	if err := ann.Chat("one too many"); !engine.IsIllegal(err) || !strings.Contains(err.Error(), "fast") {
+		t.Fatalf("rate limit: %v", err)
+	}
+	v := spy.View()
+	if len(v.Chat) != 4 {
+		t.Fatalf("chat: %+v", v.Chat)
+	}
+	if got := v.Chat[0].Text; got != "hi redevil! bye" {
+		t.Errorf("sanitised chat = %q", got)
+	}
+	if v.Chat[1].Handle != "spy" {
+		t.Errorf("handle not sanitised: %q", v.Chat[1].Handle)
+	}
+	if n := len([]rune(v.Chat[2].Text)); n > 20 {
+		t.Errorf("long line kept %d runes", n)
+	}
+	clock.Add(time.Minute)
+	if err := ann.Chat("later"); err != nil {
+		t.Fatalf("after a minute: %v", err)
+	}
+}
+
+func TestTimerMovesAreLogged(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, nil)
+	c, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 2, Options: engine.Options{"timer": "5", "turns": "6"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Join(ident("bob"), c.View().Code); err != nil {
+		t.Fatal(err)
+	}
+	// Nobody moves: the clock plays every turn out.
+	if err := c.Start(); err == nil {
+		t.Fatal("started with bob not ready")
+	}
+	bob, _ := h.Resume(ident("bob"))
+	if err := bob.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	gameID := c.View().GameID
+	v := waitView(t, c, "the end by timeouts", func(v TableView) bool { return v.Phase == Finished })
+	store.mu.Lock()
+	fg := store.finished[gameID]
+	store.mu.Unlock()
+	for i, m := range fg.Record.Moves {
+		if m.Seat != engine.System {
+			t.Fatalf("move %d by seat %d, want the system", i, m.Seat)
+		}
+	}
+	if len(fg.Record.Moves) != 6 || !strings.Contains(v.Log[0].Text, "ran out of time") {
+		t.Fatalf("moves %d, log %+v", len(fg.Record.Moves), v.Log)
+	}
+}
+
+func TestFailedAppendLosesNothing(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, nil)
+	ann, bob := startTwo(t, h, nil)
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	store.mu.Lock()
+	store.failAppend = 1
+	store.mu.Unlock()
+	if err := bob.Act(say(2)); !errors.Is(err, ErrNotSaved) {
+		t.Fatalf("failed append: %v", err)
+	}
+	if v := bob.View(); board(t, v).Moves != 1 {
+		t.Fatalf("an unsaved move was shown: %+v", board(t, v))
+	}
+	if err := bob.Act(say(2)); err != nil {
+		t.Fatalf("retry: %v", err)
+	}
+	if b := board(t, ann.View()); b.Moves != 2 || fmt.Sprint(b.Said) != "[1 2]" {
+		t.Fatalf("after retry: %+v", b)
+	}
+}
+
+func TestPanicBreaksOnlyThatTable(t *testing.T) {
+	store := newMemStore()
+	var logs syncBuffer
+	h := testHub(t, store, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(&logs, nil)) })
+	ann, bob := startTwo(t, h, nil)
+	gameID := ann.View().GameID
+	other, err := h.QuickPlay(ident("cat"), "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Act([]byte(`{"panic":true}`)); !errors.Is(err, ErrBroken) {
+		t.Fatalf("panic: %v", err)
+	}
+	v := waitView(t, bob, "broken", func(v TableView) bool { return v.Phase == Broken })
+	if v.Notice == "" || v.Board != nil {
+		t.Fatalf("broken view: %+v", v)
+	}
+	if !store.wasAbandoned(gameID) {
+		t.Fatal("a broken game was not abandoned")
+	}
+	if err := bob.Act(say(1)); err == nil {
+		t.Fatal("acted at a broken table")
+	}
+	if l := logs.String(); !strings.Contains(l, "table broken") || !strings.Contains(l, "fake_test.go") {
+		t.Fatalf("the panic was not logged with a stack:\n%s", l)
+	}
+	if err := other.Act(say(1)); err != nil {
+		t.Fatalf("another table: %v", err)
+	}
+	// A bot that panics, or plays an illegal move, breaks its table too.
+	for _, level := range []string{"panic", "broken"} {
+		c, err := h.Create(ident("dan"), TableSpec{Game: "secret", Seats: 2, Bots: 1, BotLevel: level})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Act(say(1)); err != nil {
+			t.Fatal(err)
+		}
+		waitView(t, c, "a table broken by its "+level+" bot", func(v TableView) bool { return v.Phase == Broken })
+		c.Leave()
+	}
+}
+
+func TestRematchKeepsSeatsAndCode(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, nil)
+	ann, bob := startTwo(t, h, engine.Options{"turns": "2"})
+	first := ann.View()
+	if err := ann.Rematch(); err == nil {
+		t.Fatal("rematch during play")
+	}
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bob.Act(say(2)); err != nil {
+		t.Fatal(err)
+	}
+	if v := bob.View(); v.Phase != Finished || v.Result == nil {
+		t.Fatalf("not finished: %+v", v)
+	}
+	if err := bob.Rematch(); err != nil {
+		t.Fatal(err)
+	}
+	v := ann.View()
+	if v.Phase != Waiting || v.Code != first.Code || v.Seats[0].Handle != "ann" || !v.Seats[1].Ready || v.Result != nil {
+		t.Fatalf("rematch view: %+v", v)
+	}
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if v := ann.View(); v.Phase != Playing || v.GameID == first.GameID || board(t, v).Moves != 0 {
+		t.Fatalf("second game: %+v", v)
+	}
+}
+
+func TestWaitingTableClosesWhenEmpty(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := ann.View().Code
+	bob, err := h.Join(ident("bob"), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spy, err := h.Watch(ident("spy"), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann.Leave()
+	v := waitView(t, bob, "bob is host", func(v TableView) bool { return v.Host })
+	if !v.Seats[0].Open() {
+		t.Fatalf("ann's seat not freed: %+v", v.Seats[0])
+	}
+	bob.Leave()
+	<-spy.Done()
+	if spy.Reason() == "" {
+		t.Fatal("no reason for the spectator")
+	}
+	if _, n := h.Online(); n != 0 {
+		t.Fatalf("%d tables left", n)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,199 @@
+// Package lobby is the hub of the arcade: tables, join codes, seats,
+// spectators, bots as seat controllers, timers, reconnection, and the link to
+// storage for live logs and finished records.
+//
+// Every table is an actor: one goroutine owns its engine state and takes
+// commands from a channel. After each accepted action it appends the move to
+// the Store (durably), bumps its version, rebuilds one immutable TableView per
+// viewer (each seat and the spectators), publishes them through an atomic
+// pointer and pokes every Conn with a non-blocking send on a one-slot channel.
+// Sessions pull the latest view when they are ready; a slow or dead session
+// can never hold a table up.
+package lobby
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// Identity is who a session is: an account keyed by the SHA-256 fingerprint
+// of the SSH key ("SHA256:...") or a guest ("guest:<id>"), and a handle.
+type Identity struct {
+	Account string
+	Handle  string
+	Guest   bool
+}
+
+// Store is what the hub needs from storage. *storage.DB satisfies it; tests
+// use a fake or a temporary database.
+type Store interface {
+	NewGameID() (string, error)
+	StartGame(storage.LiveGame) error
+	AppendMove(gameID string, index int, m engine.Move) error
+	FinishGame(storage.FinishedGame) error
+	AbandonGame(gameID string) error
+	LiveGames() ([]storage.LiveGame, error)
+}
+
+// Config configures a Hub. Games and Store are required.
+type Config struct {
+	Games  *engine.Registry
+	Store  Store
+	Logger *slog.Logger
+
+	// Grace is how long a seat is held after its player disconnects from a
+	// game in progress (default 60s). Then a bot takes the seat, or the game
+	// is abandoned when no player is left.
+	Grace time.Duration
+	// BotDelay is the pause before a bot acts, so people can follow
+	// (default 700ms). Negative means no pause (useful in tests).
+	BotDelay time.Duration
+	// ChatPerMinute and MaxChatLen limit chat (defaults 20 lines, 200 cells).
+	ChatPerMinute int
+	MaxChatLen    int
+	// JoinFailuresPerMinute is how many wrong codes an account may enter in a
+	// minute before joins are refused for a while (default 10).
+	JoinFailuresPerMinute int
+	// Now is the clock for timestamps and rate limits (default time.Now).
+	// Timers (grace, bot delay, game timers) use real time.
+	Now func() time.Time
+}
+
+// withDefaults fills zero fields with their defaults.
+func (c Config) withDefaults() Config {
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.Grace <= 0 {
+		c.Grace = 60 * time.Second
+	}
+	if c.BotDelay == 0 {
+		c.BotDelay = 700 * time.Millisecond
+	} else if c.BotDelay < 0 {
+		c.BotDelay = 0
+	}
+	if c.ChatPerMinute <= 0 {
+		c.ChatPerMinute = 20
+	}
+	if c.MaxChatLen <= 0 {
+		c.MaxChatLen = 200
+	}
+	if c.JoinFailuresPerMinute <= 0 {
+		c.JoinFailuresPerMinute = 10
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Phase is where a table is in its life.
+type Phase int
+
+const (
+	// Waiting: seats are being filled; the host starts the game.
+	Waiting Phase = iota
+	// Playing: a game is in progress.
+	Playing
+	// Finished: the game ended; players may ask for a rematch.
+	Finished
+	// Broken: an internal error stopped the game; it was not recorded.
+	Broken
+)
+
+// String names the phase for lists and logs.
+func (p Phase) String() string {
+	switch p {
+	case Waiting:
+		return "waiting"
+	case Playing:
+		return "playing"
+	case Finished:
+		return "finished"
+	case Broken:
+		return "stopped"
+	}
+	return fmt.Sprintf("phase(%d)", int(p))
+}
+
+// TableSpec is what a creator chooses for a new table.
+type TableSpec struct {
+	Game    string
+	Options engine.Options
+	Seats   int // total seats, people and bots
+	// Bots seats are filled by bots now; the rest wait for people. Seats
+	// still open when the host starts are filled by bots too, when the game
+	// has bots.
+	Bots     int
+	BotLevel string // one of the game's levels; empty picks a middling one
+	Public   bool
+}
+
+// TableSummary is one line of the public table list.
+type TableSummary struct {
+	Code       string // display form, e.g. "KQ7-M4X"
+	Game       string
+	GameName   string
+	Public     bool
+	Phase      Phase
+	Seats      int
+	Humans     int
+	Bots       int
+	Open       int
+	Spectators int
+	Turn       int
+	Host       string
+}
+
+// TableView is one viewer's immutable snapshot of a table. Everything in it
+// is safe to read from any goroutine; nothing in it may be modified.
+type TableView struct {
+	Version uint64
+	Code    string // display form, e.g. "KQ7-M4X"
+	GameID  string // empty while Waiting
+	Game    engine.Info
+	Options engine.Options
+	Public  bool
+	Phase   Phase
+	Seats   []SeatView
+	You     engine.Viewer
+	Host    bool // you are the host
+	Status  engine.Status
+	// Board is the engine's State.View(You); nil while Waiting or Broken.
+	Board      any
+	Log        []engine.Event // filtered for You, oldest first, at most LogLen
+	Chat       []ChatLine     // oldest first, at most ChatLen
+	Spectators int
+	Result     *engine.Result
+	Notice     string // the latest table notice, e.g. "Bo left; a bot took the seat."
+}
+
+// SeatView is one seat as everybody sees it.
+type SeatView struct {
+	Handle    string // empty for an open seat
+	Bot       bool   // a bot plays this seat now
+	BotLevel  string
+	Connected bool // a person is connected to this seat
+	Ready     bool
+	Replaced  bool // a bot took over after the person left
+}
+
+// Open reports whether nobody holds the seat.
+func (s SeatView) Open() bool { return s.Handle == "" }
+
+// ChatLine is one sanitised chat message.
+type ChatLine struct {
+	At     time.Time
+	Handle string
+	Text   string
+}
+
+// View lengths kept per table.
+const (
+	LogLen  = 200 // events per view
+	ChatLen = 50  // chat lines per view
+)

@@ -1,0 +1,962 @@
+package lobby
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// More user-facing refusals from tables.
+var (
+	ErrBroken   = &engine.IllegalError{Msg: "This table stopped after an internal error; the game was not counted."}
+	ErrNotSaved = &engine.IllegalError{Msg: "The server could not save that, so it did not count. Please try again."}
+)
+
+// maxEvents is how many recent events a table keeps for its views.
+const maxEvents = 2 * LogLen
+
+// command is one unit of work for the table goroutine. reply, when set,
+// receives fn's error.
+type command struct {
+	fn    func() error
+	reply chan error
+}
+
+// seat is one place at a table, as the table goroutine sees it.
+type seat struct {
+	id       Identity // Account empty: open seat, or a bot seat when bot is set
+	bot      bool     // a bot was seated here (by the creator or to fill the seat)
+	botLevel string
+	ready    bool
+	replaced bool  // a bot took over from the person who held it
+	conn     *Conn // the person's live session, if any
+
+	grace    *time.Timer
+	graceGen uint64 // bumps to invalidate a pending grace expiry
+
+	ctl      engine.Bot // the bot playing this seat now, if any
+	thinking bool       // ctl is working on a move
+}
+
+func (s *seat) open() bool  { return !s.bot && s.id.Account == "" }
+func (s *seat) human() bool { return !s.bot && s.id.Account != "" }
+
+// snapshot is everything a table has published for one version.
+type snapshot struct {
+	seats     []*TableView
+	spectator *TableView
+}
+
+// table is one table's actor. Fields above the line are set before the
+// goroutine starts or are safe for concurrent use; the rest belong to the
+// table goroutine alone.
+type table struct {
+	hub      *Hub
+	cfg      *Config
+	log      *slog.Logger
+	code     string // canonical
+	game     engine.Game
+	info     engine.Info
+	opts     engine.Options
+	public   bool
+	botLevel string // for bots that fill or take over seats; "" when the game has none
+
+	cmds       chan command
+	quit       chan struct{} // closed by stop
+	stopOnce   sync.Once
+	stopReason string        // written before quit closes
+	stopped    chan struct{} // closed when the goroutine has exited
+	bg         sync.WaitGroup
+
+	snap    atomic.Pointer[snapshot]
+	summary atomic.Pointer[TableSummary]
+
+	// ---- owned by the table goroutine ----
+	phase       Phase
+	seats       []*seat
+	host        int
+	spectators  map[*Conn]struct{}
+	gameID      string
+	record      engine.Record
+	state       engine.State
+	status      engine.Status
+	result      *engine.Result
+	started     time.Time
+	gen         uint64 // bumps on every change of game state; stale bots and timers compare it
+	timer       *time.Timer
+	events      []engine.Event
+	chatLines   []ChatLine
+	chatLimits  map[string]*window
+	notice      string
+	version     uint64
+	dirty       bool   // something changed since the last publish
+	done        bool   // the table is closing itself
+	closeReason string // why, for the Conns
+}
+
+func newTable(h *Hub, g engine.Game, opts engine.Options, public bool, botLevel string) *table {
+	return &table{
+		hub:        h,
+		cfg:        &h.cfg,
+		log:        h.log,
+		game:       g,
+		info:       g.Info(),
+		opts:       opts,
+		public:     public,
+		botLevel:   botLevel,
+		cmds:       make(chan command, 64),
+		quit:       make(chan struct{}),
+		stopped:    make(chan struct{}),
+		spectators: make(map[*Conn]struct{}),
+		chatLimits: make(map[string]*window),
+	}
+}
+
+// run is the table goroutine.
+func (t *table) run() {
+	defer close(t.stopped)
+	for {
+		select {
+		case <-t.quit:
+			t.shutdown()
+			return
+		default:
+		}
+		select {
+		case <-t.quit:
+			t.shutdown()
+			return
+		case c := <-t.cmds:
+			t.exec(c)
+		}
+		if t.done {
+			t.hub.removeTable(t)
+			t.stop(t.closeReason)
+		}
+	}
+}
+
+// stop asks the goroutine to end every Conn with reason and exit.
+func (t *table) stop(reason string) {
+	t.stopOnce.Do(func() {
+		t.stopReason = reason
+		close(t.quit)
+	})
+}
+
+// shutdown ends timers and Conns as the goroutine exits.
+func (t *table) shutdown() {
+	t.stopTimer()
+	for _, s := range t.seats {
+		t.cancelGrace(s)
+		if s.conn != nil {
+			s.conn.end(t.stopReason)
+		}
+	}
+	for c := range t.spectators {
+		c.end(t.stopReason)
+	}
+	t.log.Debug("table stopped", "code", t.code, "reason", t.stopReason)
+}
+
+// exec runs one command, publishing if it changed anything.
+func (t *table) exec(c command) {
+	err := t.guard(c.fn)
+	if c.reply != nil {
+		c.reply <- err
+	}
+}
+
+// guard runs fn and publishes; a panic (in an engine, a bot or here)
+// breaks this table only.
+func (t *table) guard(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.breakDown(fmt.Sprintf("panic: %v", r), debug.Stack())
+			err = ErrBroken
+		}
+	}()
+	err = fn()
+	if t.dirty {
+		t.publish()
+	}
+	return err
+}
+
+// call runs fn on the table goroutine and waits for its answer.
+func (t *table) call(fn func() error) error {
+	reply := make(chan error, 1)
+	select {
+	case t.cmds <- command{fn: fn, reply: reply}:
+	case <-t.stopped:
+		return ErrTableClosed
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-t.stopped:
+		select {
+		case err := <-reply:
+			return err
+		default:
+			return ErrTableClosed
+		}
+	}
+}
+
+// post queues fn for the table goroutine without waiting for it to run.
+func (t *table) post(fn func() error) {
+	select {
+	case t.cmds <- command{fn: fn}:
+	case <-t.stopped:
+	}
+}
+
+// joinConn seats id (or resumes the seat it holds) and returns its Conn.
+func (t *table) joinConn(id Identity, resumeOnly bool) (*Conn, error) {
+	var c *Conn
+	err := t.call(func() error {
+		var err error
+		c, err = t.join(id, resumeOnly)
+		return err
+	})
+	if err != nil && c != nil {
+		c.end(err.Error())
+		return nil, err
+	}
+	return c, err
+}
+
+// watchConn adds a spectator.
+func (t *table) watchConn(id Identity) (*Conn, error) {
+	var c *Conn
+	err := t.call(func() error {
+		c = newConn(t, id, engine.Spectator())
+		t.spectators[c] = struct{}{}
+		t.dirty = true
+		return nil
+	})
+	if err != nil && c != nil {
+		c.end(err.Error())
+		return nil, err
+	}
+	return c, err
+}
+
+// seatOf returns the seat held by account, or -1.
+func (t *table) seatOf(account string) int {
+	return slices.IndexFunc(t.seats, func(s *seat) bool { return s.human() && s.id.Account == account })
+}
+
+// join gives id its seat back (taking over a live session) or a free one.
+func (t *table) join(id Identity, resumeOnly bool) (*Conn, error) {
+	if i := t.seatOf(id.Account); i >= 0 {
+		if resumeOnly && t.phase != Waiting && t.phase != Playing {
+			return nil, ErrNotHere
+		}
+		s := t.seats[i]
+		c := newConn(t, id, engine.SeatViewer(engine.Seat(i)))
+		if s.conn != nil {
+			s.conn.end("Your key signed in elsewhere.")
+		} else if t.phase == Playing {
+			t.notice = fmt.Sprintf("%s is back.", s.id.Handle)
+		}
+		s.conn = c
+		t.cancelGrace(s)
+		if s.ctl != nil && !s.bot { // a bot was covering; the person takes over again
+			s.ctl, s.thinking = nil, false
+		}
+		t.hub.setSeat(id.Account, t)
+		t.dirty = true
+		return c, nil
+	}
+	if resumeOnly {
+		return nil, ErrNotHere
+	}
+	switch t.phase {
+	case Playing:
+		return nil, engine.Illegal("That game has already started; you can watch it instead.")
+	case Finished, Broken:
+		return nil, engine.Illegal("That game is over; you can watch the table instead.")
+	}
+	i := slices.IndexFunc(t.seats, (*seat).open)
+	if i < 0 {
+		return nil, engine.Illegal("That table is full; you can watch it instead.")
+	}
+	c := newConn(t, id, engine.SeatViewer(engine.Seat(i)))
+	t.seats[i] = &seat{id: id, conn: c}
+	t.hub.setSeat(id.Account, t)
+	t.notice = fmt.Sprintf("%s sat down.", id.Handle)
+	t.dirty = true
+	return c, nil
+}
+
+// detach handles a Conn that left.
+func (t *table) detach(c *Conn) {
+	if c.viewer.Kind != engine.ViewerSeat {
+		if _, ok := t.spectators[c]; ok {
+			delete(t.spectators, c)
+			t.dirty = true
+			t.maybeClose()
+		}
+		return
+	}
+	i := int(c.viewer.Seat)
+	s := t.seats[i]
+	if s.conn != c {
+		return // a newer login holds the seat
+	}
+	s.conn = nil
+	t.dirty = true
+	switch t.phase {
+	case Waiting:
+		t.hub.dropSeat(s.id.Account, t)
+		t.notice = fmt.Sprintf("%s left.", s.id.Handle)
+		t.seats[i] = &seat{}
+		if i == t.host {
+			t.pickHost()
+		}
+	case Playing:
+		t.notice = fmt.Sprintf("%s disconnected; their seat is held for %s.", s.id.Handle, t.cfg.Grace.Round(time.Second))
+		t.startGrace(i)
+	}
+	t.maybeClose()
+}
+
+// pickHost passes the host role to a connected person, else any person.
+func (t *table) pickHost() {
+	if i := slices.IndexFunc(t.seats, func(s *seat) bool { return s.human() && s.conn != nil }); i >= 0 {
+		t.host = i
+		return
+	}
+	t.host = max(slices.IndexFunc(t.seats, (*seat).human), 0)
+}
+
+// maybeClose closes a table nobody needs any more.
+func (t *table) maybeClose() {
+	switch t.phase {
+	case Waiting:
+		if !slices.ContainsFunc(t.seats, (*seat).human) {
+			t.closeWith("Everyone left, so the table closed.")
+		}
+	case Finished, Broken:
+		if len(t.spectators) == 0 && !slices.ContainsFunc(t.seats, func(s *seat) bool { return s.conn != nil }) {
+			t.closeWith("The table closed.")
+		}
+	}
+}
+
+func (t *table) closeWith(reason string) {
+	t.done, t.closeReason = true, reason
+}
+
+// startGrace holds seat i for the grace period.
+func (t *table) startGrace(i int) {
+	s := t.seats[i]
+	t.cancelGrace(s)
+	gen := s.graceGen
+	s.grace = time.AfterFunc(t.cfg.Grace, func() {
+		t.post(func() error {
+			if s.graceGen == gen {
+				t.graceOver(i)
+			}
+			return nil
+		})
+	})
+}
+
+func (t *table) cancelGrace(s *seat) {
+	s.graceGen++
+	if s.grace != nil {
+		s.grace.Stop()
+		s.grace = nil
+	}
+}
+
+// graceOver applies the table's policy once a seat's grace has run out: a
+// bot takes the seat, or the game is abandoned when no person is left.
+func (t *table) graceOver(i int) {
+	s := t.seats[i]
+	if t.phase != Playing || s.conn != nil || s.ctl != nil {
+		return
+	}
+	if !slices.ContainsFunc(t.seats, func(s *seat) bool { return s.conn != nil }) {
+		t.abandon("Everyone left, so the game was abandoned.")
+		return
+	}
+	if t.botLevel == "" {
+		t.abandon(fmt.Sprintf("%s left and no bot can take the seat, so the game was abandoned.", s.id.Handle))
+		return
+	}
+	bot, err := t.game.NewBot(engine.Seat(i), t.botLevel, t.botSeed(i))
+	if err != nil {
+		t.log.Error("new bot for a replaced seat", "code", t.code, "game_id", t.gameID, "seat", i, "err", err)
+		t.abandon(fmt.Sprintf("%s left and no bot could take the seat, so the game was abandoned.", s.id.Handle))
+		return
+	}
+	s.ctl, s.replaced, s.ready = bot, true, false
+	t.notice = fmt.Sprintf("%s left; a bot took the seat.", s.id.Handle)
+	t.dirty = true
+	t.runBots()
+}
+
+// abandon gives up a game in progress and closes the table.
+func (t *table) abandon(reason string) {
+	t.stopTimer()
+	if err := t.hub.cfg.Store.AbandonGame(t.gameID); err != nil {
+		t.log.Error("abandon game", "game_id", t.gameID, "err", err)
+	}
+	t.log.Info("game abandoned", "code", t.code, "game_id", t.gameID, "why", reason)
+	t.closeWith(reason)
+}
+
+// breakDown stops this table after an internal failure: the players are
+// told, the live game is abandoned, and no engine code runs here again.
+func (t *table) breakDown(what string, stack []byte) {
+	if t.phase == Broken {
+		return
+	}
+	t.log.Error("table broken", "code", t.code, "game", t.info.ID, "game_id", t.gameID, "what", what, "stack", string(stack))
+	wasPlaying := t.phase == Playing && t.gameID != ""
+	t.phase = Broken
+	t.state = nil
+	t.stopTimer()
+	for _, s := range t.seats {
+		s.ctl, s.thinking = nil, false
+		t.cancelGrace(s)
+	}
+	t.notice = "Something went wrong at this table, so the game stopped. Sorry! It was not counted."
+	if wasPlaying {
+		if err := t.hub.cfg.Store.AbandonGame(t.gameID); err != nil {
+			t.log.Error("abandon broken game", "game_id", t.gameID, "err", err)
+		}
+	}
+	t.dirty = true
+	t.publish()
+}
+
+// seatOfConn returns the seat c plays, or a refusal when c is a spectator
+// or no longer holds it.
+func (t *table) seatOfConn(c *Conn) (*seat, error) {
+	if c.viewer.Kind != engine.ViewerSeat {
+		return nil, engine.Illegal("Spectators cannot do that; join a table to play.")
+	}
+	if s := t.seats[c.viewer.Seat]; s.conn == c {
+		return s, nil
+	}
+	return nil, ErrNotHere
+}
+
+// act applies a player's action for their seat.
+func (t *table) act(c *Conn, action []byte) error {
+	if _, err := t.seatOfConn(c); err != nil {
+		return err
+	}
+	if t.phase != Playing {
+		return engine.Illegal("The game is not in progress.")
+	}
+	return t.apply(c.viewer.Seat, action)
+}
+
+// apply validates an action with the engine, makes it durable, and then
+// lets everyone see it. Nothing is shown before the Store has it.
+func (t *table) apply(s engine.Seat, action []byte) error {
+	events, err := t.state.Apply(s, action)
+	if err != nil {
+		if engine.IsIllegal(err) {
+			return err
+		}
+		t.log.Error("engine refused a move", "code", t.code, "game_id", t.gameID, "seat", s, "err", err)
+		return engine.Illegal("Something went wrong with that move, so it did not count.")
+	}
+	m := engine.Move{Seat: s, Action: bytes.Clone(action)}
+	if err := t.hub.cfg.Store.AppendMove(t.gameID, len(t.record.Moves), m); err != nil {
+		t.log.Error("append move", "code", t.code, "game_id", t.gameID, "err", err)
+		// The engine has moved on but the log has not: rebuild from the log.
+		st, _, rerr := engine.Replay(t.hub.cfg.Games, t.record, -1)
+		if rerr != nil {
+			t.breakDown(fmt.Sprintf("rebuild after failed append: %v", rerr), nil)
+			return ErrBroken
+		}
+		t.state = st
+		t.gen++
+		t.settle()
+		return ErrNotSaved
+	}
+	t.record.Moves = append(t.record.Moves, m)
+	t.pushEvents(events)
+	t.gen++
+	t.dirty = true
+	t.settle()
+	return nil
+}
+
+// settle looks at the state after a change: the end of the game, timers, bots.
+func (t *table) settle() {
+	t.status = t.state.Status()
+	if res, ok := t.state.Result(); ok {
+		t.finish(res)
+		return
+	}
+	t.armTimer()
+	t.runBots()
+}
+
+// finish records a finished game.
+func (t *table) finish(res engine.Result) {
+	t.phase = Finished
+	t.result = &res
+	t.notice = res.Summary
+	t.stopTimer()
+	for _, s := range t.seats {
+		s.ready = false
+		t.cancelGrace(s)
+	}
+	fg := storage.FinishedGame{LiveGame: t.liveGame(), Result: res, Finished: t.cfg.Now()}
+	if err := t.hub.cfg.Store.FinishGame(fg); err != nil {
+		// The live log is still there; the next start records the finish.
+		t.log.Error("finish game", "code", t.code, "game_id", t.gameID, "err", err)
+	}
+	t.dirty = true
+	t.maybeClose()
+}
+
+// liveGame describes the game in progress for the Store.
+func (t *table) liveGame() storage.LiveGame {
+	seats := make([]storage.SeatRecord, len(t.seats))
+	for i, s := range t.seats {
+		seats[i] = storage.SeatRecord{Handle: s.id.Handle, Bot: s.bot, Replaced: s.replaced}
+		if s.human() {
+			seats[i].AccountID = s.id.Account
+		}
+		if s.bot || s.replaced {
+			seats[i].BotLevel = t.botLevel
+		}
+	}
+	return storage.LiveGame{ID: t.gameID, Code: t.code, Public: t.public, Seats: seats, Record: t.record, Started: t.started}
+}
+
+// armTimer schedules the state's timer, if any, as a System move.
+func (t *table) armTimer() {
+	t.stopTimer()
+	tm := t.state.Timer()
+	if tm == nil {
+		return
+	}
+	gen, action := t.gen, bytes.Clone(tm.Action)
+	t.timer = time.AfterFunc(time.Duration(tm.DelayMillis)*time.Millisecond, func() {
+		t.post(func() error {
+			if t.gen != gen || t.phase != Playing {
+				return nil
+			}
+			if err := t.apply(engine.System, action); err != nil {
+				t.log.Error("timer move refused", "code", t.code, "game_id", t.gameID, "err", err)
+			}
+			return nil
+		})
+	})
+}
+
+func (t *table) stopTimer() {
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+}
+
+// runBots sets every bot whose seat may act thinking, off this goroutine.
+func (t *table) runBots() {
+	if t.phase != Playing {
+		return
+	}
+	for _, a := range t.status.Active {
+		if a < 0 || int(a) >= len(t.seats) {
+			continue
+		}
+		s := t.seats[a]
+		if s.ctl == nil || s.thinking || s.conn != nil {
+			continue
+		}
+		view := t.state.View(engine.SeatViewer(a)) // the same view a person in the seat gets
+		s.thinking = true
+		t.bg.Add(1)
+		go t.think(int(a), t.gen, s.ctl, view)
+	}
+}
+
+// botResult is what a bot came back with.
+type botResult struct {
+	action []byte
+	err    error
+	panic  any
+	stack  []byte
+}
+
+// think runs one bot move and hands the result back to the table.
+func (t *table) think(i int, gen uint64, bot engine.Bot, view any) {
+	defer t.bg.Done()
+	if d := t.cfg.BotDelay; d > 0 {
+		pause := time.NewTimer(d)
+		defer pause.Stop()
+		select {
+		case <-pause.C:
+		case <-t.quit:
+			return
+		}
+	}
+	res := actSafely(bot, view)
+	t.post(func() error {
+		t.botDone(i, gen, bot, res)
+		return nil
+	})
+}
+
+func actSafely(bot engine.Bot, view any) (res botResult) {
+	defer func() {
+		if r := recover(); r != nil {
+			res.panic, res.stack = r, debug.Stack()
+		}
+	}()
+	res.action, res.err = bot.Act(view)
+	return res
+}
+
+// botDone validates a bot's move like anyone's; stale results are dropped.
+func (t *table) botDone(i int, gen uint64, bot engine.Bot, res botResult) {
+	s := t.seats[i]
+	if s.ctl != bot {
+		return // the seat changed hands while the bot thought
+	}
+	s.thinking = false
+	switch {
+	case res.panic != nil:
+		t.breakDown(fmt.Sprintf("bot in seat %d panicked: %v", i, res.panic), res.stack)
+	case t.phase != Playing:
+	case gen != t.gen:
+		t.runBots() // the game moved on; think again about the new state
+	case res.err != nil:
+		t.breakDown(fmt.Sprintf("bot in seat %d failed: %v", i, res.err), nil)
+	case res.action == nil:
+	default:
+		if err := t.apply(engine.Seat(i), res.action); err != nil && engine.IsIllegal(err) && err != ErrNotSaved && err != ErrBroken {
+			t.breakDown(fmt.Sprintf("bot in seat %d chose an illegal move %s: %v", i, res.action, err), nil)
+		}
+	}
+}
+
+// setReady marks a seat ready and starts the game once everyone is.
+func (t *table) setReady(c *Conn, ready bool) error {
+	s, err := t.seatOfConn(c)
+	if err != nil {
+		return err
+	}
+	if t.phase != Waiting {
+		return engine.Illegal("The game has already started.")
+	}
+	s.ready = ready
+	t.dirty = true
+	everyone := !slices.ContainsFunc(t.seats, func(s *seat) bool { return s.open() || (s.human() && !s.ready) })
+	if everyone {
+		return t.startGame()
+	}
+	return nil
+}
+
+// start is the host's request to begin.
+func (t *table) start(c *Conn) error {
+	if _, err := t.seatOfConn(c); err != nil {
+		return err
+	}
+	if t.phase != Waiting {
+		return engine.Illegal("The game has already started.")
+	}
+	if int(c.viewer.Seat) != t.host {
+		return engine.Illegal("Only the host can start the game.")
+	}
+	for i, s := range t.seats {
+		if s.human() && i != t.host && !s.ready {
+			return engine.Illegal("Waiting for %s to be ready.", s.id.Handle)
+		}
+	}
+	if n := countFunc(t.seats, (*seat).open); n > 0 && t.botLevel == "" {
+		return engine.Illegal("Waiting for %d more player(s); %s has no bots to fill seats.", n, t.info.Name)
+	}
+	t.seats[t.host].ready = true
+	return t.startGame()
+}
+
+// startGame deals a new game, filling open seats with bots. Nothing changes
+// unless the Store has the new game.
+func (t *table) startGame() error {
+	seed, err := randomSeed()
+	if err != nil {
+		return err
+	}
+	players := make([]engine.Player, len(t.seats))
+	bots := make([]engine.Bot, len(t.seats))
+	for i, s := range t.seats {
+		players[i] = engine.Player{Name: s.id.Handle, Bot: s.bot || s.open()}
+		if s.open() {
+			players[i].Name = botName(i)
+		}
+	}
+	st, opts, err := engine.Start(t.game, t.opts, players, seed)
+	if err != nil {
+		if engine.IsIllegal(err) {
+			return err
+		}
+		t.log.Error("deal", "code", t.code, "game", t.info.ID, "err", err)
+		return engine.Illegal("The game could not be dealt; please try again.")
+	}
+	for i, s := range t.seats {
+		if s.bot || s.open() {
+			if bots[i], err = t.game.NewBot(engine.Seat(i), t.botLevel, botSeed(seed, i)); err != nil {
+				t.log.Error("new bot", "code", t.code, "game", t.info.ID, "err", err)
+				return engine.Illegal("A bot could not sit down; please try again.")
+			}
+		}
+	}
+	id, err := t.hub.cfg.Store.NewGameID()
+	if err != nil {
+		t.log.Error("new game id", "err", err)
+		return ErrNotSaved
+	}
+	prev := t.seats
+	t.seats = make([]*seat, len(prev))
+	for i, s := range prev {
+		ns := *s
+		if s.open() {
+			ns.bot, ns.id.Handle = true, botName(i)
+		}
+		if ns.bot {
+			ns.botLevel = t.botLevel
+		}
+		ns.ctl, ns.thinking, ns.replaced = bots[i], false, false
+		t.seats[i] = &ns
+	}
+	t.gameID = id
+	t.record = engine.Record{Game: t.info.ID, Options: opts, Players: players, Seed: seed}
+	t.started = t.cfg.Now()
+	if err := t.hub.cfg.Store.StartGame(t.liveGame()); err != nil {
+		t.log.Error("start game", "code", t.code, "game_id", id, "err", err)
+		t.seats, t.gameID, t.record = prev, "", engine.Record{}
+		return ErrNotSaved
+	}
+	t.phase, t.state, t.result, t.events = Playing, st, nil, nil
+	t.notice = "The game has begun."
+	t.gen++
+	t.dirty = true
+	t.log.Info("game started", "code", t.code, "game", t.info.ID, "game_id", id, "seats", len(t.seats))
+	t.settle()
+	return nil
+}
+
+// rematch takes a finished table back to waiting with the same seats.
+func (t *table) rematch(c *Conn) error {
+	me, err := t.seatOfConn(c)
+	if err != nil {
+		return err
+	}
+	if t.phase != Finished && t.phase != Broken {
+		return engine.Illegal("A rematch can start only after the game ends.")
+	}
+	for i, s := range t.seats {
+		switch {
+		case s.human() && s.conn == nil:
+			t.hub.dropSeat(s.id.Account, t)
+			t.seats[i] = &seat{}
+		case s.human():
+			t.seats[i] = &seat{id: s.id, conn: s.conn}
+		default:
+			t.seats[i] = &seat{id: s.id, bot: true, botLevel: s.botLevel}
+		}
+	}
+	t.seats[c.viewer.Seat].ready = true
+	if t.seats[t.host].conn == nil {
+		t.pickHost()
+	}
+	t.stopTimer()
+	t.phase, t.state, t.status, t.result, t.events = Waiting, nil, engine.Status{}, nil, nil
+	t.gameID, t.record = "", engine.Record{}
+	t.gen++
+	t.notice = fmt.Sprintf("%s wants a rematch; the host starts when everyone is ready.", me.id.Handle)
+	t.dirty = true
+	return nil
+}
+
+// resumed runs once on a table rebuilt from the Store: people's seats are
+// held for the grace period, bots carry on, timers restart.
+func (t *table) resumed() error {
+	for i, s := range t.seats {
+		if s.bot || s.replaced {
+			bot, err := t.game.NewBot(engine.Seat(i), t.botLevel, botSeed(t.record.Seed, i))
+			if err != nil {
+				t.breakDown(fmt.Sprintf("new bot on resume: %v", err), nil)
+				return nil
+			}
+			s.ctl = bot
+		}
+		if s.human() && !s.replaced {
+			t.startGrace(i)
+		}
+	}
+	t.notice = "The server restarted; the game goes on."
+	t.gen++
+	t.dirty = true
+	t.settle()
+	return nil
+}
+
+// chat posts a sanitised, rate-limited line.
+func (t *table) chat(c *Conn, text string) error {
+	if c.viewer.Kind == engine.ViewerSeat {
+		if _, err := t.seatOfConn(c); err != nil {
+			return err
+		}
+	} else if _, ok := t.spectators[c]; !ok {
+		return ErrNotHere
+	}
+	line := textsafe.Clean(text, t.cfg.MaxChatLen)
+	if line == "" {
+		return engine.Illegal("There is nothing to send.")
+	}
+	now := t.cfg.Now()
+	w := t.chatLimits[c.id.Account]
+	if w == nil {
+		w = &window{}
+		t.chatLimits[c.id.Account] = w
+	}
+	if w.full(now, time.Minute, t.cfg.ChatPerMinute) {
+		return engine.Illegal("You are chatting too fast; wait a little and try again.")
+	}
+	w.add(now)
+	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.Handle, Text: line})
+	if n := len(t.chatLines); n > 2*ChatLen {
+		t.chatLines = slices.Clone(t.chatLines[n-ChatLen:])
+	}
+	t.dirty = true
+	return nil
+}
+
+// pushEvents keeps the most recent events for the views.
+func (t *table) pushEvents(evs []engine.Event) {
+	t.events = append(t.events, evs...)
+	if n := len(t.events); n > 2*maxEvents {
+		t.events = slices.Clone(t.events[n-maxEvents:])
+	}
+}
+
+// logFor returns the last LogLen events v may see, oldest first.
+func (t *table) logFor(v engine.Viewer) []engine.Event {
+	var out []engine.Event
+	for i := len(t.events) - 1; i >= 0 && len(out) < LogLen; i-- {
+		if t.events[i].VisibleTo(v) {
+			out = append(out, t.events[i])
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// publish builds every viewer's snapshot, swaps it in and pokes the Conns.
+// Seats nobody is connected to get no board: no one can ask for it.
+func (t *table) publish() {
+	t.dirty = false
+	t.version++
+	sum := TableSummary{
+		Code: FormatCode(t.code), Game: t.info.ID, GameName: t.info.Name, Public: t.public,
+		Phase: t.phase, Seats: len(t.seats), Spectators: len(t.spectators), Turn: t.status.Turn,
+	}
+	seats := make([]SeatView, len(t.seats))
+	for i, s := range t.seats {
+		sv := SeatView{Handle: s.id.Handle, Connected: s.conn != nil, Ready: s.ready, Replaced: s.replaced}
+		if s.bot || s.ctl != nil {
+			sv.Bot, sv.BotLevel = true, t.botLevel
+		}
+		seats[i] = sv
+		switch {
+		case s.open():
+			sum.Open++
+		case s.bot:
+			sum.Bots++
+		default:
+			sum.Humans++
+		}
+	}
+	if t.host < len(t.seats) {
+		sum.Host = t.seats[t.host].id.Handle
+	}
+	var chat []ChatLine
+	if n := len(t.chatLines); n > 0 {
+		chat = slices.Clone(t.chatLines[max(0, n-ChatLen):])
+	}
+	base := TableView{
+		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
+		Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
+		Result: t.result, Notice: t.notice,
+	}
+	board := t.state != nil && t.phase != Waiting && t.phase != Broken
+	view := func(v engine.Viewer, full bool) *TableView {
+		tv := base
+		tv.You = v
+		tv.Host = v.Kind == engine.ViewerSeat && int(v.Seat) == t.host
+		if full {
+			if board {
+				tv.Board = t.state.View(v)
+			}
+			tv.Log = t.logFor(v)
+		}
+		return &tv
+	}
+	snap := &snapshot{seats: make([]*TableView, len(t.seats))}
+	for i, s := range t.seats {
+		snap.seats[i] = view(engine.SeatViewer(engine.Seat(i)), s.conn != nil)
+	}
+	snap.spectator = view(engine.Spectator(), true)
+	t.snap.Store(snap)
+	t.summary.Store(&sum)
+	for _, s := range t.seats {
+		if s.conn != nil {
+			s.conn.notify()
+		}
+	}
+	for c := range t.spectators {
+		c.notify()
+	}
+}
+
+// botSeed derives a bot's seed from the game's, so each seat differs.
+func botSeed(seed uint64, seat int) uint64 {
+	return seed ^ (uint64(seat)+1)*0x9E3779B97F4A7C15
+}
+
+func (t *table) botSeed(seat int) uint64 { return botSeed(t.record.Seed, seat) }
+
+func randomSeed() (uint64, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, fmt.Errorf("seed: %w", err)
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+func countFunc[T any](s []T, f func(T) bool) int {
+	n := 0
+	for _, x := range s {
+		if f(x) {
+			n++
+		}
+	}
+	return n
+}
