@@ -159,3 +159,28 @@ func TestThreeValuedLogic(t *testing.T) {
 		}
 	}
 }
+
+func TestHostileInputIsRefusedQuickly(t *testing.T) {
+	as := WhatTheRuleAttributes()
+	cases := []string{
+		strings.Repeat("(", 500) + "filled" + strings.Repeat(")", 500),
+		strings.Repeat("not ", 200) + "filled",
+		"count == " + strings.Repeat("-", 300) + "1",
+		strings.Repeat("filled and ", 200) + "filled",
+		strings.Repeat("x", MaxRuleLength+1),
+		"count == 100",
+		"shape == circle\x1b[31m",
+	}
+	for _, src := range cases {
+		_, err := Parse(as, src)
+		if err == nil {
+			t.Errorf("%.40q…: want an error", src)
+		} else if errorColumn(err) < 1 {
+			t.Errorf("%.40q…: error without a column: %v", src, err)
+		}
+	}
+	// Long but flat rules within the limit are fine.
+	if _, err := Parse(as, strings.Repeat("filled and ", 80)+"filled"); err != nil {
+		t.Errorf("a long flat rule should parse: %v", err)
+	}
+}
