@@ -115,13 +115,13 @@ type secretView struct {
 	You    engine.Viewer
 	Active engine.Seat
 	Moves  int
-	Said   []int
+	Said   []int    // the last 50 numbers said
 	Secret string   // only for a seat
 	All    []string // only for omniscient viewers
 }
 
 func (s *secretState) View(v engine.Viewer) any {
-	out := secretView{You: v, Active: s.active, Moves: s.moves, Said: slices.Clone(s.said)}
+	out := secretView{You: v, Active: s.active, Moves: s.moves, Said: slices.Clone(s.said[max(0, len(s.said)-50):])}
 	switch v.Kind {
 	case engine.ViewerSeat:
 		out.Secret = s.secrets[v.Seat]

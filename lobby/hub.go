@@ -365,7 +365,6 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 	t := newTable(h, g, lg.Record.Options, lg.Public, level)
 	t.phase = Playing
 	t.gameID, t.record, t.state, t.started = lg.ID, lg.Record, st, lg.Started
-	t.pushEvents(events)
 	t.host = -1
 	for i, sr := range lg.Seats {
 		s := &seat{botLevel: sr.BotLevel, replaced: sr.Replaced}
@@ -377,6 +376,7 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 		t.seats = append(t.seats, s)
 	}
 	t.host = max(t.host, 0)
+	t.pushEvents(events)
 	code, _ := NormalizeCode(lg.Code)
 	if err := h.open(t, code); err != nil {
 		return err

@@ -264,7 +264,7 @@ func TestSlowConnDoesNotBlockTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if v := stuck.View(); v.Status.Turn != 1001 || len(board(t, v).Said) != 1000 {
+	if v := stuck.View(); v.Status.Turn != 1001 || board(t, v).Moves != 1000 {
 		t.Fatalf("the stuck viewer's latest view is at turn %d", v.Status.Turn)
 	}
 	if len(stuck.Updates()) != 1 {

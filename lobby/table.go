@@ -23,9 +23,6 @@ var (
 	ErrNotSaved = &engine.IllegalError{Msg: "The server could not save that, so it did not count. Please try again."}
 )
 
-// maxEvents is how many recent events a table keeps for its views.
-const maxEvents = 2 * LogLen
-
 // command is one unit of work for the table goroutine. reply, when set,
 // receives fn's error.
 type command struct {
@@ -83,19 +80,22 @@ type table struct {
 	summary atomic.Pointer[TableSummary]
 
 	// ---- owned by the table goroutine ----
-	phase       Phase
-	seats       []*seat
-	host        int
-	spectators  map[*Conn]struct{}
-	gameID      string
-	record      engine.Record
-	state       engine.State
-	status      engine.Status
-	result      *engine.Result
-	started     time.Time
-	gen         uint64 // bumps on every change of game state; stale bots and timers compare it
-	timer       *time.Timer
-	events      []engine.Event
+	phase      Phase
+	seats      []*seat
+	host       int
+	spectators map[*Conn]struct{}
+	gameID     string
+	record     engine.Record
+	state      engine.State
+	status     engine.Status
+	result     *engine.Result
+	started    time.Time
+	gen        uint64 // bumps on every change of game state; stale bots and timers compare it
+	timer      *time.Timer
+	// logs[i] is seat i's log of events and logs[len(seats)] the
+	// spectators'. Each only grows between trims, so published views share
+	// them instead of copying.
+	logs        [][]engine.Event
 	chatLines   []ChatLine
 	chatLimits  map[string]*window
 	notice      string
@@ -753,7 +753,7 @@ func (t *table) startGame() error {
 		t.seats, t.gameID, t.record = prev, "", engine.Record{}
 		return ErrNotSaved
 	}
-	t.phase, t.state, t.result, t.events = Playing, st, nil, nil
+	t.phase, t.state, t.result, t.logs = Playing, st, nil, nil
 	t.notice = "The game has begun."
 	t.gen++
 	t.dirty = true
@@ -787,7 +787,7 @@ func (t *table) rematch(c *Conn) error {
 		t.pickHost()
 	}
 	t.stopTimer()
-	t.phase, t.state, t.status, t.result, t.events = Waiting, nil, engine.Status{}, nil, nil
+	t.phase, t.state, t.status, t.result, t.logs = Waiting, nil, engine.Status{}, nil, nil
 	t.gameID, t.record = "", engine.Record{}
 	t.gen++
 	t.notice = fmt.Sprintf("%s wants a rematch; the host starts when everyone is ready.", me.id.Handle)
@@ -849,24 +849,37 @@ func (t *table) chat(c *Conn, text string) error {
 	return nil
 }
 
-// pushEvents keeps the most recent events for the views.
+// pushEvents adds events to the log of every viewer who may see them.
 func (t *table) pushEvents(evs []engine.Event) {
-	t.events = append(t.events, evs...)
-	if n := len(t.events); n > 2*maxEvents {
-		t.events = slices.Clone(t.events[n-maxEvents:])
+	if len(t.logs) != len(t.seats)+1 {
+		t.logs = make([][]engine.Event, len(t.seats)+1)
+	}
+	for i, log := range t.logs {
+		v := engine.Spectator()
+		if i < len(t.seats) {
+			v = engine.SeatViewer(engine.Seat(i))
+		}
+		for _, e := range evs {
+			if e.VisibleTo(v) {
+				log = append(log, e)
+			}
+		}
+		if n := len(log); n > 2*LogLen {
+			log = slices.Clone(log[n-LogLen:]) // older views keep the old array
+		}
+		t.logs[i] = log
 	}
 }
 
-// logFor returns the last LogLen events v may see, oldest first.
-func (t *table) logFor(v engine.Viewer) []engine.Event {
-	var out []engine.Event
-	for i := len(t.events) - 1; i >= 0 && len(out) < LogLen; i-- {
-		if t.events[i].VisibleTo(v) {
-			out = append(out, t.events[i])
-		}
+// logFor returns the last LogLen events of log i (a seat, or len(seats) for
+// spectators), capped so that an append by a reader cannot touch ours.
+func (t *table) logFor(i int) []engine.Event {
+	if i >= len(t.logs) {
+		return nil
 	}
-	slices.Reverse(out)
-	return out
+	log := t.logs[i]
+	n := len(log)
+	return log[max(0, n-LogLen):n:n]
 }
 
 // publish builds every viewer's snapshot, swaps it in and pokes the Conns.
@@ -907,7 +920,7 @@ func (t *table) publish() {
 		Result: t.result, Notice: t.notice,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
-	view := func(v engine.Viewer, full bool) *TableView {
+	view := func(v engine.Viewer, log int, full bool) *TableView {
 		tv := base
 		tv.You = v
 		tv.Host = v.Kind == engine.ViewerSeat && int(v.Seat) == t.host
@@ -915,15 +928,15 @@ func (t *table) publish() {
 			if board {
 				tv.Board = t.state.View(v)
 			}
-			tv.Log = t.logFor(v)
+			tv.Log = t.logFor(log)
 		}
 		return &tv
 	}
 	snap := &snapshot{seats: make([]*TableView, len(t.seats))}
 	for i, s := range t.seats {
-		snap.seats[i] = view(engine.SeatViewer(engine.Seat(i)), s.conn != nil)
+		snap.seats[i] = view(engine.SeatViewer(engine.Seat(i)), i, s.conn != nil)
 	}
-	snap.spectator = view(engine.Spectator(), true)
+	snap.spectator = view(engine.Spectator(), len(t.seats), true)
 	t.snap.Store(snap)
 	t.summary.Store(&sum)
 	for _, s := range t.seats {
