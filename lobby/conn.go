@@ -19,6 +19,7 @@ type Conn struct {
 	once   sync.Once
 	mu     sync.Mutex
 	reason string
+	frozen TableView // the last view, kept when the Conn ends
 }
 
 func newConn(t *table, id Identity, v engine.Viewer) *Conn {
@@ -33,12 +34,30 @@ func (c *Conn) Updates() <-chan struct{} { return c.updates }
 // View returns the latest snapshot of the table for this viewer. It never
 // blocks. The returned value shares slices with other viewers' snapshots:
 // read it, never modify it.
+//
+// Once the Conn has ended, View keeps returning its last view: the seat may
+// pass to someone else, and what they see is not for this session.
 func (c *Conn) View() TableView {
-	snap := c.t.snap.Load()
-	if c.viewer.Kind == engine.ViewerSeat && int(c.viewer.Seat) < len(snap.seats) {
-		return *snap.seats[c.viewer.Seat]
+	v := c.current()
+	if c.ended() { // checked after the load: a later seat holder is only published after end
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.frozen
 	}
-	return *snap.spectator
+	return v
+}
+
+// current reads this viewer's entry of the latest snapshot.
+func (c *Conn) current() TableView {
+	snap := c.t.snap.Load()
+	switch {
+	case snap == nil:
+		return TableView{}
+	case c.viewer.Kind == engine.ViewerSeat && int(c.viewer.Seat) < len(snap.seats):
+		return *snap.seats[c.viewer.Seat]
+	default:
+		return *snap.spectator
+	}
 }
 
 // Viewer says whether this Conn holds a seat (and which) or watches.
@@ -114,6 +133,7 @@ func (c *Conn) end(reason string) bool {
 	c.once.Do(func() {
 		c.mu.Lock()
 		c.reason = reason
+		c.frozen = c.current()
 		c.mu.Unlock()
 		close(c.done)
 		c.t.hub.sessions.Add(-1)

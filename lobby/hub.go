@@ -39,6 +39,7 @@ type Hub struct {
 	tables   map[string]*table  // canonical code → table
 	seats    map[string]*table  // account → the table where it most recently took a seat
 	failures map[string]*window // account → recent wrong codes
+	pruned   time.Time          // when failures was last swept
 }
 
 // NewHub builds a hub and resumes every game in progress from
@@ -262,9 +263,10 @@ func (h *Hub) lookup(id Identity, typed string) (*table, error) {
 // pruneFailures drops accounts with no recent wrong codes, so the map stays
 // as small as the set of people currently mistyping. Called under h.mu.
 func (h *Hub) pruneFailures(now time.Time) {
-	if len(h.failures) < 1024 {
+	if len(h.failures) < 1024 || now.Sub(h.pruned) < time.Minute {
 		return
 	}
+	h.pruned = now
 	for acct, w := range h.failures {
 		if w.prune(now, time.Minute); len(w.times) == 0 {
 			delete(h.failures, acct)

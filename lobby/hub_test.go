@@ -158,6 +158,24 @@ func TestQuickPlayToTheEnd(t *testing.T) {
 	if v.Phase != Playing || len(v.Seats) != 3 || !v.Seats[1].Bot || !v.Seats[2].Bot || v.Public {
 		t.Fatalf("quick play: %+v", v)
 	}
+	// A spectator checks every version it is told about.
+	spy, err := h.Watch(ident("spy"), v.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spied := make(chan []TableView)
+	go func() {
+		var seen []TableView
+		for {
+			sv := spy.View()
+			seen = append(seen, sv)
+			if sv.Phase != Playing {
+				spied <- seen
+				return
+			}
+			<-spy.Updates()
+		}
+	}()
 	for v.Phase == Playing {
 		v = waitView(t, c, "my turn or the end", func(v TableView) bool {
 			return v.Phase != Playing || board(t, v).Active == 0
@@ -171,6 +189,13 @@ func TestQuickPlayToTheEnd(t *testing.T) {
 	}
 	if v.Phase != Finished || v.Result == nil || v.Notice != v.Result.Summary {
 		t.Fatalf("end: %+v", v)
+	}
+	seen := <-spied
+	for _, sv := range seen {
+		checkNoLeak(t, sv, -1)
+	}
+	if last := seen[len(seen)-1]; last.Phase != Finished || len(last.Log) != 6 {
+		t.Fatalf("spectator's last view: %v with %d events", last.Phase, len(last.Log))
 	}
 	store.mu.Lock()
 	fg, ok := store.finished[v.GameID]
@@ -614,4 +639,38 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// TestEndedConnKeepsItsLastView: a seat freed while waiting may go to someone
+// else; the old session must not see the new holder's secrets.
+func TestEndedConnKeepsItsLastView(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := ann.View().Code
+	bob, err := h.Join(ident("bob"), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob.Leave()
+	waitView(t, ann, "bob gone", func(v TableView) bool { return v.Seats[1].Open() })
+	eve, err := h.Join(ident("eve"), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !eve.View().You.IsSeat(1) {
+		t.Fatal("eve did not get the freed seat")
+	}
+	if err := eve.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	checkNoLeak(t, eve.View(), 1)
+	if v := bob.View(); v.Phase != Waiting || v.Board != nil {
+		t.Fatalf("bob's ended conn shows a later view: %+v", v)
+	}
 }

@@ -773,6 +773,7 @@ func (t *table) rematch(c *Conn) error {
 	}
 	for i, s := range t.seats {
 		switch {
+		case s.open():
 		case s.human() && s.conn == nil:
 			t.hub.dropSeat(s.id.Account, t)
 			t.seats[i] = &seat{}
