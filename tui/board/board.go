@@ -1,0 +1,92 @@
+// Package board is the seam between the session UI (package tui) and the
+// per-game boards (tui/breakcode and later others). A board draws one game's
+// engine view and turns key presses into encoded actions; it never talks to
+// the hub itself, so it can be tested with nothing but views and messages.
+package board
+
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// Context is everything a board needs besides the engine view itself.
+type Context struct {
+	Viewer engine.Viewer  // who is looking: a seat, a spectator, or a replay (omniscient)
+	Names  []string       // display names by seat, already sanitised
+	Bots   []bool         // which seats a bot plays
+	Status engine.Status  // whose turn it is
+	Log    []engine.Event // already filtered for Viewer, oldest first
+	Result *engine.Result // set once the game is over
+	Replay bool           // drawn from a finished game's record: no input
+	Width  int            // space the board may use
+	Height int            // (the session draws the title and key bars around it)
+}
+
+// Name returns the display name of seat s, or a placeholder.
+func (c Context) Name(s engine.Seat) string {
+	if int(s) >= 0 && int(s) < len(c.Names) && c.Names[s] != "" {
+		return c.Names[s]
+	}
+	return "seat " + string(rune('1'+int(s)))
+}
+
+// IsBot reports whether seat s is played by a bot.
+func (c Context) IsBot(s engine.Seat) bool {
+	return int(s) >= 0 && int(s) < len(c.Bots) && c.Bots[s]
+}
+
+// Board draws one game and collects a seat's moves.
+type Board interface {
+	// SetView replaces the engine view (the concrete type of the game's
+	// State.View) and its context. Selection state survives updates.
+	SetView(view any, c Context)
+	// Update handles a key press. It returns an encoded action to send to
+	// the table, or nil.
+	Update(msg tea.KeyPressMsg) (action []byte, cmd tea.Cmd)
+	// View renders the board within the context's width and height.
+	View() string
+	// ShortHelp lists the keys that work now, for the key bar.
+	ShortHelp() []key.Binding
+	// FullHelp lists every board key, grouped, for the help overlay.
+	FullHelp() [][]key.Binding
+	// Capturing reports whether a text field has focus, so the session
+	// must pass printable keys through instead of treating them as commands.
+	Capturing() bool
+	// Overlay reports whether the board shows a full panel (a notepad) that
+	// takes the arrow keys and esc until it is closed.
+	Overlay() bool
+	// SetError shows a refusal from the table (an illegal move) in the board.
+	SetError(msg string)
+}
+
+// Styles are the looks a board may use. They are built in tui/styles.go so
+// that every style of the arcade is decided in one place.
+type Styles struct {
+	Heading  lipgloss.Style // section labels
+	Strong   lipgloss.Style // emphasis: whose turn, results
+	Dim      lipgloss.Style // secondary text
+	Selected lipgloss.Style // the highlighted row
+	Error    lipgloss.Style // refusals and problems
+	Good     lipgloss.Style // success, a right guess
+
+	// Break the Code tiles: each always carries its letter (b, w, g) too.
+	TileBlack  lipgloss.Style
+	TileWhite  lipgloss.Style
+	TileGreen  lipgloss.Style
+	TileHidden lipgloss.Style
+}
+
+// KeyMap holds the bindings a board uses. It is built in tui/keys.go.
+type KeyMap struct {
+	Up, Down, Left, Right key.Binding
+	Choose                key.Binding // ask the highlighted question
+	Guess                 key.Binding // open the guess entry
+	Notes                 key.Binding // toggle the full notepad
+	Pass                  key.Binding // decline a last-chance guess
+	Pick                  key.Binding // jump to a numbered row (1–9)
+	Submit                key.Binding // send what was typed
+	Cancel                key.Binding // close a field without sending
+}

@@ -1,0 +1,166 @@
+package board
+
+import (
+	"strings"
+	"unicode"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Field is a one-line text entry. It exists because bubbles' textinput pulls
+// in a clipboard module this project does not pin; this one needs nothing,
+// never blinks (so it never redraws on its own), and drops every control,
+// format and escape character from typed or pasted text before keeping it.
+type Field struct {
+	Prompt      string
+	Placeholder string
+	Limit       int // maximum runes; 0 means 200
+	Width       int // visible cells for the value; 0 means no scrolling window
+
+	value   []rune
+	pos     int
+	focused bool
+}
+
+// NewField returns an unfocused field.
+func NewField(prompt, placeholder string, limit int) Field {
+	return Field{Prompt: prompt, Placeholder: placeholder, Limit: limit}
+}
+
+// Value returns the text typed so far.
+func (f *Field) Value() string { return string(f.value) }
+
+// SetValue replaces the text and puts the cursor at its end.
+func (f *Field) SetValue(s string) {
+	f.value = nil
+	f.pos = 0
+	f.insert(s)
+}
+
+// Focus gives the field the keyboard.
+func (f *Field) Focus() { f.focused = true }
+
+// Blur takes the keyboard away.
+func (f *Field) Blur() { f.focused = false }
+
+// Focused reports whether the field has the keyboard.
+func (f *Field) Focused() bool { return f.focused }
+
+func (f *Field) limit() int {
+	if f.Limit <= 0 {
+		return 200
+	}
+	return f.Limit
+}
+
+func (f *Field) insert(s string) {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		if len(f.value) >= f.limit() {
+			return
+		}
+		f.value = append(f.value[:f.pos], append([]rune{r}, f.value[f.pos:]...)...)
+		f.pos++
+	}
+}
+
+// Update edits the field with a key press or a paste. It reports whether
+// the message was used.
+func (f *Field) Update(msg tea.Msg) bool {
+	if !f.focused {
+		return false
+	}
+	switch m := msg.(type) {
+	case tea.PasteMsg:
+		f.insert(strings.ReplaceAll(m.Content, "\n", " "))
+		return true
+	case tea.KeyPressMsg:
+		switch m.String() {
+		case "left", "ctrl+b":
+			f.pos = max(0, f.pos-1)
+		case "right", "ctrl+f":
+			f.pos = min(len(f.value), f.pos+1)
+		case "home", "ctrl+a":
+			f.pos = 0
+		case "end", "ctrl+e":
+			f.pos = len(f.value)
+		case "backspace", "ctrl+h":
+			if f.pos > 0 {
+				f.value = append(f.value[:f.pos-1], f.value[f.pos:]...)
+				f.pos--
+			}
+		case "delete", "ctrl+d":
+			if f.pos < len(f.value) {
+				f.value = append(f.value[:f.pos], f.value[f.pos+1:]...)
+			}
+		case "ctrl+u":
+			f.value = append([]rune(nil), f.value[f.pos:]...)
+			f.pos = 0
+		case "ctrl+k":
+			f.value = f.value[:f.pos]
+		case "ctrl+w", "alt+backspace":
+			i := f.pos
+			for i > 0 && f.value[i-1] == ' ' {
+				i--
+			}
+			for i > 0 && f.value[i-1] != ' ' {
+				i--
+			}
+			f.value = append(f.value[:i], f.value[f.pos:]...)
+			f.pos = i
+		default:
+			if m.Text == "" || m.Mod&(tea.ModCtrl|tea.ModAlt) != 0 {
+				return false
+			}
+			f.insert(m.Text)
+		}
+		return true
+	}
+	return false
+}
+
+// View draws the prompt and the text, with the cursor as an inverted cell.
+func (f *Field) View() string {
+	cursorStyle := lipgloss.NewStyle().Reverse(true)
+	placeholderStyle := lipgloss.NewStyle().Faint(true)
+	if len(f.value) == 0 {
+		ph := f.Placeholder
+		if f.focused {
+			if ph == "" {
+				return f.Prompt + cursorStyle.Render(" ")
+			}
+			r := []rune(ph)
+			return f.Prompt + cursorStyle.Render(string(r[0])) + placeholderStyle.Render(string(r[1:]))
+		}
+		return f.Prompt + placeholderStyle.Render(ph)
+	}
+	runes := f.value
+	pos := f.pos
+	// Scroll so the cursor stays visible in Width cells.
+	if f.Width > 0 && len(runes)+1 > f.Width {
+		start := max(0, pos-f.Width+1)
+		end := min(len(runes), start+f.Width)
+		runes = runes[start:end]
+		pos -= start
+	}
+	if !f.focused {
+		if f.Width > 0 {
+			return f.Prompt + ansi.Truncate(string(runes), f.Width, "")
+		}
+		return f.Prompt + string(runes)
+	}
+	var b strings.Builder
+	b.WriteString(f.Prompt)
+	b.WriteString(string(runes[:pos]))
+	if pos < len(runes) {
+		b.WriteString(cursorStyle.Render(string(runes[pos])))
+		b.WriteString(string(runes[pos+1:]))
+	} else {
+		b.WriteString(cursorStyle.Render(" "))
+	}
+	return b.String()
+}

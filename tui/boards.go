@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
+	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
+)
+
+// newBoard returns the board that draws gameID, or nil when this UI has no
+// board for it (the table screen then says so instead of guessing).
+func newBoard(gameID string, st board.Styles, km board.KeyMap) board.Board {
+	switch gameID {
+	case "breakcode":
+		return bcboard.New(st, km)
+	}
+	return nil
+}
+
+func engineSeat(i int) engine.Seat { return engine.Seat(i) }
+
+// boardContext builds what a board needs from a table view.
+func boardContext(v lobby.TableView, w, h int) board.Context {
+	c := board.Context{
+		Viewer: v.You, Status: v.Status, Log: v.Log, Result: v.Result,
+		Width: w, Height: h,
+	}
+	for _, s := range v.Seats {
+		c.Names = append(c.Names, textsafe.Clean(s.Handle, 16))
+		c.Bots = append(c.Bots, s.Bot)
+	}
+	return c
+}

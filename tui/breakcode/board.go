@@ -1,0 +1,747 @@
+// Package breakcode draws a Break the Code table: the viewer's tiles, every
+// seat's sheet of answers, the face-up question cards, the log, and the
+// guess entry. It only ever draws what the engine's View for this viewer
+// holds, so it cannot show a tile the viewer may not see.
+package breakcode
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// Board is the Break the Code board. It implements board.Board.
+type Board struct {
+	st  board.Styles
+	km  board.KeyMap
+	v   bc.View
+	has bool
+	c   board.Context
+
+	cursor  int         // highlighted face-up card (index into View.FaceUp)
+	numPick map[int]int // card → index into CardNumbers(card)
+
+	guessing bool
+	confirm  bool // a one-shot guess (3–4 players) waits for a second enter
+	input    board.Field
+	notepad  bool // the full notepad replaces the table
+	scroll   int  // notepad scroll
+	err      string
+}
+
+var _ board.Board = (*Board)(nil)
+
+// New returns an empty board; SetView gives it something to draw.
+func New(st board.Styles, km board.KeyMap) *Board {
+	return &Board{st: st, km: km, numPick: map[int]int{}, input: board.NewField("› ", "", 40)}
+}
+
+// SetView implements board.Board.
+func (b *Board) SetView(view any, c board.Context) {
+	switch v := view.(type) {
+	case bc.View:
+		b.v, b.has = v, true
+	case *bc.View:
+		if v != nil {
+			b.v, b.has = *v, true
+		}
+	}
+	b.c = c
+	if b.has {
+		b.cursor = min(b.cursor, max(0, len(b.v.FaceUp)-1))
+		if !b.canGuess() && b.guessing {
+			b.closeGuess()
+		}
+	}
+}
+
+// SetError implements board.Board.
+func (b *Board) SetError(msg string) { b.err = msg }
+
+// Overlay implements board.Board.
+func (b *Board) Overlay() bool { return b.notepad }
+
+// Capturing implements board.Board.
+func (b *Board) Capturing() bool { return b.guessing }
+
+func (b *Board) seat() (engine.Seat, bool) {
+	if b.c.Replay || b.v.Viewer.Kind != engine.ViewerSeat {
+		return 0, false
+	}
+	return b.v.Viewer.Seat, true
+}
+
+func (b *Board) myTurn() bool {
+	_, ok := b.seat()
+	return ok && b.has && b.v.YourTurn()
+}
+
+func (b *Board) canAsk() bool { return b.myTurn() && b.v.Phase == bc.Playing && len(b.v.FaceUp) > 0 }
+
+func (b *Board) canGuess() bool {
+	if !b.myTurn() {
+		return false
+	}
+	s, _ := b.seat()
+	if int(s) < len(b.v.Seats) && b.v.Seats[s].Out {
+		return false
+	}
+	return b.v.Phase == bc.Playing || b.v.Phase == bc.LastChance
+}
+
+// guessSize is how many tiles a guess names: the opponent's hand with 2
+// players, the centre with 3 or 4.
+func (b *Board) guessSize() int {
+	if b.v.CentreSize > 0 {
+		return b.v.CentreSize
+	}
+	return b.v.HandSize
+}
+
+func (b *Board) closeGuess() {
+	b.guessing, b.confirm = false, false
+	b.input.Blur()
+	b.input.SetValue("")
+}
+
+// Update implements board.Board.
+func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	if !b.has {
+		return nil, nil
+	}
+	if b.guessing {
+		return b.updateGuess(msg)
+	}
+	b.err = ""
+	if b.notepad {
+		switch {
+		case key.Matches(msg, b.km.Notes), key.Matches(msg, b.km.Cancel):
+			b.notepad = false
+		case key.Matches(msg, b.km.Up):
+			b.scroll = max(0, b.scroll-1)
+		case key.Matches(msg, b.km.Down):
+			b.scroll++
+		}
+		return nil, nil
+	}
+	switch {
+	case key.Matches(msg, b.km.Notes):
+		b.notepad, b.scroll = true, 0
+	case key.Matches(msg, b.km.Up):
+		b.cursor = max(0, b.cursor-1)
+	case key.Matches(msg, b.km.Down):
+		b.cursor = min(max(0, len(b.v.FaceUp)-1), b.cursor+1)
+	case key.Matches(msg, b.km.Pick):
+		if i, err := strconv.Atoi(msg.String()); err == nil && i >= 1 && i <= len(b.v.FaceUp) {
+			b.cursor = i - 1
+		}
+	case key.Matches(msg, b.km.Left), key.Matches(msg, b.km.Right):
+		if card, ok := b.card(); ok && bc.NeedsNumber(card) {
+			b.numPick[card] = 1 - b.numPick[card]
+		}
+	case key.Matches(msg, b.km.Choose):
+		if b.c.Replay || !b.has {
+			return nil, nil
+		}
+		if !b.canAsk() {
+			b.err = b.whyNot("ask")
+			return nil, nil
+		}
+		card, _ := b.card()
+		return bc.AskAction(card, b.number(card)), nil
+	case key.Matches(msg, b.km.Guess):
+		if !b.canGuess() {
+			b.err = b.whyNot("guess")
+			return nil, nil
+		}
+		b.guessing = true
+		b.input.Focus()
+		return nil, nil
+	case key.Matches(msg, b.km.Pass):
+		if b.myTurn() && b.v.Phase == bc.LastChance {
+			return bc.PassAction(), nil
+		}
+	}
+	return nil, nil
+}
+
+// whyNot explains why the viewer cannot act right now.
+func (b *Board) whyNot(what string) string {
+	if _, ok := b.seat(); !ok {
+		return "You are watching; only players " + what + "."
+	}
+	s, _ := b.seat()
+	switch {
+	case b.v.Phase == bc.Finished:
+		return "The game is over."
+	case int(s) < len(b.v.Seats) && b.v.Seats[s].Out:
+		return "You have made your guess; you only answer questions now."
+	case !b.v.YourTurn():
+		return "It is " + b.name(b.v.ToMove) + "'s turn; wait for them."
+	case b.v.Phase == bc.LastChance && what == "ask":
+		return "No more questions: guess now (g) or pass (p)."
+	}
+	return "You cannot " + what + " now."
+}
+
+func (b *Board) updateGuess(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	switch {
+	case key.Matches(msg, b.km.Cancel):
+		b.closeGuess()
+		b.err = ""
+		return nil, nil
+	case key.Matches(msg, b.km.Submit):
+		tiles, err := ParseGuess(b.input.Value(), b.guessSize(), b.v.Hand)
+		if err != nil {
+			b.err = err.Error()
+			b.confirm = false
+			return nil, nil
+		}
+		if b.v.CentreSize > 0 && !b.confirm {
+			b.confirm = true
+			b.err = ""
+			return nil, nil
+		}
+		b.closeGuess()
+		b.err = ""
+		return bc.GuessAction(tiles), nil
+	}
+	if b.input.Update(msg) {
+		b.confirm = false
+		b.err = ""
+	}
+	return nil, nil
+}
+
+func (b *Board) card() (int, bool) {
+	if b.cursor < 0 || b.cursor >= len(b.v.FaceUp) {
+		return 0, false
+	}
+	return b.v.FaceUp[b.cursor], true
+}
+
+// number is the number named for a "which number" card (0 for others).
+func (b *Board) number(card int) int {
+	ns := bc.CardNumbers(card)
+	if len(ns) == 0 {
+		return 0
+	}
+	return ns[min(b.numPick[card], len(ns)-1)]
+}
+
+func (b *Board) name(s engine.Seat) string {
+	if n := b.c.Name(s); int(s) < len(b.c.Names) && n != "" {
+		return n
+	}
+	if int(s) >= 0 && int(s) < len(b.v.Seats) && b.v.Seats[s].Name != "" {
+		return textsafe.Clean(b.v.Seats[s].Name, 16)
+	}
+	return fmt.Sprintf("seat %d", s+1)
+}
+
+// ShortHelp implements board.Board.
+func (b *Board) ShortHelp() []key.Binding {
+	switch {
+	case b.guessing:
+		return []key.Binding{b.km.Submit, b.km.Cancel}
+	case b.notepad:
+		return []key.Binding{withHelp(b.km.Up, "↑/↓", "scroll"), withHelp(b.km.Notes, "n/esc", "close notepad")}
+	case b.c.Replay:
+		return nil
+	}
+	var ks []key.Binding
+	if b.canAsk() {
+		ks = append(ks, b.km.Up, b.km.Choose)
+		if card, ok := b.card(); ok && bc.NeedsNumber(card) {
+			ks = append(ks, b.km.Left)
+		}
+	}
+	if b.canGuess() {
+		ks = append(ks, b.km.Guess)
+	}
+	if b.myTurn() && b.v.Phase == bc.LastChance {
+		ks = append(ks, b.km.Pass)
+	}
+	return append(ks, b.km.Notes)
+}
+
+// FullHelp implements board.Board.
+func (b *Board) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{b.km.Up, b.km.Pick, b.km.Left, b.km.Choose},
+		{b.km.Guess, b.km.Submit, b.km.Cancel, b.km.Pass, b.km.Notes},
+	}
+}
+
+func withHelp(k key.Binding, keys, desc string) key.Binding {
+	k.SetHelp(keys, desc)
+	return k
+}
+
+func (b *Board) target() string {
+	if b.v.CentreSize > 0 {
+		return "centre"
+	}
+	return "code"
+}
+
+// View implements board.Board.
+func (b *Board) View() string {
+	w, h := max(20, b.c.Width), max(4, b.c.Height)
+	if !b.has {
+		return "\n  Dealing the tiles…"
+	}
+	if b.notepad {
+		return b.notepadView(w, h)
+	}
+	status := b.statusLines(w)
+	leftH := 1 + max(1, len(b.v.FaceUp))
+	if b.guessing {
+		leftH = 4
+	}
+	sheets := b.sheets(w, max(1, h-len(status)-leftH-1))
+	out := append(sheets, "")
+	out = append(out, status...)
+	out = append(out, b.lowerBlock(w, max(leftH, h-len(out)))...)
+	return strings.Join(out, "\n")
+}
+
+// wideLayout is the width from which the log sits beside the questions.
+const wideLayout = 72
+
+// lowerBlock is the questions (or the guess entry) and the log: side by
+// side in wide windows, the log underneath in narrow ones; h rows at most.
+func (b *Board) lowerBlock(w, h int) []string {
+	leftW := w
+	if w >= wideLayout {
+		leftW = min(50, w*55/100)
+	}
+	var left []string
+	if b.guessing {
+		left = b.guessLines(leftW)
+	} else {
+		left = b.questionLines(leftW)
+	}
+	if w < wideLayout {
+		if room := h - len(left) - 1; room > 0 {
+			left = append(left, " "+b.st.Heading.Render("Log"))
+			for _, l := range b.logLines(w-2, room) {
+				left = append(left, " "+l)
+			}
+		}
+		return left
+	}
+	logW := w - leftW - 2
+	logs := append([]string{b.st.Heading.Render("Log")}, b.logLines(logW, max(len(left), h)-1)...)
+	rows := max(len(left), len(logs))
+	out := make([]string, rows)
+	for i := range rows {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(logs) {
+			r = logs[i]
+		}
+		pad := leftW - lipgloss.Width(l)
+		if pad < 0 {
+			l = ansi.Truncate(l, leftW, "…")
+			pad = 0
+		}
+		out[i] = l + strings.Repeat(" ", pad) + "  " + r
+	}
+	return out
+}
+
+// statusLines say whose turn it is and what the viewer can do.
+func (b *Board) statusLines(w int) []string {
+	v := b.v
+	var s string
+	me, seated := b.seat()
+	switch {
+	case b.c.Replay:
+		s = ""
+	case v.Phase == bc.Finished:
+		s = b.st.Strong.Render("The game is over.")
+	case !seated:
+		s = "You are watching. " + b.name(v.ToMove) + " is to move."
+	case int(me) < len(v.Seats) && v.Seats[me].GotIt:
+		s = b.st.Good.Render("✓ You broke the code!") + " Waiting for the round to finish."
+	case int(me) < len(v.Seats) && v.Seats[me].Out:
+		s = "You have guessed and are out; you still answer questions."
+	case v.Phase == bc.LastChance && v.YourTurn():
+		s = b.st.Strong.Render("Your last chance:") + " guess the code to tie (g), or pass (p)."
+	case v.Phase == bc.LastChance:
+		s = b.name(v.ToMove) + " has a last chance to tie."
+	case v.YourTurn():
+		s = b.st.Strong.Render("▸ Your turn:") + " ask a question (enter) or guess the " + b.target() + " (g)."
+	default:
+		s = "Waiting for " + b.st.Strong.Render(b.name(v.ToMove)) + " to ask or guess."
+	}
+	var lines []string
+	if s != "" {
+		lines = append(lines, " "+s)
+	}
+	if v.RoundClosing && v.Phase != bc.Finished {
+		lines = append(lines, " "+b.st.Dim.Render("Someone broke the code: this is the last round."))
+	}
+	if b.err != "" {
+		lines = append(lines, " "+b.st.Error.Render("! "+b.err))
+	}
+	return lines
+}
+
+func (b *Board) questionLines(w int) []string {
+	v := b.v
+	head := "Questions on the table"
+	if b.canAsk() {
+		head = "Ask a question"
+	}
+	head = " " + b.st.Heading.Render(head) + b.st.Dim.Render(fmt.Sprintf("  (deck: %d)", v.DrawPile))
+	lines := []string{head}
+	if len(v.FaceUp) == 0 {
+		return append(lines, "   No question cards are left.")
+	}
+	for i, card := range v.FaceUp {
+		sel := i == b.cursor && !b.c.Replay
+		q := bc.Question(card, 0, v.HandSize)
+		if ns := bc.CardNumbers(card); len(ns) == 2 && sel {
+			pick := min(b.numPick[card], 1)
+			opts := [2]string{strconv.Itoa(ns[0]), strconv.Itoa(ns[1])}
+			opts[pick] = "[" + opts[pick] + "]"
+			q += "  ‹ " + opts[0] + " " + opts[1] + " ›"
+		}
+		row := fmt.Sprintf("%d %s", i+1, q)
+		if sel {
+			row = " " + b.st.Selected.Render("▸ "+row)
+		} else {
+			row = "   " + row
+		}
+		lines = append(lines, ansi.Truncate(row, w, "…"))
+	}
+	return lines
+}
+
+func (b *Board) guessLines(w int) []string {
+	n := b.guessSize()
+	what := "your opponent's tiles"
+	if b.v.CentreSize > 0 {
+		what = "the centre tiles"
+	}
+	lines := []string{
+		" " + b.st.Heading.Render(fmt.Sprintf("Guess %s: %d tiles", what, n)),
+		" " + b.st.Dim.Render("like "+example(n)+" (a bare 5 is the green 5)"),
+	}
+	b.input.Width = max(8, min(30, w-6))
+	lines = append(lines, " "+b.input.View())
+	switch {
+	case b.confirm:
+		lines = append(lines, " "+b.st.Strong.Render("You get one guess. Press enter again to send it, esc to think more."))
+	case b.v.CentreSize == 0:
+		lines = append(lines, " "+b.st.Dim.Render("A wrong guess costs only this turn."))
+	default:
+		lines = append(lines, " "+b.st.Dim.Render("Right wins; wrong puts you out."))
+	}
+	return lines
+}
+
+// logLines are the last events that fit in h lines of width w.
+func (b *Board) logLines(w, h int) []string {
+	if h <= 0 || w < 8 {
+		return nil
+	}
+	// Newest events first, whole events only, until the space is used.
+	var blocks [][]string
+	used := 0
+	for i := len(b.c.Log) - 1; i >= 0 && used < h; i-- {
+		text := textsafe.Clean(b.c.Log[i].Text, 400)
+		wrapped := strings.Split(ansi.Wordwrap(text, w-2, ""), "\n")
+		for k, l := range wrapped {
+			if k > 0 {
+				l = "  " + l
+			}
+			wrapped[k] = ansi.Truncate(l, w, "…")
+		}
+		if used+len(wrapped) > h {
+			if used == 0 {
+				blocks = append(blocks, wrapped[:h]) // one huge event: its start
+			}
+			break
+		}
+		blocks = append(blocks, wrapped)
+		used += len(wrapped)
+	}
+	if len(blocks) == 0 {
+		return []string{b.st.Dim.Render("Nothing asked yet.")}
+	}
+	var all []string
+	for i := len(blocks) - 1; i >= 0; i-- {
+		all = append(all, blocks[i]...)
+	}
+	return all
+}
+
+// sheets are one block per seat (and the centre): tiles the viewer may see,
+// and the answers heard, squeezed into at most room lines.
+func (b *Board) sheets(w, room int) []string {
+	v := b.v
+	labelW := 6
+	labels := make([]string, len(v.Seats))
+	for i := range v.Seats {
+		s := engine.Seat(i)
+		l := b.name(s)
+		if v.Viewer.IsSeat(s) && !b.c.Replay {
+			l = "You (" + l + ")"
+		} else if b.c.IsBot(s) || v.Seats[i].Bot {
+			l += " (bot)"
+		}
+		labels[i] = l
+		labelW = max(labelW, lipgloss.Width(l))
+	}
+	labelW = min(labelW, 22)
+	noteW := max(10, w-labelW-4)
+
+	type block struct {
+		head     string
+		hasParts bool // tiles or flags on the head line: notes start below
+		items    []string
+		packed   []string
+		need     int // lines wanted beyond the head line
+		alloc    int
+	}
+	blocks := make([]block, 0, len(v.Seats)+1)
+	for i, sv := range v.Seats {
+		s := engine.Seat(i)
+		mark := "  "
+		if v.Phase != bc.Finished && v.ToMove == s {
+			mark = "▸ "
+		}
+		label := ansi.Truncate(labels[i], labelW, "…")
+		label += strings.Repeat(" ", labelW-lipgloss.Width(label))
+		hand := sv.Hand
+		if v.Viewer.IsSeat(s) && hand == nil {
+			hand = v.Hand
+		}
+		var parts []string
+		if hand != nil {
+			parts = append(parts, b.handText(hand))
+		}
+		parts = append(parts, b.flags(sv)...)
+		bl := block{head: mark + label + "  " + strings.Join(parts, "  "), hasParts: len(parts) > 0}
+		bl.items = b.noteItems(sv)
+		bl.packed = pack(bl.items, noteW)
+		bl.need = len(bl.packed)
+		if !bl.hasParts && bl.need > 0 {
+			bl.need-- // the first line of notes sits on the head line
+		}
+		blocks = append(blocks, bl)
+	}
+	if v.CentreSize > 0 {
+		label := "Centre" + strings.Repeat(" ", max(0, labelW-6))
+		var tiles string
+		if v.Centre != nil {
+			tiles = b.handText(v.Centre)
+		} else {
+			tiles = b.hiddenText(v.CentreSize)
+		}
+		if v.Aid && v.CentrePossible > 0 {
+			tiles += "  " + b.st.Dim.Render(fmt.Sprintf("[%d possible sets]", v.CentrePossible))
+		}
+		blocks = append(blocks, block{head: "  " + label + "  " + tiles, hasParts: true})
+	} else if v.Unused != nil {
+		label := "Unused" + strings.Repeat(" ", max(0, labelW-6))
+		blocks = append(blocks, block{head: "  " + label + "  " + b.st.Dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
+	}
+
+	// Every block has its head line; the lines left are shared out one at a
+	// time, round the table, so no seat's answers crowd out another's.
+	extra := room - len(blocks)
+	for extra > 0 {
+		gave := false
+		for i := range blocks {
+			if extra > 0 && blocks[i].alloc < blocks[i].need {
+				blocks[i].alloc++
+				extra--
+				gave = true
+			}
+		}
+		if !gave {
+			break
+		}
+	}
+	indent := strings.Repeat(" ", labelW+4)
+	var out []string
+	for _, bl := range blocks {
+		switch {
+		case len(bl.packed) == 0:
+			out = append(out, bl.head)
+		case !bl.hasParts:
+			shown := tail(bl.packed, bl.alloc+1, b.st.Dim)
+			out = append(out, bl.head+shown[0])
+			for _, l := range shown[1:] {
+				out = append(out, indent+l)
+			}
+		case bl.alloc > 0:
+			out = append(out, bl.head)
+			for _, l := range tail(bl.packed, bl.alloc, b.st.Dim) {
+				out = append(out, indent+l)
+			}
+		default:
+			// No room below: the newest answers that fit beside the head.
+			room := w - lipgloss.Width(bl.head) - 4
+			if room < 8 {
+				out = append(out, bl.head)
+				continue
+			}
+			last := pack(bl.items, room)
+			out = append(out, bl.head+"   "+b.st.Dim.Render("…")+last[len(last)-1])
+		}
+	}
+	return out
+}
+
+// tail keeps the last keep lines, marking the first with … when some were cut.
+func tail(lines []string, keep int, dim lipgloss.Style) []string {
+	keep = min(max(keep, 1), len(lines))
+	start := len(lines) - keep
+	out := append([]string(nil), lines[start:]...)
+	if start > 0 {
+		out[0] = dim.Render("…") + out[0]
+	}
+	return out
+}
+
+// pack joins note items with " · " into lines of at most w cells.
+func pack(items []string, w int) []string {
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		it = ansi.Truncate(it, w, "…")
+		switch {
+		case cur == "":
+			cur = it
+		case lipgloss.Width(cur)+3+lipgloss.Width(it) <= w:
+			cur += " · " + it
+		default:
+			lines = append(lines, cur)
+			cur = it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// noteItems phrases a seat's notepad: "sum 27", "8s/9s (8): d, e".
+func (b *Board) noteItems(sv bc.SeatView) []string {
+	items := make([]string, 0, len(sv.Notes))
+	for _, n := range sv.Notes {
+		sep := " "
+		if n.Text != "yes" && n.Text != "no" && strings.IndexFunc(n.Text, unicode.IsLetter) >= 0 {
+			sep = ": "
+		}
+		items = append(items, textsafe.Clean(n.Label, 30)+sep+textsafe.Clean(n.Text, 30))
+	}
+	return items
+}
+
+// flags are the short states beside a seat: possible hands, guesses.
+func (b *Board) flags(sv bc.SeatView) []string {
+	var f []string
+	if b.v.Aid && sv.Possible > 0 {
+		f = append(f, b.st.Dim.Render(fmt.Sprintf("[%d possible]", sv.Possible)))
+	}
+	switch {
+	case sv.GotIt:
+		f = append(f, b.st.Good.Render("✓ got it"))
+	case sv.Out:
+		f = append(f, b.st.Error.Render("✗ out"))
+	}
+	if n := len(sv.Guesses); n > 0 && !sv.GotIt && !sv.Out {
+		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d wrong guess(es)", n)))
+	}
+	return f
+}
+
+// handText draws tiles with their positions: "a 0b  b 3w  c 5g".
+func (b *Board) handText(ts []bc.Tile) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = string(rune('a'+i)) + " " + b.tile(t)
+	}
+	return strings.Join(parts, "  ")
+}
+
+func (b *Board) hiddenText(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = string(rune('a'+i)) + " " + b.st.TileHidden.Render("??")
+	}
+	return strings.Join(parts, "  ")
+}
+
+// tile draws one tile: always its number and letter, plus a look per colour.
+func (b *Board) tile(t bc.Tile) string {
+	switch t.Color {
+	case bc.Black:
+		return b.st.TileBlack.Render(t.String())
+	case bc.White:
+		return b.st.TileWhite.Render(t.String())
+	}
+	return b.st.TileGreen.Render(t.String())
+}
+
+// notepadView shows every answer of every seat, and every question asked.
+func (b *Board) notepadView(w, h int) string {
+	v := b.v
+	var lines []string
+	lines = append(lines, " "+b.st.Heading.Render("Notepad")+b.st.Dim.Render("  every answer heard, per seat"))
+	for i, sv := range v.Seats {
+		s := engine.Seat(i)
+		name := b.name(s)
+		if v.Viewer.IsSeat(s) && !b.c.Replay {
+			name = "You (" + name + ")"
+		}
+		head := " " + b.st.Strong.Render(name)
+		if v.Aid && sv.Possible > 0 {
+			head += b.st.Dim.Render(fmt.Sprintf("  %d possible hands", sv.Possible))
+		}
+		lines = append(lines, head)
+		items := b.noteItems(sv)
+		if len(items) == 0 {
+			lines = append(lines, "    "+b.st.Dim.Render("no answers yet"))
+		}
+		for _, l := range pack(items, w-6) {
+			lines = append(lines, "    "+l)
+		}
+		for _, g := range sv.Guesses {
+			res := "wrong"
+			if g.Right {
+				res = "right"
+			}
+			what := "a guess"
+			if len(g.Tiles) > 0 {
+				what = bc.FormatTiles(g.Tiles)
+			}
+			lines = append(lines, "    "+b.st.Dim.Render(fmt.Sprintf("turn %d guessed %s: %s", g.Turn, what, res)))
+		}
+	}
+	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
+		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible sets", v.CentrePossible)))
+	}
+	b.scroll = min(b.scroll, max(0, len(lines)-h))
+	end := min(len(lines), b.scroll+h)
+	return strings.Join(lines[b.scroll:end], "\n")
+}

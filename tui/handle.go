@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"errors"
+	"github.com/codebreakers/codebreakers/tui/board"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// handleScreen is the first screen of a new key: it asks for a handle and
+// claims it in storage.
+type handleScreen struct {
+	input   board.Field
+	loading bool // looking up the account of this key
+	saving  bool
+	err     string
+}
+
+type accountLoadedMsg struct {
+	acct storage.Account
+	err  error
+}
+
+type handleClaimedMsg struct {
+	acct storage.Account
+	err  error
+}
+
+func newHandleScreen(a *app, lookup bool) *handleScreen {
+	return &handleScreen{input: newInput("your handle", 16), loading: lookup && a.store != nil}
+}
+
+// init looks the account up: a returning key skips this screen.
+func (s *handleScreen) init(a *app) tea.Cmd {
+	if !s.loading {
+		return nil
+	}
+	store, id := a.store, a.id.Account
+	return func() tea.Msg {
+		acct, err := store.Account(id)
+		return accountLoadedMsg{acct: acct, err: err}
+	}
+}
+
+func (s *handleScreen) title(*app) string { return "Codebreakers · welcome" }
+
+func (s *handleScreen) capturing() bool { return true }
+
+func (s *handleScreen) setError(msg string) { s.err = msg; s.saving = false }
+
+func (s *handleScreen) update(a *app, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case accountLoadedMsg:
+		s.loading = false
+		switch {
+		case msg.err == nil && msg.acct.Handle != "":
+			a.id.Handle = msg.acct.Handle
+			return a.signedIn()
+		case msg.err != nil && !errors.Is(msg.err, storage.ErrNotFound):
+			a.logger.Warn("account lookup", "account", a.id.Account, "err", msg.err)
+			s.err = "Your account could not be read just now; choose a handle, or reconnect later."
+		}
+		return nil
+	case handleClaimedMsg:
+		s.saving = false
+		switch {
+		case errors.Is(msg.err, storage.ErrHandleTaken):
+			s.err = "That handle is taken; try another."
+		case msg.err != nil:
+			s.err = a.userError(msg.err, "That handle could not be saved; try again in a moment.")
+		default:
+			a.id.Handle = msg.acct.Handle
+			return a.signedIn()
+		}
+		return nil
+	case tea.KeyPressMsg:
+		if s.loading || s.saving {
+			return nil
+		}
+		if key.Matches(msg, a.km.enter) {
+			return s.submit(a)
+		}
+		if key.Matches(msg, a.km.back) {
+			s.input.SetValue("")
+			s.err = ""
+			return nil
+		}
+	}
+	s.input.Update(msg)
+	return nil
+}
+
+func (s *handleScreen) submit(a *app) tea.Cmd {
+	h, err := textsafe.Handle(strings.TrimSpace(s.input.Value()))
+	if err != nil {
+		s.err = err.Error()
+		return nil
+	}
+	s.err = ""
+	if a.store == nil || a.id.Guest || a.id.Account == "" {
+		a.id.Handle = h
+		return a.signedIn()
+	}
+	s.saving = true
+	store, id := a.store, a.id.Account
+	return func() tea.Msg {
+		acct, err := store.ClaimHandle(id, h)
+		return handleClaimedMsg{acct: acct, err: err}
+	}
+}
+
+func (s *handleScreen) body(a *app, w, h int) string {
+	var b strings.Builder
+	b.WriteString("\n  " + a.st.strong.Render("Welcome to Codebreakers.") + "\n\n")
+	if s.loading {
+		b.WriteString("  Looking up your key…\n")
+		return b.String()
+	}
+	b.WriteString("  Choose a handle: 2 to 16 letters, digits, _ or -.\n")
+	b.WriteString("  Other players see it at the table; it stays yours for this SSH key.\n\n")
+	s.input.Width = max(10, min(30, w-8))
+	b.WriteString("  " + s.input.View() + "\n\n")
+	switch {
+	case s.saving:
+		b.WriteString("  " + a.st.dim.Render("Saving…"))
+	case s.err != "":
+		b.WriteString("  " + a.st.errText.Render("! "+s.err))
+	}
+	return b.String()
+}
+
+func (s *handleScreen) shortHelp(a *app) []key.Binding {
+	return []key.Binding{withHelp(a.km.enter, "enter", "save"), withHelp(a.km.back, "esc", "clear"), a.km.forceQuit}
+}

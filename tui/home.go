@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+// menuItem is one row of a menu: a label, a hint, and what choosing it does.
+type menuItem struct {
+	label string
+	hint  func(a *app) string
+	act   func(a *app) tea.Cmd
+}
+
+// homeScreen is the first screen once the handle is known.
+type homeScreen struct {
+	cursor int
+	items  []menuItem
+	err    string
+	busy   string
+}
+
+func newHomeScreen() *homeScreen {
+	return &homeScreen{items: []menuItem{
+		{"Quick play", fixed("start a game now; bots fill the empty seats"), quickPlay},
+		{"Create a table", fixed("choose the game, seats, bots and options"), func(a *app) tea.Cmd {
+			return pickGame(a, "Create a table", func(a *app, game string) tea.Cmd {
+				a.push(newCreateScreen(a, game))
+				return nil
+			})
+		}},
+		{"Join with a code", fixed("a friend's table, to play or to watch"), func(a *app) tea.Cmd {
+			a.push(newCodeScreen(codeJoin))
+			return nil
+		}},
+		{"Public tables", publicHint, func(a *app) tea.Cmd {
+			a.push(newTablesScreen(a))
+			return nil
+		}},
+		{"My games", fixed("history, replays and stats"), func(a *app) tea.Cmd {
+			h := newHistoryScreen()
+			a.push(h)
+			return h.load(a)
+		}},
+		{"Replay a game", fixed("by its id, like 8F3K2"), func(a *app) tea.Cmd {
+			a.push(newCodeScreen(codeReplay))
+			return nil
+		}},
+		{"How to play", fixed("the rules of each game, and the keys"), func(a *app) tea.Cmd {
+			a.push(newRulesMenu(a))
+			return nil
+		}},
+		{"Quit", fixed(""), func(a *app) tea.Cmd { return a.askQuit() }},
+	}}
+}
+
+func fixed(s string) func(*app) string { return func(*app) string { return s } }
+
+func publicHint(a *app) string {
+	if a.hub == nil {
+		return "browse, join or watch live"
+	}
+	waiting, playing := 0, 0
+	for _, t := range a.hub.PublicTables() {
+		switch t.Phase {
+		case lobby.Waiting:
+			waiting++
+		case lobby.Playing:
+			playing++
+		}
+	}
+	return fmt.Sprintf("%d waiting · %d playing (watch live)", waiting, playing)
+}
+
+func quickPlay(a *app) tea.Cmd {
+	return pickGame(a, "Quick play", func(a *app, game string) tea.Cmd {
+		if h, ok := a.top().(*homeScreen); ok {
+			h.busy = "Dealing a new game…"
+		}
+		return a.openTable("Quick play", func() (tableConn, error) { return a.hub.QuickPlay(a.id, game) })
+	})
+}
+
+// pickGame calls then with the only game, or asks which game first.
+func pickGame(a *app, what string, then func(a *app, game string) tea.Cmd) tea.Cmd {
+	gs := a.games.Games()
+	switch len(gs) {
+	case 0:
+		if h, ok := a.top().(interface{ setError(string) }); ok {
+			h.setError("No games are installed on this server.")
+		}
+		return nil
+	case 1:
+		return then(a, gs[0].Info().ID)
+	}
+	items := make([]menuItem, 0, len(gs))
+	for _, g := range gs {
+		info := g.Info()
+		items = append(items, menuItem{info.Name, fixed(info.Summary), func(a *app) tea.Cmd {
+			a.pop()
+			return then(a, info.ID)
+		}})
+	}
+	a.push(&menuScreen{name: what + " · which game?", items: items})
+	return nil
+}
+
+func (s *homeScreen) title(*app) string { return "Codebreakers" }
+func (s *homeScreen) capturing() bool   { return false }
+func (s *homeScreen) setError(m string) { s.err = m; s.busy = "" }
+
+func (s *homeScreen) update(a *app, msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	s.err = ""
+	switch {
+	case key.Matches(km, a.km.up):
+		s.cursor = (s.cursor + len(s.items) - 1) % len(s.items)
+	case key.Matches(km, a.km.down):
+		s.cursor = (s.cursor + 1) % len(s.items)
+	case key.Matches(km, a.km.home):
+		s.cursor = 0
+	case key.Matches(km, a.km.end):
+		s.cursor = len(s.items) - 1
+	case key.Matches(km, a.km.enter):
+		return s.items[s.cursor].act(a)
+	}
+	return nil
+}
+
+func (s *homeScreen) body(a *app, w, h int) string {
+	var b strings.Builder
+	b.WriteString("\n")
+	b.WriteString(renderMenu(a, s.items, s.cursor, w))
+	b.WriteString("\n")
+	switch {
+	case s.err != "":
+		b.WriteString("  " + a.st.errText.Render("! "+s.err) + "\n")
+	case s.busy != "":
+		b.WriteString("  " + a.st.dim.Render(s.busy) + "\n")
+	case a.id.Guest:
+		b.WriteString("  " + a.st.dim.Render("You are a guest: games are not kept. Connect with an SSH key to keep a history.") + "\n")
+	}
+	return b.String()
+}
+
+func (s *homeScreen) shortHelp(a *app) []key.Binding {
+	return []key.Binding{withHelp(a.km.up, "↑/↓", "move"), a.km.enter, a.km.help, a.km.quit}
+}
+
+// renderMenu draws menu rows with a ▸ on the chosen one (glyph and bold, so
+// the choice shows without colour).
+func renderMenu(a *app, items []menuItem, cursor, w int) string {
+	labelW := 0
+	for _, it := range items {
+		labelW = max(labelW, len([]rune(it.label)))
+	}
+	var b strings.Builder
+	for i, it := range items {
+		label := it.label + strings.Repeat(" ", labelW-len([]rune(it.label)))
+		hint := it.hint(a)
+		if i == cursor {
+			b.WriteString("  " + a.st.selected.Render("▸ "+label) + "   " + hint + "\n")
+		} else {
+			b.WriteString("    " + label + "   " + a.st.dim.Render(hint) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// menuScreen is a plain list of choices.
+type menuScreen struct {
+	name   string
+	items  []menuItem
+	cursor int
+	err    string
+}
+
+func (s *menuScreen) title(*app) string { return s.name }
+func (s *menuScreen) capturing() bool   { return false }
+func (s *menuScreen) setError(m string) { s.err = m }
+
+func (s *menuScreen) update(a *app, msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyPressMsg)
+	if !ok || len(s.items) == 0 {
+		if ok && key.Matches(km, a.km.back) {
+			a.pop()
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(km, a.km.up):
+		s.cursor = (s.cursor + len(s.items) - 1) % len(s.items)
+	case key.Matches(km, a.km.down):
+		s.cursor = (s.cursor + 1) % len(s.items)
+	case key.Matches(km, a.km.enter):
+		return s.items[s.cursor].act(a)
+	case key.Matches(km, a.km.back):
+		a.pop()
+	}
+	return nil
+}
+
+func (s *menuScreen) body(a *app, w, h int) string {
+	out := "\n" + renderMenu(a, s.items, s.cursor, w)
+	if s.err != "" {
+		out += "\n  " + a.st.errText.Render("! "+s.err)
+	}
+	return out
+}
+
+func (s *menuScreen) shortHelp(a *app) []key.Binding {
+	return []key.Binding{withHelp(a.km.up, "↑/↓", "move"), a.km.enter, a.km.back, a.km.help}
+}

@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+// hubAPI is the part of *lobby.Hub the UI uses. Screens depend on this
+// rather than the concrete hub so tests can drive them with a fake table.
+type hubAPI interface {
+	Create(id lobby.Identity, spec lobby.TableSpec) (tableConn, error)
+	Join(id lobby.Identity, code string) (tableConn, error)
+	Watch(id lobby.Identity, code string) (tableConn, error)
+	QuickPlay(id lobby.Identity, game string) (tableConn, error)
+	Resume(id lobby.Identity) (tableConn, bool)
+	PublicTables() []lobby.TableSummary
+	Online() (sessions, tables int)
+}
+
+// tableConn is the part of *lobby.Conn the UI uses.
+type tableConn interface {
+	Updates() <-chan struct{}
+	View() lobby.TableView
+	Act(action []byte) error
+	Chat(text string) error
+	SetReady(ready bool) error
+	Start() error
+	Rematch() error
+	Leave()
+	Done() <-chan struct{}
+	Reason() string
+}
+
+// lobbyHub adapts *lobby.Hub to hubAPI, taking care that a nil *lobby.Conn
+// never becomes a non-nil interface.
+type lobbyHub struct{ h *lobby.Hub }
+
+func wrapConn(c *lobby.Conn, err error) (tableConn, error) {
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (l lobbyHub) Create(id lobby.Identity, spec lobby.TableSpec) (tableConn, error) {
+	return wrapConn(l.h.Create(id, spec))
+}
+func (l lobbyHub) Join(id lobby.Identity, code string) (tableConn, error) {
+	return wrapConn(l.h.Join(id, code))
+}
+func (l lobbyHub) Watch(id lobby.Identity, code string) (tableConn, error) {
+	return wrapConn(l.h.Watch(id, code))
+}
+func (l lobbyHub) QuickPlay(id lobby.Identity, game string) (tableConn, error) {
+	return wrapConn(l.h.QuickPlay(id, game))
+}
+func (l lobbyHub) Resume(id lobby.Identity) (tableConn, bool) {
+	c, ok := l.h.Resume(id)
+	if !ok || c == nil {
+		return nil, false
+	}
+	return c, true
+}
+func (l lobbyHub) PublicTables() []lobby.TableSummary { return l.h.PublicTables() }
+func (l lobbyHub) Online() (int, int)                 { return l.h.Online() }
+
+// tableChangedMsg says the table behind conn has a new view.
+type tableChangedMsg struct{ conn tableConn }
+
+// tableClosedMsg says conn ended (left, taken over, hub closed).
+type tableClosedMsg struct {
+	conn   tableConn
+	reason string
+}
+
+// waitTable is the one pump of a table connection: a Cmd that waits for the
+// next change, the end of the connection, or the end of the SSH session,
+// whichever comes first. It is issued again after every change, so at most
+// one is pending per connection, and it never outlives the session.
+func waitTable(ctx context.Context, c tableConn) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-c.Done():
+			return tableClosedMsg{conn: c, reason: c.Reason()}
+		case _, ok := <-c.Updates():
+			if !ok {
+				return tableClosedMsg{conn: c, reason: c.Reason()}
+			}
+			return tableChangedMsg{conn: c}
+		}
+	}
+}

@@ -1,0 +1,470 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// tableScreen is one table: its waiting room, the game board while it is
+// played, the result, and the chat. Everything drawn comes from the latest
+// lobby.TableView; everything done goes back through the Conn.
+type tableScreen struct {
+	conn    tableConn
+	view    lobby.TableView
+	loaded  bool
+	board   board.Board
+	boardOf string // game id the board draws
+
+	chat     board.Field
+	chatOpen bool
+
+	confirmLeave bool
+	err          string
+	ended        string // why the connection ended, once it has
+	busy         bool
+}
+
+// Messages with the answers of the table to this screen's requests.
+type (
+	actDoneMsg struct {
+		conn tableConn
+		err  error
+	}
+	chatSentMsg struct {
+		conn tableConn
+		err  error
+	}
+)
+
+func newTableScreen(a *app, c tableConn) *tableScreen {
+	s := &tableScreen{conn: c, chat: newInput("say something", 200)}
+	s.chat.Blur()
+	s.refresh(a)
+	return s
+}
+
+// refresh pulls the latest view; it reports false when nothing changed, so
+// a coalesced duplicate notification costs no redraw.
+func (s *tableScreen) refresh(a *app) bool {
+	v := s.conn.View()
+	if s.loaded && v.Version == s.view.Version {
+		return false
+	}
+	s.view, s.loaded = v, true
+	s.syncBoard(a)
+	return true
+}
+
+func (s *tableScreen) syncBoard(a *app) {
+	v := s.view
+	if v.Board == nil {
+		return
+	}
+	if s.board == nil || s.boardOf != v.Game.ID {
+		s.board = newBoard(v.Game.ID, a.st.board, a.km.board)
+		s.boardOf = v.Game.ID
+	}
+	if s.board != nil {
+		w, h := s.boardSize(a)
+		s.board.SetView(v.Board, boardContext(v, w, h))
+	}
+}
+
+// boardSize is the space left for the board under the title and above the
+// chat strip and key bar.
+func (s *tableScreen) boardSize(a *app) (int, int) {
+	return a.width, max(1, a.height-4-s.stripLines())
+}
+
+func (s *tableScreen) stripLines() int {
+	n := 0
+	if s.chatOpen {
+		n++
+	}
+	if len(s.view.Chat) > 0 {
+		n++
+	}
+	if s.err != "" || s.view.Notice != "" || s.ended != "" || s.view.Phase == lobby.Finished || s.confirmLeave {
+		n++
+	}
+	return n
+}
+
+// closed is called when the connection ended from the other side.
+func (s *tableScreen) closed(a *app, reason string) {
+	reason = textsafe.Clean(reason, 120)
+	if reason == "" {
+		reason = "The table closed."
+	}
+	s.ended = reason
+	s.chatOpen = false
+}
+
+func (s *tableScreen) close() {
+	if s.ended == "" {
+		s.conn.Leave()
+		s.ended = "You left the table."
+	}
+}
+
+func (s *tableScreen) seated() bool { return s.view.You.Kind == engine.ViewerSeat }
+
+func (s *tableScreen) quitNeedsConfirm() bool {
+	return s.ended == "" && s.seated() && s.view.Phase == lobby.Playing
+}
+
+func (s *tableScreen) capturing() bool {
+	return s.chatOpen || (s.board != nil && s.board.Capturing())
+}
+
+func (s *tableScreen) setError(m string) { s.err = m; s.busy = false }
+
+func (s *tableScreen) title(a *app) string {
+	v := s.view
+	parts := []string{v.Game.Name}
+	if v.Code != "" {
+		parts = append(parts, "table "+formatCode(v.Code))
+	}
+	switch v.Phase {
+	case lobby.Waiting:
+		parts = append(parts, "waiting for players")
+	case lobby.Playing:
+		parts = append(parts, fmt.Sprintf("turn %d", v.Status.Turn), s.turnText())
+	case lobby.Finished:
+		parts = append(parts, "finished")
+	case lobby.Broken:
+		parts = append(parts, "stopped")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// turnText says whose move it is, from this viewer's point of view.
+func (s *tableScreen) turnText() string {
+	v := s.view
+	if len(v.Status.Active) == 0 {
+		return ""
+	}
+	var names []string
+	for _, seat := range v.Status.Active {
+		if v.You.IsSeat(seat) {
+			return "your turn"
+		}
+		names = append(names, s.name(seat))
+	}
+	return strings.Join(names, ", ") + "'s turn"
+}
+
+func (s *tableScreen) name(seat engine.Seat) string {
+	if int(seat) >= 0 && int(seat) < len(s.view.Seats) {
+		return textsafe.Clean(s.view.Seats[seat].Handle, 16)
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+func (s *tableScreen) titleRight(a *app) string {
+	if s.view.Spectators > 0 {
+		return fmt.Sprintf("%d watching", s.view.Spectators)
+	}
+	if !s.seated() {
+		return "watching"
+	}
+	return a.id.Handle
+}
+
+func (s *tableScreen) update(a *app, msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case actDoneMsg:
+		if msg.conn != s.conn {
+			return nil
+		}
+		s.busy = false
+		if msg.err != nil {
+			s.err = a.userError(msg.err, "The table did not answer; try again.")
+			if s.board != nil {
+				s.board.SetError(s.err)
+			}
+		}
+		return nil
+	case chatSentMsg:
+		if msg.conn == s.conn && msg.err != nil {
+			s.err = a.userError(msg.err, "Your message was not sent; try again.")
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return s.key(a, msg)
+	case tea.PasteMsg:
+		if s.chatOpen {
+			s.chat.Update(msg)
+			return nil
+		}
+	}
+	return nil
+}
+
+func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
+	if s.ended != "" {
+		if key.Matches(msg, a.km.back) || key.Matches(msg, a.km.enter) {
+			a.pop()
+		}
+		return nil
+	}
+	if s.confirmLeave {
+		switch {
+		case key.Matches(msg, a.km.yes):
+			a.pop()
+		case key.Matches(msg, a.km.no):
+			s.confirmLeave = false
+		}
+		return nil
+	}
+	if s.chatOpen {
+		switch {
+		case key.Matches(msg, a.km.back):
+			s.chatOpen = false
+			s.chat.Blur()
+			return nil
+		case key.Matches(msg, a.km.enter):
+			text := strings.TrimSpace(s.chat.Value())
+			s.chat.SetValue("")
+			s.chatOpen = false
+			s.chat.Blur()
+			if text == "" {
+				return nil
+			}
+			c := s.conn
+			return func() tea.Msg { return chatSentMsg{conn: c, err: c.Chat(text)} }
+		}
+		s.chat.Update(msg)
+		return nil
+	}
+	s.err = ""
+	boardModal := s.board != nil && (s.board.Capturing() || s.board.Overlay())
+	if !boardModal {
+		switch {
+		case key.Matches(msg, a.km.chat):
+			s.chatOpen = true
+			s.chat.Focus()
+			return nil
+		case key.Matches(msg, a.km.back):
+			if s.quitNeedsConfirm() {
+				s.confirmLeave = true
+				return nil
+			}
+			a.pop()
+			return nil
+		}
+		switch s.view.Phase {
+		case lobby.Waiting:
+			return s.waitingKey(a, msg)
+		case lobby.Finished:
+			if key.Matches(msg, a.km.rematch) && s.seated() {
+				return s.call(func(c tableConn) error { return c.Rematch() })
+			}
+		}
+	}
+	if s.board == nil || s.view.Phase == lobby.Waiting {
+		return nil
+	}
+	if s.view.Phase != lobby.Playing || !s.seated() || s.busy {
+		_, cmd := s.board.Update(msg) // the notepad still works; moves are refused
+		return cmd
+	}
+	action, cmd := s.board.Update(msg)
+	if action == nil {
+		return cmd
+	}
+	s.busy = true
+	c := s.conn
+	return tea.Batch(cmd, func() tea.Msg { return actDoneMsg{conn: c, err: c.Act(action)} })
+}
+
+func (s *tableScreen) waitingKey(a *app, msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case key.Matches(msg, a.km.ready) && s.seated():
+		ready := !s.myReady()
+		return s.call(func(c tableConn) error { return c.SetReady(ready) })
+	case key.Matches(msg, a.km.start) && s.view.Host:
+		return s.call(func(c tableConn) error { return c.Start() })
+	}
+	return nil
+}
+
+// call runs a table request off the event loop and reports its error.
+func (s *tableScreen) call(f func(c tableConn) error) tea.Cmd {
+	c := s.conn
+	return func() tea.Msg { return actDoneMsg{conn: c, err: f(c)} }
+}
+
+func (s *tableScreen) myReady() bool {
+	if !s.seated() || int(s.view.You.Seat) >= len(s.view.Seats) {
+		return false
+	}
+	return s.view.Seats[s.view.You.Seat].Ready
+}
+
+func (s *tableScreen) body(a *app, w, h int) string {
+	var main string
+	switch {
+	case s.view.Phase == lobby.Waiting:
+		main = s.waitingBody(a, w)
+	case s.view.Phase == lobby.Broken:
+		main = "\n  " + a.st.errText.Render("! This table stopped after an internal error; the game cannot go on.") +
+			"\n  Sorry. Press esc to go back and start another one."
+	case s.board == nil && s.view.Board != nil:
+		main = "\n  This server has no screen for " + s.view.Game.Name + " yet."
+	case s.board == nil:
+		main = "\n  Waiting for the table…"
+	default:
+		bw, bh := s.boardSize(a)
+		s.board.SetView(s.view.Board, boardContext(s.view, bw, bh))
+		main = s.board.View()
+	}
+	strip := s.strip(a, w)
+	lines := fitBlock(main, w, max(0, h-len(strip)))
+	return strings.Join(append(lines, strip...), "\n")
+}
+
+// strip is the few lines under the board: chat, notices, the result.
+func (s *tableScreen) strip(a *app, w int) []string {
+	var out []string
+	switch {
+	case s.ended != "":
+		out = append(out, " "+a.st.notice.Render(s.ended+" Press esc to go back."))
+	case s.confirmLeave:
+		out = append(out, " "+a.st.strong.Render("Leave this game? Your seat waits for you a little while. y/n"))
+	case s.err != "":
+		out = append(out, " "+a.st.errText.Render("! "+s.err))
+	case s.view.Phase == lobby.Finished && s.view.Result != nil:
+		line := textsafe.Clean(s.view.Result.Summary, w)
+		if s.seated() {
+			line += "  (r rematch · esc leave)"
+		}
+		out = append(out, " "+a.st.strong.Render(line))
+	case s.view.Notice != "":
+		out = append(out, " "+a.st.notice.Render(textsafe.Clean(s.view.Notice, w)))
+	}
+	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
+		out = append([]string{" " + chatLine(a, s.view.Chat[n-1])}, out...)
+	}
+	if s.chatOpen {
+		s.chat.Width = max(10, w-12)
+		out = append(out, " chat "+s.chat.View())
+	}
+	return out
+}
+
+func chatLine(a *app, c lobby.ChatLine) string {
+	return a.st.strong.Render(textsafe.Clean(c.Handle, 16)+":") + " " + textsafe.Clean(c.Text, 200)
+}
+
+func (s *tableScreen) waitingBody(a *app, w int) string {
+	v := s.view
+	var b strings.Builder
+	vis := "private"
+	if v.Public {
+		vis = "public"
+	}
+	b.WriteString("\n  " + a.st.strong.Render(v.Game.Name) + " · " + vis + " table · code " + a.st.strong.Render(formatCode(v.Code)) + "\n")
+	b.WriteString("  " + a.st.dim.Render("Friends join with this code from the home screen, or: ssh -t <host> join "+textsafe.Clean(v.Code, 12)) + "\n\n")
+	for i, seat := range v.Seats {
+		mark := "  "
+		if v.You.IsSeat(engine.Seat(i)) {
+			mark = "▸ "
+		}
+		name := textsafe.Clean(seat.Handle, 16)
+		state := ""
+		switch {
+		case name == "":
+			name, state = a.st.dim.Render("— open —"), ""
+		case seat.Bot:
+			state = "bot"
+			if seat.BotLevel != "" {
+				state += " · " + textsafe.Clean(seat.BotLevel, 12)
+			}
+		case !seat.Connected:
+			state = "away"
+		case seat.Ready:
+			state = "✓ ready"
+		default:
+			state = "not ready"
+		}
+		if i == 0 {
+			state += " · host"
+		}
+		b.WriteString(fmt.Sprintf("  %s%d  %-18s %s\n", mark, i+1, name, state))
+	}
+	if len(v.Game.Options) > 0 {
+		var opts []string
+		for _, o := range v.Game.Options {
+			opts = append(opts, o.Label+": "+v.Options[o.Key])
+		}
+		b.WriteString("\n  " + a.st.dim.Render(strings.Join(opts, " · ")) + "\n")
+	}
+	b.WriteString("\n")
+	switch {
+	case !s.seated():
+		b.WriteString("  You are watching. The game starts when the host says so.\n")
+	case v.Host:
+		b.WriteString("  Press s to start: empty seats get bots. Press r to mark yourself ready.\n")
+	case s.myReady():
+		b.WriteString("  You are ready. Waiting for the host to start.\n")
+	default:
+		b.WriteString("  Press r when you are ready; the host starts the game.\n")
+	}
+	if len(v.Chat) > 0 {
+		b.WriteString("\n")
+		start := max(0, len(v.Chat)-4)
+		for _, c := range v.Chat[start:] {
+			b.WriteString("  " + chatLine(a, c) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func (s *tableScreen) shortHelp(a *app) []key.Binding {
+	switch {
+	case s.ended != "":
+		return []key.Binding{a.km.back, a.km.quit}
+	case s.confirmLeave:
+		return []key.Binding{a.km.yes, a.km.no}
+	case s.chatOpen:
+		return []key.Binding{withHelp(a.km.enter, "enter", "send"), withHelp(a.km.back, "esc", "close chat")}
+	}
+	var ks []key.Binding
+	switch s.view.Phase {
+	case lobby.Waiting:
+		if s.seated() {
+			ks = append(ks, a.km.ready)
+		}
+		if s.view.Host {
+			ks = append(ks, a.km.start)
+		}
+	case lobby.Playing:
+		if s.board != nil {
+			ks = append(ks, s.board.ShortHelp()...)
+		}
+	case lobby.Finished:
+		if s.board != nil {
+			ks = append(ks, s.board.ShortHelp()...)
+		}
+		if s.seated() {
+			ks = append(ks, a.km.rematch)
+		}
+	}
+	if s.board != nil && (s.board.Capturing() || s.board.Overlay()) {
+		return ks
+	}
+	ks = append(ks, a.km.chat, a.km.help)
+	if s.view.Phase != lobby.Playing {
+		ks = append(ks, a.km.leave)
+	}
+	return ks
+}

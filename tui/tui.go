@@ -1,0 +1,565 @@
+// Package tui is the terminal UI of one SSH session: a Bubble Tea model with
+// a stack of screens (handle entry, home, table setup, tables, history,
+// replays, rules) around the per-game boards of the sub-packages. It reads
+// immutable views from the lobby and sends it intents; it never decides
+// anything about a game.
+package tui
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// Size limits. Below the minimum the session shows one line asking for a
+// bigger window; above the maximum it draws as if the window were that big
+// (the server clamps the PTY itself, this only bounds what we lay out).
+const (
+	MinWidth  = 60
+	MinHeight = 20
+	MaxWidth  = 240
+	MaxHeight = 80
+)
+
+// AccountStore is what the UI needs from storage (storage.*DB satisfies it).
+type AccountStore interface {
+	Account(id string) (storage.Account, error)
+	ClaimHandle(id, handle string) (storage.Account, error)
+	History(accountID string, limit int) ([]storage.GameSummary, error)
+	Stats(accountID string) (storage.Stats, error)
+	Game(id string) (storage.FinishedGame, error)
+}
+
+// Deps are the shared services every session uses.
+type Deps struct {
+	Hub    *lobby.Hub
+	Store  AccountStore
+	Games  *engine.Registry
+	Logger *slog.Logger
+}
+
+// Start says where a session begins, from the SSH command line
+// (`ssh -t host join KQ7M4X`): Kind "" (home), "join" or "watch" with a table
+// code, or "replay" with a game id.
+type Start struct {
+	Kind string
+	Arg  string
+}
+
+// Session is one SSH session's identity, window and context.
+type Session struct {
+	// Identity of the player. An empty Handle makes the first screen ask for
+	// one; guests get a generated handle and a note that history needs a key.
+	Identity lobby.Identity
+	// Width and Height are the initial window size (already clamped by the server).
+	Width, Height int
+	// Start is where the session begins.
+	Start Start
+	// Context is the SSH session's context: every Cmd that waits selects on it.
+	Context context.Context
+}
+
+// New returns the root model of one session.
+func New(deps Deps, s Session) tea.Model {
+	var h hubAPI
+	if deps.Hub != nil {
+		h = lobbyHub{deps.Hub}
+	}
+	return newApp(deps, h, s)
+}
+
+// screen is one page of the UI. Screens are pointers that the app mutates
+// only from its Update.
+type screen interface {
+	// title names the screen in the title bar.
+	title(a *app) string
+	// update handles a message; navigation goes through the app.
+	update(a *app, msg tea.Msg) tea.Cmd
+	// body draws the screen in w×h cells.
+	body(a *app, w, h int) string
+	// shortHelp lists the keys that work now.
+	shortHelp(a *app) []key.Binding
+	// capturing reports whether a text field has focus.
+	capturing() bool
+}
+
+// closer is a screen that holds something to release when it is left.
+type closer interface{ close() }
+
+// guarded is a screen where quitting needs a confirmation (a game in play).
+type guarded interface{ quitNeedsConfirm() bool }
+
+// app is the root model.
+type app struct {
+	hub    hubAPI
+	store  AccountStore
+	games  *engine.Registry
+	logger *slog.Logger
+	ctx    context.Context
+	id     lobby.Identity
+	start  Start
+
+	width, height int
+	st            styles
+	km            keys
+	help          help.Model
+
+	stack       []screen
+	showHelp    bool
+	confirmQuit bool
+	quitting    bool
+
+	frame string // last rendered frame; reused until something changes
+	dirty bool
+
+	// pump waits for a table's next change; tests replace it to deliver
+	// changes by hand.
+	pump func(ctx context.Context, c tableConn) tea.Cmd
+}
+
+func newApp(deps Deps, h hubAPI, s Session) *app {
+	ctx := s.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	logger := deps.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	games := deps.Games
+	if games == nil {
+		games = engine.NewRegistry()
+	}
+	a := &app{
+		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx,
+		id: s.Identity, start: s.Start,
+		st: newStyles(), km: newKeys(), help: help.New(),
+		dirty: true, pump: waitTable,
+	}
+	a.help.Styles = a.st.help
+	a.help.ShortSeparator = " · "
+	a.resize(s.Width, s.Height)
+	if a.id.Guest && a.id.Handle == "" {
+		a.id.Handle = guestHandle()
+	}
+	if a.id.Handle == "" {
+		a.stack = []screen{newHandleScreen(a, a.id.Account != "")}
+	} else {
+		a.stack = []screen{newHomeScreen()}
+	}
+	return a
+}
+
+// guestHandle makes a handle like guest-7k3 for a session without a key.
+func guestHandle() string {
+	const alphabet = "23456789abcdefghjkmnpqrstuvwxyz"
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return "guest-" + string(b)
+}
+
+func (a *app) resize(w, h int) {
+	a.width = max(0, min(w, MaxWidth))
+	a.height = max(0, min(h, MaxHeight))
+	a.help.SetWidth(max(0, a.width-2))
+}
+
+func (a *app) top() screen { return a.stack[len(a.stack)-1] }
+
+// push opens s on top of the current screen.
+func (a *app) push(s screen) { a.stack = append(a.stack, s); a.showHelp = false }
+
+// pop returns to the previous screen (home never pops).
+func (a *app) pop() {
+	if len(a.stack) <= 1 {
+		return
+	}
+	if c, ok := a.top().(closer); ok {
+		c.close()
+	}
+	a.stack = a.stack[:len(a.stack)-1]
+	a.showHelp = false
+}
+
+// replace swaps the current screen for s.
+func (a *app) replace(s screen) {
+	if c, ok := a.top().(closer); ok {
+		c.close()
+	}
+	a.stack[len(a.stack)-1] = s
+	a.showHelp = false
+}
+
+// goHome closes everything above home (or the handle screen's successor).
+func (a *app) goHome() {
+	for len(a.stack) > 1 {
+		a.pop()
+	}
+	if _, ok := a.stack[0].(*homeScreen); !ok {
+		a.stack[0] = newHomeScreen()
+	}
+}
+
+// signedIn is called once the handle is known: it opens home and whatever
+// the session asked to start with.
+func (a *app) signedIn() tea.Cmd {
+	a.stack = []screen{newHomeScreen()}
+	switch strings.ToLower(a.start.Kind) {
+	case "join":
+		return a.openTable("Joining "+a.start.Arg, func() (tableConn, error) { return a.hub.Join(a.id, a.start.Arg) })
+	case "watch":
+		return a.openTable("Opening "+a.start.Arg, func() (tableConn, error) { return a.hub.Watch(a.id, a.start.Arg) })
+	case "replay":
+		return a.openReplay(a.start.Arg)
+	}
+	if a.hub != nil {
+		if c, ok := a.hub.Resume(a.id); ok {
+			return a.pushTable(c)
+		}
+	}
+	return nil
+}
+
+// tableOpenedMsg carries the result of a create, join, watch or quick play.
+type tableOpenedMsg struct {
+	conn tableConn
+	err  error
+}
+
+// openTable runs a hub call off the event loop and opens the table it returns.
+func (a *app) openTable(what string, call func() (tableConn, error)) tea.Cmd {
+	if a.hub == nil {
+		return func() tea.Msg {
+			return tableOpenedMsg{err: errors.New("The lobby is not available right now; try again later.")}
+		}
+	}
+	return func() tea.Msg {
+		c, err := call()
+		if err == nil && c == nil {
+			err = fmt.Errorf("%s failed; try again", what)
+		}
+		return tableOpenedMsg{conn: c, err: err}
+	}
+}
+
+func (a *app) pushTable(c tableConn) tea.Cmd {
+	ts := newTableScreen(a, c)
+	a.push(ts)
+	return a.pump(a.ctx, c)
+}
+
+// userError turns an error into a sentence for the player. Refusals from the
+// rules and the lobby are already user-facing; anything else is logged and
+// replaced by a generic message so internals never reach the screen.
+func (a *app) userError(err error, fallback string) string {
+	if err == nil {
+		return ""
+	}
+	var ie *engine.IllegalError
+	if errors.As(err, &ie) {
+		return ie.Msg
+	}
+	a.logger.Warn("session error", "account", a.id.Account, "err", err)
+	msg := err.Error()
+	if fallback != "" {
+		return fallback
+	}
+	return msg
+}
+
+// Init implements tea.Model.
+func (a *app) Init() tea.Cmd {
+	if a.id.Handle != "" {
+		return a.signedIn()
+	}
+	if h, ok := a.top().(*handleScreen); ok {
+		return h.init(a)
+	}
+	return nil
+}
+
+// Update implements tea.Model.
+func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd, changed := a.handle(msg)
+	if changed {
+		a.dirty = true
+	}
+	return a, cmd
+}
+
+func (a *app) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }
+
+func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.resize(msg.Width, msg.Height)
+		return nil, true
+	case tableChangedMsg:
+		ts := a.findTable(msg.conn)
+		if ts == nil {
+			return nil, false // a table we already left; its pump ends here
+		}
+		changed := ts.refresh(a)
+		return a.pump(a.ctx, msg.conn), changed
+	case tableClosedMsg:
+		ts := a.findTable(msg.conn)
+		if ts == nil {
+			return nil, false
+		}
+		ts.closed(a, msg.reason)
+		return nil, true
+	case tableOpenedMsg:
+		if msg.err != nil {
+			if e, ok := a.top().(interface{ setError(string) }); ok {
+				e.setError(a.userError(msg.err, ""))
+			}
+			return nil, true
+		}
+		if e, ok := a.top().(interface{ setError(string) }); ok {
+			e.setError("") // the request is done; its screen is no longer busy
+		}
+		return a.pushTable(msg.conn), true
+	case replayLoadedMsg:
+		a.replayLoaded(msg)
+		return nil, true
+	case tea.KeyPressMsg:
+		return a.key(msg), true
+	}
+	return a.top().update(a, msg), true
+}
+
+func (a *app) key(msg tea.KeyPressMsg) tea.Cmd {
+	if a.confirmQuit {
+		switch {
+		case key.Matches(msg, a.km.yes), key.Matches(msg, a.km.forceQuit):
+			return a.quit()
+		case key.Matches(msg, a.km.no), key.Matches(msg, a.km.quit):
+			a.confirmQuit = false
+		}
+		return nil
+	}
+	if key.Matches(msg, a.km.forceQuit) {
+		return a.askQuit()
+	}
+	if a.tooSmall() {
+		if key.Matches(msg, a.km.quit) {
+			return a.askQuit()
+		}
+		return nil
+	}
+	if a.showHelp {
+		switch {
+		case key.Matches(msg, a.km.help), key.Matches(msg, a.km.back):
+			a.showHelp = false
+		case key.Matches(msg, a.km.quit):
+			return a.askQuit()
+		}
+		return nil
+	}
+	if !a.top().capturing() {
+		switch {
+		case key.Matches(msg, a.km.help):
+			a.showHelp = true
+			return nil
+		case key.Matches(msg, a.km.quit):
+			return a.askQuit()
+		}
+	}
+	return a.top().update(a, msg)
+}
+
+// askQuit quits at once, or asks first when a game is in play.
+func (a *app) askQuit() tea.Cmd {
+	for _, s := range a.stack {
+		if g, ok := s.(guarded); ok && g.quitNeedsConfirm() {
+			a.confirmQuit = true
+			return nil
+		}
+	}
+	return a.quit()
+}
+
+func (a *app) quit() tea.Cmd {
+	for len(a.stack) > 1 {
+		a.pop()
+	}
+	if c, ok := a.stack[0].(closer); ok {
+		c.close()
+	}
+	a.quitting = true
+	return tea.Quit
+}
+
+func (a *app) findTable(c tableConn) *tableScreen {
+	for _, s := range a.stack {
+		if ts, ok := s.(*tableScreen); ok && ts.conn == c {
+			return ts
+		}
+	}
+	return nil
+}
+
+// View implements tea.Model. The frame is rebuilt only after a message that
+// changed something, so an idle session costs nothing to draw.
+func (a *app) View() tea.View {
+	if a.dirty || a.frame == "" {
+		a.frame = a.render()
+		a.dirty = false
+	}
+	v := tea.NewView(a.frame)
+	v.AltScreen = true
+	v.WindowTitle = "Codebreakers"
+	return v
+}
+
+func (a *app) render() string {
+	w, h := a.width, a.height
+	if a.quitting {
+		return ""
+	}
+	if a.tooSmall() {
+		return sizeMessage(w, h)
+	}
+	s := a.top()
+	title := s.title(a)
+	right := a.id.Handle
+	if a.hub != nil {
+		_, tables := a.hub.Online()
+		right = fmt.Sprintf("%s · %d tables", a.id.Handle, tables)
+	}
+	if r, ok := s.(interface{ titleRight(*app) string }); ok {
+		right = r.titleRight(a)
+	}
+	bar := titleBar(a.st, title, right, w)
+	rule := a.st.rule.Render(strings.Repeat("─", w))
+
+	bodyH := h - 4
+	var body string
+	var keysLine string
+	switch {
+	case a.confirmQuit:
+		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center,
+			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
+				"Your seat is kept for a little while; reconnect with the same key to resume.")
+		keysLine = a.help.ShortHelpView([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
+	case a.showHelp:
+		body = a.fullHelp(s, w, bodyH)
+		keysLine = a.help.ShortHelpView([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
+	default:
+		body = s.body(a, w, bodyH)
+		keysLine = a.help.ShortHelpView(s.shortHelp(a))
+	}
+	lines := []string{bar, rule}
+	lines = append(lines, fitBlock(body, w, bodyH)...)
+	lines = append(lines, rule, " "+keysLine)
+	return fitLines(lines, w, h)
+}
+
+// fullHelp draws every key of the screen and the global keys.
+func (a *app) fullHelp(s screen, w, h int) string {
+	groups := [][]key.Binding{s.shortHelp(a)}
+	if ts, ok := s.(*tableScreen); ok && ts.board != nil {
+		groups = append(groups, ts.board.FullHelp()...)
+	}
+	groups = append(groups, []key.Binding{a.km.help, a.km.back, a.km.quit, a.km.forceQuit})
+	var b strings.Builder
+	b.WriteString(a.st.strong.Render("Keys on this screen") + "\n\n")
+	full := a.help
+	full.ShowAll = true
+	b.WriteString(full.FullHelpView(groups))
+	b.WriteString("\n\n" + a.st.dim.Render("Arrows and vim keys (h j k l) both work. Esc goes back; q quits (asked first during a game)."))
+	return lipgloss.NewStyle().Padding(0, 2).Render(b.String())
+}
+
+func withHelp(b key.Binding, k, desc string) key.Binding {
+	b.SetHelp(k, desc)
+	return b
+}
+
+// sizeMessage is the single centred line shown when the window is too small.
+func sizeMessage(w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("Make the window at least %d×%d (now %d×%d).", MinWidth, MinHeight, w, h)
+	for _, shorter := range []string{
+		fmt.Sprintf("Need at least %d×%d (now %d×%d)", MinWidth, MinHeight, w, h),
+		fmt.Sprintf("Need %d×%d", MinWidth, MinHeight),
+	} {
+		if ansi.StringWidth(msg) <= w {
+			break
+		}
+		msg = shorter
+	}
+	msg = ansi.Truncate(msg, w, "")
+	pad := (w - ansi.StringWidth(msg)) / 2
+	lines := make([]string, h)
+	lines[h/2] = strings.Repeat(" ", pad) + msg
+	return strings.Join(lines, "\n")
+}
+
+// titleBar draws " TITLE ...... right " in exactly w cells.
+func titleBar(st styles, title, right string, w int) string {
+	// The first part names the place in capitals; the rest (codes, names,
+	// whose turn) keeps its case.
+	head, rest, more := strings.Cut(title, " · ")
+	left := " " + st.title.Render(strings.ToUpper(head))
+	if more {
+		left += st.title.Render(" · " + rest)
+	}
+	r := st.titleEnd.Render(right) + " "
+	gap := w - lipgloss.Width(left) - lipgloss.Width(r)
+	if gap < 1 {
+		return ansi.Truncate(left, w, "…")
+	}
+	return left + strings.Repeat(" ", gap) + r
+}
+
+// fitBlock splits s into exactly h lines, each at most w cells wide.
+func fitBlock(s string, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// fitLines joins lines, guaranteeing the frame never exceeds w×h.
+func fitLines(lines []string, w, h int) string {
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}

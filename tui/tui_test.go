@@ -1,0 +1,292 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+func newHandleApp(t *testing.T, store *fakeStore) *app {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	m := newApp(Deps{Store: store, Games: registry()}, &fakeHub{}, Session{
+		Identity: lobby.Identity{Account: "SHA256:new"}, Width: 80, Height: 24, Context: ctx,
+	})
+	m.pump = func(context.Context, tableConn) tea.Cmd { return nil }
+	run(t, m, m.Init())
+	return m
+}
+
+func TestHandleScreenRejectsEscapesAndTakenHandles(t *testing.T) {
+	store := newFakeStore()
+	store.accounts["SHA256:other"] = storage.Account{ID: "SHA256:other", Handle: "Bo"}
+	m := newHandleApp(t, store)
+	if !strings.Contains(screenText(m), "Choose a handle") {
+		t.Fatalf("first screen should ask for a handle:\n%s", screenText(m))
+	}
+
+	// An escape sequence typed or pasted is never echoed, and the rest is refused.
+	send(m, keyMsg("\x1b[31mred"))
+	send(m, tea.PasteMsg{Content: "\x1b]0;owned\x07"})
+	out := m.View().Content
+	if strings.Contains(out, "\x1b[31m") || strings.Contains(out, "\x1b]0;") || strings.Contains(out, "\x07") {
+		t.Fatalf("escape from input reached the screen: %q", out)
+	}
+	press(t, m, "enter")
+	if _, ok := m.top().(*handleScreen); !ok {
+		t.Fatal("a handle with brackets was accepted")
+	}
+	if !strings.Contains(screenText(m), "! ") {
+		t.Fatalf("no error shown for a bad handle:\n%s", screenText(m))
+	}
+
+	// A taken handle (case-insensitive) says so and keeps the screen.
+	press(t, m, "esc")
+	typeText(t, m, "bo")
+	press(t, m, "enter")
+	if !strings.Contains(screenText(m), "That handle is taken") {
+		t.Fatalf("taken handle not reported:\n%s", screenText(m))
+	}
+
+	// A good handle is claimed and leads home.
+	press(t, m, "esc")
+	typeText(t, m, "mara_7")
+	press(t, m, "enter")
+	if _, ok := m.top().(*homeScreen); !ok {
+		t.Fatalf("after a good handle, expected home, got %T:\n%s", m.top(), screenText(m))
+	}
+	if store.accounts["SHA256:new"].Handle != "mara_7" {
+		t.Fatalf("handle not stored: %+v", store.accounts)
+	}
+	if !strings.Contains(screenText(m), "mara_7") {
+		t.Fatal("title bar does not show the handle")
+	}
+}
+
+func TestReturningKeySkipsHandleScreen(t *testing.T) {
+	store := newFakeStore()
+	store.accounts["SHA256:new"] = storage.Account{ID: "SHA256:new", Handle: "kai"}
+	m := newHandleApp(t, store)
+	if _, ok := m.top().(*homeScreen); !ok {
+		t.Fatalf("known key should go home, got %T", m.top())
+	}
+}
+
+func TestGuestGetsHandleAndNote(t *testing.T) {
+	m := newApp(Deps{Games: registry()}, &fakeHub{}, Session{
+		Identity: lobby.Identity{Account: "guest:1", Guest: true}, Width: 80, Height: 24,
+	})
+	run(t, m, m.Init())
+	if !strings.HasPrefix(m.id.Handle, "guest-") {
+		t.Fatalf("guest handle %q", m.id.Handle)
+	}
+	if !strings.Contains(screenText(m), "guest") || !strings.Contains(screenText(m), "SSH key") {
+		t.Fatalf("guest note missing:\n%s", screenText(m))
+	}
+}
+
+func TestHomeNavigation(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	out := screenText(m)
+	for _, want := range []string{"Quick play", "Create a table", "Join with a code", "Public tables", "My games", "How to play", "↑/↓ move"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("home lacks %q", want)
+		}
+	}
+	if !strings.Contains(out, "▸ Quick play") {
+		t.Fatalf("cursor not on the first item:\n%s", out)
+	}
+	press(t, m, "j", "down")
+	if !strings.Contains(screenText(m), "▸ Join with a code") {
+		t.Fatalf("j and down should move twice:\n%s", screenText(m))
+	}
+	press(t, m, "k")
+	press(t, m, "enter")
+	if _, ok := m.top().(*createScreen); !ok {
+		t.Fatalf("enter on Create should open the form, got %T", m.top())
+	}
+	press(t, m, "esc")
+	if _, ok := m.top().(*homeScreen); !ok {
+		t.Fatalf("esc should go back home, got %T", m.top())
+	}
+	// ? opens the help overlay; esc closes it.
+	press(t, m, "?")
+	if !strings.Contains(screenText(m), "Keys on this screen") {
+		t.Fatalf("? shows no help:\n%s", screenText(m))
+	}
+	press(t, m, "esc")
+	if strings.Contains(screenText(m), "Keys on this screen") {
+		t.Fatal("esc did not close help")
+	}
+	// q on home quits without asking.
+	cmd := send(m, keyMsg("q"))
+	if cmd == nil {
+		t.Fatal("q did not quit")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Fatal("q did not quit")
+	}
+}
+
+func TestJoinWithBadCodeSaysWhatToDo(t *testing.T) {
+	h := &fakeHub{joinErr: engine.Illegal("That code matches no open table. Codes look like KQ7-M4X.")}
+	m := newTestApp(t, h, nil, 80, 24)
+	press(t, m, "down", "down", "enter")
+	typeText(t, m, "zzz999")
+	press(t, m, "enter")
+	if len(h.joined) != 1 || h.joined[0] != "zzz999" {
+		t.Fatalf("join calls %v", h.joined)
+	}
+	if !strings.Contains(screenText(m), "That code matches no open table") {
+		t.Fatalf("join error not shown:\n%s", screenText(m))
+	}
+	// tab switches to watching.
+	press(t, m, "tab")
+	if !strings.Contains(screenText(m), "WATCH A TABLE") || strings.Contains(screenText(m), "matches no") {
+		t.Fatalf("tab should switch to watch:\n%s", screenText(m))
+	}
+}
+
+func TestCreateFormBuildsSpec(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	press(t, m, "down", "enter")
+	cs := m.top().(*createScreen)
+	// Seats 3 by default; one more seat, then two bots.
+	press(t, m, "right", "down", "right", "right")
+	spec := cs.spec()
+	if spec.Game != "breakcode" || spec.Seats != 4 || spec.Bots != 2 || spec.Public {
+		t.Fatalf("spec %+v", spec)
+	}
+	if spec.Options["aid"] != "on" || spec.BotLevel != "strong" {
+		t.Fatalf("spec options %+v level %q", spec.Options, spec.BotLevel)
+	}
+	// Fewer seats clamp the bots so the creator still has a seat.
+	press(t, m, "up", "left", "left")
+	if spec := cs.spec(); spec.Seats != 2 || spec.Bots != 1 {
+		t.Fatalf("after shrinking: %+v", spec)
+	}
+}
+
+func TestQuitDuringGameAsksFirst(t *testing.T) {
+	st := dealt(t, 2, 1)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	h := &fakeHub{conn: conn}
+	m := newTestApp(t, h, nil, 80, 24)
+	press(t, m, "enter") // quick play
+	if _, ok := m.top().(*tableScreen); !ok {
+		t.Fatalf("quick play did not open the table: %T\n%s", m.top(), screenText(m))
+	}
+	cmd := send(m, keyMsg("q"))
+	if cmd != nil {
+		t.Fatal("q quit at once during a game")
+	}
+	if !strings.Contains(screenText(m), "Leave the game and quit?") {
+		t.Fatalf("no confirmation:\n%s", screenText(m))
+	}
+	press(t, m, "n")
+	if conn.left || m.confirmQuit {
+		t.Fatal("n should stay at the table")
+	}
+	send(m, keyMsg("q"))
+	cmd = send(m, keyMsg("y"))
+	if cmd == nil {
+		t.Fatal("no quit after confirming")
+		return
+	}
+	if !conn.left {
+		t.Fatal("quitting did not leave the table")
+	}
+}
+
+func TestTinyAndHugeWindows(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	for _, sz := range [][2]int{{1, 1}, {0, 0}, {30, 10}, {59, 24}, {80, 19}} {
+		send(m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		checkFits(t, m, max(sz[0], 0), max(sz[1], 0))
+		press(t, m, "down", "enter", "esc")
+	}
+	send(m, tea.WindowSizeMsg{Width: 40, Height: 10})
+	out := screenText(m)
+	if !strings.Contains(out, "at least") || strings.Count(strings.TrimSpace(out), "\n") != 0 {
+		t.Fatalf("small window should show one line about the size:\n%q", out)
+	}
+	send(m, tea.WindowSizeMsg{Width: 10000, Height: 10000})
+	checkFits(t, m, MaxWidth, MaxHeight)
+	if !strings.Contains(screenText(m), "Quick play") {
+		t.Fatal("huge window should draw home (clamped)")
+	}
+	press(t, m, "enter")
+	checkFits(t, m, MaxWidth, MaxHeight)
+}
+
+// TestEveryScreenFits80x24 walks every screen at 80×24 and at the minimum.
+func TestEveryScreenFits80x24(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {MinWidth, MinHeight}, {120, 40}} {
+		w, h := sz[0], sz[1]
+		store := newFakeStore()
+		store.history = []storage.GameSummary{{ID: "8F3K2", Game: "breakcode", Moves: 12,
+			Seats: []storage.SeatRecord{{AccountID: "SHA256:test", Handle: "mara"}, {Handle: "Bo", Bot: true}}}}
+		hub := &fakeHub{tables: []lobby.TableSummary{{Code: "KQ7M4X", Game: "breakcode", GameName: "Break the Code", Public: true, Phase: lobby.Waiting, Seats: 4, Humans: 1, Open: 3, Host: "mara"}}}
+		m := newTestApp(t, hub, store, w, h)
+		check := func(name string) {
+			t.Helper()
+			checkFits(t, m, w, h)
+			if t.Failed() {
+				t.Fatalf("%s at %d×%d:\n%s", name, w, h, screenText(m))
+			}
+			press(t, m, "?")
+			checkFits(t, m, w, h)
+			press(t, m, "esc")
+		}
+		check("home")
+		for i, name := range []string{"create", "join", "tables", "history", "replay-id", "rules"} {
+			press(t, m, "home")
+			for range i + 1 {
+				press(t, m, "down")
+			}
+			press(t, m, "enter")
+			check(name)
+			if name == "rules" {
+				press(t, m, "down", "enter")
+				check("rules text")
+				press(t, m, "end")
+				check("rules end")
+				press(t, m, "esc")
+			}
+			press(t, m, "esc")
+		}
+		// The table screens: waiting, and boards for 2–4 players.
+		for n := 2; n <= 4; n++ {
+			st := dealt(t, n, uint64(n))
+			log := playFew(t, st, 9)
+			for _, viewer := range []engine.Viewer{engine.SeatViewer(0), engine.Spectator()} {
+				conn := newFakeConn(tableView(st, viewer, log, 1))
+				hub.conn = conn
+				press(t, m, "home", "enter")
+				check("board")
+				press(t, m, "n")
+				check("notepad")
+				press(t, m, "n", "c")
+				typeText(t, m, "hello")
+				check("chat")
+				press(t, m, "esc")
+				m.goHome()
+			}
+		}
+		waiting := lobby.TableView{Version: 1, Code: "KQ7-M4X", Game: registry().Games()[0].Info(), Phase: lobby.Waiting,
+			You: engine.SeatViewer(0), Host: true, Options: engine.Options{"aid": "on"},
+			Seats: []lobby.SeatView{{Handle: "mara", Connected: true}, {Handle: "Bo", Bot: true, BotLevel: "strong"}, {}, {}},
+			Chat:  []lobby.ChatLine{{Handle: "Bo", Text: "hi"}}}
+		hub.conn = newFakeConn(waiting)
+		press(t, m, "home", "enter")
+		check("waiting")
+		m.goHome()
+	}
+}

@@ -1,0 +1,5 @@
+package tui
+
+import "strconv"
+
+func itoa(n int) string { return strconv.Itoa(n) }
