@@ -674,3 +674,46 @@ func TestEndedConnKeepsItsLastView(t *testing.T) {
 		t.Fatalf("bob's ended conn shows a later view: %+v", v)
 	}
 }
+
+func TestCloseEndsEverything(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, bob := startTwo(t, h, nil)
+	spy, err := h.Watch(ident("spy"), ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, n := h.Online(); s != 3 || n != 1 {
+		t.Fatalf("online: %d sessions, %d tables", s, n)
+	}
+	bob.Leave()
+	if v := waitView(t, ann, "bob away", func(v TableView) bool { return !v.Seats[1].Connected }); !strings.Contains(v.Notice, "held for 60 minutes") {
+		t.Fatalf("notice %q", v.Notice)
+	}
+	h.Close()
+	for _, c := range []*Conn{ann, spy} {
+		<-c.Done()
+		if c.Reason() == "" {
+			t.Fatal("no reason at shutdown")
+		}
+	}
+	if s, _ := h.Online(); s != 0 {
+		t.Fatalf("%d sessions after Close", s)
+	}
+	if _, err := h.Create(ident("x"), TableSpec{Game: "secret", Seats: 2}); !errors.Is(err, ErrShutdown) {
+		t.Fatalf("create after close: %v", err)
+	}
+	if err := ann.Act(say(1)); !errors.Is(err, ErrNotHere) {
+		t.Fatalf("act after close: %v", err)
+	}
+}
+
+func TestHumanDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		time.Minute: "1 minute", 3 * time.Minute: "3 minutes", 90 * time.Second: "90 seconds",
+		45 * time.Second: "45 seconds", 10 * time.Millisecond: "a moment",
+	} {
+		if got := humanDuration(d); got != want {
+			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -328,7 +328,7 @@ func (t *table) detach(c *Conn) {
 			t.pickHost()
 		}
 	case Playing:
-		t.notice = fmt.Sprintf("%s disconnected; their seat is held for %s.", s.id.Handle, t.cfg.Grace.Round(time.Second))
+		t.notice = fmt.Sprintf("%s disconnected; their seat is held for %s.", s.id.Handle, humanDuration(t.cfg.Grace))
 		t.startGrace(i)
 	}
 	t.maybeClose()
@@ -973,4 +973,19 @@ func countFunc[T any](s []T, f func(T) bool) int {
 		}
 	}
 	return n
+}
+
+// humanDuration says d the way a notice would: "1 minute", "90 seconds".
+func humanDuration(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		if d == time.Minute {
+			return "1 minute"
+		}
+		return fmt.Sprintf("%d minutes", d/time.Minute)
+	case d >= time.Second:
+		return fmt.Sprintf("%d seconds", d/time.Second)
+	default:
+		return "a moment"
+	}
 }
