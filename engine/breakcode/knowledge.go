@@ -255,56 +255,93 @@ func binom(n, r int) int {
 // marginals4 is the 4-player belief. The joint of three opponents and the
 // centre (up to 63,063,000 deals) is too large to enumerate per move, so it
 // is factored: for each opponent, the exact number of joint deals in which
-// they hold a given set is found by counting over tile subsets (the other
-// two opponents' consistent sets inside the remaining tiles), and likewise
-// for the centre. The bot's question score then treats the three answers as
-// independent (the sum of each answer's entropy under its exact marginal).
+// they hold a given set is counted with subset transforms (zeta/Möbius over
+// the 16 unseen tiles; a union of a 4-tile and an 8-tile set that has 12
+// tiles is a disjoint union), and likewise for the centre. The bot's
+// question score then treats the three answers as independent: the sum of
+// each answer's entropy under its exact marginal (see questionInfo).
 func (k *knowledge) marginals4(b *belief) {
-	size := 1 << len(k.pool)
+	bitsN := len(k.pool)
+	size := 1 << bitsN
+	h := k.handSize
+	indicator := func(list []uint32) []int64 {
+		f := make([]int64, size)
+		for _, m := range list {
+			f[m] = 1
+		}
+		zeta(f, bitsN)
+		return f
+	}
+	z := [3][]int64{indicator(k.ok[0]), indicator(k.ok[1]), indicator(k.ok[2])}
+	// orConv returns, for every set S, the sum over A ∪ B = S of fa(A)·fb(B),
+	// given the zeta transforms of fa and fb. On sets whose size is the sum
+	// of the two parts' sizes, A and B are disjoint.
+	orConv := func(za, zb []int64) []int64 {
+		g := make([]int64, size)
+		for m := range g {
+			g[m] = za[m] * zb[m]
+		}
+		mobius(g, bitsN)
+		return g
+	}
+	// rankZeta keeps f on sets of exactly r tiles and transforms that.
+	rankZeta := func(f []int64, r int) []int64 {
+		g := make([]int64, size)
+		for m := range g {
+			if bits.OnesCount32(uint32(m)) == r {
+				g[m] = f[m]
+			}
+		}
+		zeta(g, bitsN)
+		return g
+	}
 	for j := range k.opps {
 		y, x := (j+1)%3, (j+2)%3
-		inner := make([]int64, size) // |T| = 2 hands: sets of x inside T
-		for _, m := range k.ok[x] {
-			forSubsets(k.full&^m, k.handSize, func(extra uint32) { inner[m|extra]++ })
-		}
-		outer := make([]int64, size) // |S| = 3 hands: y's set, then x's inside the rest
-		for _, m := range k.ok[y] {
-			forSubsets(k.full&^m, 2*k.handSize, func(extra uint32) {
-				if w := inner[extra]; w > 0 {
-					outer[m|extra] += w
-				}
-			})
-		}
+		// z[x](T) counts x's consistent sets inside T; for |S| = 3 hands,
+		// outer(S) counts y's set plus the x sets inside the rest of S.
+		outer := orConv(z[y], rankZeta(z[x], 2*h))
 		for _, m := range k.ok[j] {
 			if w := outer[k.full&^m]; w > 0 {
 				b.opp[j][m] = float64(w)
 			}
 		}
 	}
-	// Centre: for each centre set, count consistent (A, B, C) partitions of the rest.
-	pairs := make([]int64, size) // |T| = 2 hands: B's set and C = T \ B
-	for _, m := range k.ok[1] {
-		forSubsets(k.full&^m, k.handSize, func(c uint32) {
-			if k.okSet[2][c] {
-				pairs[m|c]++
-			}
-		})
-	}
-	triples := make([]int64, size) // |S| = 3 hands
-	for _, m := range k.ok[0] {
-		forSubsets(k.full&^m, 2*k.handSize, func(rest uint32) {
-			if w := pairs[rest]; w > 0 {
-				triples[m|rest] += w
-			}
-		})
-	}
-	forSubsets(k.full, k.handSize, func(c uint32) {
+	// Centre: B and C split a 2-hand set exactly; A takes a hand beside them.
+	pairs := orConv(z[1], z[2])
+	triples := orConv(z[0], rankZeta(pairs, 2*h))
+	forSubsets(k.full, h, func(c uint32) {
 		if w := triples[k.full&^c]; w > 0 {
 			b.target[k.handID[c]] += float64(w)
 		}
 	})
 	if k.centreKnown >= 0 {
 		b.target = map[int32]float64{k.centreKnown: 1}
+	}
+}
+
+// zeta replaces f by its sum over subsets: f(S) = Σ_{T ⊆ S} f(T).
+func zeta(f []int64, n int) {
+	for i := range n {
+		bit := 1 << i
+		for base := 0; base < len(f); base += 2 * bit {
+			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
+			for m := range hi {
+				hi[m] += lo[m]
+			}
+		}
+	}
+}
+
+// mobius inverts zeta.
+func mobius(f []int64, n int) {
+	for i := range n {
+		bit := 1 << i
+		for base := 0; base < len(f); base += 2 * bit {
+			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
+			for m := range hi {
+				hi[m] -= lo[m]
+			}
+		}
 	}
 }
 

@@ -173,10 +173,10 @@ func maskOf(ts []Tile) (uint32, error) {
 // answer to every question variant precomputed.
 type handTable struct {
 	size    int
-	masks   []uint32           // canonical physical set of each hand
-	ids     map[uint32]int32   // canonical set → hand id
-	answers [][variants]uint8  // per hand id, per question variant
-	tiles   [][]Tile           // per hand id, in screen order
+	masks   []uint32          // canonical physical set of each hand
+	ids     map[uint32]int32  // canonical set → hand id
+	answers [][variants]uint8 // per hand id, per question variant
+	tiles   [][]Tile          // per hand id, in screen order
 }
 
 // id returns the hand id of any physical set of the table's size.

@@ -1,0 +1,74 @@
+package breakcode
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// brute4 counts 4-player marginals by direct enumeration (slow; for checking).
+func brute4(k *knowledge) belief {
+	b := belief{target: map[int32]float64{}}
+	for range k.opps {
+		b.opp = append(b.opp, make([]float64, 1<<len(k.pool)))
+	}
+	for _, a := range k.ok[0] {
+		forSubsets(k.full&^a, k.handSize, func(bb uint32) {
+			if !k.okSet[1][bb] {
+				return
+			}
+			forSubsets(k.full&^a&^bb, k.handSize, func(c uint32) {
+				if !k.okSet[2][c] {
+					return
+				}
+				b.opp[0][a]++
+				b.opp[1][bb]++
+				b.opp[2][c]++
+				b.target[k.handID[k.full&^a&^bb&^c]]++
+			})
+		})
+	}
+	return b
+}
+
+func TestMarginals4MatchBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	s := newState(true, make([]engine.Player, 4), 77)
+	for range 3 {
+		card := s.faceUp[rng.IntN(len(s.faceUp))]
+		if NeedsNumber(card) {
+			card = 1
+		}
+		if !slices.Contains(s.faceUp, card) {
+			card = s.faceUp[0]
+		}
+		mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
+	}
+	k := newKnowledge(s.view(engine.SeatViewer(0)))
+	got, want := k.belief(), brute4(k)
+	for j := range k.opps {
+		for m := range got.opp[j] {
+			if got.opp[j][m] != want.opp[j][m] {
+				t.Fatalf("opponent %d set %b: %v, want %v", j, m, got.opp[j][m], want.opp[j][m])
+			}
+		}
+	}
+	if len(got.target) != len(want.target) {
+		t.Fatalf("centre: %d sets, want %d", len(got.target), len(want.target))
+	}
+	for id, w := range want.target {
+		if got.target[id] != w {
+			t.Fatalf("centre %v: %v, want %v", k.table.tiles[id], got.target[id], w)
+		}
+	}
+	t.Logf("centre sets %d, asked %d", len(want.target), len(s.asked))
+}
+
+func firstNumberOr0(card int) int {
+	if n := CardNumbers(card); n != nil {
+		return n[0]
+	}
+	return 0
+}
