@@ -717,3 +717,47 @@ func TestHumanDuration(t *testing.T) {
 		}
 	}
 }
+
+// peekStore lets a test look at the views at the moment a move is appended.
+type peekStore struct {
+	*memStore
+	onAppend func(index int)
+}
+
+func (p *peekStore) AppendMove(id string, index int, m engine.Move) error {
+	if p.onAppend != nil {
+		p.onAppend(index)
+	}
+	return p.memStore.AppendMove(id, index, m)
+}
+
+// TestMovesAreDurableBeforeShown: while the Store is appending move n, no
+// viewer has been shown it yet.
+func TestMovesAreDurableBeforeShown(t *testing.T) {
+	store := &peekStore{memStore: newMemStore()}
+	h := testHub(t, store, nil)
+	ann, bob := startTwo(t, h, engine.Options{"turns": "30"})
+	var bad []string
+	store.onAppend = func(index int) { // runs on the table goroutine
+		for _, c := range []*Conn{ann, bob} {
+			if got := board(t, c.View()).Moves; got != index {
+				bad = append(bad, fmt.Sprintf("appending move %d while %v already sees %d moves", index, c.Viewer(), got))
+			}
+		}
+	}
+	for i := range 3 {
+		if err := ann.Act(say(i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := bob.Act(say(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.Close() // after this the table goroutine is gone: bad is ours to read
+	if len(bad) > 0 {
+		t.Fatal(bad)
+	}
+	if n := store.liveMoves(ann.View().GameID); n != 6 {
+		t.Fatalf("store has %d moves", n)
+	}
+}
