@@ -1,0 +1,49 @@
+package server
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// Start says which screen an interactive session opens on, from the command
+// given with `ssh -t host join KQ7M4X`. The zero value is the home screen.
+type Start struct {
+	Kind string // "", "join", "watch" or "replay"
+	Arg  string // the code or game id, already sanitised
+}
+
+// Session is what the App gets to build one interactive session's model.
+type Session struct {
+	// Identity is who is playing: the fingerprint of the key that actually
+	// authenticated, or a fresh guest id.
+	Identity Identity
+	// Width and Height are the initial terminal size, already clamped.
+	Width, Height int
+	// Start is the screen asked for on the command line.
+	Start Start
+	// Context ends when the session ends (disconnect, idle, shutdown). Every
+	// Cmd that waits must also select on it.
+	Context context.Context
+	// Environ is the client's environment (capped), with TERM set.
+	Environ []string
+}
+
+// AppFunc builds the Bubble Tea model for one interactive session.
+type AppFunc func(Session) tea.Model
+
+// Records is what the exec commands read (storage.*DB satisfies it).
+type Records interface {
+	Account(id string) (storage.Account, error)
+	History(accountID string, limit int) ([]storage.GameSummary, error)
+	Stats(accountID string) (storage.Stats, error)
+	Game(id string) (storage.FinishedGame, error)
+}
+
+// Identity is who a session belongs to. It mirrors lobby.Identity.
+type Identity struct {
+	Account string // "SHA256:..." for a key, "guest:<id>" for a guest
+	Handle  string // empty until the player picks one
+	Guest   bool
+}

@@ -1,0 +1,112 @@
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// Defaults for Config fields left at their zero value. They are sized for a
+// small public arcade on a two-core machine.
+const (
+	DefaultAddr               = ":2222"
+	DefaultHandshakeTimeout   = 10 * time.Second
+	DefaultIdleTimeout        = 15 * time.Minute
+	DefaultMaxSessionTime     = 6 * time.Hour
+	DefaultMaxSessions        = 500
+	DefaultMaxSessionsPerIP   = 8
+	DefaultConnectionsPerMin  = 30
+	DefaultMaxSessionsPerConn = 3
+	DefaultMaxEnv             = 32
+	DefaultMaxWidth           = 240
+	DefaultMaxHeight          = 80
+	DefaultFPS                = 20
+)
+
+// Config is everything the SSH server needs. Zero values take the defaults
+// above, except HostKeyPath, which is required so that no library ever
+// writes a key into the working directory.
+type Config struct {
+	// Addr is the TCP address to listen on, e.g. ":2222".
+	Addr string
+	// HostKeyPath is the ed25519 host key file. It is created with mode 0600
+	// (its directory 0700) when missing.
+	HostKeyPath string
+	// Logger receives structured logs. Nil means slog.Default().
+	Logger *slog.Logger
+
+	// HandshakeTimeout bounds the SSH handshake and authentication.
+	HandshakeTimeout time.Duration
+	// IdleTimeout ends a session that has sent no input for this long.
+	// Output does not count: a screen that repaints is not a player.
+	IdleTimeout time.Duration
+	// MaxSessionTime ends any session after this long, however active.
+	MaxSessionTime time.Duration
+
+	// MaxSessions caps concurrent sessions on the whole server.
+	MaxSessions int
+	// MaxSessionsPerIP caps concurrent sessions from one address.
+	MaxSessionsPerIP int
+	// ConnectionsPerMinute is how many new connections one address may open
+	// per minute (with a burst of the same size).
+	ConnectionsPerMinute int
+	// MaxSessionsPerConn caps concurrent session channels on one connection.
+	MaxSessionsPerConn int
+	// MaxEnv caps the environment entries a session may send.
+	MaxEnv int
+
+	// MaxWidth and MaxHeight clamp every terminal size the client reports.
+	// Each cell costs the renderer about 250 bytes, so this is a memory cap.
+	MaxWidth, MaxHeight int
+	// FPS is the renderer's frame-rate ceiling per session.
+	FPS int
+
+	// App builds the Bubble Tea model for an interactive (PTY) session.
+	App AppFunc
+	// Records answers the exec commands (history, stats, replay). Nil
+	// disables them with a clear message.
+	Records Records
+	// Games rebuilds finished games for the `replay ID` transcript.
+	Games *engine.Registry
+}
+
+func (c Config) withDefaults() (Config, error) {
+	if c.HostKeyPath == "" {
+		return c, errors.New("server config: HostKeyPath is required")
+	}
+	if c.App == nil {
+		return c, errors.New("server config: App is required")
+	}
+	if c.Addr == "" {
+		c.Addr = DefaultAddr
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	setDuration(&c.HandshakeTimeout, DefaultHandshakeTimeout)
+	setDuration(&c.IdleTimeout, DefaultIdleTimeout)
+	setDuration(&c.MaxSessionTime, DefaultMaxSessionTime)
+	setInt(&c.MaxSessions, DefaultMaxSessions)
+	setInt(&c.MaxSessionsPerIP, DefaultMaxSessionsPerIP)
+	setInt(&c.ConnectionsPerMinute, DefaultConnectionsPerMin)
+	setInt(&c.MaxSessionsPerConn, DefaultMaxSessionsPerConn)
+	setInt(&c.MaxEnv, DefaultMaxEnv)
+	setInt(&c.MaxWidth, DefaultMaxWidth)
+	setInt(&c.MaxHeight, DefaultMaxHeight)
+	setInt(&c.FPS, DefaultFPS)
+	return c, nil
+}
+
+func setDuration(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
+}
+
+func setInt(n *int, def int) {
+	if *n <= 0 {
+		*n = def
+	}
+}

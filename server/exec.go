@@ -1,0 +1,265 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"charm.land/ssh"
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// Limits on exec arguments: anything longer is cut before it is used,
+// logged or echoed.
+const (
+	maxArgs     = 4
+	maxArgWidth = 32
+	historySize = 20
+)
+
+const helpText = `Codebreakers: deduction card games over SSH.
+
+Play:
+  ssh HOST                    open the arcade (needs a terminal)
+  ssh -t HOST join CODE       sit at a table by its join code
+  ssh -t HOST watch CODE      watch a table live
+  ssh -t HOST replay ID       step through a finished game
+
+Without a terminal:
+  ssh HOST help               this text
+  ssh HOST history            your last games, newest first
+  ssh HOST stats              games played and won
+  ssh HOST replay ID          a finished game as text, every hand shown
+
+Your account is your SSH key: connect with the same key to keep your handle,
+history and seats. Without a key you play as a guest and nothing is kept.
+`
+
+// sanitizeArgs cleans the exec command: at most a few arguments, each
+// stripped of escapes and control characters and cut short. The command
+// name is lower-cased.
+func sanitizeArgs(args []string) []string {
+	if len(args) > maxArgs {
+		args = args[:maxArgs]
+	}
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		a = strings.TrimSpace(textsafe.Clean(a, maxArgWidth))
+		if i == 0 {
+			a = strings.ToLower(a)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// argsSummary is the command for the log: its name only, never arguments
+// (codes and ids are nobody's business).
+func argsSummary(args []string) string {
+	if len(args) == 0 {
+		return "shell"
+	}
+	return args[0]
+}
+
+// dispatch runs the session's command and returns its exit status.
+func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, sess ssh.Session, id Identity, args []string, hasPty bool, box *resizeBox, env []string) int {
+	name, arg := "", ""
+	if len(args) > 0 {
+		name = args[0]
+	}
+	if len(args) > 1 {
+		arg = args[1]
+	}
+	out := sess
+	switch name {
+	case "":
+		if !hasPty {
+			writeLine(sess.Stderr(), "Codebreakers is played in a terminal: run `ssh -t HOST`. Try `ssh HOST help`.")
+			return 1
+		}
+		return s.runProgram(ctx, cancel, sess, id, Start{}, box, env)
+	case "join", "watch":
+		if arg == "" {
+			writeLine(sess.Stderr(), fmt.Sprintf("Say which table: ssh -t HOST %s CODE", name))
+			return 1
+		}
+		if !hasPty {
+			writeLine(sess.Stderr(), fmt.Sprintf("That needs a terminal: ssh -t HOST %s %s", name, arg))
+			return 1
+		}
+		return s.runProgram(ctx, cancel, sess, id, Start{Kind: name, Arg: strings.ToUpper(arg)}, box, env)
+	case "replay":
+		if arg == "" {
+			writeLine(sess.Stderr(), "Say which game: ssh HOST replay ID (ids are listed by `ssh HOST history`).")
+			return 1
+		}
+		if hasPty {
+			return s.runProgram(ctx, cancel, sess, id, Start{Kind: "replay", Arg: strings.ToUpper(arg)}, box, env)
+		}
+		return s.execReplay(out, sess.Stderr(), strings.ToUpper(arg))
+	case "help", "--help", "-h":
+		_, _ = io.WriteString(out, helpText)
+		return 0
+	case "history":
+		return s.execHistory(out, sess.Stderr(), id)
+	case "stats":
+		return s.execStats(out, sess.Stderr(), id)
+	default:
+		writeLine(sess.Stderr(), fmt.Sprintf("Unknown command %q. Try `ssh HOST help`.", name))
+		return 1
+	}
+}
+
+func (s *Server) execHistory(out, errOut io.Writer, id Identity) int {
+	if id.Guest {
+		writeLine(out, "Guests have no history: connect with an SSH key to keep your games.")
+		return 0
+	}
+	if s.cfg.Records == nil {
+		writeLine(errOut, "History is not available on this server.")
+		return 1
+	}
+	games, err := s.cfg.Records.History(id.Account, historySize)
+	if err != nil {
+		s.log.Error("history", "account", id.Account, "err", err)
+		writeLine(errOut, "Your history could not be read just now. Please try again.")
+		return 1
+	}
+	if len(games) == 0 {
+		writeLine(out, "No finished games yet. Play one with `ssh -t HOST`!")
+		return 0
+	}
+	writeLine(out, fmt.Sprintf("Your last %d games, newest first (replay with `ssh HOST replay ID`):", len(games)))
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	_, _ = fmt.Fprintln(tw, "ID\tGAME\tFINISHED (UTC)\tRESULT\tMOVES\tPLAYERS")
+	for _, g := range games {
+		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n",
+			g.ID, s.gameName(g.Game), g.Finished.UTC().Format("2006-01-02 15:04"),
+			outcome(g.Seats, g.Result, id.Account), g.Moves, seatNames(g.Seats))
+	}
+	_ = tw.Flush()
+	return 0
+}
+
+func (s *Server) execStats(out, errOut io.Writer, id Identity) int {
+	if id.Guest {
+		writeLine(out, "Guests have no stats: connect with an SSH key to keep your games.")
+		return 0
+	}
+	if s.cfg.Records == nil {
+		writeLine(errOut, "Stats are not available on this server.")
+		return 1
+	}
+	st, err := s.cfg.Records.Stats(id.Account)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		s.log.Error("stats", "account", id.Account, "err", err)
+		writeLine(errOut, "Your stats could not be read just now. Please try again.")
+		return 1
+	}
+	writeLine(out, fmt.Sprintf("Played %d · won %d · drawn %d", st.Played, st.Won, st.Drawn))
+	ids := make([]string, 0, len(st.ByGame))
+	for g := range st.ByGame {
+		ids = append(ids, g)
+	}
+	sort.Strings(ids)
+	for _, g := range ids {
+		n := st.ByGame[g]
+		writeLine(out, fmt.Sprintf("  %-20s played %d · won %d", s.gameName(g), n[0], n[1]))
+	}
+	return 0
+}
+
+func (s *Server) execReplay(out, errOut io.Writer, gameID string) int {
+	if s.cfg.Records == nil || s.cfg.Games == nil {
+		writeLine(errOut, "Replays are not available on this server.")
+		return 1
+	}
+	g, err := s.cfg.Records.Game(gameID)
+	if errors.Is(err, storage.ErrNotFound) {
+		writeLine(errOut, fmt.Sprintf("No finished game has the id %q. `ssh HOST history` lists yours.", gameID))
+		return 1
+	}
+	if err != nil {
+		s.log.Error("replay", "game", gameID, "err", err)
+		writeLine(errOut, "That game could not be read just now. Please try again.")
+		return 1
+	}
+	if err := s.writeTranscript(out, g); err != nil {
+		s.log.Error("replay", "game", gameID, "err", err)
+		writeLine(errOut, "That game could not be replayed: its record does not match the rules any more.")
+		return 1
+	}
+	return 0
+}
+
+// writeTranscript prints a finished game: who played, every event in
+// order, then every hand and the result.
+func (s *Server) writeTranscript(w io.Writer, g storage.FinishedGame) error {
+	st, events, err := engine.Replay(s.cfg.Games, g.Record, -1)
+	if err != nil {
+		return fmt.Errorf("replay %s: %w", g.ID, err)
+	}
+	writeLine(w, fmt.Sprintf("%s · game %s · finished %s UTC", s.gameName(g.Record.Game), g.ID,
+		g.Finished.UTC().Format("2006-01-02 15:04")))
+	writeLine(w, "Players: "+seatNames(g.Seats))
+	writeLine(w, "")
+	for i, e := range events {
+		writeLine(w, fmt.Sprintf("%3d. %s", i+1, textsafe.Clean(e.Text, 200)))
+	}
+	writeLine(w, "")
+	for _, line := range handLines(st.View(engine.Omniscient()), g.Seats) {
+		writeLine(w, line)
+	}
+	writeLine(w, "Result: "+textsafe.Clean(g.Result.Summary, 200))
+	return nil
+}
+
+func (s *Server) gameName(id string) string {
+	if s.cfg.Games != nil {
+		if g, ok := s.cfg.Games.Lookup(id); ok {
+			return g.Info().Name
+		}
+	}
+	return textsafe.Clean(id, 20)
+}
+
+// seatNames lists the players in seat order, bots marked.
+func seatNames(seats []storage.SeatRecord) string {
+	names := make([]string, len(seats))
+	for i, st := range seats {
+		n := textsafe.Clean(st.Handle, 16)
+		if n == "" {
+			n = fmt.Sprintf("seat %d", i+1)
+		}
+		if st.Bot {
+			n += " (bot)"
+		}
+		names[i] = n
+	}
+	return strings.Join(names, ", ")
+}
+
+// outcome says how the game went for account.
+func outcome(seats []storage.SeatRecord, r engine.Result, account string) string {
+	for i, st := range seats {
+		if st.AccountID != account || st.Bot {
+			continue
+		}
+		switch {
+		case r.Won(engine.Seat(i)) && r.Draw:
+			return "draw"
+		case r.Won(engine.Seat(i)):
+			return "won"
+		default:
+			return "lost"
+		}
+	}
+	return "-"
+}

@@ -1,0 +1,151 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// runProgram runs the interactive UI for one PTY session until the player
+// quits, the connection drops, or the server ends the session (idle,
+// maximum time, shutdown), whose reason is then printed.
+func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc, sess ssh.Session, id Identity, start Start, box *resizeBox, env []string) int {
+	pty, _, _ := sess.Pty()
+	env = append(env, "TERM="+pty.Term)
+	size := box.get()
+
+	var lastInput atomic.Int64
+	lastInput.Store(time.Now().UnixNano())
+	input := &inputTracker{r: sess, last: &lastInput}
+
+	model := s.cfg.App(Session{
+		Identity: id,
+		Width:    size.Width,
+		Height:   size.Height,
+		Start:    start,
+		Context:  ctx,
+		Environ:  env,
+	})
+	// Options are built here rather than with wish's MakeOptions, which
+	// would replace our filter with its own.
+	p := tea.NewProgram(model,
+		tea.WithContext(ctx),
+		tea.WithInput(input),
+		tea.WithOutput(sess),
+		tea.WithEnvironment(env),
+		tea.WithColorProfile(colorprofile.Env(env)),
+		tea.WithWindowSize(size.Width, size.Height),
+		tea.WithFPS(s.cfg.FPS),
+		tea.WithoutSignalHandler(),
+		tea.WithFilter(s.filterMsg),
+	)
+
+	go forwardResizes(ctx, p, box, size)
+	go s.watchdog(ctx, cancel, &lastInput, time.Now())
+
+	_, err := p.Run()
+	cause := context.Cause(ctx)
+	cancel(errEnded)
+	if cause == errIdle || cause == errTooLong || cause == errShutdown {
+		writeLine(sess, "")
+		writeLine(sess, cause.Error())
+		return 0
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		s.log.Error("program ended with an error", "err", err)
+		return 1
+	}
+	return 0
+}
+
+// filterMsg runs on every message before the model sees it. Window sizes
+// can also arrive in-band from the client's input; clamp them like PTY
+// sizes. Suspending makes no sense over SSH, so it resumes at once.
+func (s *Server) filterMsg(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case tea.WindowSizeMsg:
+		size := s.clampSize(uint32(max(m.Width, 0)), uint32(max(m.Height, 0)))
+		return tea.WindowSizeMsg{Width: size.Width, Height: size.Height}
+	case tea.SuspendMsg:
+		return tea.ResumeMsg{}
+	}
+	return msg
+}
+
+// forwardResizes hands the latest terminal size to the program whenever it
+// changes. Bursts of resizes collapse into one message.
+func forwardResizes(ctx context.Context, p *tea.Program, box *resizeBox, sent termSize) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-box.changed:
+		}
+		size := box.get()
+		if size == sent {
+			continue
+		}
+		sent = size
+		// Send returns when the program takes the message or stops.
+		p.Send(tea.WindowSizeMsg{Width: size.Width, Height: size.Height})
+	}
+}
+
+// watchdog ends the session after IdleTimeout without input or after
+// MaxSessionTime in total, whichever comes first.
+func (s *Server) watchdog(ctx context.Context, cancel context.CancelCauseFunc, lastInput *atomic.Int64, started time.Time) {
+	deadline := started.Add(s.cfg.MaxSessionTime)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		now := time.Now()
+		idleAt := time.Unix(0, lastInput.Load()).Add(s.cfg.IdleTimeout)
+		switch {
+		case !now.Before(deadline):
+			cancel(errTooLong)
+			return
+		case !now.Before(idleAt):
+			cancel(errIdle)
+			return
+		}
+		next := idleAt
+		if deadline.Before(next) {
+			next = deadline
+		}
+		timer.Reset(next.Sub(now))
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		}
+	}
+}
+
+// inputTracker notes when the client last sent anything. Only input counts
+// as activity: output is what an abandoned, repainting screen produces.
+type inputTracker struct {
+	r    io.Reader
+	last *atomic.Int64
+}
+
+// Read reads from the session and stamps the time of any input.
+func (t *inputTracker) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.last.Store(time.Now().UnixNano())
+	}
+	return n, err //nolint:wrapcheck // io.EOF must pass through unwrapped
+}
+
+// writeLine writes one line, ignoring errors: the client may already be
+// gone. A session with a PTY turns the newline into CRLF itself.
+func writeLine(w io.Writer, line string) {
+	_, _ = fmt.Fprintln(w, line)
+}

@@ -1,0 +1,343 @@
+// Package server is Codebreakers' SSH front door: a wish server with a host
+// key, limits, identity from the authenticated key, a Bubble Tea program per
+// interactive session, and a few text commands for sessions without a
+// terminal. It holds no game logic.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Reasons a session is ended from the server side. They are shown to the
+// player as they leave.
+var (
+	errIdle     = errors.New("Disconnected after a while without input. Your seat is kept for a short time; reconnect to carry on.")
+	errTooLong  = errors.New("This session reached its maximum length. Reconnect to carry on.")
+	errShutdown = errors.New("The server is restarting. Games in progress are saved; reconnect in a minute to carry on.")
+	errEnded    = errors.New("session ended")
+)
+
+// refusedConnLifetime is how long a refused connection may stay open to read
+// its refusal.
+const refusedConnLifetime = 15 * time.Second
+
+// Server is the SSH server. Create it with New, run it with Serve or
+// ListenAndServe, stop it with Shutdown.
+type Server struct {
+	cfg    Config
+	log    *slog.Logger
+	ssh    *ssh.Server
+	limits *limiter
+	boxes  sync.Map // session key → *resizeBox
+
+	mu        sync.Mutex
+	listeners []net.Listener
+	live      map[*liveSession]struct{}
+	draining  bool
+	sessions  sync.WaitGroup // one per registered session
+}
+
+// liveSession is a running session the server can end on shutdown.
+type liveSession struct {
+	cancel context.CancelCauseFunc
+}
+
+// New builds the server. It loads (or creates) the host key but does not
+// listen yet.
+func New(cfg Config) (*Server, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	signer, err := LoadOrCreateHostKey(cfg.HostKeyPath)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg:    cfg,
+		log:    cfg.Logger,
+		limits: newLimiter(cfg),
+		live:   make(map[*liveSession]struct{}),
+	}
+	srv, err := wish.NewServer(
+		// The host key goes in first: with none, wish writes a fresh key
+		// into the working directory.
+		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
+		wish.WithAddress(cfg.Addr),
+		wish.WithPublicKeyAuth(publicKeyHandler),
+		wish.WithKeyboardInteractiveAuth(keyboardInteractiveHandler),
+		// The connection-level idle timeout is a backstop for connections
+		// without sessions and dead clients; sessions track input idleness
+		// themselves, which output cannot reset.
+		wish.WithIdleTimeout(cfg.IdleTimeout+time.Minute),
+		wish.WithMaxTimeout(cfg.MaxSessionTime+time.Minute),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("ssh server: %w", err)
+	}
+	srv.Version = "Codebreakers"
+	srv.HandshakeTimeout = cfg.HandshakeTimeout
+	srv.Handler = s.handleSession
+	srv.ConnCallback = s.admitConn
+	srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
+		return &gossh.ServerConfig{
+			Config: gossh.Config{
+				KeyExchanges: []string{gossh.KeyExchangeMLKEM768X25519, gossh.KeyExchangeCurve25519},
+				Ciphers:      []string{gossh.CipherChaCha20Poly1305, gossh.CipherAES256GCM, gossh.CipherAES128GCM},
+				MACs:         []string{gossh.HMACSHA256ETM, gossh.HMACSHA512ETM},
+			},
+			MaxAuthTries: 6,
+		}
+	}
+	srv.ChannelHandlers = map[string]ssh.ChannelHandler{"session": s.handleSessionChannel}
+	srv.RequestHandlers = map[string]ssh.RequestHandler{}
+	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
+	srv.ConnectionFailedCallback = func(conn net.Conn, err error) {
+		s.log.Debug("connection failed", "remote", clientKey(conn.RemoteAddr()), "err", err)
+	}
+	s.ssh = srv
+	return s, nil
+}
+
+// Addr is the configured listen address.
+func (s *Server) Addr() string { return s.cfg.Addr }
+
+// ListenAndServe listens on the configured address and serves until
+// Shutdown or Close; it then returns ssh.ErrServerClosed.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.cfg.Addr, err)
+	}
+	return s.Serve(ln)
+}
+
+// Serve serves connections from ln until Shutdown or Close; it then returns
+// ErrServerClosed.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.draining {
+		s.mu.Unlock()
+		_ = ln.Close()
+		return ErrServerClosed
+	}
+	s.listeners = append(s.listeners, ln)
+	s.mu.Unlock()
+	s.log.Info("listening", "addr", ln.Addr().String())
+	return s.ssh.Serve(ln) //nolint:wrapcheck // ErrServerClosed must stay comparable
+}
+
+// ErrServerClosed is returned by Serve after Shutdown or Close.
+var ErrServerClosed = ssh.ErrServerClosed
+
+// Sessions reports how many sessions are open.
+func (s *Server) Sessions() int { return s.limits.active() }
+
+// Shutdown stops accepting connections, tells every open session that the
+// server is going away, waits until they have ended or ctx expires, then
+// closes every connection left.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopAccepting()
+	done := make(chan struct{})
+	go func() {
+		s.sessions.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = fmt.Errorf("shutdown: sessions still open: %w", ctx.Err())
+	}
+	if cerr := s.ssh.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("shutdown: %w", cerr)
+	}
+	return err
+}
+
+// Close closes the listeners and every connection at once.
+func (s *Server) Close() error {
+	s.stopAccepting()
+	if err := s.ssh.Close(); err != nil {
+		return fmt.Errorf("close: %w", err)
+	}
+	return nil
+}
+
+// stopAccepting closes the listeners and asks every session to end.
+func (s *Server) stopAccepting() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.draining = true
+	for _, ln := range s.listeners {
+		_ = ln.Close()
+	}
+	s.listeners = nil
+	for ls := range s.live {
+		ls.cancel(errShutdown)
+	}
+}
+
+// admitConn meters new connections per address. A refused connection still
+// completes the handshake so its first session can print why; a flood is
+// dropped at once.
+func (s *Server) admitConn(ctx ssh.Context, conn net.Conn) net.Conn {
+	key := clientKey(conn.RemoteAddr())
+	refusal, hardClose := s.limits.admitConn(key)
+	s.mu.Lock()
+	draining := s.draining
+	s.mu.Unlock()
+	if draining {
+		refusal = errShutdown
+	}
+	tc := &trackedConn{Conn: conn, release: func() { s.limits.releaseConn(key) }}
+	if hardClose {
+		s.log.Warn("connection dropped", "remote", key, "reason", "flood")
+		_ = tc.Close()
+		return nil
+	}
+	if refusal != nil {
+		s.log.Info("connection refused", "remote", key, "reason", refusal.Error())
+		tc.hardDeadline = time.Now().Add(refusedConnLifetime)
+		_ = tc.SetDeadline(time.Time{})
+	}
+	ctx.SetValue(connStateKey{}, &connState{key: key, refusal: refusal})
+	return tc
+}
+
+// trackedConn releases its limiter slot exactly once when closed, and can
+// cap its deadline so a refused connection cannot linger.
+type trackedConn struct {
+	net.Conn
+	release      func()
+	once         sync.Once
+	hardDeadline time.Time
+}
+
+// Close closes the connection and releases its slot.
+func (c *trackedConn) Close() error {
+	c.once.Do(c.release)
+	return c.Conn.Close()
+}
+
+// SetDeadline sets the deadline, never later than the hard deadline.
+func (c *trackedConn) SetDeadline(t time.Time) error {
+	if !c.hardDeadline.IsZero() && (t.IsZero() || t.After(c.hardDeadline)) {
+		t = c.hardDeadline
+	}
+	return c.Conn.SetDeadline(t)
+}
+
+// handleSession runs one session from admission to exit status.
+func (s *Server) handleSession(sess ssh.Session) {
+	st := connStateFrom(sess.Context())
+	log := s.log.With("remote", st.key, "conn", shortID(sess.Context().SessionID()))
+
+	ctx, cancel := context.WithCancelCause(sess.Context())
+	defer cancel(errEnded)
+	ls := &liveSession{cancel: cancel}
+	registered := s.register(ls)
+	if registered {
+		// Deferred first so it runs last: Shutdown waits for the exit status.
+		defer s.unregister(ls)
+	}
+	code := 1
+	defer func() {
+		if r := recover(); r != nil {
+			log.Error("panic in session", "panic", r, "stack", string(debug.Stack()))
+			writeLine(sess.Stderr(), "Something went wrong on our side and it has been logged. Sorry!")
+			code = 1
+		}
+		_ = sess.Exit(code)
+	}()
+
+	if !registered {
+		writeLine(sess.Stderr(), errShutdown.Error())
+		return
+	}
+	if st.refusal != nil {
+		writeLine(sess.Stderr(), st.refusal.Error())
+		return
+	}
+	if err := s.limits.acquireSession(st.key); err != nil {
+		log.Info("session refused", "reason", err.Error())
+		writeLine(sess.Stderr(), err.Error())
+		return
+	}
+	defer s.limits.releaseSession(st.key)
+
+	id, err := identify(sess)
+	if err != nil {
+		log.Warn("identity mismatch", "user", safeLog(sess.User()))
+		writeLine(sess.Stderr(), err.Error())
+		return
+	}
+	if !id.Guest && s.cfg.Records != nil {
+		if acct, err := s.cfg.Records.Account(id.Account); err == nil {
+			id.Handle = acct.Handle
+		}
+	}
+
+	box, env := s.sessionBox(sess.Environ())
+	args := sanitizeArgs(sess.Command())
+	_, _, hasPty := sess.Pty()
+	started := time.Now()
+	log = log.With("account", id.Account, "pty", hasPty)
+	log.Info("session start", "user", safeLog(sess.User()), "command", safeLog(argsSummary(args)))
+
+	code = s.dispatch(ctx, cancel, sess, id, args, hasPty, box, env)
+
+	reason := "done"
+	if cause := context.Cause(ctx); cause != nil && cause != errEnded && !errors.Is(cause, context.Canceled) {
+		reason = cause.Error()
+	}
+	log.Info("session end", "exit", code, "duration", time.Since(started).Round(time.Millisecond).String(), "reason", reason)
+}
+
+func (s *Server) register(ls *liveSession) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.draining {
+		return false
+	}
+	s.live[ls] = struct{}{}
+	s.sessions.Add(1)
+	return true
+}
+
+func (s *Server) unregister(ls *liveSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.live, ls)
+	s.sessions.Done()
+}
+
+// safeLog makes client-chosen text harmless in an operator's log: quoted
+// with escapes and cut short.
+func safeLog(v string) string {
+	const maxLen = 64
+	if len(v) > maxLen {
+		v = v[:maxLen]
+	}
+	q := strconv.QuoteToASCII(v)
+	return q[1 : len(q)-1]
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
