@@ -83,14 +83,22 @@ func (r *Rule) AnalyzeOver(univ []Card) (Analysis, error) {
 	var out [][]edge
 	var e env
 	total := len(univ)
+	memo := make([]Truth, len(univ))
 	for i := 0; i < len(visits); i++ {
 		s := visits[i].st
 		x.env(s, &e)
 		var edges []edge
 		valid := 0
+		for j := range memo {
+			memo[j] = -1
+		}
 		for ci, c := range x.cands {
-			e.cards[0] = x.univ[c]
-			if r.eval(&e) == False {
+			jc := x.judge[c]
+			if memo[jc] < 0 {
+				e.cards[0] = x.univ[jc]
+				memo[jc] = r.eval(&e)
+			}
+			if memo[jc] == False {
 				an.Trivial = false
 				continue
 			}

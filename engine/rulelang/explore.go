@@ -32,6 +32,7 @@ type explorer struct {
 	last  int // largest representative of n; after it comes first
 	first int // the representative that follows last
 	canon [4][]uint8
+	judge []uint8 // per card: the first card the rules cannot tell from it as a candidate
 	cands []uint8 // distinct canonical candidates
 	mult  []int   // how many universe cards each candidate stands for
 }
@@ -73,6 +74,9 @@ func newExplorer(rules []*Rule, univ []Card) (*explorer, error) {
 	for s := range keep {
 		x.canon[s] = canonicalise(univ, keep[s])
 	}
+	// Judging a candidate needs only what is read from the candidate slot;
+	// candidates that agree there share one judgement per state.
+	x.judge = canonicalise(univ, read[0])
 	count := map[uint8]int{}
 	for i := range univ {
 		c := x.canon[0][i]
@@ -201,12 +205,26 @@ func EquivalentOver(a, b *Rule, univ []Card) (bool, *Counterexample, error) {
 	visits := []visit{{st: x.start(), parent: -1}}
 	seen := map[uint64]struct{}{visits[0].st.key(): {}}
 	var e env
+	memo := make([]uint8, len(univ)) // per judged card: 0 unknown, else 1 + accepts(a) + 2·accepts(b)
 	for i := 0; i < len(visits); i++ {
 		s := visits[i].st
 		x.env(s, &e)
+		clear(memo)
 		for _, c := range x.cands {
-			e.cards[0] = x.univ[c]
-			ta, tb := a.eval(&e) != False, b.eval(&e) != False
+			j := x.judge[c]
+			m := memo[j]
+			if m == 0 {
+				e.cards[0] = x.univ[j]
+				m = 1
+				if a.eval(&e) != False {
+					m += 1
+				}
+				if b.eval(&e) != False {
+					m += 2
+				}
+				memo[j] = m
+			}
+			ta, tb := (m-1)&1 != 0, (m-1)&2 != 0
 			if ta != tb {
 				return false, &Counterexample{Line: x.line(visits, int32(i)), Card: x.univ[c], FirstAccepts: ta}, nil
 			}
