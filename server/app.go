@@ -4,6 +4,7 @@ import (
 	"context"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -41,9 +42,5 @@ type Records interface {
 	Game(id string) (storage.FinishedGame, error)
 }
 
-// Identity is who a session belongs to. It mirrors lobby.Identity.
-type Identity struct {
-	Account string // "SHA256:..." for a key, "guest:<id>" for a guest
-	Handle  string // empty until the player picks one
-	Guest   bool
-}
+// Identity is who a session belongs to: the lobby's identity.
+type Identity = lobby.Identity

@@ -161,7 +161,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("shutdown: sessions still open: %w", ctx.Err())
 	}
-	if cerr := s.ssh.Close(); cerr != nil && err == nil {
+	if cerr := s.ssh.Close(); cerr != nil && !errors.Is(cerr, net.ErrClosed) && err == nil {
 		err = fmt.Errorf("shutdown: %w", cerr)
 	}
 	return err
@@ -170,7 +170,8 @@ func (s *Server) Shutdown(ctx context.Context) error {
 // Close closes the listeners and every connection at once.
 func (s *Server) Close() error {
 	s.stopAccepting()
-	if err := s.ssh.Close(); err != nil {
+	// The listeners are closed already; only other errors matter.
+	if err := s.ssh.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("close: %w", err)
 	}
 	return nil

@@ -1,0 +1,52 @@
+// Command codebreakers runs the Codebreakers arcade: deduction card games
+// played over SSH.
+//
+//	codebreakers [serve] [flags]    run the server (the default)
+//	codebreakers serve --help       every flag and its environment variable
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// errUsage marks a command-line mistake already explained to the user.
+var errUsage = errors.New("usage")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	default:
+		fmt.Fprintf(os.Stderr, "codebreakers: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// run picks the subcommand. Operator commands (load test, backup) join
+// "serve" here as they are written.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, args, os.Getenv, stdout, stderr)
+	case "help":
+		fmt.Fprintln(stdout, "Usage: codebreakers [serve] [flags]\n\nRun `codebreakers serve --help` for the flags.")
+		return nil
+	default:
+		fmt.Fprintf(stderr, "codebreakers: unknown command %q (try `codebreakers serve --help`)\n", cmd)
+		return errUsage
+	}
+}

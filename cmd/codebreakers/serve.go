@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/server"
+	"github.com/codebreakers/codebreakers/storage"
+	"github.com/codebreakers/codebreakers/tui"
+)
+
+// dbFile is the bbolt file's name inside the data directory.
+const dbFile = "codebreakers.db"
+
+// serveOptions are the settings of `codebreakers serve`.
+type serveOptions struct {
+	Addr             string
+	DataDir          string
+	HostKey          string
+	MaxSessions      int
+	MaxSessionsPerIP int
+	ConnsPerMinute   int
+	IdleTimeout      time.Duration
+	MaxSessionTime   time.Duration
+	Grace            time.Duration
+	BotDelay         time.Duration
+	ShutdownTimeout  time.Duration
+	LogFormat        string
+	LogLevel         string
+}
+
+// setting is one flag with the environment variable that can also set it.
+// A flag on the command line beats the environment, which beats the default.
+type setting struct {
+	name, env, usage string
+	bind             func(fs *flag.FlagSet, name, usage string, fromEnv string) error
+}
+
+func stringSetting(p *string, def, name, env, usage string) setting {
+	return setting{name, env, usage, func(fs *flag.FlagSet, name, usage, fromEnv string) error {
+		v := def
+		if fromEnv != "" {
+			v = fromEnv
+		}
+		fs.StringVar(p, name, v, usage)
+		return nil
+	}}
+}
+
+func intSetting(p *int, def int, name, env, usage string) setting {
+	return setting{name, env, usage, func(fs *flag.FlagSet, name, usage, fromEnv string) error {
+		v := def
+		if fromEnv != "" {
+			n, err := strconv.Atoi(fromEnv)
+			if err != nil || n < 0 {
+				return fmt.Errorf("%s=%q: want a whole number", env, fromEnv)
+			}
+			v = n
+		}
+		fs.IntVar(p, name, v, usage)
+		return nil
+	}}
+}
+
+func durationSetting(p *time.Duration, def time.Duration, name, env, usage string) setting {
+	return setting{name, env, usage, func(fs *flag.FlagSet, name, usage, fromEnv string) error {
+		v := def
+		if fromEnv != "" {
+			d, err := time.ParseDuration(fromEnv)
+			if err != nil {
+				return fmt.Errorf("%s=%q: want a duration like 90s or 15m", env, fromEnv)
+			}
+			v = d
+		}
+		fs.DurationVar(p, name, v, usage)
+		return nil
+	}}
+}
+
+// parseServe reads serve's settings from args and the environment.
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveOptions, error) {
+	var o serveOptions
+	settings := []setting{
+		stringSetting(&o.Addr, server.DefaultAddr, "addr", "CODEBREAKERS_ADDR", "address to listen on"),
+		stringSetting(&o.DataDir, "./data", "data-dir", "CODEBREAKERS_DATA_DIR", "directory for the database and host key (created 0700)"),
+		stringSetting(&o.HostKey, "", "host-key", "CODEBREAKERS_HOST_KEY", "ed25519 host key file, created when missing (default DATA_DIR/host_ed25519)"),
+		intSetting(&o.MaxSessions, server.DefaultMaxSessions, "max-sessions", "CODEBREAKERS_MAX_SESSIONS", "most sessions open at once on the server"),
+		intSetting(&o.MaxSessionsPerIP, server.DefaultMaxSessionsPerIP, "max-sessions-per-ip", "CODEBREAKERS_MAX_SESSIONS_PER_IP", "most sessions open at once from one address"),
+		intSetting(&o.ConnsPerMinute, server.DefaultConnectionsPerMin, "connections-per-minute", "CODEBREAKERS_CONNECTIONS_PER_MINUTE", "new connections one address may open per minute"),
+		durationSetting(&o.IdleTimeout, server.DefaultIdleTimeout, "idle-timeout", "CODEBREAKERS_IDLE_TIMEOUT", "end a session after this long without input"),
+		durationSetting(&o.MaxSessionTime, server.DefaultMaxSessionTime, "max-session-time", "CODEBREAKERS_MAX_SESSION_TIME", "end any session after this long"),
+		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
+		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
+		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
+		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
+		stringSetting(&o.LogLevel, "info", "log-level", "CODEBREAKERS_LOG_LEVEL", "log level: debug, info, warn or error"),
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	for _, s := range settings {
+		if err := s.bind(fs, s.name, s.usage+" (env "+s.env+")", getenv(s.env)); err != nil {
+			return o, err
+		}
+	}
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: codebreakers [serve] [flags]\n\n"+
+			"Serves the Codebreakers arcade over SSH. Every flag can also be set by the\n"+
+			"environment variable named beside it; a flag beats its variable.\n"+
+			"SIGINT or SIGTERM shuts down gently: players are told, games are saved.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return o, flag.ErrHelp
+		}
+		return o, errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "codebreakers serve: unexpected argument %q\n", fs.Arg(0))
+		return o, errUsage
+	}
+	if o.HostKey == "" {
+		o.HostKey = filepath.Join(o.DataDir, "host_ed25519")
+	}
+	if o.LogFormat != "text" && o.LogFormat != "json" {
+		return o, fmt.Errorf("log format %q: want text or json", o.LogFormat)
+	}
+	return o, nil
+}
+
+func newLogger(o serveOptions, w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(strings.ToUpper(o.LogLevel))); err != nil {
+		return nil, fmt.Errorf("log level %q: want debug, info, warn or error", o.LogLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if o.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return slog.New(slog.NewTextHandler(w, opts)), nil
+}
+
+// instance is a running arcade: database, hub and SSH server.
+type instance struct {
+	log *slog.Logger
+	db  *storage.DB
+	hub *lobby.Hub
+	srv *server.Server
+}
+
+// games is every game the arcade serves, in menu order.
+func games() *engine.Registry {
+	return engine.NewRegistry(breakcode.Game{})
+}
+
+// openInstance opens the database, resumes the games in progress and builds
+// the SSH server, without listening yet.
+func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
+	dbPath := filepath.Join(o.DataDir, dbFile)
+	db, err := storage.Open(dbPath, storage.Options{Timeout: time.Second, Logger: log})
+	if errors.Is(err, storage.ErrLocked) {
+		return nil, fmt.Errorf("%s is in use by another process (is another codebreakers server running on this data directory?)", dbPath)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	reg := games()
+	hub, err := lobby.NewHub(lobby.Config{
+		Games:    reg,
+		Store:    db,
+		Logger:   log,
+		Grace:    o.Grace,
+		BotDelay: o.BotDelay,
+	})
+	if err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("start lobby: %w", err)
+	}
+	deps := tui.Deps{Hub: hub, Store: db, Games: reg, Logger: log}
+	srv, err := server.New(server.Config{
+		Addr:                 o.Addr,
+		HostKeyPath:          o.HostKey,
+		Logger:               log,
+		IdleTimeout:          o.IdleTimeout,
+		MaxSessionTime:       o.MaxSessionTime,
+		MaxSessions:          o.MaxSessions,
+		MaxSessionsPerIP:     o.MaxSessionsPerIP,
+		ConnectionsPerMinute: o.ConnsPerMinute,
+		Records:              db,
+		Games:                reg,
+		App: func(s server.Session) tea.Model {
+			return tui.New(deps, tui.Session{
+				Identity: s.Identity,
+				Width:    s.Width,
+				Height:   s.Height,
+				Start:    tui.Start{Kind: s.Start.Kind, Arg: s.Start.Arg},
+				Context:  s.Context,
+			})
+		},
+	})
+	if err != nil {
+		hub.Close()
+		_ = db.Close()
+		return nil, fmt.Errorf("start server: %w", err)
+	}
+	return &instance{log: log, db: db, hub: hub, srv: srv}, nil
+}
+
+// close shuts down in order: the server (players told, connections closed
+// within timeout), then the hub, then the database, which flushes last.
+func (in *instance) close(timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var errs []error
+	if err := in.srv.Shutdown(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	in.hub.Close()
+	if err := in.db.Close(); err != nil {
+		errs = append(errs, fmt.Errorf("close database: %w", err))
+	}
+	return errors.Join(errs...)
+}
+
+// serve runs the arcade until ctx ends (SIGINT/SIGTERM), then shuts down.
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	o, err := parseServe(args, getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log, err := newLogger(o, stderr)
+	if err != nil {
+		return err
+	}
+	in, err := openInstance(o, log)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		_ = in.close(o.ShutdownTimeout)
+		return fmt.Errorf("listen on %s: %w", o.Addr, err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- in.srv.Serve(ln) }()
+
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down", "timeout", o.ShutdownTimeout.String())
+	case err = <-served:
+		log.Error("server stopped", "err", err)
+	}
+	if cerr := in.close(o.ShutdownTimeout); cerr != nil {
+		log.Warn("shutdown", "err", cerr)
+	}
+	if err != nil && !errors.Is(err, server.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}
