@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -225,9 +226,9 @@ func (h *fakeHub) QuickPlay(lobby.Identity, string) (tableConn, error) {
 	}
 	return h.conn, nil
 }
-func (h *fakeHub) Resume(lobby.Identity) (tableConn, bool)   { return nil, false }
-func (h *fakeHub) PublicTables() []lobby.TableSummary        { return h.tables }
-func (h *fakeHub) Online() (int, int)                        { return 3, len(h.tables) }
+func (h *fakeHub) Resume(lobby.Identity) (tableConn, bool) { return nil, false }
+func (h *fakeHub) PublicTables() []lobby.TableSummary      { return h.tables }
+func (h *fakeHub) Online() (int, int)                      { return 3, len(h.tables) }
 
 func registry() *engine.Registry { return engine.NewRegistry(bc.Game{}) }
 
@@ -316,3 +317,5 @@ func mustJSON(t *testing.T, b []byte) map[string]any {
 	}
 	return m
 }
+
+var tileRE = regexp.MustCompile(`\b[0-9][bwg]\b`)

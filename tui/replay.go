@@ -137,7 +137,7 @@ func (r *replayScreen) seatName(s engine.Seat) string {
 	return fmt.Sprintf("seat %d", s+1)
 }
 
-func (r *replayScreen) capturing() bool { return false }
+func (r *replayScreen) capturing() bool   { return false }
 func (r *replayScreen) setError(m string) { r.err = m }
 
 func (r *replayScreen) nextTick() tea.Cmd {

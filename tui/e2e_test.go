@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// TestSessionAgainstRealHub signs a new key in, quick-plays Break the Code
+// against bots through the real hub and storage, asks questions on its
+// turns, and quits (confirming) mid-game.
+func TestSessionAgainstRealHub(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	reg := registry()
+	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := New(Deps{Hub: hub, Store: db, Games: reg}, Session{
+		Identity: lobby.Identity{Account: "SHA256:e2e"}, Width: 80, Height: 24, Context: ctx,
+	}).(*app)
+	// Keep the pump's waits out of the synchronous driver: the test runs
+	// each one itself, bounded.
+	pending := make(chan tea.Cmd, 4)
+	m.pump = func(ctx context.Context, c tableConn) tea.Cmd {
+		pending <- waitTable(ctx, c)
+		return nil
+	}
+	run(t, m, m.Init())
+	typeText(t, m, "mara")
+	press(t, m, "enter")
+	if _, ok := m.top().(*homeScreen); !ok {
+		t.Fatalf("not home after the handle: %T\n%s", m.top(), screenText(m))
+	}
+	press(t, m, "enter") // quick play
+	ts, ok := m.top().(*tableScreen)
+	if !ok {
+		t.Fatalf("quick play: %T\n%s", m.top(), screenText(m))
+	}
+
+	asked := 0
+	for i := 0; i < 200 && asked < 3 && ts.view.Phase != lobby.Finished; i++ {
+		if v, ok := ts.view.Board.(bc.View); ok && v.YourTurn() && v.Phase == bc.Playing && !ts.busy {
+			press(t, m, "enter")
+			if ts.err != "" {
+				t.Fatalf("ask refused: %s", ts.err)
+			}
+			asked++
+		}
+		checkFits(t, m, 80, 24)
+		var cmd tea.Cmd
+		select {
+		case cmd = <-pending:
+		default:
+			t.Fatal("no pump pending for the table")
+		}
+		msgs := make(chan tea.Msg, 1)
+		go func() { msgs <- cmd() }()
+		select {
+		case msg := <-msgs:
+			run(t, m, send(m, msg))
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no table update in 30s (bounded wait, not a speed check)\n%s", screenText(m))
+		}
+	}
+	if asked == 0 {
+		t.Fatalf("never got a turn:\n%s", screenText(m))
+	}
+	out := screenText(m)
+	if !strings.Contains(out, "mara asked") {
+		t.Fatalf("the log does not show my questions:\n%s", out)
+	}
+	if ts.view.Phase == lobby.Playing {
+		send(m, keyMsg("q"))
+		if !m.confirmQuit {
+			t.Fatal("quitting mid-game did not ask")
+		}
+		if cmd := send(m, keyMsg("y")); cmd == nil {
+			t.Fatal("no quit after yes")
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+func openTable(t *testing.T, conn *fakeConn) *app {
+	t.Helper()
+	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+	press(t, m, "enter") // quick play
+	if _, ok := m.top().(*tableScreen); !ok {
+		t.Fatalf("table not opened: %T\n%s", m.top(), screenText(m))
+	}
+	return m
+}
+
+func TestTableSendsMovesAndShowsRefusals(t *testing.T) {
+	st := dealt(t, 2, 11)
+	me := st.Status().Active[0]
+	conn := newFakeConn(tableView(st, engine.SeatViewer(me), nil, 1))
+	m := openTable(t, conn)
+	if !strings.Contains(screenText(m), "your turn") {
+		t.Fatalf("title should say it is my turn:\n%s", screenText(m))
+	}
+	press(t, m, "enter")
+	if len(conn.acts) != 1 {
+		t.Fatalf("acts %q", conn.acts)
+	}
+	var a bc.Action
+	if err := json.Unmarshal(conn.acts[0], &a); err != nil || a.Ask == nil {
+		t.Fatalf("action %s", conn.acts[0])
+	}
+
+	// A refusal from the table is shown as a sentence.
+	conn.actErr = engine.Illegal("That card is not face up.")
+	press(t, m, "enter")
+	if !strings.Contains(screenText(m), "That card is not face up.") {
+		t.Fatalf("refusal not shown:\n%s", screenText(m))
+	}
+
+	// Typing a guess: q and ? are text there, not commands.
+	press(t, m, "g")
+	typeText(t, m, "q?")
+	if m.confirmQuit || m.showHelp {
+		t.Fatal("keys typed into the guess were taken as commands")
+	}
+	press(t, m, "esc")
+
+	// Chat: c opens, enter sends, control bytes never reach the table.
+	press(t, m, "c")
+	typeText(t, m, "gg")
+	send(m, tea.PasteMsg{Content: "\x1b[2J wp"})
+	press(t, m, "enter")
+	if len(conn.chats) != 1 || conn.chats[0] != "gg[2J wp" {
+		t.Fatalf("chats %q", conn.chats)
+	}
+}
+
+func TestTableFollowsUpdatesAndSkipsStaleOnes(t *testing.T) {
+	st := dealt(t, 3, 4)
+	viewer := engine.SeatViewer(0)
+	conn := newFakeConn(tableView(st, viewer, nil, 1))
+	m := openTable(t, conn)
+	before := screenText(m)
+
+	// Same version: nothing to redraw.
+	send(m, tableChangedMsg{conn: conn})
+	if m.dirty {
+		t.Fatal("a duplicate notification marked the screen dirty")
+	}
+	log := playFew(t, st, 2)
+	conn.setView(tableView(st, viewer, log, 2))
+	send(m, tableChangedMsg{conn: conn})
+	after := screenText(m)
+	if after == before || !strings.Contains(after, log[len(log)-1].Text[:20]) {
+		t.Fatalf("update not drawn:\n%s", after)
+	}
+
+	// The table going away is explained and esc returns home.
+	send(m, tableClosedMsg{conn: conn, reason: "Your key signed in elsewhere."})
+	if !strings.Contains(screenText(m), "Your key signed in elsewhere.") {
+		t.Fatalf("reason not shown:\n%s", screenText(m))
+	}
+	press(t, m, "esc")
+	if _, ok := m.top().(*homeScreen); !ok {
+		t.Fatalf("esc after close: %T", m.top())
+	}
+}
+
+func TestWaitingRoomReadyAndStart(t *testing.T) {
+	v := lobby.TableView{Version: 1, Code: "KQ7-M4X", Game: bc.Game{}.Info(), Phase: lobby.Waiting,
+		You: engine.SeatViewer(0), Host: true,
+		Seats: []lobby.SeatView{{Handle: "mara", Connected: true}, {Handle: "Bo", Bot: true}, {}}}
+	conn := newFakeConn(v)
+	m := openTable(t, conn)
+	out := screenText(m)
+	for _, want := range []string{"KQ7-M4X", "— open —", "Press s to start", "r ready", "s start"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("waiting room lacks %q:\n%s", want, out)
+		}
+	}
+	press(t, m, "r", "s")
+	if len(conn.ready) != 1 || !conn.ready[0] || conn.starts != 1 {
+		t.Fatalf("ready %v starts %d", conn.ready, conn.starts)
+	}
+	// Leaving a waiting table needs no confirmation and releases the seat.
+	press(t, m, "esc")
+	if !conn.left {
+		t.Fatal("esc did not leave the table")
+	}
+}
+
+func TestPumpEndsWithTheSession(t *testing.T) {
+	conn := newFakeConn(lobby.TableView{})
+	ctx, cancel := context.WithCancel(context.Background())
+	conn.updates <- struct{}{}
+	if msg, ok := waitTable(ctx, conn)().(tableChangedMsg); !ok || msg.conn != conn {
+		t.Fatalf("pump gave %T", msg)
+	}
+	cancel()
+	if msg := waitTable(ctx, conn)(); msg != nil {
+		t.Fatalf("pump after the session ended gave %T", msg)
+	}
+	close(conn.done)
+	if msg, ok := waitTable(context.Background(), conn)().(tableClosedMsg); !ok || msg.conn != conn {
+		t.Fatalf("pump on a closed conn gave %T", msg)
+	}
+}
