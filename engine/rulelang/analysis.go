@@ -79,13 +79,18 @@ func (r *Rule) AnalyzeOver(univ []Card) (Analysis, error) {
 		to     int32 // state reached
 	}
 	visits := []visit{{st: x.start(), parent: -1}}
-	seen := map[uint64]int32{visits[0].st.key(): 0}
+	seen := x.newIndex()
+	seen.add(visits[0].st, 0)
 	var out [][]edge
 	var e env
 	total := len(univ)
 	memo := make([]Truth, len(univ))
+	work := 0
 	for i := 0; i < len(visits); i++ {
 		s := visits[i].st
+		if work += len(x.cands); work > maxSteps {
+			return an, ErrTooComplex
+		}
 		x.env(s, &e)
 		var edges []edge
 		valid := 0
@@ -104,14 +109,13 @@ func (r *Rule) AnalyzeOver(univ []Card) (Analysis, error) {
 			}
 			valid += x.mult[ci]
 			t := x.after(s, c)
-			key := t.key()
-			j, ok := seen[key]
+			j, ok := seen.lookup(t)
 			if !ok {
 				if len(visits) >= maxStates {
 					return an, ErrTooComplex
 				}
 				j = int32(len(visits))
-				seen[key] = j
+				seen.add(t, j)
 				visits = append(visits, visit{st: t, parent: int32(i), card: c})
 			}
 			edges = append(edges, edge{weight: x.mult[ci], to: j})

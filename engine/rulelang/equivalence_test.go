@@ -1,6 +1,7 @@
 package rulelang
 
 import (
+	"errors"
 	"testing"
 )
 
@@ -86,5 +87,22 @@ func TestNearMissCounterexample(t *testing.T) {
 	checkCounterexample(t, a, b, cx)
 	if as.Get(cx.Card, "shape") != "triangle" || cx.FirstAccepts {
 		t.Errorf("the counterexample should be a triangle that only the second rule accepts; got %s", as.Format(cx.Card))
+	}
+}
+
+func TestHostileRulesAreRefusedNotExplored(t *testing.T) {
+	as := WhatTheRuleAttributes()
+	// Many moduli of n: the period would be astronomically large.
+	src := "n % 97 == 1 or n % 89 == 1 or n % 83 == 1 or n % 79 == 1 or n % 73 == 1 or n % 71 == 1 or n % 67 == 1 or n % 61 == 1 or n % 59 == 1 or n % 53 == 1 or n % 47 == 1 or n % 43 == 1 or n % 41 == 1"
+	r := MustParse(as, src)
+	if _, _, err := Equivalent(r, r); !errors.Is(err, ErrTooComplex) {
+		t.Errorf("want ErrTooComplex, got %v", err)
+	}
+	if _, err := r.Analyze(); !errors.Is(err, ErrTooComplex) {
+		t.Errorf("Analyze: want ErrTooComplex, got %v", err)
+	}
+	// Comparing rules of different games is an error, not a panic.
+	if _, _, err := Equivalent(r, MustParse(IfThenAttributes(), "bg != prev.bg")); err == nil {
+		t.Error("want an error comparing rules of different games")
 	}
 }

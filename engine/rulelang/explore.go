@@ -10,7 +10,8 @@ import (
 // eating the server.
 const (
 	maxPositions = 4096    // representatives of n (threshold + period)
-	maxStates    = 1 << 21 // joint states visited
+	maxStates    = 1 << 20 // joint states visited
+	maxSteps     = 1 << 24 // (state, candidate) pairs examined: a second or so of work
 )
 
 // ErrTooComplex is returned when a rule's state space is too large to
@@ -203,11 +204,16 @@ func EquivalentOver(a, b *Rule, univ []Card) (bool, *Counterexample, error) {
 		return false, nil, err
 	}
 	visits := []visit{{st: x.start(), parent: -1}}
-	seen := map[uint64]struct{}{visits[0].st.key(): {}}
+	seen := x.newIndex()
+	seen.add(visits[0].st, 0)
 	var e env
 	memo := make([]uint8, len(univ)) // per judged card: 0 unknown, else 1 + accepts(a) + 2·accepts(b)
+	work := 0
 	for i := 0; i < len(visits); i++ {
 		s := visits[i].st
+		if work += len(x.cands); work > maxSteps {
+			return false, nil, ErrTooComplex
+		}
 		x.env(s, &e)
 		clear(memo)
 		for _, c := range x.cands {
@@ -232,16 +238,84 @@ func EquivalentOver(a, b *Rule, univ []Card) (bool, *Counterexample, error) {
 				continue
 			}
 			t := x.after(s, c)
-			key := t.key()
-			if _, ok := seen[key]; ok {
+			if _, ok := seen.lookup(t); ok {
 				continue
 			}
 			if len(visits) >= maxStates {
 				return false, nil, ErrTooComplex
 			}
-			seen[key] = struct{}{}
+			seen.add(t, int32(len(visits)))
 			visits = append(visits, visit{st: t, parent: int32(i), card: c})
 		}
 	}
 	return true, nil, nil
+}
+
+// maxDenseIndex is the largest state space indexed by a flat slice; larger
+// ones fall back to a map.
+const maxDenseIndex = 1 << 21
+
+// stateIndex remembers which states have been visited, and where.
+type stateIndex struct {
+	dense  []int32 // visit index + 1; 0 for unvisited
+	sparse map[uint64]int32
+	class  [3][]int // per slot: canonical card index → class number from 1 (0: no card)
+	stride [3]int
+}
+
+func (x *explorer) newIndex() *stateIndex {
+	ix := &stateIndex{}
+	size := x.last
+	for s := 0; s < x.k; s++ {
+		ix.class[s] = make([]int, noCard+1)
+		n := 0
+		for i, c := range x.canon[s+1] {
+			if int(c) == i {
+				n++
+				ix.class[s][i] = n
+			}
+		}
+		ix.stride[s] = n + 1
+		size *= n + 1
+		if size > maxDenseIndex {
+			ix.sparse = map[uint64]int32{}
+			return ix
+		}
+	}
+	ix.dense = make([]int32, size)
+	return ix
+}
+
+func (ix *stateIndex) slot(st state) int {
+	p := st.n - 1
+	for s, stride := range ix.stride {
+		if stride == 0 {
+			break
+		}
+		c := 0
+		if st.slots[s] != noCard {
+			c = ix.class[s][st.slots[s]]
+		}
+		p = p*stride + c
+	}
+	return p
+}
+
+// lookup returns the visit index of st, if it was visited.
+func (ix *stateIndex) lookup(st state) (int32, bool) {
+	if ix.sparse != nil {
+		v, ok := ix.sparse[st.key()]
+		return v, ok
+	}
+	v := ix.dense[ix.slot(st)]
+	return v - 1, v != 0
+}
+
+// add records that st is visit i.
+func (ix *stateIndex) add(st state, i int32) {
+	if ix.sparse != nil {
+		ix.sparse[st.key()] = i
+		return
+	}
+	ix.dense[ix.slot(st)] = i + 1
 }

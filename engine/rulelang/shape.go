@@ -30,11 +30,21 @@ func gcd(a, b int) int {
 	return a
 }
 
+// lcmCap is where lcm saturates: far beyond anything exploration accepts,
+// and far below overflow.
+const lcmCap = 1 << 30
+
+// lcm is the least common multiple of two positive numbers, saturating at
+// lcmCap so that hostile rules cannot overflow it.
 func lcm(a, b int) int {
 	if a == 0 || b == 0 {
 		return max(a, b)
 	}
-	return a / gcd(a, b) * b
+	l := a / gcd(a, b) * b
+	if l > lcmCap || l < 0 {
+		return lcmCap
+	}
+	return l
 }
 
 func abs(x int) int {
