@@ -325,6 +325,9 @@ func (p *parser) parseUnary() (*expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k.op == xNum { // "--3" is the literal 3, so printing stays stable
+		return &expr{op: xNum, num: -k.num, col: col}, nil
+	}
 	return &expr{op: xNeg, kids: []*expr{k}, col: col}, nil
 }
 
