@@ -147,7 +147,10 @@ type Clause struct {
 	Op      Operator //
 	Values  []string // for operators that take values
 	Other   Subject  // for operators that compare with another card
-	Offset  int      // for OpPlus
+	// OtherAttr is the attribute of Other to compare with; empty means Attr.
+	// Only like with like: "ncolor" with "bg", "count" with "count".
+	OtherAttr string
+	Offset    int // for OpPlus
 }
 
 // Join says how the clauses of a group combine.
@@ -181,6 +184,7 @@ type BuildError struct {
 	Msg  string
 }
 
+// Error says which part of the builder is incomplete and why.
 func (e *BuildError) Error() string { return e.Part + ": " + e.Msg }
 
 // Text writes the builder's rule in the rule language.
@@ -268,8 +272,16 @@ func (c Clause) text(as *Attributes) (string, error) {
 		return "", fmt.Errorf("%q does not apply to %s", c.Op.Label(), a.Name)
 	}
 	lhs := c.Subject.prefix() + a.Name
+	otherAttr := a.Name
 	if c.Op.NeedsOther() {
-		if !c.Other.valid() || c.Other == c.Subject {
+		if c.OtherAttr != "" {
+			j, ok := as.Index(c.OtherAttr)
+			if !ok {
+				return "", fmt.Errorf("choose an attribute to compare with")
+			}
+			otherAttr = as.list[j].Name
+		}
+		if !c.Other.valid() || (c.Other == c.Subject && otherAttr == a.Name) {
 			return "", fmt.Errorf("choose another card to compare with")
 		}
 	}
@@ -286,7 +298,7 @@ func (c Clause) text(as *Attributes) (string, error) {
 			return "", fmt.Errorf("choose exactly one value")
 		}
 	}
-	other := c.Other.prefix() + a.Name
+	other := c.Other.prefix() + otherAttr
 	switch c.Op {
 	case OpIs, OpIsNot:
 		if len(c.Values) == 1 {
@@ -327,4 +339,134 @@ func (c Clause) text(as *Attributes) (string, error) {
 		return "not " + lhs, nil
 	}
 	return "", fmt.Errorf("choose an operator")
+}
+
+// BuilderFromRule loads a rule into the builder so a screen can show or edit
+// it. It reports false when the rule uses more than the builder can express
+// (nested conditions, arithmetic beyond an offset, n); such rules are still
+// shown as text.
+func BuilderFromRule(r *Rule) (Builder, bool) {
+	var b Builder
+	e := r.root
+	ok := true
+	if e.op == xIf {
+		b.If, ok = groupFrom(r.as, e.kids[0])
+		if !ok {
+			return Builder{}, false
+		}
+		b.Then, ok = groupFrom(r.as, e.kids[1])
+		if ok && len(e.kids) == 3 {
+			b.Else, ok = groupFrom(r.as, e.kids[2])
+		}
+	} else {
+		b.Then, ok = groupFrom(r.as, e)
+	}
+	if !ok {
+		return Builder{}, false
+	}
+	return b, true
+}
+
+func groupFrom(as *Attributes, e *expr) (Group, bool) {
+	g := Group{}
+	kids := []*expr{e}
+	switch e.op {
+	case xAnd:
+		kids = e.kids
+	case xOr:
+		g.Join, kids = JoinAny, e.kids
+	}
+	for _, k := range kids {
+		c, ok := clauseFrom(as, k)
+		if !ok {
+			return Group{}, false
+		}
+		g.Clauses = append(g.Clauses, c)
+	}
+	return g, true
+}
+
+func literalText(e *expr) string {
+	if e.op == xName {
+		return e.name
+	}
+	return fmt.Sprint(e.num)
+}
+
+func setValues(e *expr) []string {
+	out := make([]string, len(e.set))
+	for i, s := range e.set {
+		out[i] = literalText(s)
+	}
+	return out
+}
+
+func clauseFrom(as *Attributes, e *expr) (Clause, bool) {
+	switch e.op {
+	case xAttr:
+		return Clause{Subject: Subject(e.slot), Attr: as.list[e.attr].Name, Op: OpYes}, true
+	case xIn:
+		if l := e.kids[0]; l.op == xAttr {
+			return Clause{Subject: Subject(l.slot), Attr: as.list[l.attr].Name, Op: OpIs, Values: setValues(e)}, true
+		}
+	case xNot:
+		k := e.kids[0]
+		if k.op == xAttr {
+			return Clause{Subject: Subject(k.slot), Attr: as.list[k.attr].Name, Op: OpNo}, true
+		}
+		if k.op == xIn && k.kids[0].op == xAttr {
+			l := k.kids[0]
+			return Clause{Subject: Subject(l.slot), Attr: as.list[l.attr].Name, Op: OpIsNot, Values: setValues(k)}, true
+		}
+	case xEven, xOdd:
+		if k := e.kids[0]; k.op == xAttr {
+			op := OpEven
+			if e.op == xOdd {
+				op = OpOdd
+			}
+			return Clause{Subject: Subject(k.slot), Attr: as.list[k.attr].Name, Op: op}, true
+		}
+	case xCmp:
+		return cmpClauseFrom(as, e)
+	}
+	return Clause{}, false
+}
+
+func cmpClauseFrom(as *Attributes, e *expr) (Clause, bool) {
+	l, r := e.kids[0], e.kids[1]
+	if l.op != xAttr {
+		return Clause{}, false
+	}
+	c := Clause{Subject: Subject(l.slot), Attr: as.list[l.attr].Name}
+	sameAttr := func(x *expr) bool {
+		if x.op != xAttr || (x.attr == l.attr && x.slot == l.slot) {
+			return false
+		}
+		if x.attr != l.attr {
+			c.OtherAttr = as.list[x.attr].Name
+		}
+		return true
+	}
+	switch {
+	case isConst(r):
+		ops := map[string]Operator{"==": OpIs, "!=": OpIsNot, "<": OpLess, "<=": OpAtMost, ">": OpGreater, ">=": OpAtLeast}
+		c.Op, c.Values = ops[e.cmp], []string{literalText(r)}
+		return c, true
+	case sameAttr(r) && (e.cmp == "==" || e.cmp == "!="):
+		c.Op, c.Other = OpSameAs, Subject(r.slot)
+		if e.cmp == "!=" {
+			c.Op = OpDifferentFrom
+		}
+		return c, true
+	case e.cmp == "==" && r.op == xNext && sameAttr(r.kids[0]):
+		c.Op, c.Other = OpNextAfter, Subject(r.kids[0].slot)
+		return c, true
+	case e.cmp == "==" && (r.op == xAdd || r.op == xSub) && sameAttr(r.kids[0]) && r.kids[1].op == xNum:
+		c.Op, c.Other, c.Offset = OpPlus, Subject(r.kids[0].slot), r.kids[1].num
+		if r.op == xSub {
+			c.Offset = -c.Offset
+		}
+		return c, true
+	}
+	return Clause{}, false
 }

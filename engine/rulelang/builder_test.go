@@ -103,3 +103,46 @@ func TestBuilderErrorsPointAtThePart(t *testing.T) {
 		}
 	}
 }
+
+func TestBuilderFromRuleRoundTrips(t *testing.T) {
+	as := WhatTheRuleAttributes()
+	loaded := 0
+	for _, st := range WhatTheRuleStarters() {
+		r := MustParse(as, st.Text)
+		b, ok := BuilderFromRule(r)
+		if !ok {
+			continue
+		}
+		loaded++
+		again, err := b.Rule(as)
+		if err != nil {
+			t.Fatalf("%q: builder does not rebuild it: %v", st.Text, err)
+		}
+		if eq, _, err := Equivalent(r, again); err != nil || !eq {
+			t.Errorf("%q: rebuilt as %q, not equivalent", st.Text, again)
+		}
+	}
+	if loaded < 8 {
+		t.Errorf("only %d of the 10 starters load into the builder", loaded)
+	}
+	it := IfThenAttributes()
+	for _, src := range []string{
+		"if prev.bg in {yellow, blue, red} then bg != prev.bg",
+		"if prev.size == large then number == prev.number + 3 and bg != prev.bg else ncolor == prev.bg or even(number)",
+		"number == prev.number - 2 or size not in {small, large}",
+	} {
+		r := MustParse(it, src)
+		b, ok := BuilderFromRule(r)
+		if !ok {
+			t.Errorf("%q does not load into the builder", src)
+			continue
+		}
+		again, err := b.Rule(it)
+		if err != nil || again.String() != r.String() {
+			t.Errorf("%q: rebuilt as %v (%v)", src, again, err)
+		}
+	}
+	if _, ok := BuilderFromRule(MustParse(as, "n % 2 == 0 or filled")); ok {
+		t.Error("a rule reading n should not load into the builder")
+	}
+}

@@ -52,6 +52,7 @@ type SyntaxError struct {
 	Msg string
 }
 
+// Error gives the column and the problem, e.g. "column 9: expected a value …".
 func (e *SyntaxError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
 
 func errAt(col int, format string, args ...any) *SyntaxError {

@@ -15,6 +15,7 @@ const (
 	True
 )
 
+// String returns "false", "unknown" or "true".
 func (t Truth) String() string {
 	switch t {
 	case False:
