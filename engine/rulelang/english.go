@@ -62,7 +62,7 @@ func (w englishWriter) clause(e *expr, top bool) string {
 		case xAttr:
 			return subject(k.slot) + " is " + w.boolWord(k.attr, false)
 		case xIn:
-			return w.noun(k.kids[0]) + " is not " + w.list(k)
+			return w.noun(k.kids[0]) + " is " + w.noneOf(k)
 		case xCmp:
 			neg := map[string]string{"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[k.cmp]
 			return w.comparison(&expr{op: xCmp, cmp: neg, kids: k.kids, isB: true})
@@ -203,14 +203,21 @@ func (w englishWriter) noun(e *expr) string {
 func (w englishWriter) list(e *expr) string {
 	parts := make([]string, len(e.set))
 	for i, s := range e.set {
-		if s.op == xName {
-			parts[i] = s.name
-		} else {
-			parts[i] = strconv.Itoa(s.num)
-		}
+		parts[i] = literalText(s)
 	}
 	if len(parts) == 1 {
 		return parts[0]
 	}
 	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// noneOf writes a set negated: "not 1", "neither 1 nor 2", "none of 1, 2 or 3".
+func (w englishWriter) noneOf(e *expr) string {
+	switch len(e.set) {
+	case 1:
+		return "not " + w.list(e)
+	case 2:
+		return "neither " + literalText(e.set[0]) + " nor " + literalText(e.set[1])
+	}
+	return "none of " + w.list(e)
 }

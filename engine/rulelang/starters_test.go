@@ -116,4 +116,16 @@ func TestStarterEnglish(t *testing.T) {
 	for _, st := range WhatTheRuleStarters() {
 		t.Logf("%-75s %s", st.Text, MustParse(as, st.Text).English())
 	}
+	want := map[string]string{
+		"count not in {1, 2}":                               "The count is neither 1 nor 2.",
+		"if color == black then count <= 3 else count >= 4": "If the colour is black, then the count is at most 3; otherwise the count is at least 4.",
+		"if color == white then filled else not filled":     "If the colour is white, then the card is filled; otherwise the card is unfilled.",
+		"shape == next(prev.shape)":                         "The shape is the next shape after the previous card's shape.",
+		"not (filled or count > 2)":                         "It is not the case that (the card is filled or the count is greater than 2).",
+	}
+	for src, w := range want {
+		if got := MustParse(as, src).English(); got != w {
+			t.Errorf("%q:\n got %q\nwant %q", src, got, w)
+		}
+	}
 }
