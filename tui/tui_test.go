@@ -290,3 +290,29 @@ func TestEveryScreenFits80x24(t *testing.T) {
 		m.goHome()
 	}
 }
+
+func TestStartKinds(t *testing.T) {
+	for _, start := range []Start{{"join", "KQ7M4X"}, {"watch", "KQ7M4X"}} {
+		st := dealt(t, 2, 1)
+		h := &fakeHub{conn: newFakeConn(tableView(st, engine.Spectator(), nil, 1))}
+		m := newApp(Deps{Games: registry()}, h, Session{
+			Identity: lobby.Identity{Account: "SHA256:s", Handle: "kai"}, Width: 80, Height: 24, Start: start,
+		})
+		m.pump = func(context.Context, tableConn) tea.Cmd { return nil }
+		run(t, m, m.Init())
+		if _, ok := m.top().(*tableScreen); !ok {
+			t.Fatalf("start %v: %T\n%s", start, m.top(), screenText(m))
+		}
+		press(t, m, "esc")
+		if _, ok := m.top().(*homeScreen); !ok {
+			t.Fatalf("esc from a started table should reach home: %T", m.top())
+		}
+	}
+	m := newApp(Deps{Store: newFakeStore(), Games: registry()}, &fakeHub{}, Session{
+		Identity: lobby.Identity{Account: "SHA256:s", Handle: "kai"}, Width: 80, Height: 24, Start: Start{"replay", "NOPE1"},
+	})
+	run(t, m, m.Init())
+	if !strings.Contains(screenText(m), "No finished game has that id") {
+		t.Fatalf("replay of a missing id:\n%s", screenText(m))
+	}
+}

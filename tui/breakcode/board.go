@@ -503,7 +503,7 @@ func (b *Board) sheets(w, room int) []string {
 		l := b.name(s)
 		if v.Viewer.IsSeat(s) && !b.c.Replay {
 			l = "You (" + l + ")"
-		} else if b.c.IsBot(s) || v.Seats[i].Bot {
+		} else if (b.c.IsBot(s) || v.Seats[i].Bot) && !strings.Contains(strings.ToLower(l), "bot") {
 			l += " (bot)"
 		}
 		labels[i] = l

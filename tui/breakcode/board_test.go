@@ -17,7 +17,9 @@ import (
 )
 
 func testKeys() board.KeyMap {
-	b := func(keys ...string) key.Binding { return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0])) }
+	b := func(keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
+	}
 	return board.KeyMap{
 		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
 		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),

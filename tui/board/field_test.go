@@ -1,0 +1,57 @@
+package board
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func typeKey(f *Field, k tea.Key) bool { return f.Update(tea.KeyPressMsg(k)) }
+
+func TestFieldEditsAndDropsControls(t *testing.T) {
+	f := NewField("> ", "code", 8)
+	if typeKey(&f, tea.Key{Code: 'a', Text: "a"}) {
+		t.Fatal("an unfocused field took a key")
+	}
+	f.Focus()
+	for _, r := range "ab\x1b[31mcd" {
+		typeKey(&f, tea.Key{Code: r, Text: string(r)})
+	}
+	if f.Value() != "ab[31mcd" {
+		t.Fatalf("value %q", f.Value())
+	}
+	// The limit holds.
+	typeKey(&f, tea.Key{Code: 'z', Text: "zzz"})
+	if len([]rune(f.Value())) != 8 {
+		t.Fatalf("limit broken: %q", f.Value())
+	}
+	f.SetValue("hello world")
+	if f.Value() != "hello wo" {
+		t.Fatalf("SetValue ignores the limit: %q", f.Value())
+	}
+	typeKey(&f, tea.Key{Code: 'w', Mod: tea.ModCtrl})
+	if f.Value() != "hello " {
+		t.Fatalf("ctrl+w: %q", f.Value())
+	}
+	typeKey(&f, tea.Key{Code: tea.KeyHome})
+	typeKey(&f, tea.Key{Code: tea.KeyDelete})
+	typeKey(&f, tea.Key{Code: tea.KeyEnd})
+	typeKey(&f, tea.Key{Code: tea.KeyBackspace})
+	if f.Value() != "ello" {
+		t.Fatalf("home/delete/end/backspace: %q", f.Value())
+	}
+	f.Update(tea.PasteMsg{Content: "\u202e!\x07\n"})
+	if f.Value() != "ello! " {
+		t.Fatalf("paste: %q", f.Value())
+	}
+	if v := f.View(); strings.ContainsAny(v, "\x07\u202e") || !strings.HasPrefix(ansi.Strip(v), "> ello!") {
+		t.Fatalf("view %q", v)
+	}
+	// A narrow field scrolls to keep the cursor in view.
+	f.Width = 3
+	if w := ansi.StringWidth(f.View()); w > 2+3+1 {
+		t.Fatalf("view too wide: %d", w)
+	}
+}

@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+// TestRealProgramInVirtualTerminal runs the model in a real tea.Program
+// drawing into a virtual 80×24 terminal, opens a 4-player board and checks
+// what a player would see: the title on the first row, the keys on the
+// last, nothing scrolled away.
+func TestRealProgramInVirtualTerminal(t *testing.T) {
+	st := dealt(t, 4, 8)
+	log := playFew(t, st, 6)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), log, 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := newApp(Deps{Games: registry()}, &fakeHub{conn: conn}, Session{
+		Identity: lobby.Identity{Account: "SHA256:vt", Handle: "mara"}, Width: 80, Height: 24, Context: ctx,
+	})
+
+	emu := vt.NewSafeEmulator(80, 24)
+	go func() { // answer nothing, but never let the emulator's replies block
+		buf := make([]byte, 256)
+		for {
+			if _, err := emu.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(onlcr{emu}),
+		tea.WithWindowSize(80, 24), tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+
+	screen := func() []string { return strings.Split(ansi.Strip(emu.Render()), "\n") }
+	waitFor := func(want string) []string {
+		t.Helper()
+		// Bounded wait for the frame to land; not a speed check.
+		for range 500 {
+			rows := screen()
+			if strings.Contains(strings.Join(rows, "\n"), want) {
+				return rows
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("screen never showed %q:\n%s", want, strings.Join(screen(), "\n"))
+		return nil
+	}
+	waitFor("Quick play")
+	p.Send(keyMsg("enter"))
+	rows := waitFor("(deck:")
+	if len(rows) < 24 || !strings.Contains(rows[0], "BREAK THE CODE") || !strings.Contains(rows[23], "help") {
+		t.Fatalf("title or key bar misplaced:\n%s", strings.Join(rows, "\n"))
+	}
+	for _, want := range []string{"You (mara)", "Centre", "Log"} {
+		if !strings.Contains(strings.Join(rows, "\n"), want) {
+			t.Errorf("board lacks %q", want)
+		}
+	}
+	p.Quit()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("program did not stop")
+	}
+}
+
+// onlcr does what a PTY's output processing does: without a TTY for input
+// the renderer writes bare newlines and relies on the terminal driver to
+// return the carriage; the emulator alone would not.
+type onlcr struct{ w io.Writer }
+
+func (o onlcr) Write(p []byte) (int, error) {
+	if _, err := o.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n"))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
