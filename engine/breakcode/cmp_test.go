@@ -72,3 +72,32 @@ func firstNumberOr0(card int) int {
 	}
 	return 0
 }
+
+// The 3-player belief by subset transforms equals direct enumeration of
+// every deal, at the start and after some answers.
+func TestMarginals3MatchEnumeration(t *testing.T) {
+	s := newState(true, make([]engine.Player, 3), 12)
+	for step := range 4 {
+		k := newKnowledge(s.view(engine.SeatViewer(1)))
+		got := k.belief()
+		want := belief{target: map[int32]float64{}, opp: [][]float64{make([]float64, len(got.opp[0])), make([]float64, len(got.opp[1]))}}
+		k.forJoint3(func(a, b uint32) {
+			want.opp[0][a]++
+			want.opp[1][b]++
+			want.target[k.handID[k.full&^a&^b]]++
+		})
+		if !slices.Equal(got.opp[0], want.opp[0]) || !slices.Equal(got.opp[1], want.opp[1]) {
+			t.Fatalf("step %d: opponent marginals differ", step)
+		}
+		if len(got.target) != len(want.target) {
+			t.Fatalf("step %d: %d centre sets, want %d", step, len(got.target), len(want.target))
+		}
+		for id, w := range want.target {
+			if got.target[id] != w {
+				t.Fatalf("step %d: centre %v weighs %v, want %v", step, k.table.tiles[id], got.target[id], w)
+			}
+		}
+		card := s.faceUp[step%len(s.faceUp)]
+		mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
+	}
+}
