@@ -207,7 +207,9 @@ func EquivalentOver(a, b *Rule, univ []Card) (bool, *Counterexample, error) {
 	seen := x.newIndex()
 	seen.add(visits[0].st, 0)
 	var e env
-	memo := make([]uint8, len(univ)) // per judged card: 0 unknown, else 1 + accepts(a) + 2·accepts(b)
+	// memo caches, per judged card in the current state, both judgements.
+	const judged, acceptsA, acceptsB = 1, 2, 4
+	memo := make([]uint8, len(univ))
 	work := 0
 	for i := 0; i < len(visits); i++ {
 		s := visits[i].st
@@ -221,16 +223,16 @@ func EquivalentOver(a, b *Rule, univ []Card) (bool, *Counterexample, error) {
 			m := memo[j]
 			if m == 0 {
 				e.cards[0] = x.univ[j]
-				m = 1
+				m = judged
 				if a.eval(&e) != False {
-					m += 1
+					m |= acceptsA
 				}
 				if b.eval(&e) != False {
-					m += 2
+					m |= acceptsB
 				}
 				memo[j] = m
 			}
-			ta, tb := (m-1)&1 != 0, (m-1)&2 != 0
+			ta, tb := m&acceptsA != 0, m&acceptsB != 0
 			if ta != tb {
 				return false, &Counterexample{Line: x.line(visits, int32(i)), Card: x.univ[c], FirstAccepts: ta}, nil
 			}
