@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
@@ -230,11 +231,21 @@ func (r *replayScreen) body(a *app, w, h int) string {
 	} else {
 		last = "The deal. Press → to step through the game."
 	}
-	stepLine := fmt.Sprintf(" step %d/%d   %s", r.step, r.moves(), last)
+	prefix := fmt.Sprintf(" step %d/%d   ", r.step, r.moves())
+	stepLine := prefix + last
 	if r.play {
 		stepLine = " ▶" + stepLine[1:]
 	}
-	footer := []string{a.st.strong.Render(stepLine)}
+	var footer []string
+	for i, l := range strings.Split(ansi.Wordwrap(stepLine, max(20, w-1), ""), "\n") {
+		if i == 2 {
+			break // two lines at most; the log above has the rest
+		}
+		if i > 0 {
+			l = strings.Repeat(" ", len(prefix)) + l
+		}
+		footer = append(footer, a.st.strong.Render(l))
+	}
 	if r.step == r.moves() {
 		footer = append(footer, " "+a.st.strong.Render(textsafe.Clean(r.game.Result.Summary, w)))
 	}
@@ -260,7 +271,7 @@ func (r *replayScreen) shortHelp(a *app) []key.Binding {
 		return r.board.ShortHelp()
 	}
 	return []key.Binding{
-		withHelp(a.km.left, "←/→", "step"), withHelp(a.km.home, "home/end", "first/last"),
-		a.km.play, a.km.viewAs, a.km.board.Notes, a.km.back,
+		withHelp(a.km.left, "←/→", "step"), withHelp(a.km.home, "home/end", "jump"),
+		withHelp(a.km.play, "space", "play"), a.km.viewAs, withHelp(a.km.board.Notes, "n", "notes"), a.km.back,
 	}
 }

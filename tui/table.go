@@ -373,7 +373,8 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 		vis = "public"
 	}
 	b.WriteString("\n  " + a.st.strong.Render(v.Game.Name) + " · " + vis + " table · code " + a.st.strong.Render(formatCode(v.Code)) + "\n")
-	b.WriteString("  " + a.st.dim.Render("Friends join with this code from the home screen, or: ssh -t <host> join "+textsafe.Clean(v.Code, 12)) + "\n\n")
+	b.WriteString("  " + a.st.dim.Render("Share the code: friends choose Join with a code on the home screen,") + "\n")
+	b.WriteString("  " + a.st.dim.Render("or connect with: ssh -t <this server> join "+formatCode(v.Code)) + "\n\n")
 	for i, seat := range v.Seats {
 		mark := "  "
 		if v.You.IsSeat(engine.Seat(i)) {

@@ -471,20 +471,58 @@ func (a *app) render() string {
 	return fitLines(lines, w, h)
 }
 
-// fullHelp draws every key of the screen and the global keys.
+// fullHelp draws every key of the screen and the global keys, in as many
+// columns as fit the window.
 func (a *app) fullHelp(s screen, w, h int) string {
-	groups := [][]key.Binding{s.shortHelp(a)}
+	var all []key.Binding
 	if ts, ok := s.(*tableScreen); ok && ts.board != nil {
-		groups = append(groups, ts.board.FullHelp()...)
+		for _, g := range ts.board.FullHelp() {
+			all = append(all, g...)
+		}
 	}
-	groups = append(groups, []key.Binding{a.km.help, a.km.back, a.km.quit, a.km.forceQuit})
+	all = append(all, s.shortHelp(a)...)
+	back := a.km.back
+	if _, ok := s.(*tableScreen); ok {
+		back = a.km.leave
+	}
+	all = append(all, a.km.help, back, a.km.quit, a.km.forceQuit)
+	type entry struct{ k, d string }
+	var entries []entry
+	seen := map[entry]bool{}
+	keyW, descW := 0, 0
+	for _, b := range all {
+		e := entry{b.Help().Key, b.Help().Desc}
+		if !b.Enabled() || e.k == "" || seen[e] {
+			continue
+		}
+		seen[e] = true
+		entries = append(entries, e)
+		keyW = max(keyW, ansi.StringWidth(e.k))
+		descW = max(descW, ansi.StringWidth(e.d))
+	}
+	colW := keyW + 2 + descW + 4
+	cols := max(1, (w-4)/colW)
+	rows := (len(entries) + cols - 1) / cols
 	var b strings.Builder
-	b.WriteString(a.st.strong.Render("Keys on this screen") + "\n\n")
-	full := a.help
-	full.ShowAll = true
-	b.WriteString(full.FullHelpView(groups))
-	b.WriteString("\n\n" + a.st.dim.Render("Arrows and vim keys (h j k l) both work. Esc goes back; q quits (asked first during a game)."))
+	b.WriteString("\n" + a.st.strong.Render("Keys on this screen") + "\n\n")
+	for r := range rows {
+		for c := range cols {
+			i := c*rows + r
+			if i >= len(entries) {
+				break
+			}
+			e := entries[i]
+			cell := a.st.help.FullKey.Render(padRight(e.k, keyW)) + "  " + a.st.help.FullDesc.Render(padRight(e.d, descW))
+			b.WriteString(cell + "    ")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n" + a.st.dim.Render(ansi.Wordwrap("Arrows and vim keys (h j k l) both work. Esc goes back; q quits (during a game you are asked first).", max(20, w-6), "")))
 	return lipgloss.NewStyle().Padding(0, 2).Render(b.String())
+}
+
+func padRight(s string, w int) string {
+	return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
 }
 
 func withHelp(b key.Binding, k, desc string) key.Binding {

@@ -556,7 +556,7 @@ func (b *Board) sheets(w, room int) []string {
 			tiles = b.hiddenText(v.CentreSize)
 		}
 		if v.Aid && v.CentrePossible > 0 {
-			tiles += "  " + b.st.Dim.Render(fmt.Sprintf("[%d possible sets]", v.CentrePossible))
+			tiles += "  " + b.st.Dim.Render(fmt.Sprintf("[%d possible %s]", v.CentrePossible, plural(v.CentrePossible, "set", "sets")))
 		}
 		blocks = append(blocks, block{head: "  " + label + "  " + tiles, hasParts: true})
 	} else if v.Unused != nil {
@@ -670,7 +670,7 @@ func (b *Board) flags(sv bc.SeatView) []string {
 		f = append(f, b.st.Error.Render("✗ out"))
 	}
 	if n := len(sv.Guesses); n > 0 && !sv.GotIt && !sv.Out {
-		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d wrong guess(es)", n)))
+		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d wrong %s", n, plural(n, "guess", "guesses"))))
 	}
 	return f
 }
@@ -716,7 +716,7 @@ func (b *Board) notepadView(w, h int) string {
 		}
 		head := " " + b.st.Strong.Render(name)
 		if v.Aid && sv.Possible > 0 {
-			head += b.st.Dim.Render(fmt.Sprintf("  %d possible hands", sv.Possible))
+			head += b.st.Dim.Render(fmt.Sprintf("  %d possible %s", sv.Possible, plural(sv.Possible, "hand", "hands")))
 		}
 		lines = append(lines, head)
 		items := b.noteItems(sv)
@@ -739,9 +739,16 @@ func (b *Board) notepadView(w, h int) string {
 		}
 	}
 	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
-		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible sets", v.CentrePossible)))
+		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
 	}
 	b.scroll = min(b.scroll, max(0, len(lines)-h))
 	end := min(len(lines), b.scroll+h)
 	return strings.Join(lines[b.scroll:end], "\n")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
