@@ -156,8 +156,10 @@ type aidCounts struct {
 }
 
 // counts computes the aid numbers.
-func (k *knowledge) counts() aidCounts {
-	b := k.belief()
+func (k *knowledge) counts() aidCounts { return k.countsFrom(k.belief()) }
+
+// countsFrom reduces a belief to the aid numbers.
+func (k *knowledge) countsFrom(b belief) aidCounts {
 	c := aidCounts{hands: make([]int, k.n)}
 	for j, seat := range k.opps {
 		ids := map[int32]bool{}

@@ -520,3 +520,36 @@ func TestInfoAndRegistry(t *testing.T) {
 		t.Fatal("unknown bot level accepted")
 	}
 }
+
+func TestAnalyze(t *testing.T) {
+	s := fixedGame(t, []string{"1b 2w 5g 8b 9w", "0b 3w 4b 6w 7b"}, []int{1, 7, 13, 14, 18, 21}, 0)
+	if _, err := Analyze(s.view(engine.Spectator())); err == nil {
+		t.Fatal("a spectator's view was analysed")
+	}
+	a, err := Analyze(s.view(engine.SeatViewer(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// mara holds one green 5, so the other is unseen: Bo's 5 tiles come from
+	// 15 distinct tiles, every set a different hand.
+	if a.Possible[1] != 3003 || a.Targets != 3003 || a.Possible[0] != 0 {
+		t.Fatalf("analysis %+v", a)
+	}
+	if len(a.Questions) != 8 || a.Questions[0].Bits < a.Questions[len(a.Questions)-1].Bits {
+		t.Fatalf("questions %+v", a.Questions)
+	}
+	for _, q := range a.Questions {
+		if q.Card == cardCAbove4 && (q.Bits < 0.8 || q.Bits > 1) {
+			t.Errorf("c > 4 is worth %.2f bits; about 1 expected", q.Bits)
+		}
+	}
+	if a.Uncertainty < 11.5 || a.Uncertainty > 11.56 { // log2(3003) ≈ 11.55
+		t.Fatalf("uncertainty %.3f bits", a.Uncertainty)
+	}
+	mustApply(t, s, 0, AskAction(1, 0))
+	mustApply(t, s, 1, AskAction(7, 0))
+	b, _ := Analyze(s.view(engine.SeatViewer(0)))
+	if b.Targets >= a.Targets || b.Targets != b.Possible[1] {
+		t.Fatalf("after hearing a sum: %d targets (was %d), %d possible", b.Targets, a.Targets, b.Possible[1])
+	}
+}
