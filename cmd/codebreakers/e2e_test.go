@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Terminal size for players in these tests.
+const termW, termH = 100, 30
+
+var (
+	codeRe  = regexp.MustCompile(`code ([A-Z0-9]{3}-[A-Z0-9]{3})`)
+	handRe  = regexp.MustCompile(`You \([^)]*\)\s+a (\S+)\s+b (\S+)\s+c (\S+)\s+d (\S+)\s+e (\S+)`)
+	turnRe  = regexp.MustCompile(`turn (\d+)`)
+	tilesRe = regexp.MustCompile(`^\s+(\S+)\s+((?:\d[bwg] ?){4,5})$`)
+)
+
+// title is the first line of a screen: where the player is and whose turn it is.
+func title(screen string) string { return strings.SplitN(screen, "\n", 2)[0] }
+
+// register types a handle on the welcome screen.
+func register(tm *term, handle string) {
+	tm.t.Helper()
+	tm.waitFor("Choose a handle")
+	tm.send(handle, keyEnter)
+}
+
+// createTable has the host make a private table of three seats with one bot
+// and returns its code.
+func createTable(host *term) string {
+	host.t.Helper()
+	host.waitFor("Create a table")
+	host.send(keyDown, keyEnter)
+	host.waitFor("CREATE A TABLE", "Bots")
+	host.send(keyDown, keyRight) // Bots: 0 → 1
+	host.waitUntil("one bot chosen", func(s string) bool {
+		return regexp.MustCompile(`Bots\s+‹ 1 ›`).MatchString(s)
+	})
+	host.send(keyDown, keyDown, keyDown, keyDown, keyEnter)
+	s := host.waitUntil("a join code", codeRe.MatchString)
+	return codeRe.FindStringSubmatch(s)[1]
+}
+
+// ownHand reads the player's tiles off the board, as the row shows them.
+func ownHand(screen string) []string {
+	m := handRe.FindStringSubmatch(screen)
+	if m == nil {
+		return nil
+	}
+	return m[1:]
+}
+
+// handRow is how a hand looks in a board row: "a 3b  b 3w  c 5g  d 7b  e 7w".
+func handRow(tiles []string) string {
+	parts := make([]string, len(tiles))
+	for i, t := range tiles {
+		parts[i] = fmt.Sprintf("%c %s", 'a'+i, t)
+	}
+	return strings.Join(parts, "  ")
+}
+
+// guessFor picks five centre tiles missing from the player's own hand, in
+// table order: a legal guess, almost surely wrong.
+func guessFor(hand []string) string {
+	own := map[string]int{}
+	for _, t := range hand {
+		own[t]++
+	}
+	var all []string
+	for n := 0; n <= 9; n++ {
+		if n == 5 {
+			all = append(all, "5g", "5g")
+			continue
+		}
+		all = append(all, fmt.Sprintf("%db", n), fmt.Sprintf("%dw", n))
+	}
+	var pick []string
+	for _, t := range all {
+		if own[t] > 0 {
+			own[t]--
+			continue
+		}
+		if pick = append(pick, t); len(pick) == 5 {
+			break
+		}
+	}
+	return strings.Join(pick, " ")
+}
+
+// driver plays the humans' turns: each asks questions until it has asked
+// asksBeforeGuess times, then guesses (and is out unless lucky). The bot
+// plays its own seat on the server.
+type driver struct {
+	t               *testing.T
+	players         []*term
+	asks            map[*term]int
+	asksBeforeGuess int
+}
+
+func newDriver(t *testing.T, asksBeforeGuess int, players ...*term) *driver {
+	return &driver{t: t, players: players, asks: map[*term]int{}, asksBeforeGuess: asksBeforeGuess}
+}
+
+// waitTurn waits until some player may act (returned) or every player's
+// game is over (nil).
+func (d *driver) waitTurn() *term {
+	d.t.Helper()
+	var actor *term
+	d.players[0].waitUntil("someone's turn or the end", func(string) bool {
+		finished := 0
+		for _, p := range d.players {
+			tl := title(p.screen())
+			if strings.Contains(tl, "your turn") {
+				actor = p
+				return true
+			}
+			if strings.Contains(tl, "finished") {
+				finished++
+			}
+		}
+		return finished == len(d.players)
+	})
+	return actor
+}
+
+// step plays one human turn and waits until the table has taken it. It
+// returns false once the game is over.
+func (d *driver) step() bool {
+	d.t.Helper()
+	p := d.waitTurn()
+	if p == nil {
+		return false
+	}
+	before := title(p.screen())
+	if d.asks[p] < d.asksBeforeGuess {
+		d.asks[p]++
+		p.send(keyEnter)
+	} else {
+		p.send("g")
+		p.waitFor("Guess the centre")
+		p.send(guessFor(ownHand(p.screen())), keyEnter)
+		p.waitFor("Press enter again")
+		p.send(keyEnter)
+	}
+	p.waitUntil("the turn to pass", func(s string) bool { return title(s) != before })
+	return true
+}
+
+// playToEnd plays until the game is over, within a bounded number of turns.
+func (d *driver) playToEnd() {
+	d.t.Helper()
+	for range 200 {
+		if !d.step() {
+			return
+		}
+	}
+	d.t.Fatal("the game did not end within 200 human turns")
+}
+
+// execRun runs a command without a PTY and returns stdout, stderr and the
+// exit status.
+func execRun(t *testing.T, c *gossh.Client, cmd string) (string, string, int) {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	var stdout, stderr bytes.Buffer
+	sess.Stdout, sess.Stderr = &stdout, &stderr
+	err = sess.Run(cmd)
+	var exit *gossh.ExitError
+	switch {
+	case errors.As(err, &exit):
+		return stdout.String(), stderr.String(), exit.ExitStatus()
+	case err != nil:
+		t.Fatalf("run %q: %v", cmd, err)
+	}
+	return stdout.String(), stderr.String(), 0
+}
+
+// TestTwoPlayersBotAndSpectatorOverSSH is the whole story over real SSH:
+// two keys register handles, one creates a private table, the other joins
+// by its code, a bot takes the third seat, a spectator watches live, they
+// play to the end, and the game is in both players' history and replays.
+func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t))
+	annKey, bobKey, cyKey := newKey(t), newKey(t), newKey(t)
+
+	ann := openTerm(t, dial(t, addr, withKey(annKey)), "ann", termW, termH, "")
+	register(ann, "ann")
+	code := createTable(ann)
+
+	bob := openTerm(t, dial(t, addr, withKey(bobKey)), "bob", termW, termH, "join "+code)
+	register(bob, "bob")
+	bob.waitFor("waiting for players", "bob", "ann")
+	bob.send("r")
+	ann.waitUntil("bob ready", func(s string) bool { return regexp.MustCompile(`bob\s+(✓ )?ready`).MatchString(s) })
+
+	cy := openTermRec(t, dial(t, addr, withKey(cyKey)), "cy", termW, termH, "watch "+code, true)
+	register(cy, "cy")
+	cy.waitFor("You are watching")
+
+	ann.send("s")
+	annScreen := ann.waitFor("turn 1")
+	bobScreen := bob.waitFor("turn 1")
+	annHand, bobHand := ownHand(annScreen), ownHand(bobScreen)
+	if annHand == nil || bobHand == nil {
+		t.Fatalf("hands not shown:\n%s\n%s", annScreen, bobScreen)
+	}
+	if strings.Contains(annScreen, handRow(bobHand)) || strings.Contains(bobScreen, handRow(annHand)) {
+		t.Fatal("a player sees another player's hand")
+	}
+
+	newDriver(t, 2, ann, bob).playToEnd()
+	cy.waitUntil("the spectator to see the end", func(s string) bool { return strings.Contains(title(s), "finished") })
+
+	// The finished game is in history, without a terminal.
+	c := dial(t, addr, withKey(annKey))
+	out, _, status := execRun(t, c, "history")
+	if status != 0 || !strings.Contains(out, "Break the Code") || !strings.Contains(out, "ann, bob, bot-") {
+		t.Fatalf("history (exit %d):\n%s", status, out)
+	}
+	id := regexp.MustCompile(`(?m)^([0-9A-Z]{5,6})\s+Break the Code`).FindStringSubmatch(out)
+	if id == nil {
+		t.Fatalf("no game id in history:\n%s", out)
+	}
+	bobOut, _, _ := execRun(t, dial(t, addr, withKey(bobKey)), "history")
+	if !strings.Contains(bobOut, id[1]) {
+		t.Errorf("bob's history lacks game %s:\n%s", id[1], bobOut)
+	}
+
+	// The text replay shows every hand.
+	transcript, _, status := execRun(t, c, "replay "+id[1])
+	if status != 0 || !strings.Contains(transcript, "Result:") {
+		t.Fatalf("replay (exit %d):\n%s", status, transcript)
+	}
+	hands := map[string][]string{}
+	for _, line := range strings.Split(transcript, "\n") {
+		if m := tilesRe.FindStringSubmatch(line); m != nil {
+			hands[m[1]] = strings.Fields(m[2])
+		}
+	}
+	if strings.Join(hands["ann"], " ") != strings.Join(annHand, " ") || strings.Join(hands["bob"], " ") != strings.Join(bobHand, " ") {
+		t.Errorf("transcript hands %v, want ann %v and bob %v", hands, annHand, bobHand)
+	}
+
+	// The spectator never saw a hidden tile while the game was live.
+	var secrets []string
+	for who, h := range hands {
+		if who == "Centre" || len(h) == 5 {
+			secrets = append(secrets, handRow(h))
+		}
+	}
+	secrets = append(secrets, "the centre is")
+	live := 0
+	for _, s := range cy.recorded() {
+		if strings.Contains(title(s), "finished") {
+			continue
+		}
+		live++
+		for _, secret := range secrets {
+			if strings.Contains(s, secret) {
+				t.Fatalf("spectator saw %q while the game was live:\n%s", secret, s)
+			}
+		}
+	}
+	t.Logf("checked %d live spectator screens against %d secrets", live, len(secrets))
+	if live == 0 {
+		t.Error("no live spectator screens were recorded")
+	}
+
+	// And the replay opens in a terminal.
+	rp := openTerm(t, c, "replay", termW, termH, "replay "+id[1])
+	rp.waitFor("REPLAY")
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// waitLimit bounds every wait: a ceiling against hangs, not a speed claim.
+const waitLimit = 60 * time.Second
+
+// Keys as a terminal sends them.
+const (
+	keyEnter = "\r"
+	keyEsc   = "\x1b"
+	keyUp    = "\x1b[A"
+	keyDown  = "\x1b[B"
+	keyRight = "\x1b[C"
+	keyLeft  = "\x1b[D"
+)
+
+func testLogger() *slog.Logger {
+	if os.Getenv("CB_TEST_LOG") != "" {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// startInstance runs a whole arcade in-process on a loopback port.
+func startInstance(t *testing.T, dataDir string) (*instance, string) {
+	t.Helper()
+	o, err := parseServe([]string{"--data-dir", dataDir, "--bot-delay", "-1ms", "--grace", "30s"}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := openInstance(o, testLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = in.srv.Serve(ln) }()
+	t.Cleanup(func() {
+		if err := in.close(10 * time.Second); err != nil {
+			t.Logf("close: %v", err)
+		}
+	})
+	return in, ln.Addr().String()
+}
+
+func newKey(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func dial(t *testing.T, addr string, auth ...gossh.AuthMethod) *gossh.Client {
+	t.Helper()
+	var c *gossh.Client
+	var err error
+	// The server may still be starting (crash test): retry a bounded number of times.
+	for range 100 {
+		c, err = gossh.Dial("tcp", addr, &gossh.ClientConfig{
+			User:            "tester",
+			Auth:            auth,
+			HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+			Timeout:         waitLimit,
+		})
+		if err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("dial %s: %v", addr, err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// term is a player's terminal: an SSH session with a PTY whose output is
+// interpreted by a virtual terminal, so tests read screens, not bytes.
+type term struct {
+	t    *testing.T
+	name string
+	sess *gossh.Session
+	in   io.WriteCloser
+
+	mu      sync.Mutex
+	emu     *vt.Emulator
+	done    chan struct{}
+	history []string // every distinct screen, when recording
+	record  bool
+}
+
+// maxHistory bounds the screens a recording terminal keeps.
+const maxHistory = 20000
+
+// recorded returns every distinct screen seen since recording began.
+func (tm *term) recorded() []string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return append([]string(nil), tm.history...)
+}
+
+// openTerm starts an interactive session of w×h running cmd ("" for the shell).
+func openTerm(t *testing.T, c *gossh.Client, name string, w, h int, cmd string) *term {
+	t.Helper()
+	return openTermRec(t, c, name, w, h, cmd, false)
+}
+
+// openTermRec is openTerm, keeping every distinct screen when record is set.
+func openTermRec(t *testing.T, c *gossh.Client, name string, w, h int, cmd string, record bool) *term {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatalf("%s: new session: %v", name, err)
+	}
+	tm := &term{t: t, name: name, sess: sess, emu: vt.NewEmulator(w, h), done: make(chan struct{}), record: record}
+	tm.in, err = sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
+		t.Fatalf("%s: pty: %v", name, err)
+	}
+	if cmd == "" {
+		err = sess.Shell()
+	} else {
+		err = sess.Start(cmd)
+	}
+	if err != nil {
+		t.Fatalf("%s: start: %v", name, err)
+	}
+	// Terminal replies (to the program's queries) go back as input.
+	go func() { _, _ = io.Copy(tm.in, tm.emu) }()
+	go func() {
+		defer close(tm.done)
+		buf := make([]byte, 32*1024)
+		for {
+			n, err := out.Read(buf)
+			if n > 0 {
+				tm.mu.Lock()
+				_, _ = tm.emu.Write(buf[:n])
+				if tm.record && len(tm.history) < maxHistory {
+					if s := tm.emu.String(); len(tm.history) == 0 || tm.history[len(tm.history)-1] != s {
+						tm.history = append(tm.history, s)
+					}
+				}
+				tm.mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { _ = sess.Close() })
+	return tm
+}
+
+// screen is what the terminal shows now, one line per row.
+func (tm *term) screen() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	return tm.emu.String()
+}
+
+// send types keys.
+func (tm *term) send(keys ...string) {
+	tm.t.Helper()
+	for _, k := range keys {
+		if _, err := io.WriteString(tm.in, k); err != nil {
+			tm.t.Fatalf("%s: send %q: %v", tm.name, k, err)
+		}
+	}
+}
+
+// waitFor waits until the screen contains every one of subs, and returns it.
+func (tm *term) waitFor(subs ...string) string {
+	tm.t.Helper()
+	return tm.waitUntil(strings.Join(subs, " & "), func(s string) bool {
+		for _, sub := range subs {
+			if !strings.Contains(s, sub) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitUntil waits until ok(screen) holds, and returns that screen.
+func (tm *term) waitUntil(what string, ok func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		s := tm.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("%s: timed out waiting for %s; screen:\n%s", tm.name, what, s)
+		}
+		select {
+		case <-tm.done:
+			s = tm.screen()
+			if ok(s) {
+				return s
+			}
+			tm.t.Fatalf("%s: session ended while waiting for %s; screen:\n%s", tm.name, what, s)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func dataDir(t *testing.T) string { return filepath.Join(t.TempDir(), "data") }
+
+func withKey(s gossh.Signer) gossh.AuthMethod { return gossh.PublicKeys(s) }
