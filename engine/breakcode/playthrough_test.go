@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"slices"
 	"testing"
@@ -301,6 +302,9 @@ func playthrough(t *testing.T, n int, seed uint64, bots map[engine.Seat]string, 
 	}
 	if got, want := omniJSON(t, replayed.(*state)), omniJSON(t, s); got != want {
 		t.Fatalf("seed %d: replay differs:\n%s\n%s", seed, got, want)
+	}
+	if !reflect.DeepEqual(replayed.(*state), s) {
+		t.Fatalf("seed %d: replayed state differs inside (deck, hands or history)", seed)
 	}
 	if eventsJSON(t, evs, engine.Omniscient()) != eventsJSON(t, all, engine.Omniscient()) {
 		t.Fatalf("seed %d: replayed events differ", seed)
