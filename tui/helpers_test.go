@@ -44,7 +44,7 @@ func send(m *app, msg tea.Msg) tea.Cmd {
 // press sends key presses, running each resulting command that finishes at
 // once (hub and store calls in tests are immediate) and feeding its message
 // back, like the program would.
-func press(t *testing.T, m *app, keys ...string) {
+func press(t testing.TB, m *app, keys ...string) {
 	t.Helper()
 	for _, k := range keys {
 		run(t, m, send(m, keyMsg(k)))
@@ -52,7 +52,7 @@ func press(t *testing.T, m *app, keys ...string) {
 }
 
 // typeText sends each rune of s as its own key press.
-func typeText(t *testing.T, m *app, s string) {
+func typeText(t testing.TB, m *app, s string) {
 	t.Helper()
 	for _, r := range s {
 		run(t, m, send(m, keyMsg(string(r))))
@@ -61,12 +61,12 @@ func typeText(t *testing.T, m *app, s string) {
 
 // run executes cmd and feeds its messages back, skipping the table pump
 // (which waits on channels) and timers; depth bounds the chain.
-func run(t *testing.T, m *app, cmd tea.Cmd) {
+func run(t testing.TB, m *app, cmd tea.Cmd) {
 	t.Helper()
 	runDepth(t, m, cmd, 0)
 }
 
-func runDepth(t *testing.T, m *app, cmd tea.Cmd, depth int) {
+func runDepth(t testing.TB, m *app, cmd tea.Cmd, depth int) {
 	if cmd == nil || depth > 20 {
 		return
 	}
@@ -87,7 +87,7 @@ func runDepth(t *testing.T, m *app, cmd tea.Cmd, depth int) {
 func screenText(m *app) string { return ansi.Strip(m.View().Content) }
 
 // checkFits fails when the frame is wider or taller than the window.
-func checkFits(t *testing.T, m *app, w, h int) {
+func checkFits(t testing.TB, m *app, w, h int) {
 	t.Helper()
 	frame := m.View().Content
 	if frame == "" {
@@ -233,7 +233,7 @@ func (h *fakeHub) Online() (int, int)                      { return 3, len(h.tab
 func registry() *engine.Registry { return engine.NewRegistry(bc.Game{}) }
 
 // newTestApp builds a signed-in session at w×h on fakes.
-func newTestApp(t *testing.T, h hubAPI, store AccountStore, w, hgt int) *app {
+func newTestApp(t testing.TB, h hubAPI, store AccountStore, w, hgt int) *app {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -250,7 +250,7 @@ func newTestApp(t *testing.T, h hubAPI, store AccountStore, w, hgt int) *app {
 }
 
 // dealt starts a Break the Code game with n players.
-func dealt(t *testing.T, n int, seed uint64) engine.State {
+func dealt(t testing.TB, n int, seed uint64) engine.State {
 	t.Helper()
 	names := []string{"mara", "Bo", "Kai", "Ana"}
 	var players []engine.Player
@@ -265,7 +265,7 @@ func dealt(t *testing.T, n int, seed uint64) engine.State {
 }
 
 // playFew applies k legal asks (the first face-up card) to st.
-func playFew(t *testing.T, st engine.State, k int) []engine.Event {
+func playFew(t testing.TB, st engine.State, k int) []engine.Event {
 	t.Helper()
 	var log []engine.Event
 	for range k {
@@ -309,7 +309,7 @@ func tableView(st engine.State, viewer engine.Viewer, log []engine.Event, versio
 	return tv
 }
 
-func mustJSON(t *testing.T, b []byte) map[string]any {
+func mustJSON(t testing.TB, b []byte) map[string]any {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {

@@ -91,6 +91,8 @@ func outcome(g storage.GameSummary, account string) string {
 			return "tie"
 		case g.Result.Won(engineSeat(i)):
 			return "won"
+		case len(g.Result.Winners) == 0 && g.Result.Draw:
+			return "draw"
 		case len(g.Result.Winners) == 0:
 			return "no winner"
 		default:

@@ -187,9 +187,11 @@ func (s *tableScreen) update(a *app, msg tea.Msg) tea.Cmd {
 		}
 		s.busy = false
 		if msg.err != nil {
-			s.err = a.userError(msg.err, "The table did not answer; try again.")
-			if s.board != nil {
-				s.board.SetError(s.err)
+			text := a.userError(msg.err, "The table did not answer; try again.")
+			if s.board != nil && s.view.Phase != lobby.Waiting {
+				s.board.SetError(text) // shown beside the move it refuses
+			} else {
+				s.err = text
 			}
 		}
 		return nil

@@ -579,7 +579,8 @@ func fitBlock(s string, w, h int) []string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		if lipgloss.Width(l) > w {
+		// A line of at most w bytes is at most w cells: skip measuring it.
+		if len(l) > w && lipgloss.Width(l) > w {
 			lines[i] = ansi.Truncate(l, w, "…")
 		}
 	}
@@ -595,7 +596,7 @@ func fitLines(lines []string, w, h int) string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		if lipgloss.Width(l) > w {
+		if len(l) > w && lipgloss.Width(l) > w {
 			lines[i] = ansi.Truncate(l, w, "…")
 		}
 	}

@@ -625,17 +625,19 @@ func tail(lines []string, keep int, dim lipgloss.Style) []string {
 // pack joins note items with " · " into lines of at most w cells.
 func pack(items []string, w int) []string {
 	var lines []string
-	cur := ""
+	cur, curW := "", 0
 	for _, it := range items {
 		it = ansi.Truncate(it, w, "…")
+		itW := ansi.StringWidth(it)
 		switch {
 		case cur == "":
-			cur = it
-		case lipgloss.Width(cur)+3+lipgloss.Width(it) <= w:
+			cur, curW = it, itW
+		case curW+3+itW <= w:
 			cur += " · " + it
+			curW += 3 + itW
 		default:
 			lines = append(lines, cur)
-			cur = it
+			cur, curW = it, itW
 		}
 	}
 	if cur != "" {
