@@ -316,3 +316,76 @@ func TestStartKinds(t *testing.T) {
 		t.Fatalf("replay of a missing id:\n%s", screenText(m))
 	}
 }
+
+// TestMoreScreensFit covers the screens the walk above does not reach: the
+// handle entry, a finished board, the guess entry, the quit question and a
+// replay, at 80×24 and at the minimum size.
+func TestMoreScreensFit(t *testing.T) {
+	g := finishedGame(t)
+	for _, sz := range [][2]int{{80, 24}, {MinWidth, MinHeight}} {
+		w, h := sz[0], sz[1]
+		hm := newHandleApp(t, newFakeStore())
+		send(hm, tea.WindowSizeMsg{Width: w, Height: h})
+		checkFits(t, hm, w, h)
+
+		final, _, err := engine.Replay(registry(), g.Record, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, viewer := range []engine.Viewer{engine.SeatViewer(0), engine.Spectator()} {
+			conn := newFakeConn(tableView(final, viewer, nil, 1))
+			m := openTable(t, conn)
+			send(m, tea.WindowSizeMsg{Width: w, Height: h})
+			checkFits(t, m, w, h)
+			if !strings.Contains(screenText(m), "broke the code") {
+				t.Fatalf("finished table lacks the result:\n%s", screenText(m))
+			}
+		}
+
+		st := dealt(t, 4, 9)
+		log := playFew(t, st, 5)
+		conn := newFakeConn(tableView(st, engine.SeatViewer(st.Status().Active[0]), log, 1))
+		m := openTable(t, conn)
+		send(m, tea.WindowSizeMsg{Width: w, Height: h})
+		press(t, m, "g")
+		typeText(t, m, "1b 2w 3b 4w 6b 7w 8b 9w 0b")
+		checkFits(t, m, w, h)
+		press(t, m, "esc")
+		send(m, keyMsg("q"))
+		checkFits(t, m, w, h)
+		press(t, m, "n")
+
+		store := newFakeStore()
+		store.games[g.ID] = g
+		rm := newTestApp(t, &fakeHub{}, store, w, h)
+		run(t, rm, rm.openReplay(g.ID))
+		for _, k := range []string{"right", "right", "end", "v", "v", "v", "n"} {
+			press(t, rm, k)
+			checkFits(t, rm, w, h)
+		}
+	}
+}
+
+func TestPublicTablesJoinOrWatch(t *testing.T) {
+	st := dealt(t, 2, 1)
+	hub := &fakeHub{conn: newFakeConn(tableView(st, engine.Spectator(), nil, 1)), tables: []lobby.TableSummary{
+		{Code: "AAA-BBB", GameName: "Break the Code", Phase: lobby.Waiting, Seats: 3, Humans: 1, Open: 2},
+		{Code: "CCC-DDD", GameName: "Break the Code", Phase: lobby.Playing, Seats: 2, Humans: 2},
+	}}
+	m := newTestApp(t, hub, nil, 80, 24)
+	press(t, m, "down", "down", "down", "enter")
+	if !strings.Contains(screenText(m), "AAA-BBB") || !strings.Contains(screenText(m), "2 open") {
+		t.Fatalf("tables:\n%s", screenText(m))
+	}
+	press(t, m, "enter")
+	if len(hub.joined) != 1 || hub.joined[0] != "AAA-BBB" {
+		t.Fatalf("enter on a waiting table should join it: %v", hub.joined)
+	}
+	press(t, m, "esc", "down", "enter")
+	if len(hub.joined) != 1 {
+		t.Fatalf("enter on a table in play should watch, not join: %v", hub.joined)
+	}
+	if ts, ok := m.top().(*tableScreen); !ok || ts.seated() {
+		t.Fatalf("watching: %T", m.top())
+	}
+}
