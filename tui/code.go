@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board"
 	"strings"
 
@@ -90,11 +91,11 @@ func (s *codeScreen) submit(a *app) tea.Cmd {
 	s.busy = true
 	switch s.kind {
 	case codeWatch:
-		return a.openTable("Watch", func() (tableConn, error) { return a.hub.Watch(a.id, v) })
+		return a.openTable("Watch", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Watch(id, v) })
 	case codeReplay:
 		return a.openReplay(v)
 	}
-	return a.openTable("Join", func() (tableConn, error) { return a.hub.Join(a.id, v) })
+	return a.openTable("Join", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Join(id, v) })
 }
 
 func (s *codeScreen) body(a *app, w, h int) string {

@@ -164,7 +164,7 @@ func (s *createScreen) update(a *app, msg tea.Msg) tea.Cmd {
 		}
 		s.busy = true
 		s.err = ""
-		return a.openTable("Create", func() (tableConn, error) { return a.hub.Create(a.id, spec) })
+		return a.openTable("Create", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Create(id, spec) })
 	}
 	if f.key == fieldSeats {
 		s.syncBots()

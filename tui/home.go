@@ -82,7 +82,7 @@ func quickPlay(a *app) tea.Cmd {
 		if h, ok := a.top().(*homeScreen); ok {
 			h.busy = "Dealing a new game…"
 		}
-		return a.openTable("Quick play", func() (tableConn, error) { return a.hub.QuickPlay(a.id, game) })
+		return a.openTable("Quick play", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.QuickPlay(id, game) })
 	})
 }
 

@@ -79,23 +79,9 @@ func (s *tableScreen) syncBoard(a *app) {
 }
 
 // boardSize is the space left for the board under the title and above the
-// chat strip and key bar.
+// strip (chat, notices) and the key bar.
 func (s *tableScreen) boardSize(a *app) (int, int) {
-	return a.width, max(1, a.height-4-s.stripLines())
-}
-
-func (s *tableScreen) stripLines() int {
-	n := 0
-	if s.chatOpen {
-		n++
-	}
-	if len(s.view.Chat) > 0 {
-		n++
-	}
-	if s.err != "" || s.view.Notice != "" || s.ended != "" || s.view.Phase == lobby.Finished || s.confirmLeave {
-		n++
-	}
-	return n
+	return a.width, max(1, a.height-4-len(s.strip(a, a.width)))
 }
 
 // closed is called when the connection ended from the other side.
@@ -325,8 +311,7 @@ func (s *tableScreen) body(a *app, w, h int) string {
 	case s.board == nil:
 		main = "\n  Waiting for the table…"
 	default:
-		bw, bh := s.boardSize(a)
-		s.board.SetView(s.view.Board, boardContext(s.view, bw, bh))
+		s.board.SetView(s.view.Board, boardContext(s.view, w, max(1, h-len(s.strip(a, w)))))
 		main = s.board.View()
 	}
 	strip := s.strip(a, w)

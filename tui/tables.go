@@ -74,9 +74,9 @@ func (s *tablesScreen) update(a *app, msg tea.Msg) tea.Cmd {
 		t := s.tables[s.cursor]
 		s.busy = true
 		if key.Matches(km, a.km.enter) && t.Phase == lobby.Waiting && t.Open > 0 {
-			return a.openTable("Join", func() (tableConn, error) { return a.hub.Join(a.id, t.Code) })
+			return a.openTable("Join", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Join(id, t.Code) })
 		}
-		return a.openTable("Watch", func() (tableConn, error) { return a.hub.Watch(a.id, t.Code) })
+		return a.openTable("Watch", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Watch(id, t.Code) })
 	}
 	return nil
 }

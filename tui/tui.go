@@ -222,9 +222,11 @@ func (a *app) signedIn() tea.Cmd {
 	a.stack = []screen{newHomeScreen()}
 	switch strings.ToLower(a.start.Kind) {
 	case "join":
-		return a.openTable("Joining "+a.start.Arg, func() (tableConn, error) { return a.hub.Join(a.id, a.start.Arg) })
+		code := a.start.Arg
+		return a.openTable("Join", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Join(id, code) })
 	case "watch":
-		return a.openTable("Opening "+a.start.Arg, func() (tableConn, error) { return a.hub.Watch(a.id, a.start.Arg) })
+		code := a.start.Arg
+		return a.openTable("Watch", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Watch(id, code) })
 	case "replay":
 		return a.openReplay(a.start.Arg)
 	}
@@ -242,17 +244,20 @@ type tableOpenedMsg struct {
 	err  error
 }
 
-// openTable runs a hub call off the event loop and opens the table it returns.
-func (a *app) openTable(what string, call func() (tableConn, error)) tea.Cmd {
+// openTable runs a hub call off the event loop and opens the table it
+// returns. The call gets the hub and identity as they are now, so the
+// goroutine running it shares nothing mutable with the model.
+func (a *app) openTable(what string, call func(h hubAPI, id lobby.Identity) (tableConn, error)) tea.Cmd {
 	if a.hub == nil {
 		return func() tea.Msg {
 			return tableOpenedMsg{err: errors.New("The lobby is not available right now; try again later.")}
 		}
 	}
+	h, id := a.hub, a.id
 	return func() tea.Msg {
-		c, err := call()
+		c, err := call(h, id)
 		if err == nil && c == nil {
-			err = fmt.Errorf("%s failed; try again", what)
+			err = fmt.Errorf("%s: the lobby returned no table", what)
 		}
 		return tableOpenedMsg{conn: c, err: err}
 	}
@@ -276,11 +281,10 @@ func (a *app) userError(err error, fallback string) string {
 		return ie.Msg
 	}
 	a.logger.Warn("session error", "account", a.id.Account, "err", err)
-	msg := err.Error()
 	if fallback != "" {
 		return fallback
 	}
-	return msg
+	return "Something went wrong on our side; try again in a moment."
 }
 
 // Init implements tea.Model.
