@@ -553,3 +553,19 @@ func TestAnalyze(t *testing.T) {
 		t.Fatalf("after hearing a sum: %d targets (was %d), %d possible", b.Targets, a.Targets, b.Possible[1])
 	}
 }
+
+func TestViewMoveHelpers(t *testing.T) {
+	s := fixedGame(t, []string{"1b 2w 5g 8b", "0b 3w 4b 6w", "0w 1w 2b 3b", "4w 6b 7b 7w"}, []int{1, 7, 13, 14, 18, 21}, 0)
+	v := s.view(engine.SeatViewer(0))
+	if !v.CanAsk() || !v.CanGuess() || v.CanPass() || v.GuessSize() != 4 {
+		t.Fatalf("seat 0 on turn: ask %v guess %v pass %v size %d", v.CanAsk(), v.CanGuess(), v.CanPass(), v.GuessSize())
+	}
+	if w := s.view(engine.SeatViewer(1)); w.CanAsk() || w.CanGuess() {
+		t.Fatal("a waiting seat may act")
+	}
+	s2 := fixedGame(t, []string{"1b 2w 5g 8b 9w", "0b 3w 4b 6w 7b"}, []int{1, 7, 13, 14, 18, 21}, 0)
+	mustApply(t, s2, 0, GuessAction(tiles(t, "0b 3w 4b 6w 7b")))
+	if w := s2.view(engine.SeatViewer(1)); w.CanAsk() || !w.CanGuess() || !w.CanPass() || w.GuessSize() != 5 {
+		t.Fatalf("last chance helpers wrong: %+v", w)
+	}
+}

@@ -131,6 +131,24 @@ func (v View) YourTurn() bool {
 	return v.Phase != Finished && v.Viewer.IsSeat(v.ToMove)
 }
 
+// CanAsk reports whether the viewer may ask a question now.
+func (v View) CanAsk() bool { return v.YourTurn() && v.Phase == Playing }
+
+// CanGuess reports whether the viewer may guess now.
+func (v View) CanGuess() bool { return v.YourTurn() }
+
+// CanPass reports whether the viewer may decline the 2-player answering guess.
+func (v View) CanPass() bool { return v.YourTurn() && v.Phase == LastChance }
+
+// GuessSize is how many tiles a guess names: the opponent's hand with 2
+// players, the centre with 3 or 4.
+func (v View) GuessSize() int {
+	if v.Players == 2 {
+		return v.HandSize
+	}
+	return v.CentreSize
+}
+
 // view builds the snapshot for viewer.
 func (s *state) view(viewer engine.Viewer) View {
 	v := View{
