@@ -78,6 +78,9 @@ type SeatView struct {
 	Voted bool `json:"voted,omitempty"`
 	// Chosen is true once the seat has picked its X card in the reveal.
 	Chosen bool `json:"chosen,omitempty"`
+	// Choice is the position picked for the X card reveal (1 or 2), shown
+	// only to the seat itself and in omniscient views until all have chosen.
+	Choice int `json:"choice,omitempty"`
 	// Sheet is the crack sheet for this seat: per position, the values the
 	// viewer cannot yet rule out (bit v: value v). Set only in a seat's own
 	// view, for the other seats, when the table has the sheet on.
@@ -197,6 +200,9 @@ func (s *state) view(viewer engine.Viewer) View {
 			WrongDecodes: s.wrongs[i],
 			Voted:        s.phase == Race && s.votes[i],
 			Chosen:       s.phase == RevealX && s.xChoice[i] != 0,
+		}
+		if omni || seat == me {
+			sv.Choice = s.xChoice[i]
 		}
 		for _, nd := range s.noData[i] {
 			sv.NoData = append(sv.NoData, NoData{Round: nd.Round, Kinds: slices.Clone(nd.Kinds)})
