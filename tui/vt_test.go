@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
@@ -87,4 +90,91 @@ func (o onlcr) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// TestNoColorStillReadable runs the program under NO_COLOR: the output has
+// no colour at all, yet tiles keep their letters and their looks (black
+// inverted, white bold), so the board reads the same in monochrome.
+func TestNoColorStillReadable(t *testing.T) {
+	st := dealt(t, 2, 8)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := newApp(Deps{Games: registry()}, &fakeHub{conn: conn}, Session{
+		Identity: lobby.Identity{Account: "SHA256:vt", Handle: "mara"}, Width: 80, Height: 24, Context: ctx,
+	})
+	env := []string{"TERM=xterm-256color", "NO_COLOR=1"}
+	var raw lockedBuffer
+	emu := vt.NewSafeEmulator(80, 24)
+	go func() {
+		buf := make([]byte, 256)
+		for {
+			if _, err := emu.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithInput(nil), tea.WithOutput(io.MultiWriter(&raw, onlcr{emu})),
+		tea.WithWindowSize(80, 24), tea.WithoutSignalHandler(), tea.WithEnvironment(env),
+		tea.WithColorProfile(colorprofile.Env(env)))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	p.Send(keyMsg("enter"))
+	drawn := false
+	for i := 0; i < 500 && !drawn; i++ {
+		if drawn = strings.Contains(ansi.Strip(emu.Render()), "(deck:"); !drawn {
+			time.Sleep(20 * time.Millisecond) // bounded wait for the frame; not a speed check
+		}
+	}
+	screen := ansi.Strip(emu.Render())
+	p.Quit()
+	<-done
+	out := raw.String()
+	if !drawn {
+		t.Fatalf("board never drawn:\n%s", screen)
+	}
+	for _, seq := range strings.Split(out, "\x1b")[1:] {
+		if isColourSGR(seq) {
+			t.Fatalf("colour sent under NO_COLOR: %q", seq[:min(len(seq), 20)])
+		}
+	}
+	if !strings.Contains(out, "\x1b[7m") && !strings.Contains(out, ";7m") {
+		t.Error("no inverted tiles under NO_COLOR")
+	}
+}
+
+// isColourSGR reports whether an escape sequence (after ESC) is an SGR that
+// sets a foreground or background colour.
+func isColourSGR(seq string) bool {
+	if !strings.HasPrefix(seq, "[") {
+		return false
+	}
+	params, _, ok := strings.Cut(seq[1:], "m")
+	if !ok || strings.ContainsAny(params, "?>HJKABCDfhlrtsu") {
+		return false
+	}
+	for _, p := range strings.Split(params, ";") {
+		if n, err := strconv.Atoi(p); err == nil && ((n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 107)) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockedBuffer is a bytes.Buffer safe for the renderer's goroutine.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
