@@ -239,6 +239,11 @@ func checkSpectatorSeesNothingHidden(t *testing.T, s *state) {
 func checkStatus(t *testing.T, s *state) {
 	t.Helper()
 	st := s.Status()
+	for i, o := range s.out {
+		if o && s.revealed[i] != [3]bool{true, true, true} {
+			t.Fatalf("seat %d is out with a hidden card", i)
+		}
+	}
 	if st.Turn != s.moves+1 {
 		t.Fatalf("turn %d after %d moves", st.Turn, s.moves)
 	}

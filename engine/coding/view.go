@@ -95,8 +95,9 @@ type SeatView struct {
 type View struct {
 	Viewer  engine.Viewer `json:"viewer"`
 	Players int           `json:"players"`
-	System  string        `json:"system"`
-	Phase   Phase         `json:"phase"`
+	// System is SystemSpeed or SystemCounter.
+	System string `json:"system"`
+	Phase  Phase  `json:"phase"`
 	// Round is 1–4 during the rounds, 0 otherwise.
 	Round int `json:"round"`
 	// First holds the first-player card.
@@ -136,9 +137,11 @@ type View struct {
 	// AnswerMillis is the answer window.
 	AnswerMillis int `json:"answer_ms"`
 	// SheetOn says whether the table shows the crack sheet.
-	SheetOn bool           `json:"sheet_on"`
-	Turn    int            `json:"turn"`
-	Result  *engine.Result `json:"result,omitempty"`
+	SheetOn bool `json:"sheet_on"`
+	// Turn is the 1-based number of the next accepted move.
+	Turn int `json:"turn"`
+	// Result says how the game ended (nil while it runs).
+	Result *engine.Result `json:"result,omitempty"`
 }
 
 // YourTurn reports whether the viewer may act now.
