@@ -94,7 +94,7 @@ type testServer struct {
 }
 
 // startServer runs a server with small limits, changed by edit.
-func startServer(t *testing.T, edit func(*Config)) *testServer {
+func startServer(t testing.TB, edit func(*Config)) *testServer {
 	t.Helper()
 	app := newTestApp()
 	cfg := Config{
@@ -126,7 +126,7 @@ func startServer(t *testing.T, edit func(*Config)) *testServer {
 	return ts
 }
 
-func newKey(t *testing.T) gossh.Signer {
+func newKey(t testing.TB) gossh.Signer {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,6 +85,14 @@ func TestCrashMidGameResumesFromLastShownMove(t *testing.T) {
 	annKey, bobKey := newKey(t), newKey(t)
 
 	first := startProcess(t, bin, dir)
+
+	// A second server on the same data directory refuses to start, clearly.
+	out, err := exec.Command(bin, "--addr", "127.0.0.1:0", "--data-dir", dir).CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 || !strings.Contains(string(out), "in use by another process") {
+		t.Fatalf("second server on the same data: err %v, output:\n%s", err, out)
+	}
+
 	ann := openTerm(t, dial(t, first.addr, withKey(annKey)), "ann", termW, termH, "")
 	register(ann, "ann")
 	code := createTable(ann)
@@ -93,7 +102,7 @@ func TestCrashMidGameResumesFromLastShownMove(t *testing.T) {
 	bob.send("r")
 	ann.waitUntil("bob ready", func(s string) bool { return regexp.MustCompile(`bob\s+(✓ )?ready`).MatchString(s) })
 	ann.send("s")
-	ann.waitFor("turn 1")
+	waitGame(ann)
 
 	// A few turns each, so the log holds questions and bot moves.
 	d := newDriver(t, 100, ann, bob)

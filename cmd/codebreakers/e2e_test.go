@@ -24,6 +24,15 @@ var (
 // title is the first line of a screen: where the player is and whose turn it is.
 func title(screen string) string { return strings.SplitN(screen, "\n", 2)[0] }
 
+// waitGame waits until the board is up (the bot may already have moved, so
+// the turn number is not known) and returns the screen.
+func waitGame(tm *term) string {
+	tm.t.Helper()
+	return tm.waitUntil("the game to start", func(s string) bool {
+		return turnRe.MatchString(title(s)) && ownHand(s) != nil
+	})
+}
+
 // register types a handle on the welcome screen.
 func register(tm *term, handle string) {
 	tm.t.Helper()
@@ -208,8 +217,8 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	cy.waitFor("You are watching")
 
 	ann.send("s")
-	annScreen := ann.waitFor("turn 1")
-	bobScreen := bob.waitFor("turn 1")
+	annScreen := waitGame(ann)
+	bobScreen := waitGame(bob)
 	annHand, bobHand := ownHand(annScreen), ownHand(bobScreen)
 	if annHand == nil || bobHand == nil {
 		t.Fatalf("hands not shown:\n%s\n%s", annScreen, bobScreen)

@@ -38,7 +38,7 @@ func testLogger() *slog.Logger {
 }
 
 // startInstance runs a whole arcade in-process on a loopback port.
-func startInstance(t *testing.T, dataDir string) (*instance, string) {
+func startInstance(t testing.TB, dataDir string) (*instance, string) {
 	t.Helper()
 	o, err := parseServe([]string{"--data-dir", dataDir, "--bot-delay", "-1ms", "--grace", "30s"}, func(string) string { return "" }, io.Discard)
 	if err != nil {
@@ -61,7 +61,7 @@ func startInstance(t *testing.T, dataDir string) (*instance, string) {
 	return in, ln.Addr().String()
 }
 
-func newKey(t *testing.T) gossh.Signer {
+func newKey(t testing.TB) gossh.Signer {
 	t.Helper()
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -74,7 +74,7 @@ func newKey(t *testing.T) gossh.Signer {
 	return s
 }
 
-func dial(t *testing.T, addr string, auth ...gossh.AuthMethod) *gossh.Client {
+func dial(t testing.TB, addr string, auth ...gossh.AuthMethod) *gossh.Client {
 	t.Helper()
 	var c *gossh.Client
 	var err error
@@ -101,7 +101,7 @@ func dial(t *testing.T, addr string, auth ...gossh.AuthMethod) *gossh.Client {
 // term is a player's terminal: an SSH session with a PTY whose output is
 // interpreted by a virtual terminal, so tests read screens, not bytes.
 type term struct {
-	t    *testing.T
+	t    testing.TB
 	name string
 	sess *gossh.Session
 	in   io.WriteCloser
@@ -124,13 +124,13 @@ func (tm *term) recorded() []string {
 }
 
 // openTerm starts an interactive session of w×h running cmd ("" for the shell).
-func openTerm(t *testing.T, c *gossh.Client, name string, w, h int, cmd string) *term {
+func openTerm(t testing.TB, c *gossh.Client, name string, w, h int, cmd string) *term {
 	t.Helper()
 	return openTermRec(t, c, name, w, h, cmd, false)
 }
 
 // openTermRec is openTerm, keeping every distinct screen when record is set.
-func openTermRec(t *testing.T, c *gossh.Client, name string, w, h int, cmd string, record bool) *term {
+func openTermRec(t testing.TB, c *gossh.Client, name string, w, h int, cmd string, record bool) *term {
 	t.Helper()
 	sess, err := c.NewSession()
 	if err != nil {
@@ -236,6 +236,6 @@ func (tm *term) waitUntil(what string, ok func(string) bool) string {
 	}
 }
 
-func dataDir(t *testing.T) string { return filepath.Join(t.TempDir(), "data") }
+func dataDir(t testing.TB) string { return filepath.Join(t.TempDir(), "data") }
 
 func withKey(s gossh.Signer) gossh.AuthMethod { return gossh.PublicKeys(s) }

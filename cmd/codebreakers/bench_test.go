@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// BenchmarkIdleSessionHeap opens interactive guest sessions on the real UI
+// (home screen, 80×24) and reports the heap each one holds while idle. The
+// clients live in the same process, so the figure includes their SSH state
+// (but no terminal emulator).
+func BenchmarkIdleSessionHeap(b *testing.B) {
+	_, addr := startInstance(b, dataDir(b))
+	const sessions = 20
+	guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+	var perSession float64
+	for b.Loop() {
+		runtime.GC()
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		clients := make([]*gossh.Client, 0, sessions)
+		for i := range sessions {
+			c := dial(b, addr, guest)
+			clients = append(clients, c)
+			openRaw(b, c, fmt.Sprintf("guest%d", i))
+		}
+		runtime.GC()
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		perSession = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / sessions
+		for _, c := range clients {
+			_ = c.Close()
+		}
+	}
+	b.ReportMetric(perSession/1024, "KiB-heap/session")
+}
+
+// rawOut collects output bytes for a quick text search.
+type rawOut struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (r *rawOut) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.buf.Write(p)
+}
+
+func (r *rawOut) has(s string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return strings.Contains(r.buf.String(), s)
+}
+
+// openRaw opens an 80×24 shell and waits for the home screen, keeping no
+// terminal emulator.
+func openRaw(b *testing.B, c *gossh.Client, name string) {
+	b.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := &rawOut{}
+	sess.Stdout = out
+	if err := sess.RequestPty("xterm-256color", 24, 80, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		b.Fatal(err)
+	}
+	deadline := time.Now().Add(waitLimit)
+	for !out.has("Quick play") {
+		if time.Now().After(deadline) {
+			b.Fatalf("%s: no home screen", name)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
