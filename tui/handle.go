@@ -101,6 +101,11 @@ func (s *handleScreen) submit(a *app) tea.Cmd {
 		s.err = err.Error()
 		return nil
 	}
+	// Guests and bots are named guest-… and bot-…; nobody may pose as one.
+	if l := strings.ToLower(h); strings.HasPrefix(l, "guest") || strings.HasPrefix(l, "bot-") {
+		s.err = "Handles starting with guest or bot- are kept for visitors and bots; choose another."
+		return nil
+	}
 	s.err = ""
 	if a.store == nil || a.id.Guest || a.id.Account == "" {
 		a.id.Handle = h

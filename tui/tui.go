@@ -197,16 +197,7 @@ func (a *app) pop() {
 	a.showHelp = false
 }
 
-// replace swaps the current screen for s.
-func (a *app) replace(s screen) {
-	if c, ok := a.top().(closer); ok {
-		c.close()
-	}
-	a.stack[len(a.stack)-1] = s
-	a.showHelp = false
-}
-
-// goHome closes everything above home (or the handle screen's successor).
+// goHome closes every screen above home.
 func (a *app) goHome() {
 	for len(a.stack) > 1 {
 		a.pop()

@@ -47,6 +47,14 @@ func TestHandleScreenRejectsEscapesAndTakenHandles(t *testing.T) {
 		t.Fatalf("no error shown for a bad handle:\n%s", screenText(m))
 	}
 
+	// Names kept for guests and bots are refused.
+	press(t, m, "esc")
+	typeText(t, m, "bot-Cy")
+	press(t, m, "enter")
+	if !strings.Contains(screenText(m), "kept for visitors and bots") {
+		t.Fatalf("bot- handle accepted:\n%s", screenText(m))
+	}
+
 	// A taken handle (case-insensitive) says so and keeps the screen.
 	press(t, m, "esc")
 	typeText(t, m, "bo")
