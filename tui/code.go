@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board"
 	"strings"
@@ -130,21 +131,29 @@ func (s *codeScreen) shortHelp(a *app) []key.Binding {
 	return append(ks, a.km.back, a.km.forceQuit)
 }
 
-// replayLoadedMsg carries a finished game loaded for replay.
+// replayLoadedMsg carries a finished game loaded for replay, already
+// replayed once with every hand shown.
 type replayLoadedMsg struct {
-	game storage.FinishedGame
-	err  error
+	game     storage.FinishedGame
+	frames   *replayFrames
+	err      error // loading failed
+	buildErr error // the record could not be replayed
 }
 
-// openReplay loads a finished game by id and opens its replay.
+// openReplay loads a finished game by id and replays it, off the event
+// loop, then opens its replay.
 func (a *app) openReplay(id string) tea.Cmd {
 	id = strings.ToUpper(strings.TrimSpace(id))
 	if a.store == nil {
 		return func() tea.Msg { return replayLoadedMsg{err: errors.New("no store")} }
 	}
-	store := a.store
+	store, games := a.store, a.games
 	return func() tea.Msg {
 		g, err := store.Game(id)
-		return replayLoadedMsg{game: g, err: err}
+		if err != nil {
+			return replayLoadedMsg{err: err}
+		}
+		f, err := buildFrames(games, g.ID, g.Record, engine.Omniscient())
+		return replayLoadedMsg{game: g, frames: f, buildErr: err}
 	}
 }

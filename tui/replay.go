@@ -22,22 +22,60 @@ const replayStepEvery = 1200 * time.Millisecond
 // replayScreen steps through a finished game, every hand revealed (or, with
 // v, as one seat saw it).
 type replayScreen struct {
-	game   storage.FinishedGame
-	info   engine.Info
+	game     storage.FinishedGame
+	info     engine.Info
+	frames   *replayFrames
+	step     int
+	board    board.Board
+	names    []string
+	bots     []bool
+	play     bool
+	tick     int  // identifies the current autoplay chain, so stale ticks stop
+	building bool // another viewer's frames are being rebuilt
+	err      string
+}
+
+// replayFrames is a whole game replayed once for one viewer: every
+// intermediate view, so stepping back and forth costs nothing.
+type replayFrames struct {
 	viewer engine.Viewer
-	views  []any            // views[i]: the state after i moves, for viewer
+	views  []any            // views[i]: the state after i moves
+	status []engine.Status  // status[i]: whose turn after i moves
 	events [][]engine.Event // events[i]: what move i (1-based) produced, filtered
-	step   int
-	board  board.Board
-	names  []string
-	bots   []bool
-	status []engine.Status
-	play   bool
-	tick   int // identifies the current autoplay chain, so stale ticks stop
-	err    string
 }
 
 type replayTickMsg struct{ tick int }
+
+// replayFramesMsg carries frames rebuilt for another viewer.
+type replayFramesMsg struct {
+	gameID string
+	frames *replayFrames
+	err    error
+}
+
+// buildFrames replays rec for viewer. It reads only the registry (never
+// written after start-up), so it runs off the event loop.
+func buildFrames(games *engine.Registry, id string, rec engine.Record, viewer engine.Viewer) (*replayFrames, error) {
+	gm, ok := games.Lookup(rec.Game)
+	if !ok {
+		return nil, fmt.Errorf("replay %s: unknown game %q", id, rec.Game)
+	}
+	st, _, err := engine.Start(gm, rec.Options, rec.Players, rec.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("replay %s: %w", id, err)
+	}
+	f := &replayFrames{viewer: viewer, views: []any{st.View(viewer)}, status: []engine.Status{st.Status()}, events: [][]engine.Event{nil}}
+	for i, m := range rec.Moves {
+		evs, err := st.Apply(m.Seat, m.Action)
+		if err != nil {
+			return nil, fmt.Errorf("replay %s move %d: %w", id, i+1, err)
+		}
+		f.views = append(f.views, st.View(viewer))
+		f.status = append(f.status, st.Status())
+		f.events = append(f.events, engine.FilterEvents(evs, viewer))
+	}
+	return f, nil
+}
 
 // replayLoaded handles a loaded game: open its replay or say what failed.
 func (a *app) replayLoaded(msg replayLoadedMsg) {
@@ -55,7 +93,10 @@ func (a *app) replayLoaded(msg replayLoadedMsg) {
 		fail(a.userError(msg.err, "That game could not be loaded just now; try again in a moment."))
 		return
 	}
-	r, err := newReplayScreen(a, msg.game)
+	r, err := newReplayScreen(a, msg.game, msg.frames)
+	if err == nil && msg.buildErr != nil {
+		err = msg.buildErr
+	}
 	if err != nil {
 		a.logger.Error("replay", "game", msg.game.ID, "err", err)
 		fail("That game's record could not be replayed on this server version.")
@@ -67,12 +108,12 @@ func (a *app) replayLoaded(msg replayLoadedMsg) {
 	a.push(r)
 }
 
-func newReplayScreen(a *app, g storage.FinishedGame) (*replayScreen, error) {
+func newReplayScreen(a *app, g storage.FinishedGame, frames *replayFrames) (*replayScreen, error) {
 	gm, ok := a.games.Lookup(g.Record.Game)
 	if !ok {
 		return nil, fmt.Errorf("replay %s: unknown game %q", g.ID, g.Record.Game)
 	}
-	r := &replayScreen{game: g, info: gm.Info()}
+	r := &replayScreen{game: g, info: gm.Info(), frames: frames}
 	r.board = newBoard(r.info.ID, a.st.board, a.km.board)
 	if r.board == nil {
 		return nil, fmt.Errorf("replay %s: no board for %q", g.ID, r.info.ID)
@@ -85,48 +126,22 @@ func newReplayScreen(a *app, g storage.FinishedGame) (*replayScreen, error) {
 		r.names = append(r.names, textsafe.Clean(name, 16))
 		r.bots = append(r.bots, p.Bot)
 	}
-	if err := r.build(a, engine.Omniscient()); err != nil {
-		return nil, err
+	if frames == nil {
+		return nil, fmt.Errorf("replay %s: no frames", g.ID)
 	}
 	return r, nil
 }
 
-// build replays the whole record once, keeping every intermediate view for
-// viewer, so stepping back and forth costs nothing.
-func (r *replayScreen) build(a *app, viewer engine.Viewer) error {
-	gm, _ := a.games.Lookup(r.game.Record.Game)
-	rec := r.game.Record
-	st, _, err := engine.Start(gm, rec.Options, rec.Players, rec.Seed)
-	if err != nil {
-		return fmt.Errorf("replay %s: %w", r.game.ID, err)
-	}
-	views := []any{st.View(viewer)}
-	status := []engine.Status{st.Status()}
-	events := [][]engine.Event{nil}
-	for i, m := range rec.Moves {
-		evs, err := st.Apply(m.Seat, m.Action)
-		if err != nil {
-			return fmt.Errorf("replay %s move %d: %w", r.game.ID, i+1, err)
-		}
-		views = append(views, st.View(viewer))
-		status = append(status, st.Status())
-		events = append(events, engine.FilterEvents(evs, viewer))
-	}
-	r.viewer, r.views, r.status, r.events = viewer, views, status, events
-	r.step = min(r.step, len(views)-1)
-	return nil
-}
-
-func (r *replayScreen) moves() int { return len(r.views) - 1 }
+func (r *replayScreen) moves() int { return len(r.frames.views) - 1 }
 
 func (r *replayScreen) title(*app) string {
 	return fmt.Sprintf("Replay · %s · game %s · %d players", r.info.Name, textsafe.Clean(r.game.ID, 10), len(r.names))
 }
 
 func (r *replayScreen) titleRight(*app) string {
-	switch r.viewer.Kind {
+	switch r.frames.viewer.Kind {
 	case engine.ViewerSeat:
-		return "as " + r.seatName(r.viewer.Seat) + " saw it"
+		return "as " + r.seatName(r.frames.viewer.Seat) + " saw it"
 	}
 	return "all tiles shown"
 }
@@ -149,6 +164,19 @@ func (r *replayScreen) nextTick() tea.Cmd {
 
 func (r *replayScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case replayFramesMsg:
+		if msg.gameID != r.game.ID {
+			return nil
+		}
+		r.building = false
+		if msg.err != nil {
+			r.err = "That view could not be rebuilt."
+			a.logger.Error("replay view", "game", r.game.ID, "err", msg.err)
+			return nil
+		}
+		r.frames = msg.frames
+		r.step = min(r.step, r.moves())
+		return nil
 	case replayTickMsg:
 		if !r.play || msg.tick != r.tick {
 			return nil
@@ -200,14 +228,19 @@ func (r *replayScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, a.km.viewAs):
 		next := engine.Omniscient()
 		switch {
-		case r.viewer.Kind == engine.ViewerOmniscient && len(r.names) > 0:
+		case r.frames.viewer.Kind == engine.ViewerOmniscient && len(r.names) > 0:
 			next = engine.SeatViewer(0)
-		case r.viewer.Kind == engine.ViewerSeat && int(r.viewer.Seat)+1 < len(r.names):
-			next = engine.SeatViewer(r.viewer.Seat + 1)
+		case r.frames.viewer.Kind == engine.ViewerSeat && int(r.frames.viewer.Seat)+1 < len(r.names):
+			next = engine.SeatViewer(r.frames.viewer.Seat + 1)
 		}
-		if err := r.build(a, next); err != nil {
-			r.err = "That view could not be rebuilt."
-			a.logger.Error("replay view", "game", r.game.ID, "err", err)
+		if r.building {
+			return nil
+		}
+		r.building = true
+		games, id, rec := a.games, r.game.ID, r.game.Record
+		return func() tea.Msg {
+			f, err := buildFrames(games, id, rec, next)
+			return replayFramesMsg{gameID: id, frames: f, err: err}
 		}
 	}
 	return nil
@@ -215,13 +248,13 @@ func (r *replayScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 
 func (r *replayScreen) body(a *app, w, h int) string {
 	var log []engine.Event
-	for _, evs := range r.events[:r.step+1] {
+	for _, evs := range r.frames.events[:r.step+1] {
 		log = append(log, evs...)
 	}
 	var last string
 	if r.step > 0 {
 		var parts []string
-		for _, e := range r.events[r.step] {
+		for _, e := range r.frames.events[r.step] {
 			parts = append(parts, textsafe.Clean(e.Text, 300))
 		}
 		last = strings.Join(parts, " ")
@@ -249,19 +282,22 @@ func (r *replayScreen) body(a *app, w, h int) string {
 	if r.step == r.moves() {
 		footer = append(footer, " "+a.st.strong.Render(textsafe.Clean(r.game.Result.Summary, w)))
 	}
-	if r.err != "" {
+	switch {
+	case r.err != "":
 		footer = append(footer, " "+a.st.errText.Render("! "+r.err))
+	case r.building:
+		footer = append(footer, " "+a.st.dim.Render("Replaying the game for that view…"))
 	}
 	bh := max(1, h-len(footer))
 	res := r.game.Result
 	ctx := board.Context{
-		Viewer: r.viewer, Names: r.names, Bots: r.bots, Status: r.status[r.step], Log: log,
+		Viewer: r.frames.viewer, Names: r.names, Bots: r.bots, Status: r.frames.status[r.step], Log: log,
 		Replay: true, Width: w, Height: bh,
 	}
 	if r.step == r.moves() {
 		ctx.Result = &res
 	}
-	r.board.SetView(r.views[r.step], ctx)
+	r.board.SetView(r.frames.views[r.step], ctx)
 	lines := fitBlock(r.board.View(), w, bh)
 	return strings.Join(append(lines, footer...), "\n")
 }
