@@ -2,6 +2,11 @@
 // per-game boards (tui/breakcode and later others). A board draws one game's
 // engine view and turns key presses into encoded actions; it never talks to
 // the hub itself, so it can be tested with nothing but views and messages.
+//
+// Adding a game to the UI: implement Board in tui/<game>, then add one case
+// to newBoard in tui/boards.go and the game's rules to rulesText in
+// tui/rules.go. The session does the rest (waiting room, chat, result,
+// rematch, replay, help, sizes).
 package board
 
 import (
