@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"log/slog"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -454,4 +456,37 @@ func tail(s string) string {
 		return s[len(s)-400:]
 	}
 	return s
+}
+
+// syncBuffer is a log sink safe for concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestLogsCarryNoRawClientText(t *testing.T) {
+	logs := &syncBuffer{}
+	ts := startServer(t, func(c *Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) })
+	c := dial(t, ts.addr, withKey(newKey(t))) // the user name carries an escape sequence
+	run(t, c, "help")
+	run(t, c, "\x1b]0;pwned\x07evil")
+	waitFor(t, "session logs", func() bool { return strings.Count(logs.String(), "session end") >= 2 })
+	if strings.ContainsAny(logs.String(), "\x1b\x07") {
+		t.Errorf("raw control characters reached the log:\n%q", logs.String())
+	}
+	if !strings.Contains(logs.String(), "player") {
+		t.Errorf("the user name is not logged at all:\n%s", logs.String())
+	}
 }
