@@ -1,0 +1,620 @@
+package coding
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	cg "github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+var names = []string{"mara", "Bo", "Kai", "Ana"}
+
+func testKeys() board.KeyMap {
+	b := func(keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
+	}
+	return board.KeyMap{
+		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
+		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),
+		Pass: b("p"), Pick: b("1", "2", "3", "4", "5", "6", "7", "8", "9"),
+	}
+}
+
+func plainStyles() board.Styles {
+	s := lipgloss.NewStyle()
+	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s,
+		TileBlack: s, TileWhite: s, TileGreen: s, TileHidden: s}
+}
+
+// game is a live game with its full log, for driving and rendering.
+type game struct {
+	t   *testing.T
+	st  engine.State
+	log []engine.Event
+}
+
+func newGame(t *testing.T, n int, seed uint64, system string) *game {
+	t.Helper()
+	st, _, err := engine.Start(cg.Game{}, engine.Options{"system": system}, players(n), seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &game{t: t, st: st}
+}
+
+func players(n int) []engine.Player {
+	ps := make([]engine.Player, n)
+	for i := range n {
+		ps[i] = engine.Player{Name: names[i]}
+	}
+	return ps
+}
+
+func (g *game) omni() cg.View { return g.st.View(engine.Omniscient()).(cg.View) }
+
+func (g *game) view(s engine.Seat) cg.View { return g.st.View(engine.SeatViewer(s)).(cg.View) }
+
+func (g *game) apply(s engine.Seat, a []byte) {
+	g.t.Helper()
+	evs, err := g.st.Apply(s, a)
+	if err != nil {
+		g.t.Fatalf("seat %d %s: %v", s, a, err)
+	}
+	g.log = append(g.log, evs...)
+}
+
+// botsUntil lets bots move until done says stop (bounded).
+func (g *game) botsUntil(done func(cg.View) bool) {
+	g.t.Helper()
+	for range 400 {
+		v := g.omni()
+		if done(v) {
+			return
+		}
+		if len(v.Active) == 0 {
+			g.t.Fatalf("no one to move in phase %v", v.Phase)
+		}
+		s := v.Active[0]
+		bot := &cg.Bot{Seat: s, Level: cg.LevelEasy, Seed: 7}
+		a, err := bot.Act(g.view(s))
+		if err != nil || a == nil {
+			g.t.Fatalf("bot seat %d in %v: %s %v", s, v.Phase, a, err)
+		}
+		g.apply(s, a)
+	}
+	g.t.Fatalf("phase not reached; at %v", g.omni().Phase)
+}
+
+func phaseIs(p cg.Phase) func(cg.View) bool { return func(v cg.View) bool { return v.Phase == p } }
+
+// wrongCode is a code that is not target's.
+func (g *game) wrongCode(target engine.Seat) cg.Code {
+	c := g.omni().Seats[target]
+	w := cg.Code{Letter: c.Known[0], X1: c.Known[1], X2: c.Known[2]}
+	w.Letter = (w.Letter + 1) % cg.Letters
+	return w
+}
+
+func (g *game) code(s engine.Seat) cg.Code {
+	k := g.omni().Seats[s].Known
+	return cg.Code{Letter: k[0], X1: k[1], X2: k[2]}
+}
+
+func (g *game) board(viewer engine.Viewer, w, h int) *Board {
+	b := New(plainStyles(), testKeys())
+	g.refresh(b, viewer, w, h)
+	return b
+}
+
+func (g *game) refresh(b *Board, viewer engine.Viewer, w, h int) {
+	v := g.st.View(viewer).(cg.View)
+	b.SetView(v, board.Context{Viewer: viewer, Names: names[:len(v.Seats)], Status: g.st.Status(),
+		Log: engine.FilterEvents(g.log, viewer), Width: w, Height: h})
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyEnter})
+	case "esc":
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyEscape})
+	case "up":
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyUp})
+	case "down":
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyDown})
+	case "left":
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyLeft})
+	case "right":
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyRight})
+	}
+	return tea.KeyPressMsg(tea.Key{Code: []rune(k)[0], Text: k})
+}
+
+// press sends keys (a key of several letters that is not a named key is
+// typed letter by letter) and returns the last action produced.
+func press(b *Board, keys ...string) []byte {
+	var last []byte
+	for _, k := range keys {
+		ks := []string{k}
+		switch k {
+		case "enter", "esc", "up", "down", "left", "right":
+		default:
+			ks = strings.Split(k, "")
+		}
+		for _, one := range ks {
+			if a, _ := b.Update(keyMsg(one)); a != nil {
+				last = a
+			}
+		}
+	}
+	return last
+}
+
+// scenario is a game brought to one phase.
+type scenario struct {
+	name string
+	g    *game
+}
+
+func scenarios(t *testing.T, n int) []scenario {
+	t.Helper()
+	var out []scenario
+	seed := uint64(10 + n)
+
+	setup := newGame(t, n, seed, cg.SystemSpeed)
+	// One seat has set its code, the others have not.
+	setup.apply(0, cg.OrderAction(setup.view(0).Code.X2))
+	out = append(out, scenario{"setup", setup})
+
+	rounds := newGame(t, n, seed, cg.SystemSpeed)
+	rounds.botsUntil(func(v cg.View) bool { return v.Phase == cg.Rounds && v.Round == 3 })
+	out = append(out, scenario{"rounds", rounds})
+
+	race := newGame(t, n, seed, cg.SystemSpeed)
+	race.botsUntil(phaseIs(cg.Race))
+	race.apply(1, cg.VoteAction())
+	out = append(out, scenario{"race", race})
+
+	answer := newGame(t, n, seed, cg.SystemSpeed)
+	answer.botsUntil(phaseIs(cg.Race))
+	answer.apply(1, cg.TapAction())
+	out = append(out, scenario{"answer", answer})
+
+	// A wrong answer puts seat 1 out with its code shown; the race goes on
+	// (with 2 players the game ends: that is the finished screen).
+	knocked := newGame(t, n, seed, cg.SystemSpeed)
+	knocked.botsUntil(phaseIs(cg.Race))
+	knocked.apply(1, cg.TapAction())
+	knocked.apply(1, cg.DecodeAction(0, knocked.wrongCode(0)))
+	out = append(out, scenario{"race after a knock-out", knocked})
+
+	revealX := newGame(t, n, seed, cg.SystemSpeed)
+	revealX.botsUntil(phaseIs(cg.Race))
+	for revealX.omni().Phase == cg.Race {
+		for _, s := range revealX.omni().Active {
+			if revealX.omni().Phase == cg.Race && !revealX.omni().Seats[s].Voted {
+				revealX.apply(s, cg.VoteAction())
+			}
+		}
+	}
+	out = append(out, scenario{"reveal X", revealX})
+
+	counter := newGame(t, n, seed, cg.SystemCounter)
+	counter.botsUntil(phaseIs(cg.Counter))
+	out = append(out, scenario{"counter", counter})
+
+	revealOne := newGame(t, n, seed, cg.SystemCounter)
+	revealOne.botsUntil(phaseIs(cg.Counter))
+	s := revealOne.omni().ToMove
+	target := (s + 1) % engine.Seat(n)
+	revealOne.apply(s, cg.DecodeAction(target, revealOne.wrongCode(target)))
+	out = append(out, scenario{"reveal one", revealOne})
+	return out
+}
+
+var sizes = [][2]int{{80, 24}, {80, 20}, {60, 20}, {60, 16}, {48, 16}}
+
+// TestBoardFits renders every seat's and a spectator's board in every
+// phase, for 2 and 4 players, and checks it fits the window.
+func TestBoardFits(t *testing.T) {
+	for _, n := range []int{2, 4} {
+		for _, sc := range scenarios(t, n) {
+			viewers := []engine.Viewer{engine.Spectator()}
+			for s := range n {
+				viewers = append(viewers, engine.SeatViewer(engine.Seat(s)))
+			}
+			for _, viewer := range viewers {
+				for _, sz := range sizes {
+					b := sc.g.board(viewer, sz[0], sz[1])
+					checkFits(t, fmt.Sprintf("%dp %s viewer %+v %v", n, sc.name, viewer, sz), b.View(), sz[0], sz[1])
+					// The decode entry and the details panel fit too.
+					if b.canDecode() || b.canTap() {
+						press(b, "g")
+						checkFits(t, fmt.Sprintf("%dp %s entry %v", n, sc.name, sz), b.View(), sz[0], sz[1])
+						press(b, "esc")
+					}
+					press(b, "n")
+					checkFits(t, fmt.Sprintf("%dp %s details %v", n, sc.name, sz), b.View(), sz[0], sz[1])
+				}
+			}
+		}
+	}
+}
+
+func checkFits(t *testing.T, what, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s: %d lines, more than %d:\n%s", what, len(lines), h, ansi.Strip(out))
+	}
+	for _, l := range lines {
+		if lw := lipgloss.Width(l); lw > w {
+			t.Fatalf("%s: line %d cells wide, more than %d: %q", what, lw, w, ansi.Strip(l))
+		}
+	}
+}
+
+// TestTurnAndWaitingAreShown: the seat to move is told so, the others are
+// told whom they wait for.
+func TestTurnAndWaitingAreShown(t *testing.T) {
+	g := newGame(t, 3, 4, cg.SystemSpeed)
+	g.botsUntil(phaseIs(cg.Rounds))
+	mover := g.omni().ToMove
+	out := ansi.Strip(g.board(engine.SeatViewer(mover), 80, 20).View())
+	if !strings.Contains(out, "Your move") || !strings.Contains(out, "Hack card") {
+		t.Fatalf("mover not told to move:\n%s", out)
+	}
+	other := (mover + 1) % 3
+	out = ansi.Strip(g.board(engine.SeatViewer(other), 80, 20).View())
+	if !strings.Contains(out, "Waiting for "+names[mover]) {
+		t.Fatalf("waiting seat not told for whom:\n%s", out)
+	}
+	out = ansi.Strip(g.board(engine.Spectator(), 80, 20).View())
+	if !strings.Contains(out, "Waiting for "+names[mover]) {
+		t.Fatalf("spectator not told whose move:\n%s", out)
+	}
+}
+
+var codeCells = regexp.MustCompile(`\[([A-F?])˙? ([0-9?])˙? ([0-9?])˙?\]`)
+
+// wantCells is how a seat's code must be drawn for a viewer.
+func wantCells(g *game, viewer engine.Viewer, s engine.Seat) string {
+	omni := g.omni().Seats[s]
+	var parts []string
+	for p := range 3 {
+		if viewer.IsSeat(s) || omni.Revealed[p] {
+			parts = append(parts, cg.ValueName(p, omni.Known[p]))
+		} else {
+			parts = append(parts, "?")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// TestHiddenCodesStayHidden: in every phase each seat's board draws its own
+// code and, of the others, only the cards turned face up; a spectator's
+// board draws only face-up cards. A hidden code never appears anywhere on
+// the board, the details panel included.
+func TestHiddenCodesStayHidden(t *testing.T) {
+	for _, n := range []int{2, 4} {
+		for _, sc := range scenarios(t, n) {
+			g := sc.g
+			viewers := []engine.Viewer{engine.Spectator()}
+			for s := range n {
+				viewers = append(viewers, engine.SeatViewer(engine.Seat(s)))
+			}
+			for _, viewer := range viewers {
+				b := g.board(viewer, 100, 40)
+				out := ansi.Strip(b.View())
+				press(b, "n")
+				details := ansi.Strip(b.View())
+				for _, text := range []string{out, details} {
+					got := codeCells.FindAllStringSubmatch(text, -1)
+					if len(got) != n {
+						t.Fatalf("%dp %s %+v: %d code rows, want %d:\n%s", n, sc.name, viewer, len(got), n, text)
+					}
+					for s := range n {
+						have := strings.Join(got[s][1:], " ")
+						if want := wantCells(g, viewer, engine.Seat(s)); have != want {
+							t.Fatalf("%dp %s %+v: seat %d drawn [%s], want [%s]:\n%s", n, sc.name, viewer, s, have, want, text)
+						}
+					}
+					for s := range n {
+						seat := engine.Seat(s)
+						if viewer.IsSeat(seat) || g.omni().Seats[s].Revealed == [3]bool{true, true, true} {
+							continue
+						}
+						c := g.code(seat)
+						for _, form := range []string{c.String(), spaced(c)} {
+							if strings.Contains(text, form) {
+								t.Fatalf("%dp %s %+v: hidden code %s of seat %d drawn:\n%s", n, sc.name, viewer, form, s, text)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestReplayShowsEveryCode: an omniscient replay draws every code.
+func TestReplayShowsEveryCode(t *testing.T) {
+	g := newGame(t, 3, 2, cg.SystemSpeed)
+	g.botsUntil(phaseIs(cg.Rounds))
+	b := New(plainStyles(), testKeys())
+	v := g.omni()
+	b.SetView(v, board.Context{Viewer: engine.Omniscient(), Replay: true, Width: 80, Height: 20})
+	out := ansi.Strip(b.View())
+	for s := range 3 {
+		if !strings.Contains(out, "["+spaced(g.code(engine.Seat(s)))+"]") {
+			t.Fatalf("replay hides seat %d:\n%s", s, out)
+		}
+	}
+	if a := press(b, "enter", "t", "v", "g", "1"); a != nil {
+		t.Fatalf("replay produced an action %s", a)
+	}
+}
+
+func TestOrderDigits(t *testing.T) {
+	g := newGame(t, 2, 3, cg.SystemSpeed)
+	c := *g.view(1).Code
+	b := g.board(engine.SeatViewer(1), 80, 20)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, spaced(c)) || !strings.Contains(out, fmt.Sprintf("%02d", c.X2*10+c.X1)) {
+		t.Fatalf("both orders not offered:\n%s", out)
+	}
+	if a := press(b, "down", "enter"); !bytes.Equal(a, cg.OrderAction(c.X2)) {
+		t.Fatalf("swap sent %s, want %s", a, cg.OrderAction(c.X2))
+	}
+	if a := press(b, "1", "enter"); !bytes.Equal(a, cg.OrderAction(c.X1)) {
+		t.Fatalf("keep sent %s", a)
+	}
+	g.apply(1, press(b, "2", "enter"))
+	g.refresh(b, engine.SeatViewer(1), 80, 20)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "Waiting for mara") {
+		t.Fatalf("no waiting line after setting the code:\n%s", out)
+	}
+	if a := press(b, "enter"); a != nil {
+		t.Fatalf("second order sent %s", a)
+	}
+}
+
+// TestHackingTurn composes a turn with the arrows and number keys, checks
+// the encoded action and that the engine accepts it.
+func TestHackingTurn(t *testing.T) {
+	for _, n := range []int{2, 3, 4} {
+		g := newGame(t, n, 21, cg.SystemSpeed)
+		g.botsUntil(func(v cg.View) bool { return v.Phase == cg.Rounds && v.Round == 2 })
+		me := g.omni().ToMove
+		v := g.view(me)
+		b := g.board(engine.SeatViewer(me), 80, 20)
+		// Last Data card, third Hack card, last recipient.
+		a := press(b, "left", "left")
+		for range len(v.Takeable) {
+			press(b, "down")
+		}
+		press(b, "3")
+		if len(v.Recipients) > 1 {
+			press(b, "right")
+			for range len(v.Recipients) {
+				press(b, "down")
+			}
+		}
+		a = press(b, "enter")
+		data := -1
+		if len(v.Takeable) > 0 {
+			data = v.Takeable[len(v.Takeable)-1]
+		}
+		want := cg.PlayAction(data, v.HackLine[2], v.Recipients[len(v.Recipients)-1])
+		if !bytes.Equal(a, want) {
+			t.Fatalf("%dp: sent %s, want %s (takeable %v, line %v, to %v)\n%s", n, a, want, v.Takeable, v.HackLine, v.Recipients, ansi.Strip(b.View()))
+		}
+		g.apply(me, a)
+		// Out of turn: enter explains instead of sending.
+		g.refresh(b, engine.SeatViewer(me), 80, 20)
+		if g.omni().ToMove != me {
+			if a := press(b, "enter"); a != nil {
+				t.Fatalf("sent out of turn: %s", a)
+			}
+			if !strings.Contains(ansi.Strip(b.View()), "wait for them") {
+				t.Fatalf("no explanation:\n%s", ansi.Strip(b.View()))
+			}
+		}
+	}
+}
+
+func TestSpectatorCannotAct(t *testing.T) {
+	for _, sc := range scenarios(t, 3) {
+		b := sc.g.board(engine.Spectator(), 80, 20)
+		if a := press(b, "enter", "t", "v", "s", "1", "down", "enter", "g", "A12", "enter"); a != nil {
+			t.Fatalf("%s: spectator sent %s", sc.name, a)
+		}
+		if b.Capturing() {
+			t.Fatalf("%s: spectator opened the entry", sc.name)
+		}
+	}
+}
+
+func TestRaceTapVoteAndAnswer(t *testing.T) {
+	g := newGame(t, 3, 8, cg.SystemSpeed)
+	g.botsUntil(phaseIs(cg.Race))
+	b := g.board(engine.SeatViewer(2), 80, 20)
+	out := ansi.Strip(b.View())
+	if !strings.Contains(out, "tap (t)") || !strings.Contains(out, "vote (v)") {
+		t.Fatalf("race prompt missing:\n%s", out)
+	}
+	if a := press(b, "v"); !bytes.Equal(a, cg.VoteAction()) {
+		t.Fatalf("vote sent %s", a)
+	}
+	g.apply(2, cg.VoteAction())
+	g.refresh(b, engine.SeatViewer(2), 80, 20)
+	if a := press(b, "v"); a != nil {
+		t.Fatalf("second vote sent %s", a)
+	}
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "1 of 3") || !strings.Contains(out, "voted") {
+		t.Fatalf("vote not shown:\n%s", out)
+	}
+	if a := press(b, "t"); !bytes.Equal(a, cg.TapAction()) {
+		t.Fatalf("tap sent %s", a)
+	}
+	g.apply(2, cg.TapAction())
+	g.refresh(b, engine.SeatViewer(2), 80, 20)
+	if !b.Capturing() {
+		t.Fatalf("answer entry did not open for the claimant:\n%s", ansi.Strip(b.View()))
+	}
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "30 s") {
+		t.Fatalf("answer window not shown:\n%s", out)
+	}
+	b.SetTimeLeft(12 * time.Second)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "12 s left") {
+		t.Fatalf("time left not shown:\n%s", out)
+	}
+	// Others see whom they wait for.
+	other := g.board(engine.SeatViewer(0), 80, 20)
+	if out := ansi.Strip(other.View()); !strings.Contains(out, "Waiting for Kai to name a code") {
+		t.Fatalf("no waiting line:\n%s", out)
+	}
+	if a := press(other, "t"); a != nil {
+		t.Fatalf("tap while another answers sent %s", a)
+	}
+	// A malformed code is refused with a sentence; the second target is chosen with ↓.
+	if a := press(b, "Z12", "enter"); a != nil || !strings.Contains(ansi.Strip(b.View()), "letter A–F") {
+		t.Fatalf("bad code: sent %s\n%s", a, ansi.Strip(b.View()))
+	}
+	b.input.SetValue("")
+	want := g.code(1)
+	a := press(b, "down", strings.ToLower(want.String()), "enter")
+	if !bytes.Equal(a, cg.DecodeAction(1, want)) {
+		t.Fatalf("answer sent %s, want %s", a, cg.DecodeAction(1, want))
+	}
+	g.apply(2, a)
+	if v := g.omni(); v.Phase != cg.Finished || !v.Result.Won(2) {
+		t.Fatalf("right answer did not win: %+v", v.Result)
+	}
+	g.refresh(b, engine.SeatViewer(2), 80, 20)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "wins") || !strings.Contains(out, "★ won") {
+		t.Fatalf("result not shown:\n%s", out)
+	}
+}
+
+// TestReadyAnswerThenTap: typing the answer first makes enter tap, and
+// enter again send it once the claim is ours.
+func TestReadyAnswerThenTap(t *testing.T) {
+	g := newGame(t, 2, 5, cg.SystemSpeed)
+	g.botsUntil(phaseIs(cg.Race))
+	b := g.board(engine.SeatViewer(0), 60, 16)
+	want := g.code(1)
+	if a := press(b, "g", want.String(), "enter"); !bytes.Equal(a, cg.TapAction()) {
+		t.Fatalf("ready answer: enter sent %s, want a tap", a)
+	}
+	g.apply(0, cg.TapAction())
+	g.refresh(b, engine.SeatViewer(0), 60, 16)
+	if a := press(b, "enter"); !bytes.Equal(a, cg.DecodeAction(1, want)) {
+		t.Fatalf("answer sent %s", a)
+	}
+}
+
+func TestRevealX(t *testing.T) {
+	g := newGame(t, 2, 6, cg.SystemSpeed)
+	g.botsUntil(phaseIs(cg.Race))
+	for g.omni().Phase == cg.Race {
+		for _, s := range g.omni().Active {
+			if g.omni().Phase == cg.Race && !g.omni().Seats[s].Voted {
+				g.apply(s, cg.VoteAction())
+			}
+		}
+	}
+	b := g.board(engine.SeatViewer(0), 80, 20)
+	if a := press(b, "2", "enter"); !bytes.Equal(a, cg.RevealAction(cg.PosX2)) {
+		t.Fatalf("X reveal sent %s", a)
+	}
+	g.apply(0, cg.RevealAction(cg.PosX2))
+	g.refresh(b, engine.SeatViewer(0), 80, 20)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "You will show your X2") || !strings.Contains(out, "Waiting for Bo") {
+		t.Fatalf("choice not confirmed:\n%s", out)
+	}
+}
+
+func TestCounterDecodeRevealStop(t *testing.T) {
+	g := newGame(t, 3, 9, cg.SystemCounter)
+	g.botsUntil(phaseIs(cg.Counter))
+	me := g.omni().ToMove
+	b := g.board(engine.SeatViewer(me), 80, 20)
+	ts := b.targets()
+	// A wrong decode of the first target…
+	wrong := g.wrongCode(ts[0])
+	a := press(b, "g", wrong.String(), "enter")
+	if !bytes.Equal(a, cg.DecodeAction(ts[0], wrong)) {
+		t.Fatalf("decode sent %s", a)
+	}
+	if b.Capturing() {
+		t.Fatal("entry still open after sending")
+	}
+	g.apply(me, a)
+	g.refresh(b, engine.SeatViewer(me), 80, 20)
+	// …makes the decoder show a card: the second of the hidden three.
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "Turn one card face up") {
+		t.Fatalf("no reveal choice:\n%s", out)
+	}
+	if a := press(b, "down", "enter"); !bytes.Equal(a, cg.RevealAction(cg.PosX1)) {
+		t.Fatalf("reveal sent %s", a)
+	}
+	g.apply(me, cg.RevealAction(cg.PosX1))
+	g.refresh(b, engine.SeatViewer(me), 80, 20)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, cg.ValueName(1, g.code(me).X1)+"˙") {
+		t.Fatalf("shown card not marked on own code:\n%s", out)
+	}
+	// Later, a right decode lets the decoder stop.
+	for range 20 {
+		if g.omni().ToMove == me {
+			break
+		}
+		g.botsUntil(func(v cg.View) bool { return v.ToMove == me || v.Phase != cg.Counter })
+	}
+	if g.omni().Phase != cg.Counter || g.omni().ToMove != me {
+		t.Skip("the game moved on before the seat's turn came back")
+	}
+	g.refresh(b, engine.SeatViewer(me), 80, 20)
+	target := b.targets()[0]
+	g.apply(me, press(b, "g", g.code(target).String(), "enter"))
+	g.refresh(b, engine.SeatViewer(me), 80, 20)
+	if g.omni().Phase == cg.Finished {
+		return
+	}
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "stop (s)") {
+		t.Fatalf("stop not offered:\n%s", out)
+	}
+	if a := press(b, "s"); !bytes.Equal(a, cg.StopAction()) {
+		t.Fatalf("stop sent %s", a)
+	}
+}
+
+// TestShortHelpMatchesMoves: the key bar lists only keys that work now.
+func TestShortHelpMatchesMoves(t *testing.T) {
+	g := newGame(t, 2, 3, cg.SystemSpeed)
+	g.botsUntil(phaseIs(cg.Race))
+	help := func(b *Board) []string {
+		var ks []string
+		for _, k := range b.ShortHelp() {
+			ks = append(ks, k.Help().Key)
+		}
+		return ks
+	}
+	if ks := help(g.board(engine.SeatViewer(0), 80, 20)); !slices.Contains(ks, "t") || !slices.Contains(ks, "v") {
+		t.Fatalf("race help %v", ks)
+	}
+	if ks := help(g.board(engine.Spectator(), 80, 20)); slices.Contains(ks, "t") || slices.Contains(ks, "enter") {
+		t.Fatalf("spectator help offers moves: %v", ks)
+	}
+}

@@ -1,0 +1,802 @@
+package coding
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	cg "github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+)
+
+// wideLayout is the width from which the log sits beside the action panel.
+const wideLayout = 72
+
+// View implements board.Board.
+func (b *Board) View() string {
+	w, h := max(20, b.c.Width), max(4, b.c.Height)
+	if !b.has {
+		return "\n  Dealing the code cards…"
+	}
+	if b.notes {
+		return fit(b.detailsView(w), w, h, b.scrollTo(h))
+	}
+	status := b.statusLines(w)
+	panel := b.panelLines(w)
+	table := b.tableLines(w)
+	room := h - len(status) - len(table) - len(panel) - 1
+	seats := b.seatLines(w, max(len(b.v.Seats), room))
+	out := append(status, seats...)
+	out = append(out, table...)
+	out = append(out, "")
+	out = append(out, b.lowerBlock(panel, w, max(len(panel), h-len(out)))...)
+	return fit(out, w, h, 0)
+}
+
+// scrollTo clamps the details scroll for a window of h lines.
+func (b *Board) scrollTo(h int) int {
+	n := len(b.detailsView(max(20, b.c.Width)))
+	b.scroll = min(b.scroll, max(0, n-h))
+	return b.scroll
+}
+
+// fit cuts lines to h rows from start and every row to w cells.
+func fit(lines []string, w, h, start int) string {
+	start = min(start, len(lines))
+	lines = lines[start:]
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if lipgloss.Width(l) > w {
+			l = ansi.Truncate(l, w, "…")
+		}
+		out[i] = l
+	}
+	return strings.Join(out, "\n")
+}
+
+// statusLines: where the game stands, what the viewer may do or who they
+// wait for, and the latest refusal.
+func (b *Board) statusLines(w int) []string {
+	v := b.v
+	var head string
+	system := "Speed Cracking"
+	if v.System == cg.SystemCounter {
+		system = "Counter Cracking"
+	}
+	switch v.Phase {
+	case cg.Setup:
+		head = "Setup · each player orders their two digits"
+	case cg.Rounds:
+		head = fmt.Sprintf("Round %d of %d · first player %s · then %s", v.Round, cg.RoundCount, b.name(v.First), system)
+	case cg.Race, cg.RevealX:
+		head = "Race · " + b.moreText()
+	case cg.Answer:
+		head = fmt.Sprintf("Speed Cracking · %s tapped (claim %d) · %s", b.name(v.Claimant), v.Claim, b.clockText())
+	case cg.Counter, cg.RevealOne:
+		head = "Counter Cracking · the last hidden code wins"
+	case cg.Finished:
+		head = "Game over"
+	}
+	lines := []string{" " + b.st.Heading.Render(head)}
+	if p := b.prompt(); p != "" {
+		lines = append(lines, " "+p)
+	}
+	if b.err != "" {
+		lines = append(lines, " "+b.st.Error.Render("! "+textsafe.Clean(b.err, 300)))
+	}
+	return lines
+}
+
+// clockText is the answer window: time left when the session knows it.
+func (b *Board) clockText() string {
+	if b.timeKnown && b.timeClaim == b.v.Claim {
+		return fmt.Sprintf("%d s left", int(b.timeLeft.Round(1e9).Seconds()))
+	}
+	return fmt.Sprintf("%d s to answer", b.v.AnswerMillis/1000)
+}
+
+// moreText says what a unanimous vote would bring.
+func (b *Board) moreText() string {
+	switch b.v.More {
+	case cg.MoreDeal:
+		return "a vote for data turns up spare cards"
+	case cg.MoreRevealX:
+		return "a vote for data shows an X card each"
+	}
+	if b.v.Phase == cg.RevealX {
+		return "everyone picks an X card to show"
+	}
+	return "no more data: someone has to tap"
+}
+
+// prompt is the one line that says what to do now, or whom we wait for.
+func (b *Board) prompt() string {
+	v := b.v
+	me, seated := b.seat()
+	you := b.st.Strong.Render("▸ Your move:")
+	switch {
+	case b.c.Replay:
+		return ""
+	case v.Phase == cg.Finished:
+		if v.Result != nil {
+			return b.st.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
+		}
+		return b.st.Strong.Render("The game is over.")
+	case seated && v.Seats[me].Out:
+		return "You are out; your code is shown. Watching the rest."
+	}
+	waiting := func(what string) string {
+		return "Waiting for " + b.st.Strong.Render(b.names(v.Active)) + " to " + what + "."
+	}
+	switch v.Phase {
+	case cg.Setup:
+		if b.canOrder() {
+			return you + " choose which digit comes first, then enter."
+		}
+		return waiting("set their codes")
+	case cg.Rounds:
+		if b.active() && len(v.Takeable) == 0 {
+			return you + " none of the Data cards fits; send a Hack card."
+		}
+		if b.active() {
+			return you + " take a Data card and send a Hack card."
+		}
+		return waiting("take a Data card and send a Hack card")
+	case cg.Counter:
+		if b.active() {
+			switch {
+			case v.MayStop:
+				return you + " right! Hack, decode again (g) or stop (s)."
+			case b.canHack():
+				return you + " hack (enter) or decode a code (g)."
+			}
+			return you + " no Hack card can go out: decode a code (g)."
+		}
+		if v.MayStop {
+			return waiting("play on or stop")
+		}
+		return waiting("hack or decode")
+	case cg.RevealOne:
+		if b.active() {
+			return you + " that decode was wrong: turn one of your cards face up."
+		}
+		return waiting("turn a card face up")
+	case cg.Race:
+		if !seated {
+			return "You are watching. Anyone still in may tap or vote."
+		}
+		if b.canVote() {
+			return you + " tap (t) to name a code, or vote (v) for more data."
+		}
+		return you + " tap (t) to name a code."
+	case cg.Answer:
+		if b.active() {
+			return you + " you tapped first: name a player's code."
+		}
+		return waiting("name a code")
+	case cg.RevealX:
+		if b.active() {
+			return you + " choose the X card to show with everyone's."
+		}
+		return waiting("choose an X card")
+	}
+	return ""
+}
+
+// lowerBlock puts the log beside the panel in wide windows, under it in
+// narrow ones; h lines at most.
+func (b *Board) lowerBlock(panel []string, w, h int) []string {
+	if w < wideLayout {
+		out := panel
+		if room := h - len(panel) - 1; room > 0 {
+			out = append(out, " "+b.st.Heading.Render("Log"))
+			for _, l := range b.logLines(w-2, room) {
+				out = append(out, " "+l)
+			}
+		}
+		return out
+	}
+	leftW := 0
+	for _, l := range panel {
+		leftW = max(leftW, lipgloss.Width(l))
+	}
+	leftW = min(max(leftW, 34), w*62/100)
+	logW := w - leftW - 3
+	logs := append([]string{b.st.Heading.Render("Log")}, b.logLines(logW, max(len(panel), h)-1)...)
+	rows := max(len(panel), len(logs))
+	out := make([]string, rows)
+	for i := range rows {
+		l, r := "", ""
+		if i < len(panel) {
+			l = panel[i]
+		}
+		if i < len(logs) {
+			r = logs[i]
+		}
+		if lipgloss.Width(l) > leftW {
+			l = ansi.Truncate(l, leftW, "…")
+		}
+		out[i] = l + strings.Repeat(" ", leftW-lipgloss.Width(l)) + " " + b.st.Dim.Render("│") + " " + r
+	}
+	return out
+}
+
+// logLines are the newest events that fit in h lines of width w.
+func (b *Board) logLines(w, h int) []string {
+	if h <= 0 || w < 8 {
+		return nil
+	}
+	var blocks [][]string
+	used := 0
+	for i := len(b.c.Log) - 1; i >= 0 && used < h; i-- {
+		text := textsafe.Clean(b.c.Log[i].Text, 400)
+		wrapped := strings.Split(ansi.Wordwrap(text, w-2, ""), "\n")
+		for k, l := range wrapped {
+			if k > 0 {
+				l = "  " + l
+			}
+			wrapped[k] = ansi.Truncate(l, w, "…")
+		}
+		if used+len(wrapped) > h {
+			if used == 0 {
+				blocks = append(blocks, wrapped[:h])
+			}
+			break
+		}
+		blocks = append(blocks, wrapped)
+		used += len(wrapped)
+	}
+	if len(blocks) == 0 {
+		return []string{b.st.Dim.Render("Nothing has happened yet.")}
+	}
+	var all []string
+	for i := len(blocks) - 1; i >= 0; i-- {
+		all = append(all, blocks[i]...)
+	}
+	return all
+}
+
+// tableLines: the Data cards left, or in the race the extra cards.
+func (b *Board) tableLines(w int) []string {
+	v := b.v
+	var items []string
+	label := "Data left"
+	switch v.Phase {
+	case cg.Setup, cg.Rounds, cg.Counter, cg.RevealOne:
+		for k := range cg.DataKinds {
+			switch n := v.DataField[k]; {
+			case n == 1:
+				items = append(items, cg.DataLabel(k))
+			case n > 1:
+				items = append(items, fmt.Sprintf("%s×%d", cg.DataLabel(k), n))
+			}
+		}
+		if len(items) == 0 {
+			items = []string{"none"}
+		}
+	default:
+		label = "Extra cards"
+		for _, c := range v.Extras {
+			items = append(items, cg.CardName(c))
+		}
+		if len(items) == 0 {
+			items = []string{"none yet"}
+		}
+		items = append(items, b.st.Dim.Render(fmt.Sprintf("(%d face down)", v.Leftover)))
+	}
+	var out []string
+	for i, l := range pack(items, w-14, "  ") {
+		head := strings.Repeat(" ", 13)
+		if i == 0 {
+			head = " " + b.st.Heading.Render(fmt.Sprintf("%-11s", label)) + " "
+		}
+		out = append(out, head+l)
+	}
+	return out
+}
+
+// panelLines is what the viewer can do now (or the face-up Hack line).
+func (b *Board) panelLines(w int) []string {
+	v := b.v
+	panelW := w
+	if w >= wideLayout {
+		panelW = w * 62 / 100
+	}
+	switch {
+	case b.entry:
+		return b.entryLines(panelW)
+	case b.c.Replay:
+		return b.hackLineLines(false)
+	case b.canOrder():
+		var rows []string
+		for i, c := range b.digitOrders() {
+			rows = append(rows, fmt.Sprintf("%d  %s   number %02d", i+1, spaced(c), c.Number()))
+		}
+		return b.choiceLines("Set your code", rows, b.orderCur)
+	case b.canRevealX(), b.canRevealOne():
+		var rows []string
+		for i, p := range b.revealChoices() {
+			rows = append(rows, fmt.Sprintf("%d  %-6s %s", i+1, cg.PosName(p), cg.ValueName(p, v.Code.At(p))))
+		}
+		head := "Turn one card face up"
+		if v.Phase == cg.RevealX {
+			head = "Show one X card (all are shown together)"
+		}
+		return b.choiceLines(head, rows, b.posCur)
+	case b.canHack():
+		return b.composerLines()
+	case v.Phase == cg.Race || v.Phase == cg.Answer || v.Phase == cg.RevealX:
+		return b.raceLines()
+	case v.Phase == cg.Finished:
+		return []string{" " + b.st.Dim.Render("Press n for every hint given in this game.")}
+	}
+	return b.hackLineLines(b.active() && (v.Phase == cg.Counter))
+}
+
+func (b *Board) choiceLines(head string, rows []string, cur int) []string {
+	out := []string{" " + b.st.Heading.Render(head)}
+	for i, r := range rows {
+		if i == cur {
+			out = append(out, " "+b.st.Selected.Render("▸ "+r))
+		} else {
+			out = append(out, "   "+r)
+		}
+	}
+	return out
+}
+
+// hackLineLines lists the face-up Hack cards for reading.
+func (b *Board) hackLineLines(decodeHint bool) []string {
+	v := b.v
+	out := []string{" " + b.st.Heading.Render("Hack line") + b.st.Dim.Render(fmt.Sprintf("  (%d in the deck)", v.HackDeck))}
+	if len(v.HackLine) == 0 {
+		out = append(out, "   No Hack cards are left.")
+	}
+	for i, id := range v.HackLine {
+		out = append(out, fmt.Sprintf("   %d %s", i+1, cg.Hack(id).Label()))
+	}
+	if decodeHint {
+		out = append(out, " "+b.st.Dim.Render("g decodes a player's code."))
+	}
+	return out
+}
+
+// composerLines are the three columns of a hacking turn.
+func (b *Board) composerLines() []string {
+	v := b.v
+	focus := b.focusCol()
+	col := func(c int, head string, rows []string, cur int) []string {
+		h := head
+		if c == focus {
+			h = b.st.Heading.Render(head)
+		} else {
+			h = b.st.Dim.Render(head)
+		}
+		out := []string{h}
+		for i, r := range rows {
+			switch {
+			case i == cur && c == focus:
+				out = append(out, b.st.Selected.Render("▸ "+r))
+			case i == cur:
+				out = append(out, b.st.Strong.Render("• "+r))
+			default:
+				out = append(out, "  "+r)
+			}
+		}
+		return out
+	}
+	var data []string
+	for _, k := range v.Takeable {
+		data = append(data, "not "+cg.DataLabel(k))
+	}
+	if len(data) == 0 {
+		data = []string{"none fits"}
+	}
+	var hacks []string
+	for i, id := range v.HackLine {
+		hacks = append(hacks, fmt.Sprintf("%d %s", i+1, cg.Hack(id).Label()))
+	}
+	var to []string
+	for _, r := range v.Recipients {
+		to = append(to, b.name(r))
+	}
+	cols := [][]string{
+		col(colData, "Data card", data, b.dataCur),
+		col(colHack, fmt.Sprintf("Hack card (deck %d)", v.HackDeck), hacks, b.hackCur),
+		col(colTo, "To", to, b.toCur),
+	}
+	widths := make([]int, 3)
+	rows := 0
+	for i, c := range cols {
+		for _, l := range c {
+			widths[i] = max(widths[i], lipgloss.Width(l))
+		}
+		rows = max(rows, len(c))
+	}
+	widths[colTo] = min(widths[colTo], 14)
+	out := make([]string, rows)
+	for r := range rows {
+		line := " "
+		for i, c := range cols {
+			cell := ""
+			if r < len(c) {
+				cell = c[r]
+			}
+			if lipgloss.Width(cell) > widths[i] {
+				cell = ansi.Truncate(cell, widths[i], "…")
+			}
+			if i < 2 {
+				cell += strings.Repeat(" ", widths[i]-lipgloss.Width(cell)+2)
+			}
+			line += cell
+		}
+		out[r] = line
+	}
+	return out
+}
+
+// raceLines: votes, and who may act in the race.
+func (b *Board) raceLines() []string {
+	v := b.v
+	out := []string{" " + b.st.Heading.Render("The race")}
+	var voted, chosen []string
+	in := 0
+	for i, sv := range v.Seats {
+		if sv.Out {
+			continue
+		}
+		in++
+		if sv.Voted {
+			voted = append(voted, b.names([]engine.Seat{engine.Seat(i)}))
+		}
+		if sv.Chosen {
+			chosen = append(chosen, b.names([]engine.Seat{engine.Seat(i)}))
+		}
+	}
+	switch v.Phase {
+	case cg.Race:
+		if v.More != cg.MoreNone {
+			line := fmt.Sprintf("   Votes for more data: %d of %d", len(voted), in)
+			if len(voted) > 0 {
+				line += " (" + strings.Join(voted, ", ") + ")"
+			}
+			out = append(out, line)
+		}
+		out = append(out, fmt.Sprintf("   A tap gives %d s to name a full code.", v.AnswerMillis/1000),
+			"   Right wins; wrong or slow: out.")
+	case cg.Answer:
+		out = append(out, fmt.Sprintf("   %s is naming a code: %s.", b.name(v.Claimant), b.clockText()))
+	case cg.RevealX:
+		out = append(out, fmt.Sprintf("   Chosen: %d of %d", len(chosen), in))
+		if s, ok := b.seat(); ok && v.Seats[s].Choice != 0 {
+			out = append(out, fmt.Sprintf("   You will show your %s (%s).", cg.PosName(v.Seats[s].Choice),
+				cg.ValueName(v.Seats[s].Choice, v.Code.At(v.Seats[s].Choice))))
+		}
+	}
+	return out
+}
+
+// entryLines is the decode entry: whose code, and the code typed.
+func (b *Board) entryLines(w int) []string {
+	ts := b.targets()
+	head := "Decode a code"
+	if b.canTap() {
+		head = "Ready an answer: enter taps, then enter again sends it"
+	} else if b.answering() {
+		head = "Name a code: " + b.clockText()
+	}
+	out := []string{" " + b.st.Heading.Render(head)}
+	who := ""
+	for i, t := range ts {
+		n := b.name(t)
+		if i == b.target {
+			n = b.st.Selected.Render("[" + n + "]")
+		}
+		who += " " + n
+	}
+	out = append(out, "   whose:"+who)
+	b.input.Width = max(6, min(12, w-12))
+	out = append(out, "   "+b.input.View()+b.st.Dim.Render("   letter A–F, then X1 and X2"))
+	if len(ts) > 0 {
+		if sv := b.v.Seats[ts[clamp(b.target, len(ts))]]; sv.Sheet != nil {
+			out = append(out, "   "+b.st.Dim.Render(b.sheetText(sv)))
+		}
+	}
+	return out
+}
+
+// seatLines draws one block per seat in at most room lines: a head line
+// each, then the hints heard, shared out fairly.
+func (b *Board) seatLines(w, room int) []string {
+	v := b.v
+	labelW := 4
+	labels := make([]string, len(v.Seats))
+	for i, sv := range v.Seats {
+		s := engine.Seat(i)
+		l := b.name(s)
+		if v.Viewer.IsSeat(s) && !b.c.Replay {
+			l = "You (" + l + ")"
+		} else if (b.c.IsBot(s) || sv.Bot) && !strings.Contains(strings.ToLower(l), "bot") {
+			l += " (bot)"
+		}
+		labels[i] = l
+		labelW = max(labelW, lipgloss.Width(l))
+	}
+	labelW = min(labelW, 18, w/4)
+	indent := strings.Repeat(" ", labelW+4)
+	noteW := max(10, w-labelW-4)
+
+	type block struct {
+		head  string
+		lines []string
+		alloc int
+	}
+	blocks := make([]block, len(v.Seats))
+	for i, sv := range v.Seats {
+		s := engine.Seat(i)
+		mark := "  "
+		if v.Phase != cg.Finished && len(v.Active) == 1 && v.Active[0] == s {
+			mark = "▸ "
+		}
+		label := ansi.Truncate(labels[i], labelW, "…")
+		label += strings.Repeat(" ", labelW-lipgloss.Width(label))
+		head := mark + label + "  " + b.codeText(s) + "  " + strings.Join(b.flags(s), "  ")
+		lines := pack(b.hintItems(sv), noteW, " · ")
+		if sv.Sheet != nil && !sv.Out {
+			lines = append(lines, pack([]string{b.st.Dim.Render(b.sheetText(sv))}, noteW, "")...)
+		}
+		blocks[i] = block{head: strings.TrimRight(head, " "), lines: lines}
+	}
+	extra := room - len(blocks)
+	for extra > 0 {
+		gave := false
+		for i := range blocks {
+			if extra > 0 && blocks[i].alloc < len(blocks[i].lines) {
+				blocks[i].alloc++
+				extra--
+				gave = true
+			}
+		}
+		if !gave {
+			break
+		}
+	}
+	var out []string
+	for _, bl := range blocks {
+		out = append(out, bl.head)
+		if bl.alloc == 0 {
+			continue
+		}
+		// The sheet (last) stays; older hints give way first.
+		ls := bl.lines
+		if len(ls) > bl.alloc {
+			ls = append([]string{}, ls[len(ls)-bl.alloc:]...)
+			ls[0] = b.st.Dim.Render("…") + ls[0]
+		}
+		for _, l := range ls {
+			out = append(out, indent+l)
+		}
+	}
+	return out
+}
+
+// codeText draws a seat's three code cards: values the viewer may see,
+// "?" for the others. Cards shown to everyone are marked with ˙ after
+// them on the viewer's own code, since there the value alone says nothing.
+func (b *Board) codeText(s engine.Seat) string {
+	v := b.v
+	sv := v.Seats[s]
+	own := v.Viewer.IsSeat(s) && v.Code != nil
+	cells := make([]string, 3)
+	for p := range 3 {
+		val := sv.Known[p]
+		if own {
+			val = v.Code.At(p)
+		}
+		switch {
+		case val < 0:
+			cells[p] = b.st.Dim.Render("?")
+		case own && sv.Revealed[p]:
+			cells[p] = b.st.Strong.Render(cg.ValueName(p, val) + "˙")
+		case sv.Revealed[p] || !own:
+			cells[p] = b.st.Strong.Render(cg.ValueName(p, val))
+		default:
+			cells[p] = cg.ValueName(p, val)
+		}
+	}
+	text := "[" + strings.Join(cells, " ") + "]"
+	if own && v.Phase == cg.Setup && !sv.Ordered {
+		text += b.st.Dim.Render(" unset")
+	}
+	return text
+}
+
+// flags are short states beside a seat.
+func (b *Board) flags(s engine.Seat) []string {
+	v := b.v
+	sv := v.Seats[s]
+	var f []string
+	switch {
+	case sv.Out:
+		f = append(f, b.st.Error.Render("✗ out"))
+	case v.Phase == cg.Setup && sv.Ordered:
+		f = append(f, b.st.Good.Render("✓ set"))
+	case sv.Voted:
+		f = append(f, b.st.Good.Render("✓ voted"))
+	case sv.Chosen:
+		f = append(f, b.st.Good.Render("✓ chosen"))
+	case sv.Acted && v.Phase == cg.Rounds:
+		f = append(f, b.st.Dim.Render("played"))
+	}
+	if v.Result != nil && v.Result.Won(s) {
+		f = append(f, b.st.Good.Render("★ won"))
+	}
+	if sv.WrongDecodes > 0 {
+		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d/3 wrong", sv.WrongDecodes)))
+	}
+	if sv.Sheet != nil && !sv.Out {
+		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d %s left", sv.Candidates, plural(sv.Candidates, "code", "codes"))))
+	}
+	return f
+}
+
+// hintItems are the public hints about a seat: Data cards (ranges its code
+// is not in), "no card" announcements, answered Hack cards, wrong decodes.
+func (b *Board) hintItems(sv cg.SeatView) []string {
+	var items []string
+	for _, k := range sv.Data {
+		items = append(items, "not "+cg.DataLabel(k))
+	}
+	for _, nd := range sv.NoData {
+		ls := make([]string, len(nd.Kinds))
+		for i, k := range nd.Kinds {
+			ls[i] = cg.DataLabel(k)
+		}
+		items = append(items, "in "+strings.Join(ls, " & "))
+	}
+	for _, h := range sv.Hacks {
+		items = append(items, b.hackShort(h))
+	}
+	for _, g := range sv.Wrong {
+		items = append(items, "not "+g.Code.String())
+	}
+	return items
+}
+
+// hackShort draws an answered Hack card: "X1:02468 ✓" (green, yes) or
+// "L:ABC ✗" (red, no). The glyph carries the answer without colour.
+func (b *Board) hackShort(h cg.Held) string {
+	c := cg.Hack(h.Card)
+	s := posShort(c.Pos) + ":" + values(c.Pos, c.Set)
+	if h.Green {
+		return s + " " + b.st.Good.Render("✓")
+	}
+	return s + " " + b.st.Error.Render("✗")
+}
+
+// sheetText is the crack sheet: the values still possible per position.
+func (b *Board) sheetText(sv cg.SeatView) string {
+	if sv.Sheet == nil {
+		return ""
+	}
+	return fmt.Sprintf("may be L %s · X1 %s · X2 %s", values(0, sv.Sheet[0]), values(1, sv.Sheet[1]), values(2, sv.Sheet[2]))
+}
+
+func posShort(p int) string {
+	if p == cg.PosLetter {
+		return "L"
+	}
+	return cg.PosName(p)
+}
+
+// values writes the set bits of m as letters or digits: "ABE", "02468".
+func values(p int, m uint16) string {
+	var sb strings.Builder
+	for v := range 10 {
+		if m&(1<<v) != 0 {
+			sb.WriteString(cg.ValueName(p, v))
+		}
+	}
+	if sb.Len() == 0 {
+		return "–"
+	}
+	return sb.String()
+}
+
+// spaced writes a code with gaps: "F 9 8".
+func spaced(c cg.Code) string {
+	s := c.String()
+	return s[:1] + " " + s[1:2] + " " + s[2:]
+}
+
+// pack joins items with sep into lines of at most w cells.
+func pack(items []string, w int, sep string) []string {
+	var lines []string
+	cur, curW := "", 0
+	sepW := lipgloss.Width(sep)
+	for _, it := range items {
+		if lipgloss.Width(it) > w {
+			it = ansi.Truncate(it, w, "…")
+		}
+		itW := lipgloss.Width(it)
+		switch {
+		case cur == "":
+			cur, curW = it, itW
+		case curW+sepW+itW <= w:
+			cur += sep + it
+			curW += sepW + itW
+		default:
+			lines = append(lines, cur)
+			cur, curW = it, itW
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// detailsView lists every public hint per seat, unabridged, with who sent
+// each Hack card and when.
+func (b *Board) detailsView(w int) []string {
+	v := b.v
+	lines := []string{" " + b.st.Heading.Render("Details") + b.st.Dim.Render("  every hint given, per player")}
+	for i, sv := range v.Seats {
+		s := engine.Seat(i)
+		name := b.name(s)
+		if v.Viewer.IsSeat(s) && !b.c.Replay {
+			name = "You (" + name + ")"
+		}
+		lines = append(lines, " "+b.st.Strong.Render(name)+"  "+b.codeText(s))
+		var items []string
+		for _, k := range sv.Data {
+			items = append(items, "not "+cg.DataLabel(k))
+		}
+		for _, nd := range sv.NoData {
+			ls := make([]string, len(nd.Kinds))
+			for j, k := range nd.Kinds {
+				ls[j] = cg.DataLabel(k)
+			}
+			items = append(items, fmt.Sprintf("round %d, no Data card fit: in %s", nd.Round, strings.Join(ls, " & ")))
+		}
+		if len(items) > 0 {
+			for _, l := range pack(items, w-6, " · ") {
+				lines = append(lines, "    "+l)
+			}
+		}
+		for _, h := range sv.Hacks {
+			when := "counter"
+			if h.Round > 0 {
+				when = fmt.Sprintf("round %d", h.Round)
+			}
+			ans := b.st.Error.Render("✗ red, no")
+			if h.Green {
+				ans = b.st.Good.Render("✓ green, yes")
+			}
+			lines = append(lines, "    "+fmt.Sprintf("%s %s (from %s, %s)", cg.Hack(h.Card).Label(), ans, b.name(h.From), when))
+		}
+		for _, g := range sv.Wrong {
+			lines = append(lines, "    "+fmt.Sprintf("not %s (wrong decode by %s)", g.Code, b.name(g.By)))
+		}
+		if sv.Sheet != nil {
+			lines = append(lines, "    "+b.st.Dim.Render(fmt.Sprintf("%s · %d %s", b.sheetText(sv), sv.Candidates, plural(sv.Candidates, "code", "codes"))))
+		}
+		if len(sv.Data)+len(sv.NoData)+len(sv.Hacks)+len(sv.Wrong) == 0 {
+			lines = append(lines, "    "+b.st.Dim.Render("no hints yet"))
+		}
+	}
+	return lines
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
