@@ -339,7 +339,16 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		out = append(out, " "+a.st.notice.Render(textsafe.Clean(s.view.Notice, w)))
 	}
 	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
-		out = append([]string{" " + chatLine(a, s.view.Chat[n-1])}, out...)
+		// One line of chat under the board; a few more while typing.
+		show := 1
+		if s.chatOpen {
+			show = min(n, 3)
+		}
+		var lines []string
+		for _, c := range s.view.Chat[n-show:] {
+			lines = append(lines, " "+chatLine(a, c))
+		}
+		out = append(lines, out...)
 	}
 	if s.chatOpen {
 		s.chat.Width = max(10, w-12)
