@@ -40,12 +40,12 @@ func plainStyles() board.Styles {
 
 // game is a live game with its full log, for driving and rendering.
 type game struct {
-	t   *testing.T
+	t   testing.TB
 	st  engine.State
 	log []engine.Event
 }
 
-func newGame(t *testing.T, n int, seed uint64, system string) *game {
+func newGame(t testing.TB, n int, seed uint64, system string) *game {
 	t.Helper()
 	st, _, err := engine.Start(cg.Game{}, engine.Options{"system": system}, players(n), seed)
 	if err != nil {

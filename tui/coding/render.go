@@ -553,10 +553,23 @@ func (b *Board) seatLines(w, room int) []string {
 		}
 		blocks[i] = block{head: strings.TrimRight(head, " "), lines: lines}
 	}
+	// Lines left over go round the table one at a time, opponents before
+	// the viewer, so no seat's hints crowd out another's.
+	order := make([]int, 0, len(blocks))
+	for i := range blocks {
+		if !v.Viewer.IsSeat(engine.Seat(i)) {
+			order = append(order, i)
+		}
+	}
+	for i := range blocks {
+		if v.Viewer.IsSeat(engine.Seat(i)) {
+			order = append(order, i)
+		}
+	}
 	extra := room - len(blocks)
 	for extra > 0 {
 		gave := false
-		for i := range blocks {
+		for _, i := range order {
 			if extra > 0 && blocks[i].alloc < len(blocks[i].lines) {
 				blocks[i].alloc++
 				extra--
