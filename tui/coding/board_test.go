@@ -227,9 +227,9 @@ func scenarios(t *testing.T, n int) []scenario {
 var sizes = [][2]int{{80, 24}, {80, 20}, {60, 20}, {60, 16}, {48, 16}}
 
 // TestBoardFits renders every seat's and a spectator's board in every
-// phase, for 2 and 4 players, and checks it fits the window.
+// phase, for 2, 3 and 4 players, and checks it fits the window.
 func TestBoardFits(t *testing.T) {
-	for _, n := range []int{2, 4} {
+	for _, n := range []int{2, 3, 4} {
 		for _, sc := range scenarios(t, n) {
 			viewers := []engine.Viewer{engine.Spectator()}
 			for s := range n {

@@ -85,12 +85,30 @@ func (b *Board) statusLines(w int) []string {
 	}
 	lines := []string{" " + b.st.Heading.Render(head)}
 	if p := b.prompt(); p != "" {
-		lines = append(lines, " "+p)
+		lines = append(lines, wrap(p, w, 2)...)
 	}
 	if b.err != "" {
-		lines = append(lines, " "+b.st.Error.Render("! "+textsafe.Clean(b.err, 300)))
+		lines = append(lines, wrap(b.st.Error.Render("! "+textsafe.Clean(b.err, 300)), w, 3)...)
 	}
 	return lines
+}
+
+// wrap word-wraps text into at most n lines of w cells, each indented by
+// one space (and continuation lines by three).
+func wrap(text string, w, n int) []string {
+	ls := strings.Split(ansi.Wordwrap(text, max(10, w-3), ""), "\n")
+	if len(ls) > n {
+		ls = ls[:n]
+		ls[n-1] += "…"
+	}
+	for i := range ls {
+		if i == 0 {
+			ls[i] = " " + ls[i]
+		} else {
+			ls[i] = "   " + ls[i]
+		}
+	}
+	return ls
 }
 
 // clockText is the answer window: time left when the session knows it.
