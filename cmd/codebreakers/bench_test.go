@@ -16,7 +16,7 @@ import (
 // clients live in the same process, so the figure includes their SSH state
 // (but no terminal emulator).
 func BenchmarkIdleSessionHeap(b *testing.B) {
-	_, addr := startInstance(b, dataDir(b))
+	_, addr := startInstance(b, dataDir(b), "--max-sessions-per-ip", "1000", "--connections-per-minute", "100000")
 	const sessions = 20
 	guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
 	var perSession float64

@@ -240,6 +240,10 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	if id == nil {
 		t.Fatalf("no game id in history:\n%s", out)
 	}
+	stats, _, status := execRun(t, c, "stats")
+	if status != 0 || !strings.Contains(stats, "Played 1") || !strings.Contains(stats, "Break the Code") {
+		t.Errorf("stats (exit %d):\n%s", status, stats)
+	}
 	bobOut, _, _ := execRun(t, dial(t, addr, withKey(bobKey)), "history")
 	if !strings.Contains(bobOut, id[1]) {
 		t.Errorf("bob's history lacks game %s:\n%s", id[1], bobOut)

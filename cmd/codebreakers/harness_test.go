@@ -38,9 +38,11 @@ func testLogger() *slog.Logger {
 }
 
 // startInstance runs a whole arcade in-process on a loopback port.
-func startInstance(t testing.TB, dataDir string) (*instance, string) {
+// Extra flags override the test defaults.
+func startInstance(t testing.TB, dataDir string, flags ...string) (*instance, string) {
 	t.Helper()
-	o, err := parseServe([]string{"--data-dir", dataDir, "--bot-delay", "-1ms", "--grace", "30s"}, func(string) string { return "" }, io.Discard)
+	args := append([]string{"--data-dir", dataDir, "--bot-delay", "-1ms", "--grace", "30s"}, flags...)
+	o, err := parseServe(args, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
