@@ -618,3 +618,85 @@ func TestShortHelpMatchesMoves(t *testing.T) {
 		t.Fatalf("spectator help offers moves: %v", ks)
 	}
 }
+
+// TestWholeGamesByKeys plays games where every move comes from a board's
+// keys: the moves the board offers by default are always legal.
+func TestWholeGamesByKeys(t *testing.T) {
+	for _, system := range []string{cg.SystemSpeed, cg.SystemCounter} {
+		for n := 2; n <= 4; n++ {
+			for seed := uint64(1); seed <= 3; seed++ {
+				g := newGame(t, n, seed, system)
+				for step := 0; ; step++ {
+					v := g.omni()
+					if v.Phase == cg.Finished {
+						break
+					}
+					if step > 300 {
+						t.Fatalf("%s %dp seed %d: not finished after 300 moves (phase %v)", system, n, seed, v.Phase)
+					}
+					me := v.Active[0]
+					b := g.board(engine.SeatViewer(me), 80, 24)
+					var keys []string
+					switch v.Phase {
+					case cg.Race:
+						keys = []string{"t"}
+					case cg.Answer, cg.Counter:
+						if v.Phase == cg.Counter && step%3 != 0 && b.canHack() {
+							keys = []string{"enter"}
+							break
+						}
+						if v.Phase == cg.Counter {
+							press(b, "g")
+						}
+						b.input.SetValue("") // the entry may hold a sure code already
+						target := b.targets()[0]
+						code := g.code(target)
+						if step%2 == 0 {
+							code = g.wrongCode(target)
+						}
+						keys = append(keys, code.String(), "enter")
+					default:
+						keys = []string{"enter"}
+					}
+					a := press(b, keys...)
+					if a == nil {
+						t.Fatalf("%s %dp seed %d phase %v: keys %v sent nothing:\n%s", system, n, seed, v.Phase, keys, ansi.Strip(b.View()))
+					}
+					g.apply(me, a)
+					if v.Phase == cg.Counter && g.omni().MayStop && step%2 == 1 {
+						b = g.board(engine.SeatViewer(me), 80, 24)
+						g.apply(me, press(b, "s"))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSureCodeIsPrefilled: when the crack sheet leaves one code, the entry
+// starts with it.
+func TestSureCodeIsPrefilled(t *testing.T) {
+	for _, sc := range scenarios(t, 2) {
+		g := sc.g
+		for g.omni().Phase == cg.RevealX {
+			s := g.omni().Active[0]
+			g.apply(s, cg.RevealAction(cg.PosX1))
+		}
+		if g.omni().Phase != cg.Race {
+			continue
+		}
+		for s := range engine.Seat(2) {
+			v := g.view(s)
+			if v.Seats[1-s].Candidates != 1 {
+				continue
+			}
+			b := g.board(engine.SeatViewer(s), 80, 20)
+			press(b, "g")
+			if got, want := b.input.Value(), g.code(1-s).String(); got != want {
+				t.Fatalf("prefilled %q, want %q", got, want)
+			}
+			return
+		}
+	}
+	t.Skip("no sure code in these scenarios")
+}
