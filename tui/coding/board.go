@@ -148,7 +148,7 @@ func (b *Board) active() bool {
 	return ok && b.has && slices.Contains(b.v.Active, s)
 }
 
-func (b *Board) canOrder() bool  { return b.active() && b.v.Phase == cg.Setup && b.v.Code != nil }
+func (b *Board) canOrder() bool   { return b.active() && b.v.Phase == cg.Setup && b.v.Code != nil }
 func (b *Board) canRevealX() bool { return b.active() && b.v.Phase == cg.RevealX }
 func (b *Board) canRevealOne() bool {
 	return b.active() && b.v.Phase == cg.RevealOne
