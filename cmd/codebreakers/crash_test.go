@@ -154,6 +154,15 @@ func TestCrashMidGameResumesFromLastShownMove(t *testing.T) {
 	other := openTerm(t, dial(t, second.addr, withKey(otherKey)), "other-again", termW, termH, "")
 	other.waitFor(code)
 	newDriver(t, 1, again, other).playToEnd()
+
+	// SIGTERM is a gentle stop: players are told, the process exits 0.
+	if err := second.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	again.waitFor("server is restarting")
+	if err := second.cmd.Wait(); err != nil {
+		t.Errorf("exit after SIGTERM: %v, want status 0", err)
+	}
 }
 
 // lastAsked is the last "X asked: question" line of the log, unwrapped.
