@@ -138,11 +138,6 @@ func (b *Board) seat() (engine.Seat, bool) {
 	return s, int(s) >= 0 && int(s) < len(b.v.Seats)
 }
 
-func (b *Board) in() bool {
-	s, ok := b.seat()
-	return ok && !b.v.Seats[s].Out && b.v.Phase != cg.Finished
-}
-
 func (b *Board) active() bool {
 	s, ok := b.seat()
 	return ok && b.has && slices.Contains(b.v.Active, s)
