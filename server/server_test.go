@@ -490,3 +490,24 @@ func TestLogsCarryNoRawClientText(t *testing.T) {
 		t.Errorf("the user name is not logged at all:\n%s", logs.String())
 	}
 }
+
+func TestMaxSessionTimeEndsBusySessions(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.MaxSessionTime = 300 * time.Millisecond })
+	c := dial(t, ts.addr, withKey(newKey(t)))
+	sess, out, in := ptySession(t, c, 80, 24)
+	// Keep typing: input does not extend the maximum.
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+				_, _ = in.Write([]byte("x"))
+			}
+		}
+	}()
+	waitFor(t, "the session limit", func() bool { return contains(out.String(), "maximum length") })
+	close(stop)
+	_ = sess.Wait()
+}
