@@ -511,3 +511,20 @@ func TestMaxSessionTimeEndsBusySessions(t *testing.T) {
 	close(stop)
 	_ = sess.Wait()
 }
+
+func TestForwardingAndSubsystemsRefused(t *testing.T) {
+	ts := startServer(t, nil)
+	c := dial(t, ts.addr, withKey(newKey(t)))
+	if conn, err := c.Dial("tcp", ts.addr); err == nil {
+		_ = conn.Close()
+		t.Error("port forwarding was allowed")
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if err := sess.RequestSubsystem("sftp"); err == nil {
+		t.Error("the sftp subsystem was allowed")
+	}
+}
