@@ -227,7 +227,15 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 		t.Fatal("a player sees another player's hand")
 	}
 
-	newDriver(t, 2, ann, bob).playToEnd()
+	// Bob signs in again with the same key: the new session takes over his
+	// seat and the old one is told why it lost it.
+	bob2 := openTerm(t, dial(t, addr, withKey(bobKey)), "bob2", termW, termH, "")
+	if got := ownHand(waitGame(bob2)); strings.Join(got, " ") != strings.Join(bobHand, " ") {
+		t.Errorf("bob's second session shows hand %v, want %v", got, bobHand)
+	}
+	bob.waitFor("signed in elsewhere")
+
+	newDriver(t, 2, ann, bob2).playToEnd()
 	cy.waitUntil("the spectator to see the end", func(s string) bool { return strings.Contains(title(s), "finished") })
 
 	// The finished game is in history, without a terminal.
