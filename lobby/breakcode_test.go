@@ -22,6 +22,13 @@ func bcLeak(tv TableView) string {
 		return fmt.Sprintf("board is %T", tv.Board)
 	}
 	v := tv.You
+	if tv.Phase == Finished {
+		// A finished game is revealed to everyone, as its replay would be.
+		if b.Viewer.Kind != engine.ViewerOmniscient {
+			return fmt.Sprintf("viewer %v of a finished game gets a %v board, not the full reveal", v, b.Viewer)
+		}
+		return ""
+	}
 	if v.Kind == engine.ViewerSpectator && (b.Hand != nil || b.Centre != nil || b.Unused != nil) {
 		return "spectator sees a hand, the centre or unused tiles"
 	}

@@ -926,7 +926,12 @@ func (t *table) publish() {
 		tv.You = v
 		tv.Host = v.Kind == engine.ViewerSeat && int(v.Seat) == t.host
 		if full {
-			if board {
+			switch {
+			case board && t.phase == Finished:
+				// The game is over: everyone may now see every hand,
+				// exactly as a replay of the record would show it.
+				tv.Board = t.state.View(engine.Omniscient())
+			case board:
 				tv.Board = t.state.View(v)
 			}
 			tv.Log = t.logFor(log)

@@ -6,6 +6,7 @@ import (
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
+	codingboard "github.com/codebreakers/codebreakers/tui/coding"
 )
 
 // newBoard returns the board that draws gameID, or nil when this UI has no
@@ -14,6 +15,8 @@ func newBoard(gameID string, st board.Styles, km board.KeyMap) board.Board {
 	switch gameID {
 	case "breakcode":
 		return bcboard.New(st, km)
+	case "coding":
+		return codingboard.New(st, km)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
+	codingboard "github.com/codebreakers/codebreakers/tui/coding"
 )
 
 // rulesText maps a game id to its rules, written for this arcade.
@@ -15,6 +16,8 @@ func rulesText(gameID string) (string, bool) {
 	switch gameID {
 	case "breakcode":
 		return bcboard.Rules, true
+	case "coding":
+		return codingboard.Rules, true
 	}
 	return "", false
 }
