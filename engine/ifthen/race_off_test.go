@@ -1,0 +1,5 @@
+//go:build !race
+
+package ifthen
+
+const raceEnabled = false
