@@ -77,9 +77,9 @@ func TestPlayValidAndInvalidCards(t *testing.T) {
 	drawn := cardID(t, "triangle", 1, true, "black", 0)
 	setTop(t, s, drawn)
 
-	refuse(t, s, p[1], PlayAction(black2))     // not their turn
-	refuse(t, s, gm, PlayAction(white))        // the game master does not play
-	refuse(t, s, p[0], PlayAction(black2))     // not in hand
+	refuse(t, s, p[1], PlayAction(black2))    // not their turn
+	refuse(t, s, gm, PlayAction(white))       // the game master does not play
+	refuse(t, s, p[0], PlayAction(black2))    // not in hand
 	refuse(t, s, p[0], GuessAction("filled")) // no guess before a right play
 
 	evs := must(t, s, p[0], PlayAction(white))

@@ -138,7 +138,7 @@ type state struct {
 	players []engine.Player
 	n       int
 	src     *rand.PCG // every shuffle and draw; a plain value, so clones copy it
-	moves   int // actions applied so far; timers name it
+	moves   int       // actions applied so far; timers name it
 	firstGM engine.Seat
 	phase   Phase
 	r       round
