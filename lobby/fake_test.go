@@ -27,7 +27,8 @@ func (secretGame) Info() engine.Info {
 		MinPlayers: 2, MaxPlayers: 12,
 		Options: []engine.OptionSpec{
 			{Key: "turns", Label: "Turns", Choices: []string{"2", "6", "30", "0"}, Default: "6"}, // 0: endless
-			{Key: "timer", Label: "Timer ms", Choices: []string{"0", "5"}, Default: "0"},
+			{Key: "timer", Label: "Timer ms", Choices: []string{"0", "5", "60000"}, Default: "0"},
+			{Key: "timed", Label: "Timed turns", Choices: []string{"0", "1"}, Default: "0"}, // 0: every turn
 		},
 		BotLevels: []string{"panic", "broken", "sharp", "easy"}, // default (middle): "sharp"
 	}
@@ -36,7 +37,8 @@ func (secretGame) Info() engine.Info {
 func (secretGame) New(opts engine.Options, players []engine.Player, seed uint64) (engine.State, error) {
 	turns, _ := strconv.Atoi(opts["turns"])
 	timer, _ := strconv.Atoi(opts["timer"])
-	st := &secretState{players: players, turns: turns, timerMs: timer}
+	timed, _ := strconv.Atoi(opts["timed"])
+	st := &secretState{players: players, turns: turns, timerMs: timer, timed: timed}
 	for i := range players {
 		st.secrets = append(st.secrets, fmt.Sprintf("SECRET%d-%x", i, seed*uint64(i+7)))
 	}
@@ -63,6 +65,7 @@ type secretState struct {
 	secrets []string
 	turns   int
 	timerMs int
+	timed   int // moves that have a timer; 0: all
 	moves   int
 	active  engine.Seat
 	said    []int
@@ -139,7 +142,7 @@ func (s *secretState) Result() (engine.Result, bool) {
 }
 
 func (s *secretState) Timer() *engine.Timer {
-	if s.timerMs == 0 || s.finished() {
+	if s.timerMs == 0 || s.finished() || (s.timed > 0 && s.moves >= s.timed) {
 		return nil
 	}
 	return &engine.Timer{DelayMillis: s.timerMs, Action: json.RawMessage(`{"timeout":true}`)}

@@ -496,6 +496,54 @@ func TestTimerMovesAreLogged(t *testing.T) {
 	if len(fg.Record.Moves) != 6 || !strings.Contains(v.Log[0].Text, "ran out of time") {
 		t.Fatalf("moves %d, log %+v", len(fg.Record.Moves), v.Log)
 	}
+	if !v.Deadline.IsZero() {
+		t.Fatalf("a finished game still shows a deadline %v", v.Deadline)
+	}
+}
+
+func TestDeadlineFollowsTheTimer(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	h := testHub(t, newMemStore(), func(c *Config) { c.Now = clock.Now })
+
+	// An untimed game shows no deadline.
+	ann, _ := startTwo(t, h, engine.Options{"turns": "0"})
+	if d := ann.View().Deadline; !d.IsZero() {
+		t.Fatalf("untimed game has a deadline %v", d)
+	}
+
+	// A long timer: the deadline is the table's now plus the delay, for
+	// players and spectators alike, and a move starts a fresh one.
+	ann, _ = startTwo(t, h, engine.Options{"turns": "0", "timer": "60000"})
+	spy, err := h.Watch(ident("spy"), ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := clock.Now().Add(time.Minute)
+	if got := ann.View().Deadline; !got.Equal(want) {
+		t.Fatalf("deadline %v, want %v", got, want)
+	}
+	if got := spy.View().Deadline; !got.Equal(want) {
+		t.Fatalf("spectator's deadline %v, want %v", got, want)
+	}
+	clock.Add(10 * time.Second)
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ann.View().Deadline, clock.Now().Add(time.Minute); !got.Equal(want) {
+		t.Fatalf("deadline after a move %v, want %v", got, want)
+	}
+
+	// A short timer on the first turn only: once it fires the game goes on
+	// untimed and the deadline is gone.
+	h2 := testHub(t, newMemStore(), func(c *Config) { c.Now = clock.Now })
+	cat, _ := startTwo(t, h2, engine.Options{"turns": "0", "timer": "5", "timed": "1"})
+	v := waitView(t, cat, "the timeout", func(v TableView) bool { return board(t, v).Moves == 1 })
+	if v.Phase != Playing || !v.Deadline.IsZero() {
+		t.Fatalf("after the timer fired: phase %v, deadline %v", v.Phase, v.Deadline)
+	}
+	if n := len(v.Log); n == 0 || !strings.Contains(v.Log[n-1].Text, "ran out of time") {
+		t.Fatalf("log %+v", v.Log)
+	}
 }
 
 func TestFailedAppendLosesNothing(t *testing.T) {

@@ -58,8 +58,9 @@ type Config struct {
 	// JoinFailuresPerMinute is how many wrong codes an account may enter in a
 	// minute before joins are refused for a while (default 10).
 	JoinFailuresPerMinute int
-	// Now is the clock for timestamps and rate limits (default time.Now).
-	// Timers (grace, bot delay, game timers) use real time.
+	// Now is the clock for timestamps, rate limits and the deadlines shown
+	// in views (default time.Now). Timers (grace, bot delay, game timers)
+	// use real time.
 	Now func() time.Time
 }
 
@@ -170,6 +171,11 @@ type TableView struct {
 	Spectators int
 	Result     *engine.Result
 	Notice     string // the latest table notice, e.g. "Bo left; a bot took the seat."
+	// Deadline is when the game's pending timer will play its move (a
+	// timeout), by the hub's clock (Config.Now); zero when no timer is
+	// armed. It is for countdowns only: the table alone decides when time
+	// is up.
+	Deadline time.Time
 }
 
 // SeatView is one seat as everybody sees it.

@@ -92,6 +92,7 @@ type table struct {
 	started    time.Time
 	gen        uint64 // bumps on every change of game state; stale bots and timers compare it
 	timer      *time.Timer
+	deadline   time.Time // when timer fires, by cfg.Now; zero when none is armed
 	// logs[i] is seat i's log of events and logs[len(seats)] the
 	// spectators'. Each only grows between trims, so published views share
 	// them instead of copying.
@@ -547,19 +548,27 @@ func (t *table) liveGame() storage.LiveGame {
 	return storage.LiveGame{ID: t.gameID, Code: t.code, Public: t.public, Seats: seats, Record: t.record, Started: t.started}
 }
 
-// armTimer schedules the state's timer, if any, as a System move.
+// armTimer schedules the state's timer, if any, as a System move, and
+// records its deadline for the views so that sessions can count down.
 func (t *table) armTimer() {
 	t.stopTimer()
 	tm := t.state.Timer()
 	if tm == nil {
 		return
 	}
+	delay := time.Duration(tm.DelayMillis) * time.Millisecond
 	gen, action := t.gen, bytes.Clone(tm.Action)
-	t.timer = time.AfterFunc(time.Duration(tm.DelayMillis)*time.Millisecond, func() {
+	t.deadline = t.cfg.Now().Add(delay)
+	t.dirty = true
+	t.timer = time.AfterFunc(delay, func() {
 		t.post(func() error {
 			if t.gen != gen || t.phase != Playing {
 				return nil
 			}
+			// This timer is spent: even if its move is refused, no
+			// countdown may be left pointing at it.
+			t.timer = nil
+			t.clearDeadline()
 			if err := t.apply(engine.System, action); err != nil {
 				t.log.Error("timer move refused", "code", t.code, "game_id", t.gameID, "err", err)
 			}
@@ -568,10 +577,19 @@ func (t *table) armTimer() {
 	})
 }
 
+// stopTimer cancels the pending timer and its deadline.
 func (t *table) stopTimer() {
 	if t.timer != nil {
 		t.timer.Stop()
 		t.timer = nil
+	}
+	t.clearDeadline()
+}
+
+func (t *table) clearDeadline() {
+	if !t.deadline.IsZero() {
+		t.deadline = time.Time{}
+		t.dirty = true
 	}
 }
 
@@ -918,7 +936,7 @@ func (t *table) publish() {
 	base := TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
-		Result: t.result, Notice: t.notice,
+		Result: t.result, Notice: t.notice, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
 	view := func(v engine.Viewer, log int, full bool) *TableView {

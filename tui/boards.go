@@ -27,7 +27,7 @@ func engineSeat(i int) engine.Seat { return engine.Seat(i) }
 func boardContext(v lobby.TableView, w, h int) board.Context {
 	c := board.Context{
 		Viewer: v.You, Status: v.Status, Log: v.Log, Result: v.Result,
-		Width: w, Height: h,
+		Deadline: v.Deadline, Width: w, Height: h,
 	}
 	for _, s := range v.Seats {
 		c.Names = append(c.Names, textsafe.Clean(s.Handle, 16))

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -29,7 +30,8 @@ type tableScreen struct {
 	confirmLeave bool
 	err          string
 	ended        string // why the connection ended, once it has
-	busy         bool
+	busy         bool   // a move is on its way to the table
+	ticking      bool   // a countdown tick is on its way
 }
 
 // Messages with the answers of the table to this screen's requests.
@@ -42,7 +44,52 @@ type (
 		conn tableConn
 		err  error
 	}
+	// tableTickMsg is one beat of the countdown to conn's table deadline.
+	tableTickMsg struct{ conn tableConn }
 )
+
+// timeLefter is a board that shows a countdown (tui/coding's answer window).
+type timeLefter interface{ SetTimeLeft(time.Duration) }
+
+// countdown shows the time left to the board and keeps one tick on its way
+// while the view has a deadline. Only timed moments tick, so an idle screen
+// stays quiet; the ticks stop once the deadline clears, the table ends, or
+// the screen is closed (the app then drops the tick).
+func (s *tableScreen) countdown(a *app) tea.Cmd {
+	if s.view.Deadline.IsZero() || s.ended != "" {
+		return nil
+	}
+	left := s.view.Deadline.Sub(a.now())
+	if b, ok := s.board.(timeLefter); ok {
+		b.SetTimeLeft(max(0, left))
+	}
+	if s.ticking {
+		return nil
+	}
+	s.ticking = true
+	c := s.conn
+	return a.after(nextBeat(left), func(time.Time) tea.Msg { return tableTickMsg{conn: c} })
+}
+
+// tick is a countdown beat arriving: show the new time and maybe go on.
+func (s *tableScreen) tick(a *app) tea.Cmd {
+	s.ticking = false
+	return s.countdown(a)
+}
+
+// nextBeat is the wait until the time left reaches a whole second, so a
+// board that rounds to seconds shows each number once, whatever the delay
+// of the ticks; at least a tenth of a second, at most about one second.
+func nextBeat(left time.Duration) time.Duration {
+	if left <= 0 {
+		return time.Second
+	}
+	d := left % time.Second
+	if d < 100*time.Millisecond {
+		d += time.Second
+	}
+	return d
+}
 
 func newTableScreen(a *app, c tableConn) *tableScreen {
 	s := &tableScreen{conn: c, chat: newInput("say something", 200)}

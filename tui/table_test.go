@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 func openTable(t *testing.T, conn *fakeConn) *app {
@@ -133,5 +135,109 @@ func TestPumpEndsWithTheSession(t *testing.T) {
 	close(conn.done)
 	if msg, ok := waitTable(context.Background(), conn)().(tableClosedMsg); !ok || msg.conn != conn {
 		t.Fatalf("pump on a closed conn gave %T", msg)
+	}
+}
+
+// timedBoard is a board that counts down: it records what the session
+// tells it about the time left.
+type timedBoard struct {
+	board.Board
+	left  time.Duration
+	calls int
+}
+
+func (b *timedBoard) SetTimeLeft(d time.Duration) { b.left, b.calls = d, b.calls+1 }
+
+func TestCountdownTicksOnlyWhileADeadlineIsSet(t *testing.T) {
+	st := dealt(t, 2, 11)
+	viewer := engine.SeatViewer(st.Status().Active[0])
+	conn := newFakeConn(tableView(st, viewer, nil, 1))
+	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	m.now = func() time.Time { return now }
+	var beats []time.Duration
+	m.after = func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		beats = append(beats, d)
+		return func() tea.Msg { return nil } // the test delivers ticks by hand
+	}
+	press(t, m, "enter") // quick play
+	ts, ok := m.top().(*tableScreen)
+	if !ok {
+		t.Fatalf("table not opened: %T", m.top())
+	}
+	if len(beats) != 0 {
+		t.Fatalf("a table without a deadline ticks: %v", beats)
+	}
+	tb := &timedBoard{Board: ts.board}
+	ts.board = tb
+	version := uint64(1)
+	update := func(deadline time.Time) tea.Cmd {
+		version++
+		v := tableView(st, viewer, nil, version)
+		v.Deadline = deadline
+		conn.setView(v)
+		return send(m, tableChangedMsg{conn: conn})
+	}
+
+	// Without a deadline, an update schedules nothing.
+	if cmd := update(time.Time{}); cmd != nil || len(beats) != 0 {
+		t.Fatalf("an untimed update ticks: cmd %v, beats %v", cmd != nil, beats)
+	}
+	// A deadline starts the countdown: the board hears the time left and
+	// the next beat lands when it reaches a whole second.
+	deadline := now.Add(12*time.Second + 500*time.Millisecond)
+	if cmd := update(deadline); cmd == nil || len(beats) != 1 || beats[0] != 500*time.Millisecond {
+		t.Fatalf("a timed update: cmd %v, beats %v", cmd != nil, beats)
+	}
+	if tb.left != 12*time.Second+500*time.Millisecond {
+		t.Fatalf("time left %v", tb.left)
+	}
+	if ctx := boardContext(ts.view, 80, 20); !ctx.Deadline.Equal(deadline) {
+		t.Fatalf("board context deadline %v", ctx.Deadline)
+	}
+	// Another update while a beat is on its way does not start a second one.
+	update(deadline)
+	if len(beats) != 1 {
+		t.Fatalf("two countdowns at once: %v", beats)
+	}
+	// Each beat shows the new time and schedules the next.
+	now = now.Add(500 * time.Millisecond)
+	if cmd := send(m, tableTickMsg{conn: conn}); cmd == nil || len(beats) != 2 || beats[1] != time.Second {
+		t.Fatalf("a beat: cmd %v, beats %v", cmd != nil, beats)
+	}
+	if tb.left != 12*time.Second {
+		t.Fatalf("time left after a beat %v", tb.left)
+	}
+	// Once the deadline clears, the beat on its way is the last one.
+	update(time.Time{})
+	calls := tb.calls
+	if cmd := send(m, tableTickMsg{conn: conn}); cmd != nil || len(beats) != 2 || tb.calls != calls {
+		t.Fatalf("a beat after the deadline cleared: cmd %v, beats %v", cmd != nil, beats)
+	}
+	// A new deadline starts again; closing the screen stops it.
+	update(now.Add(30 * time.Second))
+	if len(beats) != 3 {
+		t.Fatalf("a new deadline did not tick: %v", beats)
+	}
+	press(t, m, "esc", "y") // leave the game
+	if _, ok := m.top().(*tableScreen); ok {
+		t.Fatal("still at the table")
+	}
+	if cmd := send(m, tableTickMsg{conn: conn}); cmd != nil || len(beats) != 3 {
+		t.Fatalf("a beat after the screen closed: cmd %v, beats %v", cmd != nil, beats)
+	}
+}
+
+func TestNextBeatLandsOnWholeSeconds(t *testing.T) {
+	for _, c := range []struct{ left, want time.Duration }{
+		{12*time.Second + 300*time.Millisecond, 300 * time.Millisecond},
+		{12*time.Second + 50*time.Millisecond, 1050 * time.Millisecond},
+		{12 * time.Second, time.Second},
+		{0, time.Second},
+		{-3 * time.Second, time.Second},
+	} {
+		if got := nextBeat(c.left); got != c.want {
+			t.Errorf("nextBeat(%v) = %v, want %v", c.left, got, c.want)
+		}
 	}
 }

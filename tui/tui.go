@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -128,6 +129,10 @@ type app struct {
 	// pump waits for a table's next change; tests replace it to deliver
 	// changes by hand.
 	pump func(ctx context.Context, c tableConn) tea.Cmd
+	// now and after are the clock of countdowns (time.Now and tea.Tick);
+	// tests replace them so that nothing waits on real time.
+	now   func() time.Time
+	after func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 }
 
 func newApp(deps Deps, h hubAPI, s Session) *app {
@@ -147,7 +152,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx,
 		id: s.Identity, start: s.Start,
 		st: newStyles(), km: newKeys(), help: help.New(),
-		dirty: true, pump: waitTable,
+		dirty: true, pump: waitTable, now: time.Now, after: tea.Tick,
 	}
 	a.help.Styles = a.st.help
 	a.help.ShortSeparator = " · "
@@ -257,7 +262,7 @@ func (a *app) openTable(what string, call func(h hubAPI, id lobby.Identity) (tab
 func (a *app) pushTable(c tableConn) tea.Cmd {
 	ts := newTableScreen(a, c)
 	a.push(ts)
-	return a.pump(a.ctx, c)
+	return tea.Batch(a.pump(a.ctx, c), ts.countdown(a))
 }
 
 // userError turns an error into a sentence for the player. Refusals from the
@@ -311,7 +316,13 @@ func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, false // a table we already left; its pump ends here
 		}
 		changed := ts.refresh(a)
-		return a.pump(a.ctx, msg.conn), changed
+		return tea.Batch(a.pump(a.ctx, msg.conn), ts.countdown(a)), changed
+	case tableTickMsg:
+		ts := a.findTable(msg.conn)
+		if ts == nil {
+			return nil, false // the screen was closed: its countdown ends here
+		}
+		return ts.tick(a), true
 	case tableClosedMsg:
 		ts := a.findTable(msg.conn)
 		if ts == nil {

@@ -10,6 +10,8 @@
 package board
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -28,6 +30,10 @@ type Context struct {
 	Replay bool           // drawn from a finished game's record: no input
 	Width  int            // space the board may use
 	Height int            // (the session draws the title and key bars around it)
+	// Deadline is when the table's timer plays its move (by the server's
+	// clock); zero when no timer runs. Boards that count down get the time
+	// left from the session through SetTimeLeft(time.Duration).
+	Deadline time.Time
 }
 
 // Name returns the display name of seat s, or a placeholder.
