@@ -219,6 +219,9 @@ func (s *tableScreen) update(a *app, msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		s.busy = false
+		if s.err == waitForMove {
+			s.err = "" // the wait is over
+		}
 		if msg.err != nil {
 			text := a.userError(msg.err, "The table did not answer; try again.")
 			if s.board != nil && s.view.Phase != lobby.Waiting {
@@ -308,17 +311,48 @@ func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	if s.board == nil || s.view.Phase == lobby.Waiting {
 		return nil
 	}
-	if s.view.Phase != lobby.Playing || !s.seated() || s.busy {
+	if s.view.Phase != lobby.Playing || !s.seated() {
 		_, cmd := s.board.Update(msg) // the notepad still works; moves are refused
 		return cmd
+	}
+	if s.busy && !s.safeWhileBusy(a.km.board, msg) {
+		// A board closes its entry or moves on as soon as it makes a move;
+		// one made now could not be sent, so the key never reaches it.
+		s.err = waitForMove
+		return nil
 	}
 	action, cmd := s.board.Update(msg)
 	if action == nil {
 		return cmd
 	}
+	if s.busy {
+		// A key thought safe made a move after all: say so rather than
+		// drop it silently. (A board bug: moves come from keys that send.)
+		a.logger.Warn("board made a move while one was on its way", "game", s.boardOf, "key", msg.String())
+		s.err = waitForMove
+		return cmd
+	}
 	s.busy = true
 	c := s.conn
 	return tea.Batch(cmd, func() tea.Msg { return actDoneMsg{conn: c, err: c.Act(action)} })
+}
+
+// waitForMove is said when a key would make a move before the last one
+// has been answered.
+const waitForMove = "Wait a moment: your last move is still being sent."
+
+// safeWhileBusy reports whether msg cannot make a move on the board, so it
+// may reach the board while the last move is on its way: typing into an
+// open field (but not the keys that send it), anything in the notepad, the
+// notepad key itself, and cursor moves.
+func (s *tableScreen) safeWhileBusy(km board.KeyMap, msg tea.KeyPressMsg) bool {
+	switch {
+	case s.board.Capturing():
+		return !key.Matches(msg, km.Submit, km.Choose)
+	case s.board.Overlay():
+		return true
+	}
+	return key.Matches(msg, km.Notes, km.Up, km.Down, km.Left, km.Right, km.Pick)
 }
 
 func (s *tableScreen) waitingKey(a *app, msg tea.KeyPressMsg) tea.Cmd {

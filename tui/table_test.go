@@ -241,3 +241,59 @@ func TestNextBeatLandsOnWholeSeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestKeysThatMoveWaitForTheLastMove(t *testing.T) {
+	st := dealt(t, 2, 11)
+	me := st.Status().Active[0]
+	conn := newFakeConn(tableView(st, engine.SeatViewer(me), nil, 1))
+	m := openTable(t, conn)
+	ts := m.top().(*tableScreen)
+	other := st.View(engine.Omniscient()).(bc.View).Seats[1-me].Hand
+	guess := bc.FormatTiles(other)
+
+	press(t, m, "g")
+	typeText(t, m, guess[:len(guess)-1])
+	ts.busy = true // a move is on its way to the table
+	// Typing still reaches the open field ...
+	typeText(t, m, guess[len(guess)-1:])
+	// ... but the key that would send the guess is held back, with a word
+	// of explanation, and the entry keeps what was typed.
+	press(t, m, "enter")
+	if len(conn.acts) != 0 {
+		t.Fatalf("sent while busy: %q", conn.acts)
+	}
+	if !ts.board.Capturing() {
+		t.Fatal("the guess entry closed for a move that was not sent")
+	}
+	if !strings.Contains(screenText(m), "Wait a moment") {
+		t.Fatalf("no word about waiting:\n%s", screenText(m))
+	}
+	// The notepad opens and closes while waiting.
+	press(t, m, "esc") // close the entry (sends nothing)
+	press(t, m, "n")
+	if !ts.board.Overlay() {
+		t.Fatal("the notepad did not open while busy")
+	}
+	press(t, m, "n")
+	// A move key outside a field is held back too; it does nothing.
+	press(t, m, "enter")
+	if len(conn.acts) != 0 {
+		t.Fatalf("asked while busy: %q", conn.acts)
+	}
+
+	// When the answer comes, the wait is over and the guess goes out.
+	send(m, actDoneMsg{conn: conn})
+	if ts.busy || strings.Contains(screenText(m), "Wait a moment") {
+		t.Fatalf("still waiting after the answer:\n%s", screenText(m))
+	}
+	press(t, m, "g")
+	typeText(t, m, guess)
+	press(t, m, "enter")
+	if len(conn.acts) != 1 {
+		t.Fatalf("acts %q", conn.acts)
+	}
+	var a bc.Action
+	if err := json.Unmarshal(conn.acts[0], &a); err != nil || a.Guess == nil || bc.FormatTiles(a.Guess.Tiles) != guess {
+		t.Fatalf("guess action %s, want %s", conn.acts[0], guess)
+	}
+}
