@@ -1,0 +1,708 @@
+// Package ifthen draws an If Then table: the Code Line with its Invalid
+// piles, the viewer's hand with both ends of every card and the end that
+// will go on top, the Market, the penalty, Hints, the Event in force, team
+// votes and the log. It only ever draws what the engine's View for this
+// viewer holds, so it cannot show the Code to a Code Breaker or a spectator.
+package ifthen
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	it "github.com/codebreakers/codebreakers/engine/ifthen"
+	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// keys are this board's own bindings on top of the shared board.KeyMap.
+type keys struct {
+	discard, hint, freeHint, lucky, second, yes, no, cycle key.Binding
+}
+
+func newKeys() keys {
+	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
+	return keys{
+		discard: b("d", "discard"), hint: b("i", "buy hint"), freeHint: b("u", "free hint"),
+		lucky: b("z", "lucky draw"), second: b("s", "second chance"), yes: b("y", "agree"),
+		no: b("n", "decline"), cycle: b("x", "cycle card"),
+	}
+}
+
+// Board is the If Then board. It implements board.Board.
+type Board struct {
+	st  board.Styles
+	km  board.KeyMap
+	k   keys
+	v   it.View
+	has bool
+	c   board.Context
+
+	cursor int          // highlighted hand card
+	up     map[int]int  // card id → end chosen to go on top
+	picked map[int]bool // Market slots chosen for a penalty draw, or the Mastermind's swap slot
+	offer  int          // Mastermind setup: the Challenge chosen (0 or 1)
+	loyal  bool         // Mastermind setup: loyalty chosen
+
+	guessing bool
+	input    board.Field
+	err      string
+}
+
+var _ board.Board = (*Board)(nil)
+
+// New returns an empty board; SetView gives it something to draw.
+func New(st board.Styles, km board.KeyMap) *Board {
+	return &Board{st: st, km: km, k: newKeys(), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
+		input: board.NewField("rule › ", "e.g. bg != prev.bg", 200)}
+}
+
+// SetView implements board.Board.
+func (b *Board) SetView(view any, c board.Context) {
+	switch v := view.(type) {
+	case it.View:
+		b.v, b.has = v, true
+	case *it.View:
+		if v != nil {
+			b.v, b.has = *v, true
+		}
+	}
+	b.c = c
+	if !b.has {
+		return
+	}
+	b.cursor = min(b.cursor, max(0, len(b.v.Hand)-1))
+	if b.v.Phase != it.Penalty && b.v.Phase != it.MastermindTurn {
+		clear(b.picked)
+	}
+	if b.guessing && !b.canGuess() {
+		b.closeGuess()
+	}
+}
+
+// SetError implements board.Board.
+func (b *Board) SetError(msg string) { b.err = msg }
+
+// Overlay implements board.Board: this board has no full panel.
+func (b *Board) Overlay() bool { return false }
+
+// Capturing implements board.Board.
+func (b *Board) Capturing() bool { return b.guessing }
+
+func (b *Board) seat() (engine.Seat, bool) {
+	if b.c.Replay || b.v.Viewer.Kind != engine.ViewerSeat {
+		return 0, false
+	}
+	return b.v.Viewer.Seat, true
+}
+
+func (b *Board) breaker() bool {
+	s, ok := b.seat()
+	return ok && slices.Contains(b.v.Breakers, s)
+}
+
+func (b *Board) myTurn() bool { _, ok := b.seat(); return ok && b.has && b.v.YourTurn() }
+
+func (b *Board) canGuess() bool {
+	return b.breaker() && b.v.CanGuess && b.v.Phase == it.Turn
+}
+
+func (b *Board) closeGuess() {
+	b.guessing = false
+	b.input.Blur()
+	b.input.SetValue("")
+}
+
+func (b *Board) card() (it.Card, bool) {
+	if b.cursor < 0 || b.cursor >= len(b.v.Hand) {
+		return it.Card{}, false
+	}
+	return b.v.Hand[b.cursor], true
+}
+
+// Update implements board.Board.
+func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	if !b.has || b.c.Replay {
+		return nil, nil
+	}
+	if b.guessing {
+		return b.updateGuess(msg), nil
+	}
+	b.err = ""
+	v := b.v
+	if v.Phase == it.Setup && b.v.IsAllKnowing() {
+		switch {
+		case key.Matches(msg, b.km.Up), key.Matches(msg, b.km.Down):
+			b.offer = 1 - b.offer
+		case key.Matches(msg, b.km.Left), key.Matches(msg, b.km.Right):
+			b.loyal = !b.loyal
+		case key.Matches(msg, b.km.Choose):
+			return it.SetupAction(b.offer, b.loyal), nil
+		}
+		return nil, nil
+	}
+	switch {
+	case key.Matches(msg, b.km.Up):
+		b.cursor = max(0, b.cursor-1)
+	case key.Matches(msg, b.km.Down):
+		b.cursor = min(max(0, len(v.Hand)-1), b.cursor+1)
+	case key.Matches(msg, b.km.Left), key.Matches(msg, b.km.Right):
+		if c, ok := b.card(); ok {
+			b.up[c.ID] = 1 - b.up[c.ID]
+		}
+	case key.Matches(msg, b.km.Pick):
+		i, err := strconv.Atoi(msg.String())
+		if err != nil || i < 1 {
+			return nil, nil
+		}
+		if v.Phase == it.Penalty || v.Phase == it.MastermindTurn {
+			if i <= len(v.Market) {
+				if v.Phase == it.MastermindTurn {
+					clear(b.picked)
+				}
+				b.picked[i-1] = !b.picked[i-1]
+			}
+		} else if i <= len(v.Hand) {
+			b.cursor = i - 1
+		}
+	case key.Matches(msg, b.km.Choose):
+		return b.choose(), nil
+	case key.Matches(msg, b.k.discard):
+		c, ok := b.card()
+		if ok && b.myTurn() && v.Phase == it.Turn {
+			return it.DiscardAction(b.cursor), nil
+		}
+		_ = c
+		b.err = b.whyNot()
+	case key.Matches(msg, b.k.cycle):
+		if b.myTurn() && v.Phase == it.MastermindTurn {
+			return it.CycleAction(b.cursor), nil
+		}
+	case key.Matches(msg, b.k.yes), key.Matches(msg, b.k.no):
+		if b.myTurn() && v.Phase == it.Vote {
+			return it.VoteAction(key.Matches(msg, b.k.yes)), nil
+		}
+		b.err = "There is nothing to vote on."
+	case key.Matches(msg, b.k.hint):
+		return b.propose(it.Proposal{Kind: it.ProposeHint}), nil
+	case key.Matches(msg, b.k.freeHint):
+		return b.propose(it.Proposal{Kind: it.ProposeFreeHint}), nil
+	case key.Matches(msg, b.k.lucky):
+		return b.propose(it.Proposal{Kind: it.ProposeLuckyDraw, Card: b.cursor}), nil
+	case key.Matches(msg, b.k.second):
+		return b.propose(it.Proposal{Kind: it.ProposeSecondChance}), nil
+	case key.Matches(msg, b.km.Guess):
+		if !b.canGuess() {
+			b.err = "The team may guess only when one Code Breaker still holds cards."
+			return nil, nil
+		}
+		b.guessing = true
+		b.input.Focus()
+	}
+	return nil, nil
+}
+
+// propose sends a proposal; the engine explains any refusal.
+func (b *Board) propose(p it.Proposal) []byte {
+	if !b.breaker() {
+		b.err = "Only Code Breakers make proposals."
+		return nil
+	}
+	return it.ProposeAction(p)
+}
+
+// choose is enter: the move the phase calls for.
+func (b *Board) choose() []byte {
+	v := b.v
+	if !b.myTurn() {
+		b.err = b.whyNot()
+		return nil
+	}
+	switch v.Phase {
+	case it.Turn:
+		if c, ok := b.card(); ok {
+			return it.PlayAction(b.cursor, b.up[c.ID])
+		}
+	case it.Penalty:
+		var m []int
+		for i := range v.Market {
+			if b.picked[i] {
+				m = append(m, i)
+			}
+		}
+		return it.DrawAction(m...)
+	case it.PassLeft:
+		return it.PassAction(b.cursor)
+	case it.RevealEvent:
+		return it.RevealAction("event")
+	case it.RevealHint:
+		return it.RevealAction("hint")
+	case it.Vote:
+		return it.VoteAction(true)
+	case it.MastermindTurn:
+		for i := range v.Market {
+			if b.picked[i] {
+				c, _ := b.card()
+				return it.SwapAction(b.cursor, i, b.up[c.ID])
+			}
+		}
+		b.err = "Pick a Market card to swap with (1–3), or cycle a card (x)."
+	}
+	return nil
+}
+
+func (b *Board) whyNot() string {
+	if _, ok := b.seat(); !ok {
+		return "You are watching; only players move."
+	}
+	if b.v.Phase == it.Finished {
+		return "The game is over."
+	}
+	if !b.v.YourTurn() {
+		return "Wait: " + b.waitingFor() + "."
+	}
+	return "That move does not fit now."
+}
+
+func (b *Board) updateGuess(msg tea.KeyPressMsg) []byte {
+	switch {
+	case key.Matches(msg, b.km.Cancel):
+		b.closeGuess()
+		b.err = ""
+		return nil
+	case key.Matches(msg, b.km.Submit):
+		text := strings.TrimSpace(b.input.Value())
+		if _, err := rulelang.Parse(rulelang.IfThenAttributes(), text); err != nil {
+			b.err = err.Error()
+			return nil
+		}
+		b.closeGuess()
+		return it.ProposeAction(it.Proposal{Kind: it.ProposeGuess, Text: text})
+	}
+	if b.input.Update(msg) {
+		b.err = ""
+	}
+	return nil
+}
+
+func (b *Board) name(s engine.Seat) string {
+	if s == engine.System {
+		return "the All Knowing"
+	}
+	if int(s) >= 0 && int(s) < len(b.c.Names) && b.c.Names[s] != "" {
+		return b.c.Names[s]
+	}
+	if int(s) >= 0 && int(s) < len(b.v.Seats) && b.v.Seats[s].Name != "" {
+		return textsafe.Clean(b.v.Seats[s].Name, 16)
+	}
+	return fmt.Sprintf("seat %d", s+1)
+}
+
+// ShortHelp implements board.Board.
+func (b *Board) ShortHelp() []key.Binding {
+	if b.guessing {
+		return []key.Binding{b.km.Submit, b.km.Cancel}
+	}
+	if !b.has || b.c.Replay || !b.myTurn() {
+		if b.breaker() && b.v.Phase == it.Turn {
+			return []key.Binding{b.k.hint, b.km.Guess}
+		}
+		return nil
+	}
+	h := func(k key.Binding, keys, desc string) key.Binding { k.SetHelp(keys, desc); return k }
+	switch b.v.Phase {
+	case it.Setup:
+		return []key.Binding{h(b.km.Up, "↑/↓", "challenge"), h(b.km.Left, "←/→", "loyalty"), h(b.km.Choose, "enter", "confirm")}
+	case it.Turn:
+		ks := []key.Binding{h(b.km.Up, "↑/↓", "card"), h(b.km.Left, "←/→", "turn"), h(b.km.Choose, "enter", "play"), b.k.discard, b.k.hint}
+		if b.canGuess() {
+			ks = append(ks, b.km.Guess)
+		}
+		return ks
+	case it.Penalty:
+		return []key.Binding{h(b.km.Pick, "1-3", "take from Market"), h(b.km.Choose, "enter", "draw"), b.k.second}
+	case it.Vote:
+		return []key.Binding{b.k.yes, b.k.no}
+	case it.PassLeft:
+		return []key.Binding{h(b.km.Up, "↑/↓", "card"), h(b.km.Choose, "enter", "pass it")}
+	case it.RevealEvent:
+		return []key.Binding{h(b.km.Choose, "enter", "reveal Event")}
+	case it.RevealHint:
+		return []key.Binding{h(b.km.Choose, "enter", "reveal Hint")}
+	case it.MastermindTurn:
+		return []key.Binding{h(b.km.Up, "↑/↓", "card"), h(b.km.Pick, "1-3", "market"), h(b.km.Choose, "enter", "swap"), b.k.cycle}
+	}
+	return nil
+}
+
+// FullHelp implements board.Board.
+func (b *Board) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{b.km.Up, b.km.Down, b.km.Left, b.km.Pick, b.km.Choose, b.k.discard},
+		{b.k.hint, b.k.freeHint, b.k.lucky, b.k.second, b.km.Guess},
+		{b.k.yes, b.k.no, b.k.cycle, b.km.Submit, b.km.Cancel},
+	}
+}
+
+// waitingFor says who or what the table waits for.
+func (b *Board) waitingFor() string {
+	v := b.v
+	switch v.Phase {
+	case it.Setup:
+		return "the All Knowing is choosing the Code"
+	case it.Vote:
+		return "the team is voting"
+	case it.PassLeft:
+		return "everyone is picking a card to pass"
+	case it.RevealEvent:
+		return "the All Knowing reveals the Event"
+	case it.RevealHint:
+		return "the All Knowing reveals the Hint"
+	case it.MastermindTurn:
+		return "the All Knowing is taking a turn"
+	case it.Penalty:
+		return b.name(v.ToMove) + " is drawing a penalty"
+	}
+	return b.name(v.ToMove) + " is playing"
+}
+
+// colours maps colour indexes (yellow, blue, red) to terminal colours.
+var colours = [3]string{"3", "4", "1"}
+
+// chip draws an end in its colours; the code text says it all without colour too.
+func chip(e it.End) string {
+	if e.NColor < 0 || e.NColor > 2 || e.BG < 0 || e.BG > 2 {
+		return "?"
+	}
+	s := lipgloss.NewStyle().Foreground(lipgloss.Color(colours[e.NColor])).Background(lipgloss.Color(colours[e.BG]))
+	if e.Size == 3 {
+		s = s.Bold(true)
+	}
+	return s.Render(e.Code())
+}
+
+func fit(s string, w int) string {
+	if lipgloss.Width(s) > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s
+}
+
+// View implements board.Board.
+func (b *Board) View() string {
+	w, h := max(30, b.c.Width), max(6, b.c.Height)
+	if !b.has {
+		return "\n  Dealing the cards…"
+	}
+	var top []string
+	top = append(top, b.statusLines()...)
+	top = append(top, b.infoLines(w)...)
+	top = append(top, b.lineRows(w)...)
+	top = append(top, b.marketLine())
+	top = append(top, b.handLines(max(1, h-len(top)-3))...)
+	if b.guessing {
+		top = append(top, " "+b.input.View(), " "+b.st.Dim.Render(b.guessPreview()))
+	}
+	top = append(top, b.teamLine())
+	if room := h - len(top); room > 0 {
+		top = append(top, b.logLines(room)...)
+	}
+	if len(top) > h {
+		top = top[:h]
+	}
+	for i := range top {
+		top[i] = fit(top[i], w)
+	}
+	return strings.Join(top, "\n")
+}
+
+func (b *Board) guessPreview() string {
+	text := strings.TrimSpace(b.input.Value())
+	if text == "" {
+		return "Write the Code in the rule language: number, ncolor, size, bg; prev.bg is the last Valid card's."
+	}
+	r, err := rulelang.Parse(rulelang.IfThenAttributes(), text)
+	if err != nil {
+		return err.Error()
+	}
+	return "Reads: " + r.English()
+}
+
+func (b *Board) statusLines() []string {
+	v := b.v
+	var s string
+	me, seated := b.seat()
+	switch {
+	case b.c.Replay:
+	case v.Phase == it.Finished:
+		s = b.st.Strong.Render("The game is over.")
+		if v.Result != nil {
+			s += " " + v.Result.Summary
+		}
+	case !seated:
+		s = "You are watching: " + b.waitingFor() + "."
+	case v.YourTurn():
+		s = b.st.Strong.Render("▸ " + b.yourMove())
+	case v.Phase == it.Turn && me == v.ToMove:
+		s = "Your turn is waiting on the team."
+	default:
+		s = "Waiting: " + b.waitingFor() + "."
+	}
+	var out []string
+	if s != "" {
+		out = append(out, " "+s)
+	}
+	if b.err != "" {
+		out = append(out, " "+b.st.Error.Render("! "+b.err))
+	}
+	return out
+}
+
+func (b *Board) yourMove() string {
+	v := b.v
+	switch v.Phase {
+	case it.Setup:
+		return "Choose the Code and your loyalty."
+	case it.Turn:
+		return "Your turn: play a card (enter) or discard one (d)."
+	case it.Penalty:
+		return fmt.Sprintf("Penalty: draw %d (enter); pick Market cards first with 1–3 if you like.", v.Owed)
+	case it.Vote:
+		return "Team vote: " + b.proposalText() + " Agree (y) or decline (n)?"
+	case it.PassLeft:
+		return "Pass Left: pick a card to hand on (enter)."
+	case it.RevealEvent:
+		return "The round is over: reveal the next Event (enter)."
+	case it.RevealHint:
+		return "The team paid for a Hint: reveal it (enter)."
+	case it.MastermindTurn:
+		return "Your turn: swap a card with the Market (1–3, enter) or cycle one (x)."
+	}
+	return ""
+}
+
+func (b *Board) proposalText() string {
+	p := b.v.Proposal
+	if p == nil {
+		return ""
+	}
+	who := b.name(p.By)
+	switch p.Kind {
+	case it.ProposeHint:
+		return fmt.Sprintf("%s wants to buy a Hint for %d cards.", who, b.v.HintCost)
+	case it.ProposeFreeHint:
+		return who + " wants to use the Free Hint."
+	case it.ProposeLuckyDraw:
+		return fmt.Sprintf("%s wants to use Lucky Draw on their card %d.", who, p.Card+1)
+	case it.ProposeSecondChance:
+		return who + " wants to use Second Chance."
+	case it.ProposeGuess:
+		return who + " guesses: " + p.Text + "."
+	}
+	return who + " proposes something."
+}
+
+func (b *Board) infoLines(w int) []string {
+	v := b.v
+	mode := "server judges"
+	switch v.Mode {
+	case it.ModePlayer:
+		mode = b.name(v.AllKnowing) + " is All Knowing"
+	case it.ModeMastermind:
+		mode = b.name(v.AllKnowing) + " is Mastermind"
+	}
+	line := fmt.Sprintf(" Level %d · round %d · %s · deck %d · penalty: draw %d (%d Invalid)", v.Level, v.Round, mode, v.Deck, v.Penalty, v.Invalid)
+	out := []string{b.st.Dim.Render(fit(line, w))}
+	var hints []string
+	for _, h := range v.Hints {
+		hints = append(hints, h.Symbol+" "+h.Text)
+	}
+	hl := " Hints: "
+	switch {
+	case len(hints) > 0:
+		hl += strings.Join(hints, " ")
+	case v.HintCost > 0:
+		hl += "none yet"
+	default:
+		hl += "none (a Hint needs 3 Invalid cards)"
+	}
+	if v.HintCost > 0 {
+		hl += fmt.Sprintf(" · next costs %d (i)", v.HintCost)
+	}
+	out = append(out, hl)
+	ev := " Event: none"
+	if v.Event != nil {
+		ev = " Event: " + b.st.Strong.Render(v.Event.Title) + " — " + v.Event.Text
+	}
+	if len(v.Keeps) > 0 {
+		var ks []string
+		for _, k := range v.Keeps {
+			ks = append(ks, k.Title)
+		}
+		ev += " · kept: " + strings.Join(ks, ", ")
+	}
+	out = append(out, ev)
+	if v.Challenge != nil {
+		c := "Code: " + v.Challenge.English
+		if v.Loyal != nil {
+			c += " Your loyalty: " + map[bool]string{true: "True", false: "False"}[*v.Loyal] + "."
+		}
+		wrapped := strings.Split(ansi.Wordwrap(c, w-2, ""), "\n")
+		for i, l := range wrapped[:min(2, len(wrapped))] {
+			if i == 1 && len(wrapped) > 2 {
+				l = fit(l+" "+wrapped[2], w-2)
+			}
+			out = append(out, " "+b.st.Good.Render(l))
+		}
+	}
+	if v.Phase == it.Setup && len(v.Offered) == 2 {
+		for i, o := range v.Offered {
+			mark := "  "
+			if i == b.offer {
+				mark = "› "
+			}
+			out = append(out, " "+mark+o.English)
+		}
+		out = append(out, fmt.Sprintf("   loyalty: %s (←/→)", map[bool]string{true: "True — win with the team", false: "False — win if they lose"}[b.loyal]))
+	}
+	return out
+}
+
+// lineRows draws the newest Valid cards of the Code Line that fit, with up to
+// three Invalid cards of each pile beneath (newest first) and a count of the rest.
+func (b *Board) lineRows(w int) []string {
+	const cell = 6
+	cards := b.v.Line
+	fitN := max(1, (w-13)/cell)
+	skipped := max(0, len(cards)-fitN)
+	cards = cards[skipped:]
+	head := " " + b.st.Heading.Render("Code Line") + " "
+	if skipped > 0 {
+		head = " " + b.st.Heading.Render("Code Line") + b.st.Dim.Render(fmt.Sprintf("+%d", skipped))
+	}
+	pad := lipgloss.Width(head)
+	row := head + strings.Repeat(" ", max(0, 12-pad))
+	deep := 0
+	for _, c := range cards {
+		row += chip(c.Top) + "  "
+		deep = max(deep, len(c.Invalid))
+	}
+	out := []string{row}
+	for d := range min(deep, 3) {
+		r := " " + b.st.Dim.Render(map[bool]string{true: "Invalid", false: ""}[d == 0])
+		r += strings.Repeat(" ", max(0, 12-lipgloss.Width(r)))
+		for _, c := range cards {
+			k := len(c.Invalid) - 1 - d
+			switch {
+			case k >= 0 && d == 2 && len(c.Invalid) > 3:
+				r += fmt.Sprintf("%-6s", fmt.Sprintf("+%d", len(c.Invalid)-2))
+			case k >= 0:
+				r += chip(c.Invalid[k].Top) + "  "
+			default:
+				r += strings.Repeat(" ", cell)
+			}
+		}
+		out = append(out, strings.TrimRight(r, " "))
+	}
+	return out
+}
+
+func (b *Board) marketLine() string {
+	var parts []string
+	for i, m := range b.v.Market {
+		mark := ""
+		if b.picked[i] {
+			mark = "✓"
+		}
+		p := fmt.Sprintf("%s%d %s/%s", mark, i+1, chip(m.Card.End(m.Up)), m.Card.End(1-m.Up).Code())
+		if m.Spotlight {
+			p += b.st.Good.Render(" ★" + m.Card.End(m.SpotUp).Code())
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		parts = []string{b.st.Dim.Render("empty")}
+	}
+	return " " + b.st.Heading.Render("Market") + "    " + strings.Join(parts, "  ")
+}
+
+// handLines lists the viewer's cards: the end that would go on top first.
+func (b *Board) handLines(room int) []string {
+	v := b.v
+	if v.Viewer.Kind != engine.ViewerSeat || (len(v.Hand) == 0 && !v.IsAllKnowing()) {
+		if v.Viewer.Kind == engine.ViewerSeat && b.breaker() {
+			return []string{" " + b.st.Dim.Render("Your hand is empty: you are inactive, but you still vote and advise.")}
+		}
+		return nil
+	}
+	title := "Your hand"
+	if v.IsAllKnowing() && v.Mode == it.ModeMastermind {
+		title = fmt.Sprintf("Your hand (deck %d)", v.AKDeck)
+	} else if v.IsAllKnowing() {
+		return nil
+	}
+	out := []string{" " + b.st.Heading.Render(title) + b.st.Dim.Render("  top end first; ←/→ turns the card")}
+	start := 0
+	if n := room - 1; n > 0 && b.cursor >= n {
+		start = b.cursor - n + 1
+	}
+	for i := start; i < len(v.Hand) && len(out) < max(2, room); i++ {
+		c := v.Hand[i]
+		up := b.up[c.ID]
+		mark := "  "
+		if i == b.cursor {
+			mark = "› "
+		}
+		line := fmt.Sprintf(" %s%d %s over %s   %s", mark, i+1, chip(c.End(up)), c.End(1-up).Code(), b.st.Dim.Render(c.End(up).String()))
+		if i == b.cursor {
+			line = b.st.Selected.Render(line)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func (b *Board) teamLine() string {
+	var parts []string
+	for i, s := range b.v.Seats {
+		seat := engine.Seat(i)
+		p := b.name(seat)
+		if s.Role == it.RoleAllKnowing {
+			p += " (All Knowing)"
+		} else {
+			p += fmt.Sprintf(" %d", s.HandSize)
+		}
+		if b.v.Proposal != nil && s.Role == it.RoleBreaker {
+			p += map[bool]string{true: " ✓", false: " …"}[s.Voted]
+		}
+		if b.v.Phase != it.Finished && slices.Contains(b.v.Active, seat) {
+			p = b.st.Strong.Render("▸" + p)
+		}
+		parts = append(parts, p)
+	}
+	line := " Team: " + strings.Join(parts, " · ")
+	if b.v.Proposal != nil {
+		line += fmt.Sprintf("  [vote %d/%d]", b.v.Proposal.Yes, b.v.Proposal.Need)
+	}
+	return line
+}
+
+func (b *Board) logLines(room int) []string {
+	log := b.c.Log
+	if len(log) > room {
+		log = log[len(log)-room:]
+	}
+	var out []string
+	for _, e := range log {
+		out = append(out, " "+b.st.Dim.Render("· ")+textsafe.Clean(e.Text, 300))
+	}
+	return out
+}

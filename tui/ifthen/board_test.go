@@ -1,0 +1,285 @@
+package ifthen
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	it "github.com/codebreakers/codebreakers/engine/ifthen"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+func testKeys() board.KeyMap {
+	b := func(keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
+	}
+	return board.KeyMap{
+		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
+		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),
+		Pass: b("p"), Pick: b("1", "2", "3", "4", "5", "6", "7", "8", "9"),
+	}
+}
+
+func plainStyles() board.Styles {
+	s := lipgloss.NewStyle()
+	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s,
+		TileBlack: s, TileWhite: s, TileGreen: s, TileHidden: s}
+}
+
+func names(n int) []string { return []string{"mara", "Bo", "Kai", "Ana", "Lu", "Zed"}[:n] }
+
+func deal(t *testing.T, n int, mode string, seed uint64) engine.State {
+	t.Helper()
+	var players []engine.Player
+	for _, nm := range names(n) {
+		players = append(players, engine.Player{Name: nm})
+	}
+	st, _, err := engine.Start(it.Game{}, engine.Options{"level": "2", "allknowing": mode}, players, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func render(t *testing.T, st engine.State, v engine.Viewer, log []engine.Event) (*Board, string) {
+	t.Helper()
+	b := New(plainStyles(), testKeys())
+	n := len(st.View(engine.Omniscient()).(it.View).Seats)
+	r, _ := st.Result()
+	var res *engine.Result
+	if st.Status().Finished {
+		res = &r
+	}
+	b.SetView(st.View(v), board.Context{Viewer: v, Names: names(n), Status: st.Status(),
+		Log: engine.FilterEvents(log, v), Result: res, Width: 80, Height: 24})
+	out := b.View()
+	lines := strings.Split(out, "\n")
+	if len(lines) > 24 {
+		t.Fatalf("%d lines at 80×24:\n%s", len(lines), out)
+	}
+	for _, l := range lines {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Fatalf("line %d cells wide at 80×24: %q", w, l)
+		}
+	}
+	return b, ansi.Strip(out)
+}
+
+func press(b *Board, k string) []byte {
+	var msg tea.KeyPressMsg
+	switch k {
+	case "enter":
+		msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "left":
+		msg = tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "down":
+		msg = tea.KeyPressMsg{Code: tea.KeyDown}
+	default:
+		msg = tea.KeyPressMsg{Code: rune(k[0]), Text: k}
+	}
+	a, _ := b.Update(msg)
+	return a
+}
+
+// codeTexts are the ways the Code could show on screen.
+func codeTexts(st engine.State) []string {
+	v := st.View(engine.Omniscient()).(it.View)
+	if v.Challenge == nil {
+		return nil
+	}
+	return []string{v.Challenge.English, v.Challenge.Text}
+}
+
+func TestCodeNeverRendersForBreakersOrSpectators(t *testing.T) {
+	for _, mode := range []string{it.ModeServer, it.ModePlayer, it.ModeMastermind} {
+		for g := range 4 {
+			n := 3 + g%3
+			st := deal(t, n, mode, uint64(g+1))
+			bots := make([]engine.Bot, n)
+			for i := range bots {
+				bots[i], _ = it.Game{}.NewBot(engine.Seat(i), []string{it.LevelStrong, it.LevelEasy}[g%2], uint64(i))
+			}
+			var log []engine.Event
+			for step := 0; !st.Status().Finished; step++ {
+				if step > 400 {
+					t.Fatal("game did not end")
+				}
+				if step%3 == 0 {
+					view := st.View(engine.Omniscient()).(it.View)
+					viewers := []engine.Viewer{engine.Spectator()}
+					for _, s := range view.Breakers {
+						viewers = append(viewers, engine.SeatViewer(s))
+					}
+					for _, v := range viewers {
+						_, out := render(t, st, v, log)
+						for _, c := range codeTexts(st) {
+							if strings.Contains(out, c) {
+								t.Fatalf("%s: the Code %q renders for %+v:\n%s", mode, c, v, out)
+							}
+						}
+					}
+					if view.AllKnowing >= 0 && view.Phase != it.Setup {
+						_, out := render(t, st, engine.SeatViewer(view.AllKnowing), log)
+						if !strings.Contains(out, "Code: ") {
+							t.Fatalf("the All Knowing does not see the Code:\n%s", out)
+						}
+					}
+				}
+				a := st.Status().Active[0]
+				act, err := bots[a].Act(st.View(engine.SeatViewer(a)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				evs, err := st.Apply(a, act)
+				if err != nil {
+					t.Fatal(err)
+				}
+				log = append(log, evs...)
+			}
+			_, out := render(t, st, engine.Spectator(), log)
+			if !strings.Contains(out, "The game is over.") {
+				t.Fatalf("finished game:\n%s", out)
+			}
+		}
+	}
+}
+
+func decode(t *testing.T, a []byte) it.Action {
+	t.Helper()
+	var act it.Action
+	if err := json.Unmarshal(a, &act); err != nil {
+		t.Fatalf("action %s: %v", a, err)
+	}
+	return act
+}
+
+func TestBreakerKeys(t *testing.T) {
+	st := deal(t, 3, it.ModeServer, 9)
+	me := st.Status().Active[0]
+	b, out := render(t, st, engine.SeatViewer(me), nil)
+	for _, want := range []string{"Your turn", "Code Line", "Market", "Your hand", "over", "Team:"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("board lacks %q:\n%s", want, out)
+		}
+	}
+	press(b, "down")
+	press(b, "left") // turn card 2 over
+	act := decode(t, press(b, "enter"))
+	if act.Play == nil || act.Play.Card != 1 || act.Play.Up != 1 {
+		t.Fatalf("enter sent %+v", act)
+	}
+	if a := decode(t, press(b, "d")); a.Discard == nil || a.Discard.Card != 1 {
+		t.Fatalf("d sent %+v", a)
+	}
+	if a := decode(t, press(b, "i")); a.Propose == nil || a.Propose.Kind != it.ProposeHint {
+		t.Fatalf("i sent %+v", a)
+	}
+	if a := press(b, "g"); a != nil || b.Capturing() {
+		t.Fatalf("guess opened with three Code Breakers holding cards")
+	}
+	// Another seat cannot play.
+	other := (me + 1) % 3
+	b2, out := render(t, st, engine.SeatViewer(other), nil)
+	if press(b2, "enter") != nil || !strings.Contains(out, "Waiting") {
+		t.Fatalf("a waiting seat moved:\n%s", out)
+	}
+	// A spectator sees no hand.
+	_, out = render(t, st, engine.Spectator(), nil)
+	if strings.Contains(out, "Your hand") || !strings.Contains(out, "watching") {
+		t.Fatalf("spectator board:\n%s", out)
+	}
+}
+
+func TestPenaltyVoteAndGuessKeys(t *testing.T) {
+	st := deal(t, 2, it.ModePlayer, 4) // one Code Breaker: seat 1
+	var log []engine.Event
+	// Play until a penalty is owed.
+	for range 12 {
+		v := st.View(engine.SeatViewer(1)).(it.View)
+		if v.Phase == it.Penalty {
+			break
+		}
+		if v.Phase == it.RevealEvent {
+			evs, _ := st.Apply(0, it.RevealAction("event"))
+			log = append(log, evs...)
+			continue
+		}
+		evs, err := st.Apply(1, it.PlayAction(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = append(log, evs...)
+	}
+	v := st.View(engine.SeatViewer(1)).(it.View)
+	if v.Phase != it.Penalty {
+		t.Skip("no penalty in this deal")
+	}
+	b, out := render(t, st, engine.SeatViewer(1), log)
+	if !strings.Contains(out, "Penalty: draw") {
+		t.Fatalf("penalty not shown:\n%s", out)
+	}
+	press(b, "2")
+	if a := decode(t, press(b, "enter")); a.Draw == nil || len(a.Draw.Market) != 1 || a.Draw.Market[0] != 1 {
+		t.Fatalf("draw sent %+v", a)
+	}
+	// The guess field: one Code Breaker may always guess.
+	if _, err := st.Apply(1, it.DrawAction()); err != nil {
+		t.Fatal(err)
+	}
+	if st.View(engine.SeatViewer(1)).(it.View).Phase != it.Turn {
+		if _, err := st.Apply(0, it.RevealAction("event")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ = render(t, st, engine.SeatViewer(1), log)
+	press(b, "g")
+	if !b.Capturing() {
+		t.Fatal("guess field did not open")
+	}
+	for _, r := range "bg != prev.bg" {
+		b.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "Reads:") {
+		t.Fatalf("no preview of the guess:\n%s", out)
+	}
+	a := decode(t, press(b, "enter"))
+	if a.Propose == nil || a.Propose.Kind != it.ProposeGuess || a.Propose.Text != "bg != prev.bg" {
+		t.Fatalf("guess sent %+v", a)
+	}
+	// The All Knowing sees the Code.
+	_, out = render(t, st, engine.SeatViewer(0), log)
+	if !strings.Contains(out, "Code: ") {
+		t.Fatalf("All Knowing board:\n%s", out)
+	}
+}
+
+func TestMastermindSetupKeys(t *testing.T) {
+	st := deal(t, 4, it.ModeMastermind, 3)
+	b, out := render(t, st, engine.SeatViewer(0), nil)
+	v := st.View(engine.SeatViewer(0)).(it.View)
+	if !strings.Contains(out, v.Offered[1].English[:20]) || !strings.Contains(out, "loyalty") {
+		t.Fatalf("setup board:\n%s", out)
+	}
+	press(b, "down")
+	press(b, "left")
+	a := decode(t, press(b, "enter"))
+	if a.Setup == nil || a.Setup.Challenge != 1 || a.Setup.Loyal {
+		t.Fatalf("setup sent %+v", a)
+	}
+	_, out = render(t, st, engine.SeatViewer(1), nil)
+	for _, o := range v.Offered {
+		if strings.Contains(out, o.English) {
+			t.Fatalf("a Code Breaker sees an offered Code:\n%s", out)
+		}
+	}
+	_ = fmt.Sprint()
+}
