@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,4 +83,32 @@ func openRaw(b *testing.B, c *gossh.Client, name string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// BenchmarkIdleSessionCPU opens interactive guest sessions on the real UI,
+// leaves them idle on the home screen, and reports the process CPU time
+// they cost per session per second of wall time.
+func BenchmarkIdleSessionCPU(b *testing.B) {
+	_, addr := startInstance(b, dataDir(b), "--max-sessions-per-ip", "1000", "--connections-per-minute", "100000")
+	const sessions = 50
+	guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+	for i := range sessions {
+		openRaw(b, dial(b, addr, guest), fmt.Sprintf("guest%d", i))
+	}
+	var cpu, wall time.Duration
+	for b.Loop() {
+		start, t0 := cpuTime(b), time.Now()
+		time.Sleep(time.Second)
+		cpu += cpuTime(b) - start
+		wall += time.Since(t0)
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/wall.Seconds()/sessions, "cpu-µs/session/s")
+}
+
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -33,6 +33,7 @@ type serveOptions struct {
 	MaxSessions      int
 	MaxSessionsPerIP int
 	ConnsPerMinute   int
+	FPS              int
 	IdleTimeout      time.Duration
 	MaxSessionTime   time.Duration
 	Grace            time.Duration
@@ -100,6 +101,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		intSetting(&o.MaxSessions, server.DefaultMaxSessions, "max-sessions", "CODEBREAKERS_MAX_SESSIONS", "most sessions open at once on the server"),
 		intSetting(&o.MaxSessionsPerIP, server.DefaultMaxSessionsPerIP, "max-sessions-per-ip", "CODEBREAKERS_MAX_SESSIONS_PER_IP", "most sessions open at once from one address"),
 		intSetting(&o.ConnsPerMinute, server.DefaultConnectionsPerMin, "connections-per-minute", "CODEBREAKERS_CONNECTIONS_PER_MINUTE", "new connections one address may open per minute"),
+		intSetting(&o.FPS, server.DefaultFPS, "fps", "CODEBREAKERS_FPS", "frame-rate ceiling per session; lower saves CPU on idle sessions, higher feels snappier"),
 		durationSetting(&o.IdleTimeout, server.DefaultIdleTimeout, "idle-timeout", "CODEBREAKERS_IDLE_TIMEOUT", "end a session after this long without input"),
 		durationSetting(&o.MaxSessionTime, server.DefaultMaxSessionTime, "max-session-time", "CODEBREAKERS_MAX_SESSION_TIME", "end any session after this long"),
 		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
@@ -199,6 +201,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		MaxSessions:          o.MaxSessions,
 		MaxSessionsPerIP:     o.MaxSessionsPerIP,
 		ConnectionsPerMinute: o.ConnsPerMinute,
+		FPS:                  o.FPS,
 		Records:              db,
 		Games:                reg,
 		App: func(s server.Session) tea.Model {
