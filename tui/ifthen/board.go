@@ -53,6 +53,8 @@ type Board struct {
 	loyal  bool         // Mastermind setup: loyalty chosen
 
 	guessing bool
+	typing   bool // the guess is typed as text rather than built
+	builder  guessBuilder
 	input    board.Field
 	err      string
 }
@@ -91,8 +93,8 @@ func (b *Board) SetView(view any, c board.Context) {
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
 
-// Overlay implements board.Board: this board has no full panel.
-func (b *Board) Overlay() bool { return false }
+// Overlay implements board.Board: the guess builder takes the arrows and esc.
+func (b *Board) Overlay() bool { return b.guessing }
 
 // Capturing implements board.Board.
 func (b *Board) Capturing() bool { return b.guessing }
@@ -204,8 +206,8 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			b.err = "The team may guess only when one Code Breaker still holds cards."
 			return nil, nil
 		}
-		b.guessing = true
-		b.input.Focus()
+		b.guessing, b.typing = true, false
+		b.builder = newGuessBuilder()
 	}
 	return nil, nil
 }
@@ -278,6 +280,29 @@ func (b *Board) updateGuess(msg tea.KeyPressMsg) []byte {
 		b.closeGuess()
 		b.err = ""
 		return nil
+	case msg.String() == "tab":
+		b.typing = !b.typing
+		if b.typing {
+			if text, err := b.builder.text(); err == nil && b.input.Value() == "" {
+				b.input.SetValue(text)
+			}
+			b.input.Focus()
+		} else {
+			b.input.Blur()
+		}
+		return nil
+	case !b.typing:
+		b.err = ""
+		if !b.builder.key(msg) {
+			return nil
+		}
+		text, err := b.builder.text()
+		if err != nil {
+			b.err = err.Error()
+			return nil
+		}
+		b.closeGuess()
+		return it.ProposeAction(it.Proposal{Kind: it.ProposeGuess, Text: text})
 	case key.Matches(msg, b.km.Submit):
 		text := strings.TrimSpace(b.input.Value())
 		if _, err := rulelang.Parse(rulelang.IfThenAttributes(), text); err != nil {
@@ -308,8 +333,13 @@ func (b *Board) name(s engine.Seat) string {
 
 // ShortHelp implements board.Board.
 func (b *Board) ShortHelp() []key.Binding {
+	if b.guessing && b.typing {
+		return []key.Binding{b.km.Submit, b.km.Cancel, key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "builder"))}
+	}
 	if b.guessing {
-		return []key.Binding{b.km.Submit, b.km.Cancel}
+		kb := func(k, h string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, h)) }
+		return []key.Binding{kb("↑/↓", "row"), kb("←/→", "field"), kb("space/-", "change"), kb("a", "add value"),
+			kb("x", "delete"), kb("enter", "add/send"), kb("tab", "type it"), b.km.Cancel}
 	}
 	if !b.has || b.c.Replay || !b.myTurn() {
 		if b.breaker() && b.v.Phase == it.Turn {
@@ -407,9 +437,16 @@ func (b *Board) View() string {
 	top = append(top, b.infoLines(w)...)
 	top = append(top, b.lineRows(w)...)
 	top = append(top, b.marketLine())
-	top = append(top, b.handLines(max(1, h-len(top)-3))...)
-	if b.guessing {
-		top = append(top, " "+b.input.View(), " "+b.st.Dim.Render(b.guessPreview()))
+	switch {
+	case b.guessing && b.typing:
+		top = append(top, " "+b.st.Heading.Render("Guess the Code")+b.st.Dim.Render("  (tab: back to the builder)"),
+			" "+b.input.View(), " "+b.st.Dim.Render(b.guessPreview()))
+	case b.guessing:
+		top = append(top, " "+b.st.Heading.Render("Guess the Code")+b.st.Dim.Render("  (tab: type it instead)"))
+		top = append(top, b.builder.lines(b, max(3, h-len(top)-3))...)
+		top = append(top, " "+b.st.Dim.Render(b.builder.preview()))
+	default:
+		top = append(top, b.handLines(max(1, h-len(top)-3))...)
 	}
 	top = append(top, b.teamLine())
 	if room := h - len(top); room > 0 {

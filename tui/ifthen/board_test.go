@@ -242,16 +242,35 @@ func TestPenaltyVoteAndGuessKeys(t *testing.T) {
 	}
 	b, _ = render(t, st, engine.SeatViewer(1), log)
 	press(b, "g")
-	if !b.Capturing() {
-		t.Fatal("guess field did not open")
+	if !b.Capturing() || !b.Overlay() {
+		t.Fatal("guess builder did not open")
 	}
+	// The builder starts with "the card played's background colour is
+	// different from the last Valid card's"; go down to "send".
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "Reads: The background colour is different") {
+		t.Fatalf("builder preview:\n%s", out)
+	}
+	for range 12 {
+		press(b, "down")
+	}
+	a := decode(t, press(b, "enter"))
+	if a.Propose == nil || a.Propose.Kind != it.ProposeGuess || a.Propose.Text != "bg != prev.bg" {
+		t.Fatalf("built guess sent %+v", a)
+	}
+	// Build "if the last card's size is small then number is even".
+	press(b, "g")
+	b.Update(tea.KeyPressMsg{Code: tea.KeyTab})
+	if !b.typing {
+		t.Fatal("tab did not switch to typing")
+	}
+	b.input.SetValue("")
 	for _, r := range "bg != prev.bg" {
 		b.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	if out := ansi.Strip(b.View()); !strings.Contains(out, "Reads:") {
 		t.Fatalf("no preview of the guess:\n%s", out)
 	}
-	a := decode(t, press(b, "enter"))
+	a = decode(t, press(b, "enter"))
 	if a.Propose == nil || a.Propose.Kind != it.ProposeGuess || a.Propose.Text != "bg != prev.bg" {
 		t.Fatalf("guess sent %+v", a)
 	}
