@@ -10,9 +10,10 @@ import (
 // Challenge is one secret Code: a rule in the shared rule language that
 // judges a candidate end against the last valid card of the Code Line.
 type Challenge struct {
-	ID    string // stable id, e.g. "2-17" (level, number)
-	Level int    // 0–3
-	Text  string // the rule, in the rule language
+	ID     string // stable id, e.g. "2-17" (level, number)
+	Level  int    // 0–3
+	Number int    // 1-based place within its level
+	Text   string // the rule, in the rule language
 }
 
 // Hint is one of the four Hint cards. Each says the Code does not involve one
@@ -82,9 +83,7 @@ func (c Challenge) Hints() []Hint {
 	if len(unused) <= 2 {
 		return unused
 	}
-	var num int
-	fmt.Sscanf(c.ID, "%d-%d", new(int), &num)
-	start := num % len(unused)
+	start := c.Number % len(unused)
 	return []Hint{unused[start], unused[(start+1)%len(unused)]}
 }
 
@@ -106,11 +105,27 @@ func ChallengesAt(level int) []Challenge {
 func Challenges() []Challenge {
 	out := make([]Challenge, 0, 124)
 	for level, texts := range challengeTexts {
-		for i, t := range texts {
-			out = append(out, Challenge{ID: fmt.Sprintf("%d-%02d", level, i+1), Level: level, Text: t})
+		for i := range texts {
+			out = append(out, challengeOf(level, i))
 		}
 	}
 	return out
+}
+
+func challengeOf(level, i int) Challenge {
+	return Challenge{ID: fmt.Sprintf("%d-%02d", level, i+1), Level: level, Number: i + 1, Text: challengeTexts[level][i]}
+}
+
+// challengeAt returns the Challenge at index i of Challenges() without
+// building the whole list.
+func challengeAt(i int) Challenge {
+	for level, texts := range challengeTexts {
+		if i < len(texts) {
+			return challengeOf(level, i)
+		}
+		i -= len(texts)
+	}
+	panic(fmt.Sprintf("ifthen: no challenge %d", i)) // indexes come from Challenges(): a bug
 }
 
 // challengeTexts holds every Challenge by level. Read only.

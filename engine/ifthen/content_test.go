@@ -1,7 +1,6 @@
 package ifthen
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -162,13 +161,18 @@ func TestChallengesContent(t *testing.T) {
 }
 
 func TestHintSymbolsExamples(t *testing.T) {
-	c := Challenge{ID: "0-01", Level: 0, Text: "bg != prev.bg"}
+	for i, c := range Challenges() {
+		if challengeAt(i) != c {
+			t.Fatalf("challengeAt(%d) = %+v, want %+v", i, challengeAt(i), c)
+		}
+	}
+	c := Challenge{ID: "0-01", Level: 0, Number: 1, Text: "bg != prev.bg"}
 	for _, h := range c.Hints() {
 		if h == HintTriangle {
 			t.Fatalf("a background Code got the background hint")
 		}
 	}
-	c = Challenge{ID: "3-01", Level: 3, Text: "number == prev.number + size and bg != prev.bg"}
+	c = Challenge{ID: "3-01", Level: 3, Number: 1, Text: "number == prev.number + size and bg != prev.bg"}
 	if got := c.Hints(); !slices.Equal(got, []Hint{HintCircle}) {
 		t.Fatalf("three-attribute Code hints %v, want only the number-colour hint", got)
 	}
@@ -181,5 +185,4 @@ func TestHintSymbolsExamples(t *testing.T) {
 	if len(seen) != 4 {
 		t.Fatalf("only hints %v are ever used", seen)
 	}
-	_ = fmt.Sprint()
 }

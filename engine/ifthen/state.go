@@ -178,7 +178,7 @@ func challengeIndexes(level int) []int {
 	return out
 }
 
-func (s *state) rule() *rulelang.Rule { return Challenges()[s.challenge].Rule() }
+func (s *state) rule() *rulelang.Rule { return challengeAt(s.challenge).Rule() }
 
 func (s *state) name(seat engine.Seat) string {
 	if seat == engine.System {
@@ -718,7 +718,7 @@ func (s *state) hintCost() (cost int, ok bool) {
 
 func (s *state) hintsLeft() []Hint {
 	var out []Hint
-	for _, h := range Challenges()[s.challenge].Hints() {
+	for _, h := range challengeAt(s.challenge).Hints() {
 		if !slices.Contains(s.hints, h) {
 			out = append(out, h)
 		}
@@ -936,7 +936,7 @@ func (s *state) applySetup(seat engine.Seat, m SetupMove) ([]engine.Event, error
 	s.phase = Turn
 	return []engine.Event{
 		{Kind: "setup", Text: "The All Knowing has chosen a Code and a loyalty. Break it!"},
-		{Kind: "setup_private", Text: fmt.Sprintf("You chose %q and are %s.", Challenges()[s.challenge].Rule().English(), loyaltyWord(m.Loyal)),
+		{Kind: "setup_private", Text: fmt.Sprintf("You chose %q and are %s.", challengeAt(s.challenge).Rule().English(), loyaltyWord(m.Loyal)),
 			Seats: []engine.Seat{s.ak}},
 	}, nil
 }
@@ -1010,7 +1010,7 @@ func (s *state) finish(evs []engine.Event, teamWon bool, summary string) []engin
 	s.result = &r
 	s.phase = Finished
 	s.proposal = nil
-	return append(evs, engine.Event{Kind: "end", Text: summary + " The Code was: " + Challenges()[s.challenge].Rule().English()})
+	return append(evs, engine.Event{Kind: "end", Text: summary + " The Code was: " + challengeAt(s.challenge).Rule().English()})
 }
 
 func (s *state) win(evs []engine.Event, summary string) []engine.Event {

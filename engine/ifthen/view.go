@@ -151,7 +151,7 @@ func (v View) IsAllKnowing() bool {
 }
 
 func challengeView(i int) ChallengeView {
-	c := Challenges()[i]
+	c := challengeAt(i)
 	r := c.Rule()
 	cv := ChallengeView{ID: c.ID, Level: c.Level, Text: r.String(), English: r.English()}
 	for _, h := range c.Hints() {

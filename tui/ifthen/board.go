@@ -178,11 +178,9 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	case key.Matches(msg, b.km.Choose):
 		return b.choose(), nil
 	case key.Matches(msg, b.k.discard):
-		c, ok := b.card()
-		if ok && b.myTurn() && v.Phase == it.Turn {
+		if _, ok := b.card(); ok && b.myTurn() && v.Phase == it.Turn {
 			return it.DiscardAction(b.cursor), nil
 		}
-		_ = c
 		b.err = b.whyNot()
 	case key.Matches(msg, b.k.cycle):
 		if b.myTurn() && v.Phase == it.MastermindTurn {
@@ -542,6 +540,9 @@ func (b *Board) proposalText() string {
 	case it.ProposeSecondChance:
 		return who + " wants to use Second Chance."
 	case it.ProposeGuess:
+		if r, err := rulelang.Parse(rulelang.IfThenAttributes(), p.Text); err == nil {
+			return who + " guesses: " + r.English()
+		}
 		return who + " guesses: " + p.Text + "."
 	}
 	return who + " proposes something."
