@@ -3,6 +3,7 @@ package whattherule
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -21,8 +22,8 @@ import (
 //
 // As a player it keeps the hypotheses (the library plus a family of simple
 // one-attribute rules) still consistent with every verdict on the table.
-// "strong" plays the card most of them accept (so the line grows and the
-// hand shrinks), reveals its hand when none of them accepts any card,
+// "strong" plays the card that best mixes the chance it fits (a shorter
+// hand) with how much its verdict would split the hypotheses, reveals its hand when none of them accepts any card,
 // proposes hints when the round drags on, objects to hints once it is sure,
 // and after every right play guesses the simplest consistent hypothesis.
 // "easy" plays a random card and guesses only when at most two hypotheses
@@ -123,7 +124,7 @@ func (b *Bot) actAsPlayer(v View, rng *rand.Rand) []byte {
 		return PlayAction(v.Hand[rng.IntN(len(v.Hand))].ID)
 	}
 	line := cardFaces(v.Line)
-	best, bestYes, bestBalance := -1, -1, -1
+	best, bestYes, bestScore := 0, -1, -1.0
 	for i, c := range v.Hand {
 		yes := 0
 		for _, h := range cands {
@@ -131,15 +132,26 @@ func (b *Bot) actAsPlayer(v View, rng *rand.Rand) []byte {
 				yes++
 			}
 		}
-		balance := min(yes, len(cands)-yes)
-		if yes > bestYes || yes == bestYes && balance > bestBalance {
-			best, bestYes, bestBalance = i, yes, balance
+		// Weigh the chance the card fits (a shorter hand) against what its
+		// verdict teaches (the entropy of the split it makes).
+		p := float64(yes) / float64(len(cands))
+		score := entropy(p) + 0.6*p
+		if yes > 0 && score > bestScore+1e-9 {
+			best, bestYes, bestScore = i, yes, score
 		}
 	}
-	if bestYes == 0 {
+	if bestYes <= 0 {
 		return RevealAction()
 	}
 	return PlayAction(v.Hand[best].ID)
+}
+
+// entropy is the information, in bits, of a yes/no outcome with chance p.
+func entropy(p float64) float64 {
+	if p <= 0 || p >= 1 {
+		return 0
+	}
+	return -p*math.Log2(p) - (1-p)*math.Log2(1-p)
 }
 
 // guess names the simplest consistent hypothesis, or ends the turn.

@@ -57,7 +57,7 @@ func TestBotsPlayWholeGames(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		games = 8
 	}
-	rounds, found, hints := 0, 0, 0
+	rounds, found, hints, turns := 0, 0, 0, 0
 	for g := range games {
 		n := 3 + g%4
 		levels := make([]string, n)
@@ -72,13 +72,14 @@ func TestBotsPlayWholeGames(t *testing.T) {
 			rounds++
 			if h.Reason == EndGuessed {
 				found++
+				turns += h.Turns
 			}
 			if h.Hints {
 				hints++
 			}
 		}
 	}
-	t.Logf("bots found %d of %d rules; hints in %d rounds", found, rounds, hints)
+	t.Logf("bots found %d of %d rules, in %.1f turns on average; hints in %d rounds", found, rounds, float64(turns)/float64(max(1, found)), hints)
 	if found*10 < rounds*7 {
 		t.Errorf("bots found only %d of %d library rules", found, rounds)
 	}

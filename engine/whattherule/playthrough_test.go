@@ -50,10 +50,10 @@ func randomAction(rng *rand.Rand, s *state) (engine.Seat, []byte) {
 	case GuessOffer:
 		p := r.toMove
 		switch k := rng.IntN(10); {
-		case k == 0 && r.mode == Machine:
-			return p, GuessAction(r.ruleText)
-		case k == 0:
+		case k == 0 && r.mode == Free:
 			return p, GuessAction("maybe winter")
+		case k == 0 && rng.IntN(4) == 0:
+			return p, GuessAction(r.ruleText)
 		case k < 4:
 			return p, GuessAction([]string{"color == black", "shape != prev.shape", "count <= 3"}[rng.IntN(3)])
 		}

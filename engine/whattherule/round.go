@@ -78,6 +78,16 @@ func CheckRule(text string) (*rulelang.Rule, error) {
 	return rule, nil
 }
 
+// ParseGuess reads a guess at a machine rule. Its errors are user-facing
+// and point at the column where reading failed.
+func ParseGuess(text string) (*rulelang.Rule, error) {
+	g, err := rulelang.Parse(attrs, textsafe.Clean(text, MaxRuleText))
+	if err != nil {
+		return nil, engine.Illegal("Your guess does not read as a rule: %v.", err)
+	}
+	return g, nil
+}
+
 // setup takes the game master's rule.
 func (s *state) setup(seat engine.Seat, a Action) ([]engine.Event, error) {
 	if err := s.needGM(seat); err != nil {
@@ -120,13 +130,24 @@ func (s *state) setup(seat engine.Seat, a Action) ([]engine.Event, error) {
 	}
 }
 
-// drawRule sets a random library rule of grade g (0: any).
+// drawRule sets a random library rule of grade g (0: any), preferring
+// rules this game has not played yet.
 func (s *state) drawRule(g Grade) []engine.Event {
-	var pick []int
+	used := map[string]bool{}
+	for _, h := range s.history {
+		used[h.Rule] = true
+	}
+	var pick, fresh []int
 	for i, lr := range Library() {
 		if g == 0 || lr.Grade == g {
 			pick = append(pick, i)
+			if !used[rulelang.MustParse(attrs, lr.Text).String()] {
+				fresh = append(fresh, i)
+			}
 		}
+	}
+	if len(fresh) > 0 { // rules not yet played this game, while they last
+		pick = fresh
 	}
 	i := pick[s.rng().IntN(len(pick))]
 	return s.setMachine(rulelang.MustParse(attrs, Library()[i].Text), i)
@@ -326,9 +347,9 @@ func (s *state) guess(seat engine.Seat, text string) ([]engine.Event, error) {
 		s.phase = JudgeGuess
 		return []engine.Event{{Kind: "guess", Text: fmt.Sprintf("%s guesses: \"%s\". %s is judging.", s.name(seat), text, s.name(r.gm))}}, nil
 	}
-	g, err := rulelang.Parse(attrs, text)
+	g, err := ParseGuess(text)
 	if err != nil {
-		return nil, engine.Illegal("Your guess does not read as a rule: %v.", err)
+		return nil, err
 	}
 	same, _, err := rulelang.Equivalent(s.machineRule(), g)
 	if errors.Is(err, rulelang.ErrTooComplex) {

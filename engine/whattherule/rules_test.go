@@ -457,12 +457,10 @@ func TestFreeRuleJudgedByHand(t *testing.T) {
 	// The game master sleeps: the clock calls the round off.
 	p3 := s.r.toMove
 	must(t, s, p3, PlayAction(s.r.hands[p3][0]))
-	held := len(s.r.hands[p3])
 	must(t, s, engine.System, s.Timer().Action)
 	if len(s.history) != 1 || s.history[0].Reason != EndCalledOff || s.history[0].Points != nil {
 		t.Fatalf("history %+v", s.history)
 	}
-	_ = held
 	if s.scores[gm] != 0 {
 		t.Fatal("a called-off round scores nothing")
 	}

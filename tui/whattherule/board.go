@@ -1,0 +1,487 @@
+// Package whattherule draws a What the Rule?! table: the valid line with the
+// cards that did not fit below their spots, the viewer's hand, the scores,
+// the game master's rule card and live preview, the guess entry and the hint
+// votes. It draws only what the engine's View for this viewer holds, and the
+// View carries the rule for the game master alone, so the rule cannot reach
+// another player's screen before the round ends.
+package whattherule
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// mode is what the board's keys are doing.
+type mode int
+
+const (
+	modeMain    mode = iota
+	modeRule         // the game master types a machine rule, with a live preview
+	modeFree         // the game master types a free rule
+	modeLibrary      // the game master browses the rule library
+	modeGuess        // the player types a guess
+	modeHint         // the game master types a hint
+	modeNotes        // past rounds, hints and guesses
+)
+
+// localKeys are the keys this game adds to the shared board keymap.
+type localKeys struct {
+	reveal, propose, yes, no, announce, write, free, library, draw, callOff, typeHint key.Binding
+}
+
+func newLocalKeys() localKeys {
+	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
+	return localKeys{
+		reveal:   b("r", "reveal hand"),
+		propose:  b("i", "propose hints"),
+		yes:      b("y", "yes"),
+		no:       b("n", "no"),
+		announce: b("a", "announce hint"),
+		write:    b("w", "write rule"),
+		free:     b("f", "free rule"),
+		library:  b("b", "library"),
+		draw:     b("d", "draw a rule"),
+		callOff:  b("x", "call off round"),
+		typeHint: b("t", "type hint"),
+	}
+}
+
+// Board is the What the Rule?! board. It implements board.Board.
+type Board struct {
+	st   board.Styles
+	km   board.KeyMap
+	keys localKeys
+	v    wtr.View
+	has  bool
+	c    board.Context
+
+	mode      mode
+	input     board.Field
+	cursor    int // selected card of the hand (or of a revealed hand, for the game master)
+	libCursor int
+	scroll    int
+	confirm   bool // call off waits for a second x
+	err       string
+	lib       []wtr.LibraryRule
+}
+
+var _ board.Board = (*Board)(nil)
+
+// New returns an empty board; SetView gives it something to draw.
+func New(st board.Styles, km board.KeyMap) *Board {
+	return &Board{st: st, km: km, keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText), lib: wtr.Library()}
+}
+
+// SetView implements board.Board.
+func (b *Board) SetView(view any, c board.Context) {
+	switch v := view.(type) {
+	case wtr.View:
+		b.v, b.has = v, true
+	case *wtr.View:
+		if v != nil {
+			b.v, b.has = *v, true
+		}
+	}
+	b.c = c
+	if !b.has {
+		return
+	}
+	b.cursor = min(b.cursor, max(0, len(b.selectable())-1))
+	// Close an entry the game has moved past.
+	gmSetup := b.isGM() && b.v.Phase == wtr.Setup
+	switch b.mode {
+	case modeRule, modeFree, modeLibrary:
+		if !gmSetup {
+			b.closeInput()
+		}
+	case modeGuess:
+		if !b.v.CanGuess() || b.c.Replay {
+			b.closeInput()
+		}
+	case modeHint:
+		if !b.isGM() || b.v.Phase != wtr.HintGive {
+			b.closeInput()
+		}
+	}
+	if b.confirm && (!b.isGM() || b.v.Mode != wtr.Free) {
+		b.confirm = false
+	}
+}
+
+// SetError implements board.Board.
+func (b *Board) SetError(msg string) { b.err = msg }
+
+// Capturing implements board.Board: a text entry has the keyboard.
+func (b *Board) Capturing() bool {
+	switch b.mode {
+	case modeRule, modeFree, modeGuess, modeHint:
+		return true
+	}
+	return false
+}
+
+// Overlay implements board.Board: the library and the notes take the arrows and esc.
+func (b *Board) Overlay() bool { return b.mode == modeLibrary || b.mode == modeNotes }
+
+func (b *Board) seated() bool { return !b.c.Replay && b.v.Viewer.Kind == engine.ViewerSeat }
+
+func (b *Board) isGM() bool { return b.seated() && b.v.IsGM() }
+
+func (b *Board) canPlay() bool  { return b.seated() && b.v.CanPlay() }
+func (b *Board) canGuess() bool { return b.seated() && b.v.CanGuess() }
+func (b *Board) canVote() bool  { return b.seated() && b.v.CanVote() }
+
+// judging reports whether the viewer is the game master of a free rule with
+// a play or guess to judge.
+func (b *Board) judging() bool {
+	return b.isGM() && (b.v.Phase == wtr.JudgePlay || b.v.Phase == wtr.JudgeGuess)
+}
+
+func (b *Board) laying() bool { return b.isGM() && b.v.Phase == wtr.JudgeReveal }
+
+// selectable is the row of cards the arrows move over.
+func (b *Board) selectable() []wtr.Card {
+	if b.laying() {
+		return b.v.Revealed
+	}
+	return b.v.Hand
+}
+
+func (b *Board) open(m mode, prompt string) {
+	b.mode = m
+	b.input.Prompt = prompt
+	b.input.SetValue("")
+	b.input.Focus()
+	b.err = ""
+}
+
+func (b *Board) closeInput() {
+	b.mode = modeMain
+	b.input.Blur()
+	b.input.SetValue("")
+}
+
+// Update implements board.Board.
+func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	if !b.has {
+		return nil, nil
+	}
+	switch b.mode {
+	case modeRule, modeFree, modeGuess, modeHint:
+		return b.updateInput(msg), nil
+	case modeLibrary:
+		return b.updateLibrary(msg), nil
+	case modeNotes:
+		switch {
+		case key.Matches(msg, b.km.Cancel), key.Matches(msg, b.km.Notes):
+			b.mode = modeMain
+		case key.Matches(msg, b.km.Up):
+			b.scroll = max(0, b.scroll-1)
+		case key.Matches(msg, b.km.Down):
+			b.scroll++
+		}
+		return nil, nil
+	}
+	b.err = ""
+	if b.c.Replay {
+		if key.Matches(msg, b.km.Notes) {
+			b.mode, b.scroll = modeNotes, 0
+		}
+		return nil, nil
+	}
+	if a, ok := b.updateChoice(msg); ok {
+		return a, nil
+	}
+	return b.updateMain(msg), nil
+}
+
+// updateChoice handles y and n where they answer something: votes, a free
+// rule's verdicts, and "none of it fits".
+func (b *Board) updateChoice(msg tea.KeyPressMsg) ([]byte, bool) {
+	yes, no := key.Matches(msg, b.keys.yes), key.Matches(msg, b.keys.no)
+	if !yes && !no {
+		return nil, false
+	}
+	switch {
+	case b.canVote():
+		return wtr.VoteAction(yes), true
+	case b.judging():
+		return wtr.JudgeAction(yes), true
+	case b.laying() && no && b.v.Mode == wtr.Free:
+		return wtr.NoFitAction(), true
+	}
+	return nil, false
+}
+
+func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
+	v := b.v
+	sel := b.selectable()
+	switch {
+	case key.Matches(msg, b.km.Notes):
+		b.mode, b.scroll = modeNotes, 0
+	case key.Matches(msg, b.km.Left), key.Matches(msg, b.km.Up):
+		b.cursor = max(0, b.cursor-1)
+	case key.Matches(msg, b.km.Right), key.Matches(msg, b.km.Down):
+		b.cursor = min(max(0, len(sel)-1), b.cursor+1)
+	case key.Matches(msg, b.km.Pick):
+		if i, err := strconv.Atoi(msg.String()); err == nil && i >= 1 && i <= len(sel) {
+			b.cursor = i - 1
+		}
+	case key.Matches(msg, b.km.Choose):
+		switch {
+		case b.canPlay() && b.cursor < len(v.Hand):
+			return wtr.PlayAction(v.Hand[b.cursor].ID)
+		case b.laying() && b.cursor < len(v.Revealed):
+			return wtr.LayAction(v.Revealed[b.cursor].ID)
+		case b.isGM() && v.Phase == wtr.HintGive && v.Mode == wtr.Machine:
+			return wtr.AutoHintAction()
+		case b.isGM() && v.Phase == wtr.Setup:
+			b.open(modeRule, "rule › ")
+		default:
+			b.err = b.whyNot()
+		}
+	case key.Matches(msg, b.keys.reveal):
+		if b.canPlay() {
+			return wtr.RevealAction()
+		}
+		b.err = b.whyNot()
+	case key.Matches(msg, b.km.Guess):
+		if b.canGuess() {
+			b.open(modeGuess, "guess › ")
+			return nil
+		}
+		b.err = "You may guess right after a card of yours fits, or after showing a hand where none fits."
+	case key.Matches(msg, b.km.Pass):
+		if b.canGuess() {
+			return wtr.NoGuessAction()
+		}
+	case key.Matches(msg, b.keys.propose):
+		if b.seated() && v.CanPropose() {
+			return wtr.ProposeHintsAction()
+		}
+		b.err = "Hints can be proposed between turns, once per player each round."
+	case key.Matches(msg, b.keys.announce):
+		if b.seated() && v.CanAnnounce() {
+			return wtr.AnnounceAction()
+		}
+	case key.Matches(msg, b.keys.typeHint):
+		if b.isGM() && v.Phase == wtr.HintGive {
+			b.open(modeHint, "hint › ")
+		}
+	case key.Matches(msg, b.keys.write):
+		if b.isGM() && v.Phase == wtr.Setup {
+			b.open(modeRule, "rule › ")
+		}
+	case key.Matches(msg, b.keys.free):
+		if b.isGM() && v.Phase == wtr.Setup {
+			b.open(modeFree, "free rule › ")
+		}
+	case key.Matches(msg, b.keys.library):
+		if b.isGM() && v.Phase == wtr.Setup {
+			b.mode, b.err = modeLibrary, ""
+		}
+	case key.Matches(msg, b.keys.draw):
+		if b.isGM() && v.Phase == wtr.Setup {
+			return wtr.DrawAction(0)
+		}
+	case key.Matches(msg, b.keys.callOff):
+		if b.isGM() && v.Mode == wtr.Free && v.Phase != wtr.Setup {
+			if b.confirm {
+				b.confirm = false
+				return wtr.CallOffAction()
+			}
+			b.confirm = true
+		}
+	}
+	return nil
+}
+
+func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
+	switch {
+	case key.Matches(msg, b.km.Cancel):
+		b.closeInput()
+		b.err = ""
+		return nil
+	case key.Matches(msg, b.km.Submit):
+		text := strings.TrimSpace(b.input.Value())
+		if text == "" {
+			b.err = "Type something first, or esc to go back."
+			return nil
+		}
+		var a []byte
+		switch b.mode {
+		case modeRule:
+			if _, err := wtr.CheckRule(text); err != nil {
+				b.err = err.Error()
+				return nil
+			}
+			a = wtr.RuleAction(text)
+		case modeFree:
+			a = wtr.FreeAction(text)
+		case modeGuess:
+			if b.v.Mode == wtr.Machine {
+				if _, err := wtr.ParseGuess(text); err != nil {
+					b.err = err.Error()
+					return nil
+				}
+			}
+			a = wtr.GuessAction(text)
+		case modeHint:
+			a = wtr.HintAction(text)
+		}
+		b.closeInput()
+		b.err = ""
+		return a
+	}
+	if b.input.Update(msg) {
+		b.err = ""
+	}
+	return nil
+}
+
+func (b *Board) updateLibrary(msg tea.KeyPressMsg) []byte {
+	switch {
+	case key.Matches(msg, b.km.Cancel), key.Matches(msg, b.keys.library):
+		b.mode = modeMain
+	case key.Matches(msg, b.km.Up):
+		b.libCursor = max(0, b.libCursor-1)
+	case key.Matches(msg, b.km.Down):
+		b.libCursor = min(len(b.lib)-1, b.libCursor+1)
+	case key.Matches(msg, b.km.Choose):
+		b.mode = modeMain
+		return wtr.LibraryAction(b.libCursor)
+	case key.Matches(msg, b.keys.draw):
+		b.mode = modeMain
+		return wtr.DrawAction(0)
+	}
+	return nil
+}
+
+// whyNot explains why enter or r did nothing.
+func (b *Board) whyNot() string {
+	v := b.v
+	switch {
+	case !b.seated():
+		return "You are watching; only players move."
+	case v.Phase == wtr.Finished:
+		return "The game is over."
+	case b.isGM():
+		return "You are the game master: the others play; you judge and may give hints."
+	case v.Phase == wtr.GuessOffer && v.Viewer.IsSeat(v.ToMove):
+		return "Your card fitted: guess the rule (g) or end your turn (p)."
+	case v.Phase != wtr.Turn:
+		return "Wait a moment: " + phaseWait(v.Phase) + "."
+	}
+	return "It is " + b.name(v.ToMove) + "'s turn."
+}
+
+func phaseWait(p wtr.Phase) string {
+	switch p {
+	case wtr.Setup:
+		return "the game master is choosing a rule"
+	case wtr.JudgePlay, wtr.JudgeGuess, wtr.JudgeReveal:
+		return "the game master is judging"
+	case wtr.HintVote:
+		return "the table is voting on hints"
+	case wtr.HintCheck, wtr.HintGive:
+		return "a hint is on its way"
+	}
+	return p.String()
+}
+
+func (b *Board) name(s engine.Seat) string {
+	if int(s) >= 0 && int(s) < len(b.c.Names) && b.c.Names[s] != "" {
+		return b.c.Names[s]
+	}
+	if int(s) >= 0 && int(s) < len(b.v.Seats) && b.v.Seats[s].Name != "" {
+		return textsafe.Clean(b.v.Seats[s].Name, 16)
+	}
+	return fmt.Sprintf("seat %d", s+1)
+}
+
+// ShortHelp implements board.Board.
+func (b *Board) ShortHelp() []key.Binding {
+	v := b.v
+	switch b.mode {
+	case modeRule, modeFree, modeGuess, modeHint:
+		return []key.Binding{b.km.Submit, b.km.Cancel}
+	case modeLibrary:
+		return []key.Binding{withHelp(b.km.Up, "↑/↓", "browse"), withHelp(b.km.Choose, "enter", "use rule"), b.keys.draw, b.km.Cancel}
+	case modeNotes:
+		return []key.Binding{withHelp(b.km.Up, "↑/↓", "scroll"), withHelp(b.km.Notes, "n/esc", "close")}
+	}
+	if b.c.Replay || !b.has {
+		return []key.Binding{withHelp(b.km.Notes, "n", "rounds")}
+	}
+	var ks []key.Binding
+	switch {
+	case b.canVote():
+		ks = append(ks, b.keys.yes, b.keys.no)
+	case b.judging():
+		ks = append(ks, withHelp(b.keys.yes, "y", "fits"), withHelp(b.keys.no, "n", "does not fit"))
+	case b.laying():
+		ks = append(ks, withHelp(b.km.Left, "←/→", "card"), withHelp(b.km.Choose, "enter", "lay it"))
+		if v.Mode == wtr.Free {
+			ks = append(ks, withHelp(b.keys.no, "n", "none fits"))
+		}
+	case b.isGM() && v.Phase == wtr.Setup:
+		ks = append(ks, b.keys.write, b.keys.library, b.keys.draw, b.keys.free)
+	case b.isGM() && v.Phase == wtr.HintGive:
+		if v.Mode == wtr.Machine {
+			ks = append(ks, withHelp(b.km.Choose, "enter", "graded hint"))
+		}
+		ks = append(ks, b.keys.typeHint)
+	case b.canPlay():
+		ks = append(ks, withHelp(b.km.Left, "←/→", "card"), withHelp(b.km.Choose, "enter", "play"), b.keys.reveal)
+	case b.canGuess():
+		ks = append(ks, b.km.Guess, withHelp(b.km.Pass, "p", "no guess"))
+	}
+	if b.seated() && v.CanPropose() {
+		ks = append(ks, b.keys.propose)
+	}
+	if b.seated() && v.CanAnnounce() {
+		ks = append(ks, b.keys.announce)
+	}
+	if b.isGM() && v.Mode == wtr.Free && v.Phase != wtr.Setup {
+		ks = append(ks, b.keys.callOff)
+	}
+	if !b.canVote() && !b.judging() && !(b.laying() && v.Mode == wtr.Free) {
+		ks = append(ks, withHelp(b.km.Notes, "n", "rounds"))
+	}
+	return ks
+}
+
+// FullHelp implements board.Board.
+func (b *Board) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{withHelp(b.km.Left, "←/→", "choose a card"), b.km.Pick, withHelp(b.km.Choose, "enter", "play / lay"), b.keys.reveal},
+		{b.km.Guess, withHelp(b.km.Pass, "p", "no guess"), b.keys.propose, b.keys.yes, b.keys.no},
+		{b.keys.write, b.keys.library, b.keys.draw, b.keys.free, b.keys.announce, b.keys.typeHint, b.keys.callOff},
+		{withHelp(b.km.Notes, "n", "rounds"), b.km.Submit, b.km.Cancel},
+	}
+}
+
+func withHelp(k key.Binding, keys, desc string) key.Binding {
+	k.SetHelp(keys, desc)
+	return k
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// fit cuts a line to w cells.
+func fit(s string, w int) string { return ansi.Truncate(s, w, "…") }

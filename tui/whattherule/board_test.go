@@ -1,0 +1,352 @@
+package whattherule
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+func testKeys() board.KeyMap {
+	b := func(keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
+	}
+	return board.KeyMap{
+		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
+		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),
+		Pass: b("p"), Pick: b("1", "2", "3", "4", "5", "6", "7", "8", "9"),
+	}
+}
+
+func plainStyles() board.Styles {
+	s := lipgloss.NewStyle()
+	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s,
+		TileBlack: s.Reverse(true), TileWhite: s.Bold(true), TileGreen: s.Underline(true), TileHidden: s}
+}
+
+func press(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "left":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "right":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+func typeText(b *Board, s string) {
+	for _, r := range s {
+		b.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+var names = []string{"mara", "Bo", "Kai", "Ana", "Lin", "Oz", "Pia", "Quin", "Rue", "Sol"}
+
+func deal(t *testing.T, n int, seed uint64, opts engine.Options) engine.State {
+	t.Helper()
+	players := make([]engine.Player, n)
+	for i := range players {
+		players[i].Name = names[i]
+	}
+	st, _, err := engine.Start(wtr.Game{}, opts, players, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func context(st engine.State, v engine.Viewer, log []engine.Event, w, h int) board.Context {
+	n := len(st.View(engine.Omniscient()).(wtr.View).Seats)
+	return board.Context{Viewer: v, Names: names[:n], Bots: make([]bool, n), Status: st.Status(),
+		Log: engine.FilterEvents(log, v), Width: w, Height: h}
+}
+
+func render(st engine.State, v engine.Viewer, log []engine.Event, w, h int) (*Board, string) {
+	b := New(plainStyles(), testKeys())
+	b.SetView(st.View(v), context(st, v, log, w, h))
+	return b, b.View()
+}
+
+// checkFits fails if the drawing is wider or taller than its space.
+func checkFits(t *testing.T, out string, w, h int, what string) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) > h {
+		t.Fatalf("%s: %d lines, more than %d:\n%s", what, len(lines), h, out)
+	}
+	for _, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Fatalf("%s: line %d cells wide, more than %d: %q", what, lw, w, l)
+		}
+	}
+}
+
+// secretsOf lists the texts that give the round's rule away.
+func secretsOf(st engine.State) []string {
+	v := st.View(engine.Omniscient()).(wtr.View)
+	if v.Rule == nil || v.Phase == wtr.Finished {
+		return nil
+	}
+	var out []string
+	for _, s := range []string{v.Rule.Text, v.Rule.English, v.Rule.Title} {
+		said := s == ""
+		for _, r := range v.Rounds { // a rule played again was revealed before
+			said = said || strings.Contains(r.Rule+r.English+r.Title, s)
+		}
+		if !said {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// play drives a game: bots everywhere, except that a free rule's game
+// master judges at random. Every state reached is handed to visit.
+func play(t *testing.T, st engine.State, seed uint64, free bool, visit func(st engine.State, log []engine.Event)) {
+	t.Helper()
+	n := len(st.View(engine.Omniscient()).(wtr.View).Seats)
+	bots := make([]engine.Bot, n)
+	for i := range bots {
+		bots[i], _ = wtr.Game{}.NewBot(engine.Seat(i), wtr.LevelStrong, seed+uint64(i))
+	}
+	rng := rand.New(rand.NewPCG(seed, 5))
+	var log []engine.Event
+	for step := 0; !st.Status().Finished && step < 600; step++ {
+		visit(st, log)
+		om := st.View(engine.Omniscient()).(wtr.View)
+		var seat engine.Seat
+		var a []byte
+		switch {
+		case om.Phase == wtr.Setup && free:
+			seat, a = om.GM, wtr.FreeAction("zebra quartz rule "+fmt.Sprint(om.Round))
+		case om.Mode == wtr.Free && (om.Phase == wtr.JudgePlay || om.Phase == wtr.JudgeGuess):
+			seat, a = om.GM, wtr.JudgeAction(rng.IntN(2) == 0)
+		case om.Mode == wtr.Free && om.Phase == wtr.JudgeReveal:
+			seat, a = om.GM, wtr.NoFitAction()
+		case om.Phase == wtr.Turn && step%9 == 4 && st.View(engine.SeatViewer(om.ToMove)).(wtr.View).CanPropose():
+			seat, a = om.ToMove, wtr.ProposeHintsAction()
+		case om.Phase == wtr.Turn && om.Mode == wtr.Free && step%7 == 3:
+			seat, a = om.ToMove, wtr.RevealAction()
+		default:
+			for _, s := range st.Status().Active {
+				if act, _ := bots[s].Act(st.View(engine.SeatViewer(s))); act != nil {
+					seat, a = s, act
+					break
+				}
+			}
+		}
+		if a == nil {
+			t.Fatalf("step %d: nobody moves in %v", step, om.Phase)
+		}
+		evs, err := st.Apply(seat, a)
+		if err != nil {
+			t.Fatalf("step %d: %s by %d: %v", step, a, seat, err)
+		}
+		log = append(log, evs...)
+	}
+	visit(st, log)
+}
+
+// Every seat and a spectator, at 80×24 and in a narrow window, in every
+// phase the bots reach: nothing drawn past the edges, and nobody but the
+// game master ever sees the rule before the round ends.
+func TestRenderFitsAndHidesTheRule(t *testing.T) {
+	sizes := [][2]int{{80, 24}, {60, 16}, {120, 40}}
+	phases := map[wtr.Phase]bool{}
+	for g, n := range []int{3, 4, 6, 10} {
+		for _, free := range []bool{false, true} {
+			st := deal(t, n, uint64(10+g), engine.Options{"rounds": "2", "turn_time": "1m"})
+			step := 0
+			play(t, st, uint64(g), free, func(st engine.State, log []engine.Event) {
+				step++
+				om := st.View(engine.Omniscient()).(wtr.View)
+				phases[om.Phase] = true
+				if step%4 != 0 && (om.Phase == wtr.Turn || om.Phase == wtr.GuessOffer) {
+					return
+				}
+				secrets := secretsOf(st)
+				// The spectator, the game master, the player to move and one more.
+				viewers := []engine.Viewer{engine.Spectator(), engine.SeatViewer(om.GM),
+					engine.SeatViewer(om.ToMove), engine.SeatViewer(engine.Seat(step % n))}
+				for k, v := range viewers {
+					for _, sz := range [][2]int{sizes[0], sizes[1+(step+k)%2]} {
+						b, out := render(st, v, log, sz[0], sz[1])
+						checkFits(t, out, sz[0], sz[1], fmt.Sprintf("%d players, %v, viewer %+v", n, om.Phase, v))
+						if v.IsSeat(om.GM) {
+							continue
+						}
+						// The log may quote old guesses that happen to be this
+						// round's rule (the engine's tests cover events); look
+						// at everything else the board draws.
+						b, out = render(st, v, nil, sz[0], sz[1])
+						// Open the notes too: they show finished rounds only.
+						b.Update(press("n"))
+						notes := b.View()
+						checkFits(t, notes, sz[0], sz[1], "notes")
+						for _, s := range secrets {
+							if strings.Contains(out, s) || strings.Contains(notes, s) {
+								t.Fatalf("viewer %+v sees the rule %q in %v:\n%s", v, s, om.Phase, out)
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+	for _, p := range []wtr.Phase{wtr.Setup, wtr.Turn, wtr.GuessOffer, wtr.JudgePlay, wtr.JudgeGuess, wtr.JudgeReveal, wtr.HintVote, wtr.Finished} {
+		if !phases[p] {
+			t.Errorf("phase %v never rendered", p)
+		}
+	}
+}
+
+// The game master sees the rule card and the preview; a player does not.
+func TestGameMasterRuleCard(t *testing.T) {
+	st := deal(t, 4, 3, nil)
+	gm := st.View(engine.Omniscient()).(wtr.View).GM
+	if _, err := st.Apply(gm, wtr.RuleAction("if color == black then count <= 3 else count >= 4")); err != nil {
+		t.Fatal(err)
+	}
+	_, out := render(st, engine.SeatViewer(gm), nil, 80, 24)
+	if !strings.Contains(out, "Your rule") || !strings.Contains(out, "36 of 72") {
+		t.Fatalf("game master's board lacks the rule card:\n%s", out)
+	}
+	_, out = render(st, engine.SeatViewer((gm+1)%4), nil, 80, 24)
+	if strings.Contains(out, "Your rule") || strings.Contains(out, "count <= 3") {
+		t.Fatalf("a player sees the rule:\n%s", out)
+	}
+}
+
+// Keys: the game master writes a rule with a live preview and sends it; a
+// player plays the selected card, reveals, guesses and votes.
+func TestKeysMakeActions(t *testing.T) {
+	st := deal(t, 3, 8, nil)
+	gm := st.View(engine.Omniscient()).(wtr.View).GM
+	b, _ := render(st, engine.SeatViewer(gm), nil, 80, 24)
+	if a, _ := b.Update(press("w")); a != nil || !b.Capturing() {
+		t.Fatal("w should open the rule entry")
+	}
+	typeText(b, "shape != circle")
+	b.c.Width, b.c.Height = 80, 24
+	out := b.View()
+	if !strings.Contains(out, "48 of 72") || !strings.Contains(out, "✓") {
+		t.Fatalf("no live preview:\n%s", out)
+	}
+	checkFits(t, out, 80, 24, "rule entry")
+	typeText(b, " and")
+	if a, _ := b.Update(press("enter")); a != nil || !strings.Contains(b.View(), "column") {
+		t.Fatalf("a broken rule must be refused on the board:\n%s", b.View())
+	}
+	for range 4 {
+		b.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	}
+	a, _ := b.Update(press("enter"))
+	if string(a) != string(wtr.RuleAction("shape != circle")) {
+		t.Fatalf("sent %s", a)
+	}
+	if _, err := st.Apply(gm, a); err != nil {
+		t.Fatal(err)
+	}
+	p := st.Status().Active[0]
+	b, _ = render(st, engine.SeatViewer(p), nil, 80, 24)
+	hand := st.View(engine.SeatViewer(p)).(wtr.View).Hand
+	b.Update(press("right"))
+	a, _ = b.Update(press("enter"))
+	if string(a) != string(wtr.PlayAction(hand[1].ID)) {
+		t.Fatalf("enter sent %s, want the second card", a)
+	}
+	if a, _ := b.Update(press("r")); string(a) != string(wtr.RevealAction()) {
+		t.Fatalf("r sent %s", a)
+	}
+	if a, _ := b.Update(press("i")); string(a) != string(wtr.ProposeHintsAction()) {
+		t.Fatalf("i sent %s", a)
+	}
+	// Play the circle-free card, then guess.
+	for _, c := range hand {
+		if c.Shape != "circle" {
+			if _, err := st.Apply(p, wtr.PlayAction(c.ID)); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	b.SetView(st.View(engine.SeatViewer(p)), context(st, engine.SeatViewer(p), nil, 80, 24))
+	b.Update(press("g"))
+	if !b.Capturing() {
+		t.Fatal("g should open the guess entry")
+	}
+	typeText(b, "shape in {triangle, square}")
+	if !strings.Contains(b.View(), "reads as") {
+		t.Fatalf("guess entry gives no feedback:\n%s", b.View())
+	}
+	a, _ = b.Update(press("enter"))
+	if string(a) != string(wtr.GuessAction("shape in {triangle, square}")) {
+		t.Fatalf("guess sent %s", a)
+	}
+	// A spectator's keys do nothing.
+	sb, _ := render(st, engine.Spectator(), nil, 80, 24)
+	for _, k := range []string{"enter", "r", "g", "y", "w", "d"} {
+		if a, _ := sb.Update(press(k)); a != nil {
+			t.Fatalf("spectator key %s sent %s", k, a)
+		}
+	}
+}
+
+func TestLibraryBrowser(t *testing.T) {
+	st := deal(t, 3, 8, nil)
+	gm := st.View(engine.Omniscient()).(wtr.View).GM
+	b, _ := render(st, engine.SeatViewer(gm), nil, 80, 24)
+	b.Update(press("b"))
+	if !b.Overlay() {
+		t.Fatal("b should open the library")
+	}
+	b.Update(press("down"))
+	b.Update(press("down"))
+	out := b.View()
+	checkFits(t, out, 80, 24, "library")
+	if !strings.Contains(out, wtr.Library()[2].Title) {
+		t.Fatalf("library lacks its rules:\n%s", out)
+	}
+	if a, _ := b.Update(press("enter")); string(a) != string(wtr.LibraryAction(2)) {
+		t.Fatalf("sent %s", a)
+	}
+}
+
+// Votes: y and n answer a hint proposal.
+func TestHintVoteKeys(t *testing.T) {
+	st := deal(t, 3, 8, nil)
+	gm := st.View(engine.Omniscient()).(wtr.View).GM
+	if _, err := st.Apply(gm, wtr.DrawAction(0)); err != nil {
+		t.Fatal(err)
+	}
+	p := st.Status().Active[0]
+	if _, err := st.Apply(p, wtr.ProposeHintsAction()); err != nil {
+		t.Fatal(err)
+	}
+	b, out := render(st, engine.SeatViewer(gm), nil, 80, 24)
+	if !strings.Contains(out, "proposes hints") {
+		t.Fatalf("no vote prompt:\n%s", out)
+	}
+	if a, _ := b.Update(press("n")); string(a) != string(wtr.VoteAction(false)) {
+		t.Fatalf("n sent %s", a)
+	}
+	if a, _ := b.Update(press("y")); string(a) != string(wtr.VoteAction(true)) {
+		t.Fatalf("y sent %s", a)
+	}
+}

@@ -1,0 +1,180 @@
+package whattherule
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/rulelang"
+	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+)
+
+// previewLines show, for a rule being written, every face and whether it
+// would fit next on the line as it stands: rows by shape and fill, columns
+// by count and colour.
+func (b *Board) previewLines(accepts func([]rulelang.Card, rulelang.Card) bool) []string {
+	line := make([]rulelang.Card, len(b.v.Line))
+	for i, c := range b.v.Line {
+		line[i] = c.Face()
+	}
+	faces := wtr.AllFaces()
+	fits := 0
+	grid := map[[4]any]bool{}
+	for _, f := range faces {
+		ok := accepts(line, f.Face())
+		grid[[4]any{f.Shape, f.Filled, f.Count, f.Color}] = ok
+		if ok {
+			fits++
+		}
+	}
+	where := "as the first card"
+	if len(line) > 0 {
+		where = "next on the line"
+	}
+	out := []string{" " + b.st.Heading.Render("Preview") + b.st.Dim.Render(fmt.Sprintf("  %d of 72 faces would fit %s", fits, where))}
+	for _, shape := range []string{"circle", "triangle", "square"} {
+		for _, filled := range []bool{true, false} {
+			var sb strings.Builder
+			sb.WriteString("   ")
+			for _, color := range []string{"white", "black"} {
+				for count := 1; count <= 6; count++ {
+					c := wtr.Card{Shape: shape, Count: count, Filled: filled, Color: color}
+					if grid[[4]any{shape, filled, count, color}] {
+						sb.WriteString(b.cardText(c) + " ")
+					} else {
+						sb.WriteString(b.st.Dim.Render(" · ") + " ")
+					}
+				}
+				sb.WriteString(" ")
+			}
+			out = append(out, sb.String())
+		}
+	}
+	return out
+}
+
+// libraryView lists the rule library for the game master to choose from.
+func (b *Board) libraryView(w, h int) []string {
+	out := []string{" " + b.st.Heading.Render("Rule library") + b.st.Dim.Render(fmt.Sprintf("  %d rules, easiest first · enter uses one · d draws at random", len(b.lib)))}
+	rows := max(1, h-3)
+	start := min(max(0, b.libCursor-rows/2), max(0, len(b.lib)-rows))
+	for i := start; i < min(len(b.lib), start+rows); i++ {
+		lr := b.lib[i]
+		row := fmt.Sprintf("%2d %-8s %s", i+1, lr.Grade, lr.Title)
+		if lr.Starter {
+			row += " ·starter"
+		}
+		if i == b.libCursor {
+			out = append(out, " "+b.st.Selected.Render("▸ "+row))
+		} else {
+			out = append(out, "   "+row)
+		}
+	}
+	if b.libCursor < len(b.lib) {
+		r, err := rulelang.Parse(wtr.Attributes(), b.lib[b.libCursor].Text)
+		if err == nil {
+			out = append(out, " "+b.st.Dim.Render("rule: ")+r.String())
+		}
+	}
+	return out
+}
+
+// notesView lists what the table knows: this round's hints and guesses and
+// every finished round with its rule revealed.
+func (b *Board) notesView(w, h int) []string {
+	v := b.v
+	var lines []string
+	lines = append(lines, " "+b.st.Heading.Render("Notes")+b.st.Dim.Render("  this round and every finished round"))
+	if v.Phase != wtr.Finished {
+		lines = append(lines, " "+b.st.Strong.Render(fmt.Sprintf("Round %d", v.Round))+b.st.Dim.Render(fmt.Sprintf("  %d cards played", v.CardsPlayed)))
+		for i, h := range v.Hints {
+			lines = append(lines, wrap(fmt.Sprintf("hint %d: %s", i+1, textsafe.Clean(h, 300)), w-4, "    ")...)
+		}
+		for _, g := range v.Guesses {
+			lines = append(lines, wrap(fmt.Sprintf("%s guessed %q: %s", b.name(g.Seat), textsafe.Clean(g.Text, 300), rightWrong(g.Right)), w-4, "    ")...)
+		}
+		if len(v.Hints)+len(v.Guesses) == 0 {
+			lines = append(lines, "    "+b.st.Dim.Render("no hints or guesses yet"))
+		}
+	}
+	for i := len(v.Rounds) - 1; i >= 0; i-- {
+		r := v.Rounds[i]
+		head := fmt.Sprintf("Round %d · game master %s · %s", r.Round, b.name(r.GM), r.Reason)
+		if r.Guesser >= 0 {
+			head += " by " + b.name(r.Guesser)
+		}
+		lines = append(lines, " "+b.st.Strong.Render(head))
+		rule := r.Rule
+		if r.English != "" {
+			rule = r.English + "  (" + r.Rule + ")"
+		}
+		lines = append(lines, wrap("rule: "+textsafe.Clean(rule, 400), w-4, "    ")...)
+		if r.Points != nil {
+			var ps []string
+			for s, p := range r.Points {
+				ps = append(ps, fmt.Sprintf("%s %+d", b.name(engine.Seat(s)), p))
+			}
+			line := "points: " + strings.Join(ps, ", ")
+			if len(r.Halved) > 0 {
+				line += " (game master halved: " + strings.Join(r.Halved, "; ") + ")"
+			}
+			lines = append(lines, wrap(line, w-4, "    ")...)
+		}
+	}
+	b.scroll = min(b.scroll, max(0, len(lines)-h))
+	return lines[b.scroll:min(len(lines), b.scroll+h)]
+}
+
+func rightWrong(ok bool) string {
+	if ok {
+		return "right"
+	}
+	return "wrong"
+}
+
+// wrap word-wraps s to w cells, indenting every line.
+func wrap(s string, w int, indent string) []string {
+	out := strings.Split(ansi.Wordwrap(s, max(10, w-len(indent)), ""), "\n")
+	for i := range out {
+		out[i] = indent + out[i]
+	}
+	return out
+}
+
+// logLines are the newest events that fit in h lines of width w, oldest first.
+func (b *Board) logLines(w, h int) []string {
+	if h <= 1 || w < 10 {
+		return nil
+	}
+	var blocks [][]string
+	used := 1
+	for i := len(b.c.Log) - 1; i >= 0 && used < h; i-- {
+		text := textsafe.Clean(b.c.Log[i].Text, 400)
+		wrapped := strings.Split(ansi.Wordwrap(text, w-2, ""), "\n")
+		for k := range wrapped {
+			if k > 0 {
+				wrapped[k] = "  " + wrapped[k]
+			}
+			wrapped[k] = " " + ansi.Truncate(wrapped[k], w, "…")
+		}
+		if used+len(wrapped) > h {
+			if len(blocks) == 0 {
+				blocks = append(blocks, wrapped[:h-used])
+			}
+			break
+		}
+		blocks = append(blocks, wrapped)
+		used += len(wrapped)
+	}
+	out := []string{" " + b.st.Heading.Render("Log")}
+	if len(blocks) == 0 {
+		return append(out, " "+b.st.Dim.Render(" nothing yet"))
+	}
+	for i := len(blocks) - 1; i >= 0; i-- {
+		out = append(out, blocks[i]...)
+	}
+	return out
+}

@@ -1,0 +1,424 @@
+package whattherule
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+)
+
+// cellW is the width of one card on screen plus its gap: "3▲b ".
+const cellW = 4
+
+// glyph draws a card's shape: filled or hollow.
+func glyph(c wtr.Card) string {
+	g := map[string][2]string{"circle": {"○", "●"}, "triangle": {"△", "▲"}, "square": {"□", "■"}}[c.Shape]
+	if c.Filled {
+		return g[1]
+	}
+	return g[0]
+}
+
+// cardText draws a card in three cells: count, shape (solid when filled)
+// and the card colour's letter, styled like the arcade's black and white
+// tiles so the letter and the look agree even without colour.
+func (b *Board) cardText(c wtr.Card) string {
+	s := fmt.Sprintf("%d%s%c", c.Count, glyph(c), c.Color[0])
+	if c.Color == "black" {
+		return b.st.TileBlack.Render(s)
+	}
+	return b.st.TileWhite.Render(s)
+}
+
+// View implements board.Board.
+func (b *Board) View() string {
+	w, h := max(20, b.c.Width), max(4, b.c.Height)
+	if !b.has {
+		return "\n  Shuffling the cards…"
+	}
+	var lines []string
+	switch b.mode {
+	case modeNotes:
+		lines = b.notesView(w, h)
+	case modeLibrary:
+		lines = b.libraryView(w, h)
+	default:
+		lines = b.tableView(w, h)
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = fit(l, w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tableView is the main screen: header, seats, rule card (game master),
+// the line, the hand or an entry, the prompt, and the log in what is left.
+func (b *Board) tableView(w, h int) []string {
+	top := append([]string{b.header()}, b.seatLines(w)...)
+	top = append(top, b.ruleCard(w)...)
+	var bottom []string
+	switch b.mode {
+	case modeRule, modeFree, modeGuess, modeHint:
+		bottom = b.entryLines(w)
+	default:
+		bottom = b.handLines()
+		bottom = append(bottom, b.promptLines(w)...)
+	}
+	if b.err != "" {
+		bottom = append(bottom, " "+b.st.Error.Render("! "+textsafe.Clean(b.err, 300)))
+	}
+	room := h - len(top) - len(bottom)
+	lineRows := b.lineRows(w, max(1, min(room, 2+b.maxBelow())))
+	room -= len(lineRows)
+	var log []string
+	if room >= 2 {
+		log = b.logLines(w-2, room)
+	}
+	out := append(top, lineRows...)
+	out = append(out, bottom...)
+	return append(out, log...)
+}
+
+func (b *Board) header() string {
+	v := b.v
+	if v.Phase == wtr.Finished {
+		return " " + b.st.Heading.Render("What the Rule?!") + "  " + b.st.Strong.Render("The game is over.")
+	}
+	parts := []string{fmt.Sprintf("Round %d of %d", v.Round, v.TotalRounds), "game master " + b.name(v.GM)}
+	switch v.Mode {
+	case wtr.Machine:
+		m := "machine rule"
+		if v.Library {
+			m += " (library)"
+		}
+		parts = append(parts, m)
+	case wtr.Free:
+		parts = append(parts, "free rule")
+	}
+	parts = append(parts, fmt.Sprintf("pile %d", v.DrawPile))
+	if v.HintsOn {
+		parts = append(parts, "hints on")
+	}
+	if !v.Points {
+		parts = append(parts, "no points")
+	}
+	return " " + b.st.Heading.Render(parts[0]) + b.st.Dim.Render(" · "+strings.Join(parts[1:], " · "))
+}
+
+// seatLines list every seat: ★ game master, ▸ to move, score and cards held.
+func (b *Board) seatLines(w int) []string {
+	v := b.v
+	var items []string
+	for i, sv := range v.Seats {
+		s := engine.Seat(i)
+		mark := " "
+		switch {
+		case s == v.GM && v.Phase != wtr.Finished:
+			mark = "★"
+		case s == v.ToMove && (v.Phase == wtr.Turn || v.Phase == wtr.GuessOffer):
+			mark = "▸"
+		}
+		name := b.name(s)
+		if v.Viewer.IsSeat(s) && !b.c.Replay {
+			name = "You"
+		} else if b.c.IsBot(s) || sv.Bot {
+			name += "(bot)"
+		}
+		item := mark + name
+		if v.Points {
+			item += fmt.Sprintf(" %dpt", sv.Score)
+		}
+		if s != v.GM || v.Phase == wtr.Finished {
+			item += fmt.Sprintf(" %d▯", sv.HandSize)
+		}
+		if sv.Voted && (v.Phase == wtr.HintVote || v.Phase == wtr.HintCheck) {
+			item += " ✓"
+		}
+		if v.Viewer.IsSeat(s) && !b.c.Replay {
+			item = b.st.Strong.Render(item)
+		}
+		items = append(items, item)
+	}
+	var lines []string
+	cur := ""
+	for _, it := range items {
+		if cur != "" && lipgloss.Width(cur)+2+lipgloss.Width(it) > w-1 {
+			lines = append(lines, cur)
+			cur = ""
+		}
+		if cur == "" {
+			cur = " " + it
+		} else {
+			cur += "  " + it
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	if len(lines) > 2 {
+		lines = lines[:2]
+	}
+	return lines
+}
+
+// ruleCard is the game master's secret, on their screen only. The engine
+// puts it in the View for the game master (and replays) and nobody else.
+func (b *Board) ruleCard(w int) []string {
+	r := b.v.Rule
+	if r == nil || b.v.Phase == wtr.Finished {
+		return nil
+	}
+	text := r.English
+	if text == "" {
+		text = r.Text
+	}
+	who := "Your rule: "
+	if !b.v.Viewer.IsSeat(b.v.GM) || b.c.Replay {
+		who = "The rule: "
+	}
+	body := wrap(textsafe.Clean(text, 300), w-len(who)-2, "")
+	if len(body) > 2 {
+		body = body[:2]
+		body[1] = fit(body[1], w-len(who)-3) + "…"
+	}
+	lines := []string{" " + b.st.Good.Render(who) + body[0]}
+	for _, l := range body[1:] {
+		lines = append(lines, " "+strings.Repeat(" ", len(who))+l)
+	}
+	if r.Mode == wtr.Machine {
+		note := fmt.Sprintf("   %d of 72 faces fit next · %s", len(b.v.Fits), textsafe.Clean(r.Text, 200))
+		lines = append(lines, b.st.Dim.Render(note))
+	}
+	return lines
+}
+
+func (b *Board) maxBelow() int {
+	m := 0
+	for _, col := range b.v.Below {
+		m = max(m, len(col))
+	}
+	return m
+}
+
+// lineRows draw the valid line left to right with the cards that did not
+// fit stacked below the spot that was free when they were played. The spot
+// the next card will take is marked ·. Narrow screens show the newest spots.
+func (b *Board) lineRows(w, rows int) []string {
+	v := b.v
+	label := " Line "
+	cols := len(v.Line) + 1
+	fitCols := max(1, (w-len(label)-2)/cellW)
+	first := max(0, cols-fitCols)
+	lead := "  "
+	if first > 0 {
+		lead = b.st.Dim.Render("… ")
+	}
+	row := func(get func(col int) string) string {
+		var sb strings.Builder
+		for c := first; c < cols; c++ {
+			sb.WriteString(get(c))
+		}
+		return sb.String()
+	}
+	top := row(func(c int) string {
+		if c < len(v.Line) {
+			return b.cardText(v.Line[c]) + " "
+		}
+		if v.PendingCard != nil {
+			return b.st.Strong.Render(fmt.Sprintf("%d%s%c", v.PendingCard.Count, glyph(*v.PendingCard), v.PendingCard.Color[0])) + "?"
+		}
+		return b.st.Dim.Render(" · ") + " "
+	})
+	out := []string{b.st.Heading.Render(label) + lead + top}
+	pad := strings.Repeat(" ", len(label)) + "  "
+	deep := b.maxBelow()
+	show := min(deep, rows-1)
+	for r := 0; r < show; r++ {
+		last := r == show-1 && deep > show
+		out = append(out, pad+row(func(c int) string {
+			if c >= len(v.Below) || r >= len(v.Below[c]) {
+				return strings.Repeat(" ", cellW)
+			}
+			if last {
+				return b.st.Dim.Render(fmt.Sprintf("+%-2d", len(v.Below[c])-r)) + " "
+			}
+			return b.cardText(v.Below[c][r]) + " "
+		}))
+	}
+	return out
+}
+
+// handLines show the viewer's hand (or, for a game master laying a card,
+// the hand on show) with the selected card marked.
+func (b *Board) handLines() []string {
+	v := b.v
+	cards, label := v.Hand, " Your hand "
+	switch {
+	case b.laying():
+		cards, label = v.Revealed, " Shown hand "
+	case len(v.Revealed) > 0:
+		return []string{" " + b.st.Heading.Render(b.name(v.ToMove)+" shows ") + b.cardRow(v.Revealed, -1)}
+	case !b.seated() || b.isGM() && v.Phase != wtr.Finished || v.Phase == wtr.Finished && len(cards) == 0:
+		return nil
+	}
+	if len(cards) == 0 {
+		return []string{b.st.Heading.Render(label) + b.st.Dim.Render("(no cards)")}
+	}
+	sel := -1
+	if b.canPlay() || b.laying() {
+		sel = b.cursor
+	}
+	return []string{b.st.Heading.Render(label) + b.cardRow(cards, sel)}
+}
+
+func (b *Board) cardRow(cards []wtr.Card, sel int) string {
+	parts := make([]string, len(cards))
+	for i, c := range cards {
+		t := b.cardText(c)
+		if i == sel {
+			t = b.st.Selected.Render("[") + t + b.st.Selected.Render("]")
+		} else {
+			t = " " + t + " "
+		}
+		parts[i] = t
+	}
+	return strings.Join(parts, "")
+}
+
+// promptLines say what the table waits for and what the viewer can do.
+func (b *Board) promptLines(w int) []string {
+	v := b.v
+	you := b.seated()
+	var s string
+	switch {
+	case v.Phase == wtr.Finished:
+		if v.Result != nil {
+			s = b.st.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
+		}
+	case b.canVote() && v.Phase == wtr.HintVote:
+		s = b.st.Strong.Render(b.name(v.Proposer)+" proposes hints.") + " A right guess then earns 2, not 5. Agree? (y/n)"
+	case b.canVote():
+		s = b.st.Strong.Render("A hint is announced.") + " Let it come (y) or object (n)?"
+	case v.Phase == wtr.HintVote:
+		s = "The table is voting on hints; every player must agree."
+	case v.Phase == wtr.HintCheck:
+		s = "A hint is announced; anyone may object."
+	case b.isGM() && v.Phase == wtr.Setup:
+		s = b.st.Strong.Render("You are the game master.") + " Write a rule (w), pick from the library (b), draw one (d) or write a free rule (f)."
+	case v.Phase == wtr.Setup:
+		s = "Waiting for " + b.name(v.GM) + " to choose a rule."
+	case b.judging() && v.Phase == wtr.JudgePlay && v.PendingCard != nil:
+		s = b.st.Strong.Render("Judge: does "+v.PendingCard.String()+" fit?") + " (y/n)"
+	case b.judging():
+		s = b.st.Strong.Render("Judge the guess:") + " \"" + textsafe.Clean(v.PendingGuess, 200) + "\" (y right / n wrong)"
+	case b.laying():
+		s = b.st.Strong.Render("Some of the shown hand fits:") + " choose one to lay (←/→, enter)."
+		if v.Mode == wtr.Free {
+			s = b.st.Strong.Render("Judge the shown hand:") + " lay a card that fits (enter) or say none fits (n)."
+		}
+	case v.Phase == wtr.JudgeGuess:
+		s = b.name(v.ToMove) + " guesses \"" + textsafe.Clean(v.PendingGuess, 200) + "\"; waiting for the verdict."
+	case v.Phase == wtr.JudgePlay, v.Phase == wtr.JudgeReveal:
+		s = "Waiting for " + b.name(v.GM) + " to judge."
+	case b.isGM() && v.Phase == wtr.HintGive:
+		s = b.st.Strong.Render("Give your hint:") + " type it (t)"
+		if v.Mode == wtr.Machine {
+			s += " or let the machine write the next graded hint (enter)"
+		}
+		s += "."
+	case v.Phase == wtr.HintGive:
+		s = "Waiting for " + b.name(v.GM) + "'s hint."
+	case b.canGuess():
+		s = b.st.Good.Render("It fits!") + " Guess the rule (g), or end your turn (p)."
+	case v.Phase == wtr.GuessOffer:
+		s = b.name(v.ToMove) + " may guess the rule."
+	case b.canPlay():
+		s = b.st.Strong.Render("▸ Your turn:") + " play a card (←/→, enter) or reveal a hand with no fit (r)."
+	case b.isGM():
+		s = "Your rule is in play; " + b.name(v.ToMove) + " is to move."
+		if v.HintDue {
+			s += " You may announce a hint (a)."
+		}
+	case you:
+		s = "Waiting for " + b.st.Strong.Render(b.name(v.ToMove)) + "."
+	default:
+		s = "You are watching. " + b.name(v.ToMove) + " is to move."
+	}
+	if b.confirm {
+		s = b.st.Error.Render("Call the round off? It scores nothing. Press x again to confirm.")
+	}
+	if t := v.TimerMillis; t > 0 && v.Phase != wtr.Finished && s != "" {
+		s += b.st.Dim.Render(" ⏱ " + duration(t))
+	}
+	var out []string
+	if s != "" {
+		out = wrap(s, w-1, " ")
+		if len(out) > 3 {
+			out = out[:3]
+		}
+	}
+	if n := len(v.Hints); n > 0 && v.Phase != wtr.Finished {
+		out = append(out, " "+b.st.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300))
+	}
+	return out
+}
+
+func duration(ms int) string {
+	if ms%60000 == 0 {
+		return fmt.Sprintf("%dm", ms/60000)
+	}
+	return fmt.Sprintf("%ds", ms/1000)
+}
+
+// entryLines are a text entry and what the board can say about it as it is
+// typed: for a machine rule, whether it reads, its English and which faces
+// it lets start the line; for a guess, whether it reads.
+func (b *Board) entryLines(w int) []string {
+	var head, tip string
+	switch b.mode {
+	case modeRule:
+		head, tip = "Write your rule", "like: shape != prev.shape   or   if color == black then count <= 3"
+	case modeFree:
+		head, tip = "Write a free rule", "in plain words; you will judge every card and guess yourself"
+	case modeGuess:
+		head, tip = "Guess the rule", "in the rule language, e.g. color != prev.color"
+		if b.v.Mode == wtr.Free {
+			tip = "in plain words; the game master judges it"
+		}
+	case modeHint:
+		head, tip = "Your hint", "say something true that helps"
+	}
+	b.input.Width = max(10, min(60, w-12))
+	lines := []string{
+		" " + b.st.Heading.Render(head) + "  " + b.st.Dim.Render(tip),
+		" " + b.input.View(),
+	}
+	text := strings.TrimSpace(b.input.Value())
+	if text == "" {
+		return lines
+	}
+	switch {
+	case b.mode == modeRule:
+		rule, err := wtr.CheckRule(text)
+		if err != nil {
+			return append(lines, " "+b.st.Error.Render(err.Error()))
+		}
+		eng := wrap(b.st.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
+		lines = append(lines, eng[:min(2, len(eng))]...)
+		return append(lines, b.previewLines(rule.Accepts)...)
+	case b.mode == modeGuess && b.v.Mode == wtr.Machine:
+		g, err := wtr.ParseGuess(text)
+		if err != nil {
+			return append(lines, " "+b.st.Dim.Render(err.Error()))
+		}
+		return append(lines, " "+b.st.Dim.Render("reads as: ")+textsafe.Clean(g.English(), 300))
+	}
+	return lines
+}
