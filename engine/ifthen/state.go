@@ -317,7 +317,7 @@ func (s *state) Apply(seat engine.Seat, data []byte) ([]engine.Event, error) {
 	if set != 1 {
 		return nil, engine.Illegal("Choose exactly one move.")
 	}
-	if seat != s.ak && !s.isBreaker(seat) {
+	if seat < 0 || int(seat) >= s.n {
 		return nil, engine.Illegal("Only players at the table can move.")
 	}
 	switch {
