@@ -32,11 +32,12 @@ const (
 	modeGuess        // the player types a guess
 	modeHint         // the game master types a hint
 	modeNotes        // past rounds, hints and guesses
+	modeBuilder      // the game master builds a machine rule from clauses
 )
 
 // localKeys are the keys this game adds to the shared board keymap.
 type localKeys struct {
-	reveal, propose, yes, no, announce, write, free, library, draw, callOff, typeHint key.Binding
+	reveal, propose, yes, no, announce, write, build, free, library, draw, callOff, typeHint key.Binding
 }
 
 func newLocalKeys() localKeys {
@@ -48,6 +49,7 @@ func newLocalKeys() localKeys {
 		no:       b("n", "no"),
 		announce: b("a", "announce hint"),
 		write:    b("w", "write rule"),
+		build:    b("u", "rule builder"),
 		free:     b("f", "free rule"),
 		library:  b("b", "library"),
 		draw:     b("d", "draw a rule"),
@@ -73,13 +75,15 @@ type Board struct {
 	confirm   bool // call off waits for a second x
 	err       string
 	lib       []wtr.LibraryRule
+	bld       builderState
 }
 
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText), lib: wtr.Library()}
+	return &Board{st: st, km: km, keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText),
+		lib: wtr.Library(), bld: newBuilder()}
 }
 
 // SetView implements board.Board.
@@ -100,7 +104,7 @@ func (b *Board) SetView(view any, c board.Context) {
 	// Close an entry the game has moved past.
 	gmSetup := b.isGM() && b.v.Phase == wtr.Setup
 	switch b.mode {
-	case modeRule, modeFree, modeLibrary:
+	case modeRule, modeFree, modeLibrary, modeBuilder:
 		if !gmSetup {
 			b.closeInput()
 		}
@@ -131,7 +135,9 @@ func (b *Board) Capturing() bool {
 }
 
 // Overlay implements board.Board: the library and the notes take the arrows and esc.
-func (b *Board) Overlay() bool { return b.mode == modeLibrary || b.mode == modeNotes }
+func (b *Board) Overlay() bool {
+	return b.mode == modeLibrary || b.mode == modeNotes || b.mode == modeBuilder
+}
 
 func (b *Board) seated() bool { return !b.c.Replay && b.v.Viewer.Kind == engine.ViewerSeat }
 
@@ -181,6 +187,8 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 		return b.updateInput(msg), nil
 	case modeLibrary:
 		return b.updateLibrary(msg), nil
+	case modeBuilder:
+		return b.updateBuilder(msg), nil
 	case modeNotes:
 		switch {
 		case key.Matches(msg, b.km.Cancel), key.Matches(msg, b.km.Notes):
@@ -281,6 +289,13 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 	case key.Matches(msg, b.keys.write):
 		if b.isGM() && v.Phase == wtr.Setup {
 			b.open(modeRule, "rule › ")
+		}
+	case key.Matches(msg, b.keys.build):
+		if b.isGM() && v.Phase == wtr.Setup {
+			if len(b.bld.rows()) == 0 {
+				b.bld = newBuilder()
+			}
+			b.mode, b.err = modeBuilder, ""
 		}
 	case key.Matches(msg, b.keys.free):
 		if b.isGM() && v.Phase == wtr.Setup {
@@ -419,6 +434,9 @@ func (b *Board) ShortHelp() []key.Binding {
 		return []key.Binding{withHelp(b.km.Up, "↑/↓", "browse"), withHelp(b.km.Choose, "enter", "use rule"), b.keys.draw, b.km.Cancel}
 	case modeNotes:
 		return []key.Binding{withHelp(b.km.Up, "↑/↓", "scroll"), withHelp(b.km.Notes, "n/esc", "close")}
+	case modeBuilder:
+		k := b.bld.keys
+		return []key.Binding{withHelp(b.km.Left, "←/→", "field"), k.next, k.addThen, k.addIf, k.addElse, k.remove, withHelp(b.km.Choose, "enter", "use rule"), b.km.Cancel}
 	}
 	if b.c.Replay || !b.has {
 		return []key.Binding{withHelp(b.km.Notes, "n", "rounds")}
@@ -435,7 +453,7 @@ func (b *Board) ShortHelp() []key.Binding {
 			ks = append(ks, withHelp(b.keys.no, "n", "none fits"))
 		}
 	case b.isGM() && v.Phase == wtr.Setup:
-		ks = append(ks, b.keys.write, b.keys.library, b.keys.draw, b.keys.free)
+		ks = append(ks, b.keys.write, b.keys.build, b.keys.library, b.keys.draw, b.keys.free)
 	case b.isGM() && v.Phase == wtr.HintGive:
 		if v.Mode == wtr.Machine {
 			ks = append(ks, withHelp(b.km.Choose, "enter", "graded hint"))
@@ -466,7 +484,7 @@ func (b *Board) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{withHelp(b.km.Left, "←/→", "choose a card"), b.km.Pick, withHelp(b.km.Choose, "enter", "play / lay"), b.keys.reveal},
 		{b.km.Guess, withHelp(b.km.Pass, "p", "no guess"), b.keys.propose, b.keys.yes, b.keys.no},
-		{b.keys.write, b.keys.library, b.keys.draw, b.keys.free, b.keys.announce, b.keys.typeHint, b.keys.callOff},
+		{b.keys.write, b.keys.build, b.keys.library, b.keys.draw, b.keys.free, b.keys.announce, b.keys.typeHint, b.keys.callOff},
 		{withHelp(b.km.Notes, "n", "rounds"), b.km.Submit, b.km.Cancel},
 	}
 }

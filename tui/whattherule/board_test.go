@@ -350,3 +350,49 @@ func TestHintVoteKeys(t *testing.T) {
 		t.Fatalf("y sent %s", a)
 	}
 }
+
+// The builder makes a rule from clauses without typing, with a preview.
+func TestRuleBuilder(t *testing.T) {
+	st := deal(t, 3, 8, nil)
+	gm := st.View(engine.Omniscient()).(wtr.View).GM
+	b, _ := render(st, engine.SeatViewer(gm), nil, 80, 24)
+	b.Update(press("u"))
+	if !b.Overlay() {
+		t.Fatal("u should open the builder")
+	}
+	keys := func(ks ...string) {
+		for _, k := range ks {
+			if k == " " {
+				b.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+				continue
+			}
+			b.Update(press(k))
+		}
+	}
+	// if: this card's color is black
+	keys("i", "right", " ", " ", " ", "right", "right", " ")
+	// then: count is at most 3
+	keys("down", "left", "left", " ", "right", " ", " ", " ", "right", " ", " ")
+	// otherwise: count is at least 4
+	keys("o", "right", " ", "right", " ", " ", " ", " ", " ", "right", " ", " ", " ")
+	out := b.View()
+	checkFits(t, out, 80, 24, "builder")
+	if !strings.Contains(out, "36 of 72") {
+		t.Fatalf("builder has no preview:\n%s", out)
+	}
+	a, _ := b.Update(press("enter"))
+	if want := wtr.RuleAction("if color == black then count <= 3 else count >= 4"); string(a) != string(want) {
+		t.Fatalf("builder sent %s, want %s\n%s", a, want, out)
+	}
+	if _, err := st.Apply(gm, a); err != nil {
+		t.Fatal(err)
+	}
+	// Removing every clause leaves nothing to send.
+	b.Update(press("u"))
+	b.bld = newBuilder()
+	b.mode = modeBuilder
+	keys("x")
+	if a, _ := b.Update(press("enter")); a != nil || b.err == "" {
+		t.Fatalf("an empty builder sent %s", a)
+	}
+}

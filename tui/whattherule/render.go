@@ -46,6 +46,8 @@ func (b *Board) View() string {
 		lines = b.notesView(w, h)
 	case modeLibrary:
 		lines = b.libraryView(w, h)
+	case modeBuilder:
+		lines = b.builderView(w, h)
 	default:
 		lines = b.tableView(w, h)
 	}
@@ -311,7 +313,7 @@ func (b *Board) promptLines(w int) []string {
 	case v.Phase == wtr.HintCheck:
 		s = "A hint is announced; anyone may object."
 	case b.isGM() && v.Phase == wtr.Setup:
-		s = b.st.Strong.Render("You are the game master.") + " Write a rule (w), pick from the library (b), draw one (d) or write a free rule (f)."
+		s = b.st.Strong.Render("You are the game master.") + " Write a rule (w), build one (u), pick from the library (b), draw one (d) or write a free rule (f)."
 	case v.Phase == wtr.Setup:
 		s = "Waiting for " + b.name(v.GM) + " to choose a rule."
 	case b.judging() && v.Phase == wtr.JudgePlay && v.PendingCard != nil:
