@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/rulelang"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
@@ -76,6 +77,24 @@ type Board struct {
 	err       string
 	lib       []wtr.LibraryRule
 	bld       builderState
+	checked   checkedRule // the last rule text checked for the preview
+}
+
+// checkedRule caches CheckRule for the text being typed or built, so a
+// redraw does not analyse the same rule again.
+type checkedRule struct {
+	text string
+	rule *rulelang.Rule
+	err  error
+}
+
+// check returns CheckRule(text), remembering the last answer.
+func (b *Board) check(text string) (*rulelang.Rule, error) {
+	if b.checked.text != text || (b.checked.rule == nil && b.checked.err == nil) {
+		r, err := wtr.CheckRule(text)
+		b.checked = checkedRule{text: text, rule: r, err: err}
+	}
+	return b.checked.rule, b.checked.err
 }
 
 var _ board.Board = (*Board)(nil)
@@ -336,7 +355,7 @@ func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 		var a []byte
 		switch b.mode {
 		case modeRule:
-			if _, err := wtr.CheckRule(text); err != nil {
+			if _, err := b.check(text); err != nil {
 				b.err = err.Error()
 				return nil
 			}

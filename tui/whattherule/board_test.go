@@ -396,3 +396,117 @@ func TestRuleBuilder(t *testing.T) {
 		t.Fatalf("an empty builder sent %s", a)
 	}
 }
+
+// refresh hands the board the state's latest view for viewer v.
+func refresh(b *Board, st engine.State, v engine.Viewer) {
+	b.SetView(st.View(v), context(st, v, nil, 80, 24))
+}
+
+func apply(t *testing.T, st engine.State, seat engine.Seat, a []byte) {
+	t.Helper()
+	if _, err := st.Apply(seat, a); err != nil {
+		t.Fatalf("%s by %d: %v", a, seat, err)
+	}
+}
+
+// A free rule's game master judges plays and guesses with y and n, judges
+// a shown hand with enter or n, and calls the round off with x twice.
+func TestGameMasterJudgingKeys(t *testing.T) {
+	st := deal(t, 3, 8, nil)
+	gm := st.View(engine.Omniscient()).(wtr.View).GM
+	gv := engine.SeatViewer(gm)
+	b, _ := render(st, gv, nil, 80, 24)
+	b.Update(press("f"))
+	typeText(b, "only cards I like")
+	a, _ := b.Update(press("enter"))
+	if string(a) != string(wtr.FreeAction("only cards I like")) {
+		t.Fatalf("free rule sent %s", a)
+	}
+	apply(t, st, gm, a)
+	p := st.Status().Active[0]
+	apply(t, st, p, wtr.PlayAction(st.View(engine.SeatViewer(p)).(wtr.View).Hand[0].ID))
+	refresh(b, st, gv)
+	if out := b.View(); !strings.Contains(out, "does") || !strings.Contains(out, "fit?") {
+		t.Fatalf("no judging prompt:\n%s", out)
+	}
+	if a, _ := b.Update(press("y")); string(a) != string(wtr.JudgeAction(true)) {
+		t.Fatalf("y sent %s", a)
+	}
+	apply(t, st, gm, wtr.JudgeAction(true))
+	apply(t, st, p, wtr.NoGuessAction())
+	p2 := st.Status().Active[0]
+	apply(t, st, p2, wtr.RevealAction())
+	refresh(b, st, gv)
+	shown := st.View(gv).(wtr.View).Revealed
+	b.Update(press("right"))
+	if a, _ := b.Update(press("enter")); string(a) != string(wtr.LayAction(shown[1].ID)) {
+		t.Fatalf("enter sent %s, want laying the second shown card", a)
+	}
+	if a, _ := b.Update(press("n")); string(a) != string(wtr.NoFitAction()) {
+		t.Fatalf("n sent %s", a)
+	}
+	if a, _ := b.Update(press("x")); a != nil || !strings.Contains(b.View(), "x again") {
+		t.Fatal("the first x asks for confirmation")
+	}
+	if a, _ := b.Update(press("x")); string(a) != string(wtr.CallOffAction()) {
+		t.Fatalf("second x sent %s", a)
+	}
+	// A player's board shows the shown hand but offers no judging.
+	pb, out := render(st, engine.SeatViewer(p), nil, 80, 24)
+	if !strings.Contains(out, "shows") {
+		t.Fatalf("the shown hand is not on the table:\n%s", out)
+	}
+	for _, k := range []string{"y", "n", "enter", "x"} {
+		if a, _ := pb.Update(press(k)); a != nil && k != "n" {
+			t.Fatalf("player key %s sent %s", k, a)
+		}
+	}
+}
+
+// Hints on a machine rule: announce with a, then enter for a graded hint or
+// t to type one; the notes list hints and finished rounds.
+func TestHintKeysAndNotes(t *testing.T) {
+	st := deal(t, 3, 8, nil)
+	gm := st.View(engine.Omniscient()).(wtr.View).GM
+	gv := engine.SeatViewer(gm)
+	apply(t, st, gm, wtr.RuleAction("color == white"))
+	p := st.Status().Active[0]
+	apply(t, st, p, wtr.ProposeHintsAction())
+	for _, s := range st.Status().Active {
+		apply(t, st, s, wtr.VoteAction(true))
+	}
+	b, _ := render(st, gv, nil, 80, 24)
+	if a, _ := b.Update(press("a")); string(a) != string(wtr.AnnounceAction()) {
+		t.Fatalf("a sent %s", a)
+	}
+	apply(t, st, gm, wtr.AnnounceAction())
+	for _, s := range st.Status().Active {
+		apply(t, st, s, wtr.VoteAction(true))
+	}
+	refresh(b, st, gv)
+	if a, _ := b.Update(press("enter")); string(a) != string(wtr.AutoHintAction()) {
+		t.Fatalf("enter sent %s", a)
+	}
+	b.Update(press("t"))
+	typeText(b, "think of snow")
+	a, _ := b.Update(press("enter"))
+	if string(a) != string(wtr.HintAction("think of snow")) {
+		t.Fatalf("typed hint sent %s", a)
+	}
+	apply(t, st, gm, a)
+	pb, out := render(st, engine.SeatViewer(p), nil, 80, 24)
+	if !strings.Contains(out, "think of snow") {
+		t.Fatalf("the hint is not shown:\n%s", out)
+	}
+	pb.Update(press("n"))
+	if !pb.Overlay() || !strings.Contains(pb.View(), "hint 1: think of snow") {
+		t.Fatalf("notes lack the hint:\n%s", pb.View())
+	}
+	pb.Update(press("esc"))
+	if pb.Overlay() {
+		t.Fatal("esc should close the notes")
+	}
+	if len(pb.ShortHelp()) == 0 || len(pb.FullHelp()) == 0 {
+		t.Fatal("no help")
+	}
+}

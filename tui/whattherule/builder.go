@@ -217,7 +217,7 @@ func (b *Board) updateBuilder(msg tea.KeyPressMsg) []byte {
 			b.err = err.Error()
 			return nil
 		}
-		if _, err := wtr.CheckRule(text); err != nil {
+		if _, err := b.check(text); err != nil {
 			b.err = err.Error()
 			return nil
 		}
@@ -281,7 +281,7 @@ func (b *Board) builderView(w, h int) []string {
 		return append(out, " "+b.st.Error.Render(err.Error()))
 	}
 	out = append(out, " "+b.st.Dim.Render("→ ")+textsafe.Clean(text, 300))
-	rule, err := wtr.CheckRule(text)
+	rule, err := b.check(text)
 	if err != nil {
 		return append(out, " "+b.st.Error.Render(err.Error()))
 	}

@@ -408,7 +408,7 @@ func (b *Board) entryLines(w int) []string {
 	}
 	switch {
 	case b.mode == modeRule:
-		rule, err := wtr.CheckRule(text)
+		rule, err := b.check(text)
 		if err != nil {
 			return append(lines, " "+b.st.Error.Render(err.Error()))
 		}
