@@ -146,8 +146,10 @@ func millis(s, def string) (int, error) {
 	return n * unit, nil
 }
 
-// New deals the first round. The first game master, every shuffle and
-// every library draw come from one generator seeded with seed.
+// New deals the first round. The first seat played by a bot leads it (a
+// random seat when nobody is a bot); the game master then passes to the
+// next seat each round. Every shuffle and library draw comes from one
+// generator seeded with seed.
 func (g Game) New(opts engine.Options, players []engine.Player, seed uint64) (engine.State, error) {
 	if err := g.Info().CheckPlayers(len(players)); err != nil {
 		return nil, err

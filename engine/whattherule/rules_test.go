@@ -508,3 +508,17 @@ func TestRuleStaysHiddenUntilTheRoundEnds(t *testing.T) {
 		t.Fatalf("the game master's rule card: %+v, %d fit", gv.Rule, len(gv.Fits))
 	}
 }
+
+// A bot leads the first round when the table has one; then the lead passes on.
+func TestFirstGameMasterIsABot(t *testing.T) {
+	players := []engine.Player{{Name: "ann"}, {Name: "bo"}, {Name: "bot", Bot: true}, {Name: "kai"}}
+	for seed := range uint64(5) {
+		st, _, err := engine.Start(Game{}, nil, players, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := st.(*state); s.r.gm != 2 || s.r.toMove != 3 {
+			t.Fatalf("seed %d: game master %d, first player %d", seed, s.r.gm, s.r.toMove)
+		}
+	}
+}

@@ -158,7 +158,12 @@ func newState(set settings, players []engine.Player, seed uint64) *state {
 		src:     rand.NewPCG(seed, 0x77686174_72756c65), // "whatrule"
 		scores:  make([]int, n),
 	}
+	// Bots think of a rule quickest, so a bot leads the first round when
+	// there is one: people start by guessing, which is the gentler way in.
 	s.firstGM = engine.Seat(s.rng().IntN(n))
+	if i := slices.IndexFunc(players, func(p engine.Player) bool { return p.Bot }); i >= 0 {
+		s.firstGM = engine.Seat(i)
+	}
 	s.startRound()
 	return s
 }
