@@ -77,7 +77,8 @@ type Board struct {
 	err       string
 	lib       []wtr.LibraryRule
 	bld       builderState
-	checked   checkedRule // the last rule text checked for the preview
+	checked   checkedRule       // the last rule text checked for the preview
+	cards     map[string]string // styled card faces, drawn once
 }
 
 // checkedRule caches CheckRule for the text being typed or built, so a

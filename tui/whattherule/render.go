@@ -27,11 +27,19 @@ func glyph(c wtr.Card) string {
 // and the card colour's letter, styled like the arcade's black and white
 // tiles so the letter and the look agree even without colour.
 func (b *Board) cardText(c wtr.Card) string {
-	s := fmt.Sprintf("%d%s%c", c.Count, glyph(c), c.Color[0])
-	if c.Color == "black" {
-		return b.st.TileBlack.Render(s)
+	key := fmt.Sprintf("%d%s%c", c.Count, glyph(c), c.Color[0])
+	if s, ok := b.cards[key]; ok {
+		return s // styling is the slow part of a redraw; faces repeat
 	}
-	return b.st.TileWhite.Render(s)
+	s := b.st.TileWhite.Render(key)
+	if c.Color == "black" {
+		s = b.st.TileBlack.Render(key)
+	}
+	if b.cards == nil {
+		b.cards = map[string]string{}
+	}
+	b.cards[key] = s
+	return s
 }
 
 // View implements board.Board.

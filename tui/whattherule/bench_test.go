@@ -1,0 +1,47 @@
+package whattherule
+
+import (
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+)
+
+// BenchmarkRender times drawing a mid-round table at 80×24 for a player.
+func BenchmarkRender(b *testing.B) {
+	players := make([]engine.Player, 6)
+	for i := range players {
+		players[i].Name = names[i]
+	}
+	st, _, err := engine.Start(wtr.Game{}, nil, players, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	om := st.View(engine.Omniscient()).(wtr.View)
+	if _, err := st.Apply(om.GM, wtr.LibraryAction(20)); err != nil {
+		b.Fatal(err)
+	}
+	var log []engine.Event
+	for range 30 {
+		v := st.View(engine.Omniscient()).(wtr.View)
+		p := v.ToMove
+		evs, err := st.Apply(p, wtr.PlayAction(v.Hands[p][0].ID))
+		if err != nil {
+			b.Fatal(err)
+		}
+		log = append(log, evs...)
+		if st.View(engine.Omniscient()).(wtr.View).Phase == wtr.GuessOffer {
+			evs, _ = st.Apply(p, wtr.NoGuessAction())
+			log = append(log, evs...)
+		}
+	}
+	viewer := engine.SeatViewer(st.View(engine.Omniscient()).(wtr.View).ToMove)
+	bd := New(plainStyles(), testKeys())
+	ctx := context(st, viewer, log, 80, 24)
+	view := st.View(viewer)
+	b.ResetTimer()
+	for range b.N {
+		bd.SetView(view, ctx)
+		_ = bd.View()
+	}
+}
