@@ -7,6 +7,7 @@ import (
 	"github.com/codebreakers/codebreakers/tui/board"
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
 	codingboard "github.com/codebreakers/codebreakers/tui/coding"
+	ifboard "github.com/codebreakers/codebreakers/tui/ifthen"
 )
 
 // newBoard returns the board that draws gameID, or nil when this UI has no
@@ -17,6 +18,8 @@ func newBoard(gameID string, st board.Styles, km board.KeyMap) board.Board {
 		return bcboard.New(st, km)
 	case "coding":
 		return codingboard.New(st, km)
+	case "ifthen":
+		return ifboard.New(st, km)
 	}
 	return nil
 }

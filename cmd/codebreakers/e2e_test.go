@@ -46,6 +46,8 @@ func createTable(host *term) string {
 	host.t.Helper()
 	host.waitFor("Create a table")
 	host.send(keyDown, keyEnter)
+	host.waitFor("CREATE A TABLE", "which game?", "Break the Code")
+	host.send(keyEnter) // Break the Code is first in the menu
 	host.waitFor("CREATE A TABLE", "Bots")
 	host.send(keyDown, keyRight) // Bots: 0 → 1
 	host.waitUntil("one bot chosen", func(s string) bool {

@@ -16,6 +16,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/engine/ifthen"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/storage"
@@ -165,7 +167,7 @@ type instance struct {
 
 // games is every game the arcade serves, in menu order.
 func games() *engine.Registry {
-	return engine.NewRegistry(breakcode.Game{})
+	return engine.NewRegistry(breakcode.Game{}, coding.Game{}, ifthen.Game{})
 }
 
 // openInstance opens the database, resumes the games in progress and builds
