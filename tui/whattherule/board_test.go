@@ -189,6 +189,8 @@ func TestRenderFitsAndHidesTheRule(t *testing.T) {
 						b, out := render(st, v, log, sz[0], sz[1])
 						checkFits(t, out, sz[0], sz[1], fmt.Sprintf("%d players, %v, viewer %+v", n, om.Phase, v))
 						if v.IsSeat(om.GM) {
+							b.Update(press("n"))
+							checkFits(t, b.View(), sz[0], sz[1], "game master's notes")
 							continue
 						}
 						// The log may quote old guesses that happen to be this

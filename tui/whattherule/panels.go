@@ -99,6 +99,21 @@ func (b *Board) notesView(w, h int) []string {
 		if len(v.Hints)+len(v.Guesses) == 0 {
 			lines = append(lines, "    "+b.st.Dim.Render("no hints or guesses yet"))
 		}
+		lines = append(lines, b.missLines(w)...)
+		if v.Rule != nil && v.Rule.Mode == wtr.Machine && len(v.Fits) > 0 {
+			fits := map[int]bool{}
+			for _, c := range v.Fits {
+				fits[c.ID%wtr.Faces] = true
+			}
+			lines = append(lines, b.previewLines(func(_ []rulelang.Card, f rulelang.Card) bool {
+				for i, g := range wtr.AllFaces() {
+					if g.Face() == f {
+						return fits[i]
+					}
+				}
+				return false
+			})...)
+		}
 	}
 	for i := len(v.Rounds) - 1; i >= 0; i-- {
 		r := v.Rounds[i]
@@ -126,6 +141,31 @@ func (b *Board) notesView(w, h int) []string {
 	}
 	b.scroll = min(b.scroll, max(0, len(lines)-h))
 	return lines[b.scroll:min(len(lines), b.scroll+h)]
+}
+
+// missLines list every card judged not to fit this round (plays and shown
+// hands alike), by how long the line was then, so nothing is forgotten
+// when a shown hand goes back under the pile.
+func (b *Board) missLines(w int) []string {
+	byLen := map[int][]string{}
+	var order []int
+	for _, j := range b.v.Judgements {
+		if j.Fits {
+			continue
+		}
+		if _, ok := byLen[j.Line]; !ok {
+			order = append(order, j.Line)
+		}
+		byLen[j.Line] = append(byLen[j.Line], b.cardText(j.Card))
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	out := []string{"    " + b.st.Dim.Render("did not fit, by cards on the line:")}
+	for _, n := range order {
+		out = append(out, wrap(fmt.Sprintf("after %d: %s", n, strings.Join(byLen[n], " ")), w-4, "    ")...)
+	}
+	return out
 }
 
 func rightWrong(ok bool) string {
