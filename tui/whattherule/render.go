@@ -172,8 +172,8 @@ func (b *Board) seatLines(w int) []string {
 	if cur != "" {
 		lines = append(lines, cur)
 	}
-	if len(lines) > 2 {
-		lines = lines[:2]
+	if len(lines) > 3 { // ten players fit in three lines from 60 columns up
+		lines = lines[:3]
 	}
 	return lines
 }
@@ -195,8 +195,7 @@ func (b *Board) ruleCard(w int) []string {
 	}
 	body := wrap(textsafe.Clean(text, 300), w-len(who)-2, "")
 	if len(body) > 2 {
-		body = body[:2]
-		body[1] = fit(body[1], w-len(who)-3) + "…"
+		body = []string{body[0], fit(strings.Join(body[1:], " "), w-len(who)-2)}
 	}
 	lines := []string{" " + b.st.Good.Render(who) + body[0]}
 	for _, l := range body[1:] {
