@@ -512,3 +512,17 @@ func TestHintKeysAndNotes(t *testing.T) {
 		t.Fatal("no help")
 	}
 }
+
+// Ten players all show in the seat lines, even at 60 columns.
+func TestTenSeatsShow(t *testing.T) {
+	st := deal(t, 10, 2, nil)
+	for _, w := range []int{60, 80} {
+		_, out := render(st, engine.Spectator(), nil, w, 24)
+		checkFits(t, out, w, 24, "ten seats")
+		for _, n := range names {
+			if !strings.Contains(out, n) {
+				t.Fatalf("%s is missing at width %d:\n%s", n, w, out)
+			}
+		}
+	}
+}
