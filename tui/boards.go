@@ -8,6 +8,7 @@ import (
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
 	codingboard "github.com/codebreakers/codebreakers/tui/coding"
 	ifboard "github.com/codebreakers/codebreakers/tui/ifthen"
+	wtrboard "github.com/codebreakers/codebreakers/tui/whattherule"
 )
 
 // newBoard returns the board that draws gameID, or nil when this UI has no
@@ -20,6 +21,8 @@ func newBoard(gameID string, st board.Styles, km board.KeyMap) board.Board {
 		return codingboard.New(st, km)
 	case "ifthen":
 		return ifboard.New(st, km)
+	case "whattherule":
+		return wtrboard.New(st, km)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
 	codingboard "github.com/codebreakers/codebreakers/tui/coding"
+	wtrboard "github.com/codebreakers/codebreakers/tui/whattherule"
 )
 
 // rulesText maps a game id to its rules, written for this arcade.
@@ -18,6 +19,8 @@ func rulesText(gameID string) (string, bool) {
 		return bcboard.Rules, true
 	case "coding":
 		return codingboard.Rules, true
+	case "whattherule":
+		return wtrboard.Rules, true
 	}
 	return "", false
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/engine/coding"
 	"github.com/codebreakers/codebreakers/engine/ifthen"
+	"github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/storage"
@@ -167,7 +168,7 @@ type instance struct {
 
 // games is every game the arcade serves, in menu order.
 func games() *engine.Registry {
-	return engine.NewRegistry(breakcode.Game{}, coding.Game{}, ifthen.Game{})
+	return engine.NewRegistry(breakcode.Game{}, coding.Game{}, ifthen.Game{}, whattherule.Game{})
 }
 
 // openInstance opens the database, resumes the games in progress and builds
