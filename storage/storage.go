@@ -82,13 +82,27 @@ type Options struct {
 	Timeout time.Duration
 	// Logger receives storage warnings. Default slog.Default().
 	Logger *slog.Logger
+	// Observer, when set, is told about every write transaction (for
+	// metrics). Nil: nothing is measured.
+	Observer Observer
+}
+
+// Observer receives storage measurements. Calls come from the writer
+// goroutine, so implementations must be quick and must not call back into
+// the DB.
+type Observer interface {
+	// Commit reports one write transaction: how many callers' writes it
+	// carried, how long it took including the fsync, and its error (nil
+	// when it committed).
+	Commit(writes int, took time.Duration, err error)
 }
 
 // DB is the open store. All methods are safe for concurrent use.
 type DB struct {
-	path   string
-	bolt   *bolt.DB
-	logger *slog.Logger
+	path     string
+	bolt     *bolt.DB
+	logger   *slog.Logger
+	observer Observer
 
 	// mu guards closed and sending on requests, so Close never races a send.
 	mu         sync.RWMutex
@@ -150,6 +164,7 @@ func open(path string, opt Options, plan schemaPlan) (*DB, error) {
 		path:       path,
 		bolt:       bdb,
 		logger:     opt.Logger,
+		observer:   opt.Observer,
 		requests:   make(chan writeRequest, 256),
 		writerDone: make(chan struct{}),
 		reserved:   make(map[string]struct{}),

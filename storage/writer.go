@@ -3,6 +3,7 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -77,6 +78,7 @@ func (db *DB) writeLoop() {
 // request (or one that trips a bolt limit) fails only itself.
 func (db *DB) commit(group []writeRequest) {
 	errs := make([]error, len(group))
+	began := time.Now()
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		for i, req := range group {
 			if err := safeApply(req.apply, tx); err != nil {
@@ -90,6 +92,9 @@ func (db *DB) commit(group []writeRequest) {
 		}
 		return nil
 	})
+	if db.observer != nil {
+		db.observer.Commit(len(group), time.Since(began), err)
+	}
 	if err == nil {
 		for i, req := range group {
 			req.done <- errs[i]
@@ -103,7 +108,11 @@ func (db *DB) commit(group []writeRequest) {
 	for _, req := range group {
 		err := err
 		if len(group) > 1 {
+			began := time.Now()
 			err = db.bolt.Update(func(tx *bolt.Tx) error { return safeApply(req.apply, tx) })
+			if db.observer != nil {
+				db.observer.Commit(1, time.Since(began), err)
+			}
 		}
 		req.done <- db.wrapWriteError(err)
 	}
