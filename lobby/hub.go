@@ -427,3 +427,37 @@ func botName(seat int) string {
 	names := [...]string{"Ada", "Bo", "Cy", "Dot", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu"}
 	return "bot-" + names[seat%len(names)]
 }
+
+// TableCount is how many open tables of one game are in one phase.
+type TableCount struct {
+	Game   string
+	Phase  Phase
+	Tables int
+}
+
+// TableCounts counts open tables by game and phase (for metrics), in no
+// particular order. Tables that have not published a summary yet are left
+// out.
+func (h *Hub) TableCounts() []TableCount {
+	h.mu.Lock()
+	tables := make([]*table, 0, len(h.tables))
+	for _, t := range h.tables {
+		tables = append(tables, t)
+	}
+	h.mu.Unlock()
+	type key struct {
+		game  string
+		phase Phase
+	}
+	counts := map[key]int{}
+	for _, t := range tables {
+		if s := t.summary.Load(); s != nil {
+			counts[key{s.Game, s.Phase}]++
+		}
+	}
+	out := make([]TableCount, 0, len(counts))
+	for k, n := range counts {
+		out = append(out, TableCount{Game: k.game, Phase: k.phase, Tables: n})
+	}
+	return out
+}

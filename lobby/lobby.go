@@ -62,7 +62,35 @@ type Config struct {
 	// in views (default time.Now). Timers (grace, bot delay, game timers)
 	// use real time.
 	Now func() time.Time
+	// Observer, when set, is told about every action and broken table (for
+	// metrics). Nil: nothing is measured.
+	Observer Observer
 }
+
+// Observer receives the hub's measurements. Calls come from table
+// goroutines, so implementations must be quick, safe for concurrent use,
+// and must never call back into the hub.
+type Observer interface {
+	// Action reports one move applied or refused at a table of the given
+	// game, and how long validating, storing and publishing it took.
+	Action(game string, outcome Outcome, took time.Duration)
+	// TableBroken reports a table stopped by an internal error.
+	TableBroken(game string)
+}
+
+// Outcome is how an action ended, as reported to an Observer.
+type Outcome string
+
+// The outcomes of an action.
+const (
+	// OutcomeOK: the move was accepted and stored.
+	OutcomeOK Outcome = "ok"
+	// OutcomeIllegal: the rules refused the move (a player's mistake).
+	OutcomeIllegal Outcome = "illegal"
+	// OutcomeFailed: something on our side went wrong (engine error,
+	// storage failure, broken table).
+	OutcomeFailed Outcome = "failed"
+)
 
 // withDefaults fills zero fields with their defaults.
 func (c Config) withDefaults() Config {

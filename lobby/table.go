@@ -429,6 +429,9 @@ func (t *table) breakDown(what string, stack []byte) {
 		return
 	}
 	t.log.Error("table broken", "code", t.code, "game", t.info.ID, "game_id", t.gameID, "what", what, "stack", string(stack))
+	if o := t.hub.cfg.Observer; o != nil {
+		o.TableBroken(t.info.ID)
+	}
 	wasPlaying := t.phase == Playing && t.gameID != ""
 	t.phase = Broken
 	t.state = nil
@@ -472,14 +475,18 @@ func (t *table) act(c *Conn, action []byte) error {
 
 // apply validates an action with the engine, makes it durable, and then
 // lets everyone see it. Nothing is shown before the Store has it.
-func (t *table) apply(s engine.Seat, action []byte) error {
+func (t *table) apply(s engine.Seat, action []byte) (err error) {
+	if o := t.hub.cfg.Observer; o != nil {
+		began := time.Now()
+		defer func() { o.Action(t.info.ID, outcomeOf(err), time.Since(began)) }()
+	}
 	events, err := t.state.Apply(s, action)
 	if err != nil {
 		if engine.IsIllegal(err) {
 			return err
 		}
 		t.log.Error("engine refused a move", "code", t.code, "game_id", t.gameID, "seat", s, "err", err)
-		return engine.Illegal("Something went wrong with that move, so it did not count.")
+		return errEngineFailed
 	}
 	m := engine.Move{Seat: s, Action: bytes.Clone(action)}
 	if err := t.hub.cfg.Store.AppendMove(t.gameID, len(t.record.Moves), m); err != nil {
@@ -501,6 +508,24 @@ func (t *table) apply(s engine.Seat, action []byte) error {
 	t.dirty = true
 	t.settle()
 	return nil
+}
+
+// errEngineFailed is what a player sees when the engine fails a move for a
+// reason other than the rules.
+var errEngineFailed = engine.Illegal("Something went wrong with that move, so it did not count.")
+
+// outcomeOf classifies apply's result for the Observer.
+func outcomeOf(err error) Outcome {
+	switch {
+	case err == nil:
+		return OutcomeOK
+	case err == errEngineFailed || err == ErrNotSaved || err == ErrBroken:
+		return OutcomeFailed
+	case engine.IsIllegal(err):
+		return OutcomeIllegal
+	default:
+		return OutcomeFailed
+	}
 }
 
 // settle looks at the state after a change: the end of the game, timers, bots.
