@@ -1,0 +1,193 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	codingSheetRe = regexp.MustCompile(`may be L (\S+) · X1 (\S+) · X2 (\S+)`)
+	codingLeftRe  = regexp.MustCompile(`\b1 code left\b`)
+)
+
+// helpLine is the key help at the foot of a screen.
+func helpLine(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// codingGuess builds a code the crack sheet on screen still allows: the
+// first value possible at each position, with X2 unlike X1.
+func codingGuess(screen string) string {
+	m := codingSheetRe.FindStringSubmatch(screen)
+	if m == nil {
+		return "A01"
+	}
+	x1 := m[2][:1]
+	x2 := strings.TrimLeft(m[3], x1)
+	if x2 == "" || x2 == "–" {
+		x2 = "0"
+		if x1 == "0" {
+			x2 = "1"
+		}
+	}
+	return m[1][:1] + x1 + x2[:1]
+}
+
+// assertWinner checks that a finished board names a winner.
+func assertWinner(t *testing.T, screen string) {
+	t.Helper()
+	if !strings.Contains(title(screen), "finished") || !strings.Contains(screen, "Game over") ||
+		!strings.Contains(screen, "★ won") || !strings.Contains(screen, "wins") {
+		t.Fatalf("the game ended without a winner shown:\n%s", screen)
+	}
+}
+
+// codingDriver plays the human seats of a game of The Coding through the
+// board's keys. It never taps in the race: it votes for more data while it
+// may and leaves the tapping to the bots. In Counter Cracking it decodes
+// when the crack sheet leaves one code, hacks while it can, and otherwise
+// names a code the sheet still allows.
+type codingDriver struct {
+	t       *testing.T
+	players []*term
+}
+
+// codingMove is the key the player should press on screen now, or "" when
+// it has nothing useful to do.
+func codingMove(screen string) string {
+	if !strings.Contains(title(screen), "your turn") {
+		return ""
+	}
+	help := helpLine(screen)
+	switch {
+	case strings.Contains(help, "enter set code"), strings.Contains(help, "enter show it"):
+		return keyEnter
+	case strings.Contains(help, "v vote for data"):
+		return "v"
+	case strings.Contains(help, "g decode"):
+		return "g"
+	case strings.Contains(help, "enter hack"):
+		return keyEnter
+	}
+	return ""
+}
+
+// waitMove waits until some player has a move (returned with its key) or
+// every player's game is over (nil).
+func (d *codingDriver) waitMove() (*term, string) {
+	d.t.Helper()
+	var actor *term
+	var move string
+	d.players[0].waitUntil("someone's move or the end", func(string) bool {
+		finished := 0
+		for _, p := range d.players {
+			s := p.screen()
+			if m := codingMove(s); m != "" {
+				actor, move = p, m
+				return true
+			}
+			if strings.Contains(title(s), "finished") {
+				finished++
+			}
+		}
+		return finished == len(d.players)
+	})
+	return actor, move
+}
+
+// step makes one move and waits until the table has taken it. It returns
+// false once the game is over.
+func (d *codingDriver) step() bool {
+	d.t.Helper()
+	p, move := d.waitMove()
+	if p == nil {
+		return false
+	}
+	screen := p.screen()
+	before := turnRe.FindString(title(screen))
+	if move == "g" {
+		sure := codingLeftRe.MatchString(screen)
+		canHack := strings.Contains(helpLine(screen), "enter hack")
+		switch {
+		case sure:
+			p.send("g")
+			p.waitFor("Decode a code")
+			p.send(keyEnter) // the entry is filled in with the one code left
+		case canHack:
+			p.send(keyEnter)
+		default:
+			p.send("g")
+			p.waitFor("Decode a code")
+			p.send(codingGuess(screen), keyEnter)
+		}
+	} else {
+		p.send(move)
+	}
+	p.waitUntil("the move to be taken", func(s string) bool {
+		tl := title(s)
+		return strings.Contains(tl, "finished") || turnRe.FindString(tl) != before
+	})
+	return true
+}
+
+// playToEnd plays until the game is over, within a bounded number of moves.
+func (d *codingDriver) playToEnd() {
+	d.t.Helper()
+	for range 300 {
+		if !d.step() {
+			return
+		}
+	}
+	d.t.Fatal("the game did not end within 300 human moves")
+}
+
+// TestCodingSpeedCrackingWithBotsOverSSH: one key and two bots play a
+// Speed Cracking game of The Coding to a result through the real keys.
+func TestCodingSpeedCrackingWithBotsOverSSH(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t))
+	annKey := newKey(t)
+	ann := openTerm(t, dial(t, addr, withKey(annKey)), "ann", termW, termH, "")
+	register(ann, "ann")
+	createGameTable(ann, menuCoding, "The Coding", keyDown, keyRight, keyRight) // Bots: 0 → 2
+	ann.waitFor("bot · strong", "System: speed")
+	ann.send("s")
+	ann.waitUntil("the game to start", func(s string) bool { return turnRe.MatchString(title(s)) })
+
+	(&codingDriver{t: t, players: []*term{ann}}).playToEnd()
+	assertWinner(t, ann.screen())
+
+	out, _, status := execRun(t, dial(t, addr, withKey(annKey)), "history")
+	if status != 0 || !strings.Contains(out, "The Coding") {
+		t.Fatalf("history (exit %d):\n%s", status, out)
+	}
+}
+
+// TestCodingCounterCrackingTwoKeysOverSSH: two keys play a Counter
+// Cracking game of The Coding to a result through the real keys.
+func TestCodingCounterCrackingTwoKeysOverSSH(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t))
+	annKey, bobKey := newKey(t), newKey(t)
+	ann := openTerm(t, dial(t, addr, withKey(annKey)), "ann", termW, termH, "")
+	register(ann, "ann")
+	// Seats 3 → 2, then down past Bots and Bot level to System: speed → counter.
+	code := createGameTable(ann, menuCoding, "The Coding", keyLeft, keyDown, keyDown, keyDown, keyRight)
+	ann.waitFor("System: counter")
+
+	bob := openTerm(t, dial(t, addr, withKey(bobKey)), "bob", termW, termH, "join "+code)
+	register(bob, "bob")
+	bob.waitFor("waiting for players", "ann")
+	bob.send("r")
+	ann.waitUntil("bob ready", func(s string) bool { return regexp.MustCompile(`bob\s+(✓ )?ready`).MatchString(s) })
+	ann.send("s")
+
+	(&codingDriver{t: t, players: []*term{ann, bob}}).playToEnd()
+	assertWinner(t, ann.screen())
+	assertWinner(t, bob.screen())
+
+	out, _, status := execRun(t, dial(t, addr, withKey(bobKey)), "history")
+	if status != 0 || !strings.Contains(out, "The Coding") || !strings.Contains(out, "ann") {
+		t.Fatalf("history (exit %d):\n%s", status, out)
+	}
+}

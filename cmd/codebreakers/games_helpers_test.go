@@ -1,0 +1,42 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Menu positions of the games on the "which game?" screen, in the order
+// the registry in serve.go lists them.
+const (
+	menuBreakcode = iota
+	menuCoding
+	menuIfThen
+)
+
+// createGameTable has the host open the create-table form of the game at
+// menu position game, type form (keys that set the form's rows, starting on
+// the Seats row), create the table and return its join code.
+func createGameTable(host *term, game int, gameName string, form ...string) string {
+	host.t.Helper()
+	host.waitFor("Create a table")
+	host.send(keyDown, keyEnter)
+	host.waitFor("which game?", gameName)
+	for range game {
+		host.send(keyDown)
+	}
+	host.send(keyEnter)
+	host.waitFor("CREATE A TABLE", gameName, "Seats")
+	host.send(form...)
+	host.send(keyEnter) // enter on any row jumps to the button…
+	host.waitUntil("the create button selected", func(s string) bool {
+		return strings.Contains(s, "▸ [ Create the table ]")
+	})
+	host.send(keyEnter) // …and enter on the button creates
+	s := host.waitUntil("a join code", codeRe.MatchString)
+	return codeRe.FindStringSubmatch(s)[1]
+}
+
+// formRow matches a create-table row showing value, e.g. formRow("Bots", "2").
+func formRow(label, value string) *regexp.Regexp {
+	return regexp.MustCompile(regexp.QuoteMeta(label) + `\s+‹ ` + regexp.QuoteMeta(value) + ` ›`)
+}
