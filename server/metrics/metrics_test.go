@@ -1,0 +1,101 @@
+package metrics
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}
+
+func TestMetricsEndpointReportsWhatWasObserved(t *testing.T) {
+	m := New(Sources{
+		Sessions: func() int { return 7 },
+		Tables: func() []lobby.TableCount {
+			return []lobby.TableCount{
+				{Game: "breakcode", Phase: lobby.Playing, Tables: 3},
+				{Game: "coding", Phase: lobby.Waiting, Tables: 1},
+			}
+		},
+	})
+	m.Action("breakcode", lobby.OutcomeOK, 2*time.Millisecond)
+	m.Action("breakcode", lobby.OutcomeOK, 3*time.Millisecond)
+	m.Action("breakcode", lobby.OutcomeIllegal, time.Millisecond)
+	m.Action("coding", lobby.OutcomeFailed, time.Millisecond)
+	m.TableBroken("coding")
+	m.Commit(5, 4*time.Millisecond, nil)
+	m.Commit(2, time.Millisecond, errors.New("disk full"))
+
+	srv := httptest.NewServer(m.Handler(nil))
+	defer srv.Close()
+	code, body := get(t, srv.URL+"/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("/metrics: status %d", code)
+	}
+	for _, want := range []string{
+		`codebreakers_sessions 7`,
+		`codebreakers_tables{game="breakcode",phase="playing"} 3`,
+		`codebreakers_tables{game="coding",phase="waiting"} 1`,
+		`codebreakers_actions_total{game="breakcode",outcome="ok"} 2`,
+		`codebreakers_actions_total{game="breakcode",outcome="illegal"} 1`,
+		`codebreakers_actions_total{game="coding",outcome="failed"} 1`,
+		`codebreakers_action_duration_seconds_count{game="breakcode"} 3`,
+		`codebreakers_action_duration_seconds_bucket{game="breakcode",le="0.0025"} 2`,
+		`codebreakers_storage_commit_duration_seconds_count 2`,
+		`codebreakers_storage_writes_total 5`,
+		`codebreakers_errors_total{component="action"} 1`,
+		`codebreakers_errors_total{component="table"} 1`,
+		`codebreakers_errors_total{component="storage"} 1`,
+		`go_goroutines `,
+		`process_resident_memory_bytes `,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+}
+
+func TestHealthEndpoint(t *testing.T) {
+	var failing atomic.Pointer[error]
+	m := New(Sources{})
+	srv := httptest.NewServer(m.Handler(func(ctx context.Context) error {
+		if err := failing.Load(); err != nil {
+			return *err
+		}
+		return nil
+	}))
+	defer srv.Close()
+
+	if code, body := get(t, srv.URL+"/healthz"); code != http.StatusOK || body != "ok\n" {
+		t.Fatalf("healthy: %d %q", code, body)
+	}
+	closed := errors.New("database closed")
+	failing.Store(&closed)
+	code, body := get(t, srv.URL+"/healthz")
+	if code != http.StatusServiceUnavailable || !strings.Contains(body, "database closed") {
+		t.Fatalf("unhealthy: %d %q", code, body)
+	}
+	if code, _ := get(t, srv.URL+"/nothing"); code != http.StatusNotFound {
+		t.Fatalf("unknown path: status %d", code)
+	}
+}
