@@ -42,6 +42,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch cmd {
 	case "serve":
 		return serve(ctx, args, os.Getenv, stdout, stderr)
+	case "loadtest":
+		return loadtestCmd(ctx, args, stdout, stderr)
 	case "help":
 		fmt.Fprintln(stdout, "Usage: codebreakers [serve] [flags]\n\nRun `codebreakers serve --help` for the flags.")
 		return nil

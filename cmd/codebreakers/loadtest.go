@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/loadtest"
+)
+
+// loadtestCmd runs `codebreakers loadtest`: it starts this binary as the
+// server (and a floor server to compare against), opens real SSH sessions
+// against them on loopback, prints a table and writes the figures as JSON.
+// `codebreakers loadtest floor` is the floor server itself.
+func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "floor" {
+		return floorCmd(ctx, args[1:], stderr)
+	}
+	var cfg loadtest.Config
+	var jsonPath string
+	var serverArgs stringList
+	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&cfg.Held, "held", 1000, "idle sessions held while new ones churn")
+	fs.IntVar(&cfg.Idle, "idle", 2000, "idle sessions held for the memory and CPU figures")
+	fs.IntVar(&cfg.Churn, "churn", 200, "sessions opened and closed while -held are held")
+	fs.IntVar(&cfg.Tables, "tables", 500, "tables playing at once (two players and a bot each)")
+	fs.IntVar(&cfg.Spectators, "spectators", 100, "spectators (one each on the first tables)")
+	fs.Float64Var(&cfg.Rate, "rate", 200, "ramp-up rate in new sessions per second (0: as fast as -concurrency allows)")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 32, "handshakes in flight at once")
+	fs.DurationVar(&cfg.IdleWindow, "idle-window", 10e9, "how long idle CPU is measured")
+	fs.DurationVar(&cfg.PlayTime, "play-time", 60e9, "how long the tables play")
+	fs.DurationVar(&cfg.Think, "think", 300e6, "a player's pause before acting")
+	fs.DurationVar(&cfg.BotDelay, "bot-delay", 1e9, "the server's pause before a bot acts")
+	fs.IntVar(&cfg.EchoSamples, "echo-samples", 100, "keypress echoes timed on idle sessions")
+	fs.BoolVar(&cfg.NoFloor, "no-floor", false, "skip the floor server")
+	fs.BoolVar(&cfg.NoPlay, "no-play", false, "skip the playing phase")
+	fs.Var(&serverArgs, "server-arg", "extra flag for `serve` (repeatable), e.g. -server-arg=--fps=10")
+	fs.StringVar(&jsonPath, "json", "loadtest.json", "where to write the report as JSON (empty: nowhere)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: codebreakers loadtest [flags]\n\n"+
+			"Starts this binary as a server and a minimal floor server on loopback, drives both\n"+
+			"with real SSH sessions, and reports each figure beside the floor's.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return errUsage
+	}
+	bin, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("find own binary: %w", err)
+	}
+	cfg.Binary, cfg.ServerArgs, cfg.Log = bin, serverArgs, stderr
+	rep, runErr := loadtest.Run(ctx, cfg)
+	if rep != nil {
+		printReport(stdout, rep)
+		if jsonPath != "" {
+			b, err := json.MarshalIndent(rep, "", "  ")
+			if err != nil {
+				return fmt.Errorf("encode report: %w", err)
+			}
+			if err := os.WriteFile(jsonPath, append(b, '\n'), 0o644); err != nil {
+				return fmt.Errorf("write report: %w", err)
+			}
+		}
+	}
+	return runErr
+}
+
+// floorCmd serves the floor until ctx ends.
+func floorCmd(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("loadtest floor", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:2223", "address to listen on")
+	hostKey := fs.String("host-key", "", "host key file, created when missing (required)")
+	if err := fs.Parse(args); err != nil || *hostKey == "" {
+		fmt.Fprintln(stderr, "codebreakers loadtest floor: -host-key is required")
+		return errUsage
+	}
+	return loadtest.ServeFloor(ctx, *addr, *hostKey)
+}
+
+// printReport writes the figures as a table, each beside the floor's.
+func printReport(w io.Writer, r *loadtest.Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "figure\tserver\tfloor\tratio\t")
+	row := func(name, ratioKey string, f func(*loadtest.TargetReport) float64) {
+		var s, fl string
+		if r.Server != nil {
+			s = fmt.Sprintf("%.3f", f(r.Server))
+		}
+		if r.Floor != nil {
+			fl = fmt.Sprintf("%.3f", f(r.Floor))
+		}
+		ratio := ""
+		if v, ok := r.Ratios[ratioKey]; ok {
+			ratio = fmt.Sprintf("%.2f", v)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", name, s, fl, ratio)
+	}
+	row("handshakes/s (ramp)", "handshakes_per_sec", func(t *loadtest.TargetReport) float64 { return t.HandshakesPerSec })
+	row("new sessions/s while held", "churn_per_sec_while_held", func(t *loadtest.TargetReport) float64 { return t.ChurnPerSec })
+	row("sessions held", "", func(t *loadtest.TargetReport) float64 { return float64(t.Held) })
+	row("sessions failed", "", func(t *loadtest.TargetReport) float64 { return float64(t.Failed) })
+	row("RSS MB held", "", func(t *loadtest.TargetReport) float64 { return t.HeldRSSMB })
+	row("MB/session", "mb_per_session", func(t *loadtest.TargetReport) float64 { return t.MBPerSession })
+	row("idle CPU % of a core", "", func(t *loadtest.TargetReport) float64 { return t.IdleCPUPercent })
+	row("idle CPU µs/session/s", "idle_cpu_per_session", func(t *loadtest.TargetReport) float64 { return t.IdleCPUPerSession })
+	row("echo p50 ms", "echo_p50", func(t *loadtest.TargetReport) float64 { return t.Echo.P50 })
+	row("echo p99 ms", "echo_p99", func(t *loadtest.TargetReport) float64 { return t.Echo.P99 })
+	row("echo max ms", "", func(t *loadtest.TargetReport) float64 { return t.Echo.Max })
+	_ = tw.Flush()
+	if p := r.Play; p != nil {
+		fmt.Fprintf(w, "\nplay: %d tables, %d players, %d spectators, seated in %.1fs\n", p.Tables, p.Players, p.Spectators, p.SetupSec)
+		fmt.Fprintf(w, "  %d actions in %.0fs (%.1f/s, each durable in bbolt before shown), %d games finished, %d errors\n",
+			p.Actions, p.Seconds, p.ActionsPerSec, p.Games, p.Errors)
+		fmt.Fprintf(w, "  keypress → screen, every seat and spectator: p50 %.1f  p99 %.1f  max %.1f ms (n=%d; ×%.2f floor echo p99)\n",
+			p.Latency.P50, p.Latency.P99, p.Latency.Max, p.Latency.N, r.Ratios["play_p99_vs_floor_echo_p99"])
+		fmt.Fprintf(w, "  keypress → screen, actor (includes the bbolt write): p50 %.1f  p99 %.1f  max %.1f ms\n",
+			p.Actor.P50, p.Actor.P99, p.Actor.Max)
+		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB\n", p.CPUPercent, p.RSSMB)
+		for _, s := range p.Samples {
+			fmt.Fprintf(w, "  error: %s\n", s)
+		}
+	}
+	for _, t := range []*loadtest.TargetReport{r.Floor, r.Server} {
+		if t != nil {
+			for _, e := range t.Errors {
+				fmt.Fprintf(w, "%s error: %s\n", t.Name, e)
+			}
+		}
+	}
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return fmt.Sprint(*l) }
+func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }

@@ -1,0 +1,245 @@
+package loadtest
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/x/vt"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Keys the generator types, as a terminal sends them.
+const (
+	keyEnter = "\r"
+	keyEsc   = "\x1b"
+	keyDown  = "\x1b[B"
+	keyRight = "\x1b[C"
+)
+
+// errTimeout is returned when a screen did not show what was awaited in time.
+var errTimeout = errors.New("timed out")
+
+// client is one simulated player: its own key, its own SSH connection, one
+// PTY session, and a virtual terminal that interprets everything the server
+// draws, so the generator reads screens the way a person would.
+type client struct {
+	name string
+	conn *gossh.Client
+	sess *gossh.Session
+	in   io.WriteCloser
+	done chan struct{} // closed when the output stream ends
+
+	mu    sync.Mutex
+	emu   *vt.Emulator
+	watch *watch // what the reader is waiting to see, if anything
+}
+
+// watch is a pending expectation: the reader checks every chunk of output
+// against ok and reports the time it took to come true.
+type watch struct {
+	ok    func(screen string) bool // nil: any output at all
+	start time.Time
+	got   chan time.Duration // 1-buffered
+}
+
+// dialOptions say how to reach the target.
+type dialOptions struct {
+	addr    string
+	timeout time.Duration
+	w, h    int
+	command string // "" opens the shell
+}
+
+// newSigner makes a fresh ed25519 key: every simulated player is a
+// different account.
+func newSigner() (gossh.Signer, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("generate key: %w", err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		return nil, fmt.Errorf("signer: %w", err)
+	}
+	return s, nil
+}
+
+// openClient connects with a new key, asks for a PTY of o.w×o.h and starts
+// the shell (or o.command). It does not wait for the first screen.
+func openClient(ctx context.Context, name string, o dialOptions) (*client, error) {
+	signer, err := newSigner()
+	if err != nil {
+		return nil, err
+	}
+	d := net.Dialer{Timeout: o.timeout}
+	nc, err := d.DialContext(ctx, "tcp", o.addr)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", o.addr, err)
+	}
+	_ = nc.SetDeadline(time.Now().Add(o.timeout)) // bounds the handshake
+	cc, chans, reqs, err := gossh.NewClientConn(nc, o.addr, &gossh.ClientConfig{
+		User:            name,
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(signer)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), // loopback test target
+		Timeout:         o.timeout,
+	})
+	if err != nil {
+		_ = nc.Close()
+		return nil, fmt.Errorf("handshake: %w", err)
+	}
+	_ = nc.SetDeadline(time.Time{})
+	c := &client{name: name, conn: gossh.NewClient(cc, chans, reqs), done: make(chan struct{}), emu: vt.NewEmulator(o.w, o.h)}
+	if err := c.start(o); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *client) start(o dialOptions) error {
+	sess, err := c.conn.NewSession()
+	if err != nil {
+		return fmt.Errorf("new session: %w", err)
+	}
+	c.sess = sess
+	if c.in, err = sess.StdinPipe(); err != nil {
+		return fmt.Errorf("stdin: %w", err)
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("stdout: %w", err)
+	}
+	if err := sess.RequestPty("xterm-256color", o.h, o.w, gossh.TerminalModes{}); err != nil {
+		return fmt.Errorf("pty: %w", err)
+	}
+	if o.command == "" {
+		err = sess.Shell()
+	} else {
+		err = sess.Start(o.command)
+	}
+	if err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	// The program queries the terminal; the emulator's replies go back as input.
+	go func() { _, _ = io.Copy(c.in, c.emu) }()
+	go c.read(out)
+	return nil
+}
+
+// read feeds the server's output into the emulator and settles any watch
+// the moment its condition holds, stamping the arrival time.
+func (c *client) read(out io.Reader) {
+	defer close(c.done)
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := out.Read(buf)
+		if n > 0 {
+			now := time.Now()
+			c.mu.Lock()
+			_, _ = c.emu.Write(buf[:n])
+			if w := c.watch; w != nil && (w.ok == nil || w.ok(c.emu.String())) {
+				w.got <- now.Sub(w.start)
+				c.watch = nil
+			}
+			c.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// screen is what the terminal shows now, one line per row.
+func (c *client) screen() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.emu.String()
+}
+
+// send types keys.
+func (c *client) send(keys ...string) error {
+	for _, k := range keys {
+		if _, err := io.WriteString(c.in, k); err != nil {
+			return fmt.Errorf("%s: send: %w", c.name, err)
+		}
+	}
+	return nil
+}
+
+// arm starts watching for ok (nil: any output) and returns the channel the
+// elapsed time arrives on. If ok already holds, it fires at once with 0
+// unless fresh is set, in which case only new output counts.
+func (c *client) arm(ok func(string) bool, start time.Time, fresh bool) chan time.Duration {
+	w := &watch{ok: ok, start: start, got: make(chan time.Duration, 1)}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !fresh && ok != nil && ok(c.emu.String()) {
+		w.got <- 0
+		return w.got
+	}
+	c.watch = w
+	return w.got
+}
+
+// disarm drops a watch that timed out.
+func (c *client) disarm() {
+	c.mu.Lock()
+	c.watch = nil
+	c.mu.Unlock()
+}
+
+// await waits up to limit for a watch armed with arm.
+func (c *client) await(ctx context.Context, got chan time.Duration, limit time.Duration) (time.Duration, error) {
+	t := time.NewTimer(limit)
+	defer t.Stop()
+	select {
+	case d := <-got:
+		return d, nil
+	case <-c.done:
+		c.disarm()
+		return 0, fmt.Errorf("%s: connection closed", c.name)
+	case <-t.C:
+		c.disarm()
+		return 0, fmt.Errorf("%s: %w", c.name, errTimeout)
+	case <-ctx.Done():
+		c.disarm()
+		return 0, ctx.Err()
+	}
+}
+
+// waitUntil waits until the screen satisfies ok.
+func (c *client) waitUntil(ctx context.Context, what string, limit time.Duration, ok func(string) bool) (string, error) {
+	if _, err := c.await(ctx, c.arm(ok, time.Now(), false), limit); err != nil {
+		return "", fmt.Errorf("waiting for %s: %w", what, err)
+	}
+	return c.screen(), nil
+}
+
+// waitFor waits until the screen contains every one of subs.
+func (c *client) waitFor(ctx context.Context, limit time.Duration, subs ...string) (string, error) {
+	return c.waitUntil(ctx, strings.Join(subs, ", "), limit, func(s string) bool {
+		for _, sub := range subs {
+			if !strings.Contains(s, sub) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// close ends the session and the connection.
+func (c *client) close() {
+	if c.sess != nil {
+		_ = c.sess.Close()
+	}
+	_ = c.conn.Close()
+	_ = c.emu.Close()
+}

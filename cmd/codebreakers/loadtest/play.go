@@ -1,0 +1,419 @@
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Players' terminals are the size the game board is laid out for.
+const playW, playH = 100, 30
+
+var (
+	codeRe  = regexp.MustCompile(`code ([A-Z0-9]{3}-[A-Z0-9]{3})`)
+	turnRe  = regexp.MustCompile(`turn (\d+)`)
+	handRe  = regexp.MustCompile(`You \([^)]*\)\s+a (\S+)\s+b (\S+)\s+c (\S+)\s+d (\S+)\s+e (\S+)`)
+	readyRe = regexp.MustCompile(`g\d+\s+(✓ )?ready`)
+	botsRe  = regexp.MustCompile(`Bots\s+‹ 1 ›`)
+)
+
+// PlayReport holds the figures of the playing phase.
+type PlayReport struct {
+	Tables     int `json:"tables"`
+	Players    int `json:"players"`
+	Spectators int `json:"spectators"`
+	// SetupSec is how long it took to seat everyone.
+	SetupSec float64 `json:"setup_sec"`
+	// Actions is how many player actions were timed, over Seconds.
+	Actions       int64   `json:"actions"`
+	Seconds       float64 `json:"seconds"`
+	ActionsPerSec float64 `json:"actions_per_sec"`
+	Games         int64   `json:"games_finished"`
+	// Latency is keypress to updated screen at every seat and spectator of
+	// the table; Actor is the same at the player who pressed the key,
+	// which includes the action's durable write to bbolt.
+	Latency Latency  `json:"latency_every_screen"`
+	Actor   Latency  `json:"latency_actor"`
+	Errors  int      `json:"errors"`
+	Samples []string `json:"error_samples,omitempty"`
+	// Server process figures during play.
+	CPUPercent float64 `json:"server_cpu_percent_of_core"`
+	RSSMB      float64 `json:"server_rss_mb"`
+}
+
+// table is one simulated table: a host, a guest who joins by code, a bot
+// seated by the host, and maybe a spectator.
+type table struct {
+	i           int
+	host, guest *client
+	spectators  []*client
+	asks        map[*client]int
+}
+
+func (tb *table) players() []*client { return []*client{tb.host, tb.guest} }
+
+func (tb *table) observers() []*client {
+	return append(tb.players(), tb.spectators...)
+}
+
+func (tb *table) close() {
+	for _, c := range tb.observers() {
+		if c != nil {
+			c.close()
+		}
+	}
+}
+
+// runPlay seats Tables tables, lets them play for PlayTime, and reports.
+func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
+	r := &PlayReport{Tables: cfg.Tables, Players: 2 * cfg.Tables, Spectators: min(cfg.Spectators, cfg.Tables)}
+	errs := &errorLog{}
+	var mu sync.Mutex
+	var tables []*table
+	var tick <-chan time.Time
+	if cfg.Rate > 0 {
+		// Each table opens two or three sessions.
+		tk := time.NewTicker(time.Duration(float64(2*time.Second) / cfg.Rate))
+		defer tk.Stop()
+		tick = tk.C
+	}
+	start := time.Now()
+	parallelPaced(ctx, cfg.Concurrency, cfg.Tables, tick, func(i int) {
+		tb, err := setUpTable(ctx, cfg, t.addr, i)
+		if err != nil {
+			errs.add(fmt.Errorf("table %d setup: %w", i, err))
+			if tb != nil {
+				tb.close()
+			}
+			return
+		}
+		mu.Lock()
+		tables = append(tables, tb)
+		mu.Unlock()
+	})
+	r.SetupSec = time.Since(start).Seconds()
+	fmt.Fprintf(cfg.Log, "play: %d tables seated in %.1fs\n", len(tables), r.SetupSec)
+	defer func() {
+		parallel(context.Background(), 64, len(tables), func(i int) { tables[i].close() })
+	}()
+	if err := t.alive(); err != nil {
+		return r, err
+	}
+
+	every, actor := &samples{}, &samples{}
+	var actions, games atomic.Int64
+	playCtx, cancel := context.WithTimeout(ctx, cfg.PlayTime)
+	defer cancel()
+	s1, err := t.stats()
+	if err != nil {
+		return r, err
+	}
+	t1 := time.Now()
+	var wg sync.WaitGroup
+	for _, tb := range tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			playTable(playCtx, cfg, tb, every, actor, &actions, &games, errs)
+		}()
+	}
+	wg.Wait()
+	s2, err := t.stats()
+	if err != nil {
+		return r, err
+	}
+	r.Seconds = time.Since(t1).Seconds()
+	r.CPUPercent = float64((s2.CPU-s1.CPU).Microseconds()) / r.Seconds / 1e4
+	r.RSSMB = mb(s2.RSS)
+	r.Actions, r.Games = actions.Load(), games.Load()
+	r.ActionsPerSec = float64(r.Actions) / r.Seconds
+	r.Latency, r.Actor = every.summary(), actor.summary()
+	r.Errors, r.Samples = errs.count()
+	fmt.Fprintf(cfg.Log, "play: %d actions (%.0f/s), %d games, every screen p50 %.1f p99 %.1f max %.1f ms, %d errors\n",
+		r.Actions, r.ActionsPerSec, r.Games, r.Latency.P50, r.Latency.P99, r.Latency.Max, r.Errors)
+	return r, t.alive()
+}
+
+// setUpTable has the host create a private Break the Code table of three
+// seats with one bot, the guest join by code and get ready, a spectator
+// watch (for the first Spectators tables), and the host start the game.
+func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, error) {
+	lim := cfg.StepTimeout
+	o := dialOptions{addr: addr, timeout: lim, w: playW, h: playH}
+	tb := &table{i: i, asks: map[*client]int{}}
+	var err error
+	register := func(c *client, handle string) error {
+		if _, err := c.waitFor(ctx, lim, "Choose a handle"); err != nil {
+			return err
+		}
+		return c.send(handle, keyEnter)
+	}
+	if tb.host, err = openClient(ctx, fmt.Sprintf("h%d", i), o); err != nil {
+		return tb, err
+	}
+	if err := register(tb.host, fmt.Sprintf("h%d", i)); err != nil {
+		return tb, err
+	}
+	h := tb.host
+	steps := []func() error{
+		func() error { _, err := h.waitFor(ctx, lim, "Create a table"); return err },
+		func() error { return h.send(keyDown, keyEnter) },
+		func() error { _, err := h.waitFor(ctx, lim, "CREATE A TABLE", "Break the Code"); return err },
+		func() error { return h.send(keyEnter) },
+		func() error { _, err := h.waitFor(ctx, lim, "CREATE A TABLE", "Bots"); return err },
+		func() error { return h.send(keyDown, keyRight) },
+		func() error { _, err := h.waitUntil(ctx, "one bot", lim, botsRe.MatchString); return err },
+		func() error { return h.send(keyDown, keyDown, keyDown, keyDown, keyEnter) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return tb, fmt.Errorf("create: %w", err)
+		}
+	}
+	s, err := h.waitUntil(ctx, "a join code", lim, codeRe.MatchString)
+	if err != nil {
+		return tb, err
+	}
+	code := codeRe.FindStringSubmatch(s)[1]
+
+	o.command = "join " + code
+	if tb.guest, err = openClient(ctx, fmt.Sprintf("g%d", i), o); err != nil {
+		return tb, err
+	}
+	if err := register(tb.guest, fmt.Sprintf("g%d", i)); err != nil {
+		return tb, err
+	}
+	if _, err := tb.guest.waitFor(ctx, lim, "waiting for players"); err != nil {
+		return tb, err
+	}
+	if err := tb.guest.send("r"); err != nil {
+		return tb, err
+	}
+	if _, err := h.waitUntil(ctx, "guest ready", lim, readyRe.MatchString); err != nil {
+		return tb, err
+	}
+	if i < cfg.Spectators {
+		o.command = "watch " + code
+		sp, err := openClient(ctx, fmt.Sprintf("s%d", i), o)
+		if err != nil {
+			return tb, err
+		}
+		tb.spectators = append(tb.spectators, sp)
+		if err := register(sp, fmt.Sprintf("s%d", i)); err != nil {
+			return tb, err
+		}
+		if _, err := sp.waitFor(ctx, lim, "You are watching"); err != nil {
+			return tb, err
+		}
+	}
+	if err := h.send("s"); err != nil {
+		return tb, err
+	}
+	for _, c := range tb.observers() {
+		if _, err := c.waitUntil(ctx, "the game to start", lim, func(s string) bool { return turnRe.MatchString(title(s)) }); err != nil {
+			return tb, err
+		}
+	}
+	return tb, nil
+}
+
+// playTable plays the humans' turns until ctx ends: each player asks
+// AsksBeforeGuess questions and then guesses; finished games are
+// rematched. Every timed keypress is measured at every screen.
+func playTable(ctx context.Context, cfg Config, tb *table, every, actor *samples, actions, games *atomic.Int64, errs *errorLog) {
+	for ctx.Err() == nil {
+		p, finished, err := waitTurn(ctx, cfg, tb)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			errs.add(fmt.Errorf("table %d: %w", tb.i, err))
+			return
+		case finished:
+			games.Add(1)
+			if err := rematch(ctx, cfg, tb); err != nil {
+				if ctx.Err() == nil {
+					errs.add(fmt.Errorf("table %d rematch: %w", tb.i, err))
+				}
+				return
+			}
+			continue
+		}
+		sleep(ctx, cfg.Think)
+		if ctx.Err() != nil {
+			return
+		}
+		if err := act(ctx, cfg, tb, p, every, actor); err != nil {
+			if ctx.Err() == nil {
+				errs.add(fmt.Errorf("table %d: %w", tb.i, err))
+			}
+			return
+		}
+		actions.Add(1)
+	}
+}
+
+// waitTurn polls the players' screens until one may act, or the game is
+// over for both.
+func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error) {
+	deadline := time.Now().Add(cfg.StepTimeout + 2*cfg.BotDelay)
+	for ctx.Err() == nil {
+		finished := 0
+		for _, p := range tb.players() {
+			tl := title(p.screen())
+			if strings.Contains(tl, "your turn") {
+				return p, false, nil
+			}
+			if strings.Contains(tl, "finished") {
+				finished++
+			}
+		}
+		if finished == 2 {
+			return nil, true, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, false, fmt.Errorf("nobody's turn: %q / %q", title(tb.host.screen()), title(tb.guest.screen()))
+		}
+		sleep(ctx, 10*time.Millisecond)
+	}
+	return nil, false, ctx.Err()
+}
+
+// act makes p's move: a question, or after AsksBeforeGuess questions a
+// guess. The final key of the move is timed until every screen at the
+// table shows the next turn (or the end).
+func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *samples) error {
+	screen := p.screen()
+	m := turnRe.FindStringSubmatch(title(screen))
+	if m == nil {
+		return fmt.Errorf("no turn number in %q", title(screen))
+	}
+	turn, _ := strconv.Atoi(m[1])
+	if tb.asks[p] >= cfg.AsksBeforeGuess {
+		hand := ownHand(screen)
+		if hand == nil {
+			return errors.New("own hand not on the board")
+		}
+		if err := p.send("g"); err != nil {
+			return err
+		}
+		if _, err := p.waitFor(ctx, cfg.StepTimeout, "Guess the centre"); err != nil {
+			return err
+		}
+		if err := p.send(guessFor(hand), keyEnter); err != nil {
+			return err
+		}
+		if _, err := p.waitFor(ctx, cfg.StepTimeout, "Press enter again"); err != nil {
+			return err
+		}
+	}
+	tb.asks[p]++
+	moved := func(s string) bool {
+		tl := title(s)
+		if strings.Contains(tl, "finished") {
+			return true
+		}
+		m := turnRe.FindStringSubmatch(tl)
+		if m == nil {
+			return false
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n > turn
+	}
+	obs := tb.observers()
+	got := make([]chan time.Duration, len(obs))
+	start := time.Now()
+	for i, c := range obs {
+		got[i] = c.arm(moved, start, false)
+	}
+	if err := p.send(keyEnter); err != nil {
+		return err
+	}
+	var errs []error
+	for i, c := range obs {
+		d, err := c.await(ctx, got[i], cfg.StepTimeout)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("turn %d reaching %s: %w", turn, c.name, err))
+			continue
+		}
+		every.add(d)
+		if c == p {
+			actor.add(d)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// rematch starts the next game at a finished table: the host asks for a
+// rematch, the guest gets ready, the host starts.
+func rematch(ctx context.Context, cfg Config, tb *table) error {
+	lim := cfg.StepTimeout
+	clear(tb.asks)
+	if err := tb.host.send("r"); err != nil {
+		return err
+	}
+	if _, err := tb.guest.waitFor(ctx, lim, "waiting for players"); err != nil {
+		return err
+	}
+	if err := tb.guest.send("r"); err != nil {
+		return err
+	}
+	if _, err := tb.host.waitUntil(ctx, "guest ready", lim, readyRe.MatchString); err != nil {
+		return err
+	}
+	if err := tb.host.send("s"); err != nil {
+		return err
+	}
+	for _, c := range tb.observers() {
+		if _, err := c.waitUntil(ctx, "the next game", lim, func(s string) bool { return turnRe.MatchString(title(s)) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// title is the first line of a screen: where the player is and whose turn.
+func title(screen string) string { return strings.SplitN(screen, "\n", 2)[0] }
+
+// ownHand reads the player's tiles off the board.
+func ownHand(screen string) []string {
+	m := handRe.FindStringSubmatch(screen)
+	if m == nil {
+		return nil
+	}
+	return m[1:]
+}
+
+// guessFor picks five centre tiles missing from the player's own hand, in
+// table order: a legal guess, almost surely wrong.
+func guessFor(hand []string) string {
+	own := map[string]int{}
+	for _, t := range hand {
+		own[t]++
+	}
+	var all []string
+	for n := 0; n <= 9; n++ {
+		if n == 5 {
+			all = append(all, "5g", "5g")
+			continue
+		}
+		all = append(all, fmt.Sprintf("%db", n), fmt.Sprintf("%dw", n))
+	}
+	var pick []string
+	for _, t := range all {
+		if own[t] > 0 {
+			own[t]--
+			continue
+		}
+		if pick = append(pick, t); len(pick) == 5 {
+			break
+		}
+	}
+	return strings.Join(pick, " ")
+}

@@ -1,0 +1,183 @@
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// clockTick is the kernel's USER_HZ, the unit of utime and stime in
+// /proc/<pid>/stat. It is 100 on every Linux this runs on.
+const clockTick = 10 * time.Millisecond
+
+// procStats is a process's resident memory and the CPU it has used.
+type procStats struct {
+	RSS int64         // bytes
+	CPU time.Duration // user + system
+}
+
+// readProc reads /proc/<pid>/status (VmRSS) and /proc/<pid>/stat (utime, stime).
+func readProc(pid int) (procStats, error) {
+	var st procStats
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return st, fmt.Errorf("read process status: %w", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, err := strconv.ParseInt(f[1], 10, 64)
+			if err != nil {
+				return st, fmt.Errorf("parse VmRSS %q: %w", line, err)
+			}
+			st.RSS = kb * 1024
+		}
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return st, fmt.Errorf("read process stat: %w", err)
+	}
+	// The command name (field 2) may hold spaces; fields count from after it.
+	s := string(stat)
+	end := strings.LastIndexByte(s, ')')
+	if end < 0 {
+		return st, errors.New("malformed /proc stat")
+	}
+	f := strings.Fields(s[end+1:])
+	if len(f) < 13 {
+		return st, errors.New("short /proc stat")
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return st, fmt.Errorf("parse cpu times: %w", err)
+	}
+	st.CPU = time.Duration(utime+stime) * clockTick
+	return st, nil
+}
+
+// target is a server process under test.
+type target struct {
+	name string
+	addr string
+	cmd  *exec.Cmd
+	logs *tailBuffer
+	exit chan error
+}
+
+// startTarget runs bin with args (which must make it listen on addr) and
+// waits until addr accepts connections.
+func startTarget(ctx context.Context, name, addr, bin string, args []string, limit time.Duration) (*target, error) {
+	cmd := exec.Command(bin, args...)
+	logs := &tailBuffer{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the generator
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", name, err)
+	}
+	t := &target{name: name, addr: addr, cmd: cmd, logs: logs, exit: make(chan error, 1)}
+	go func() { t.exit <- cmd.Wait() }()
+	deadline := time.Now().Add(limit)
+	for {
+		c, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			_ = c.Close()
+			return t, nil
+		}
+		select {
+		case err := <-t.exit:
+			return nil, fmt.Errorf("%s exited before listening: %v\n%s", name, err, logs.String())
+		case <-ctx.Done():
+			t.stop()
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			t.stop()
+			return nil, fmt.Errorf("%s did not listen on %s within %s", name, addr, limit)
+		}
+	}
+}
+
+func (t *target) pid() int { return t.cmd.Process.Pid }
+
+func (t *target) stats() (procStats, error) { return readProc(t.pid()) }
+
+// alive reports an early exit of the target as an error.
+func (t *target) alive() error {
+	select {
+	case err := <-t.exit:
+		t.exit <- err
+		return fmt.Errorf("%s exited: %v\n%s", t.name, err, t.logs.String())
+	default:
+		return nil
+	}
+}
+
+// stop asks the target to end (SIGTERM), then kills it after a while.
+func (t *target) stop() {
+	_ = t.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-t.exit:
+		t.exit <- err
+	case <-time.After(15 * time.Second):
+		_ = t.cmd.Process.Kill()
+		t.exit <- <-t.exit
+	}
+}
+
+// freeAddr finds a loopback port nobody listens on now.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", fmt.Errorf("find a free port: %w", err)
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// tailBuffer keeps the last max bytes written, for error reports.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}
+
+func (b *tailBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return string(b.buf)
+}
+
+// raiseFileLimit lifts the soft limit on open files to the hard limit:
+// thousands of sessions need thousands of sockets, and the server process
+// inherits the limit.
+func raiseFileLimit() (uint64, error) {
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+		return 0, fmt.Errorf("get open-file limit: %w", err)
+	}
+	rl.Cur = rl.Max
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+		return 0, fmt.Errorf("raise open-file limit: %w", err)
+	}
+	return rl.Cur, nil
+}
+

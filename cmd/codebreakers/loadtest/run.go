@@ -1,0 +1,434 @@
+// Package loadtest drives a Codebreakers server with real SSH sessions
+// (each with its own key, a PTY and a virtual terminal) and measures what
+// an operator needs to size a machine: handshakes per second, sessions
+// held, memory and idle CPU per session, and the time from a keypress to
+// the updated screen at every seat and spectator of a table. Every figure
+// is measured beside a floor, a minimal wish + Bubble Tea server started
+// in the same run, and reported as a ratio to it.
+//
+// Targets run as separate processes so their memory and CPU can be read
+// from /proc. Only loopback addresses are ever dialled.
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config says what load to apply. Zero values take the defaults below.
+type Config struct {
+	// Binary is the codebreakers executable: it runs `serve` for the arcade
+	// and `loadtest floor` for the floor.
+	Binary string
+	// ServerArgs are extra flags for `serve` (e.g. --fps 10).
+	ServerArgs []string
+	// Floor measures the floor server first (default on; see NoFloor).
+	NoFloor bool
+	// Held is how many idle sessions are held while new ones churn; Idle is
+	// how many are held for the memory and CPU figures (Idle ≥ Held).
+	Held, Idle int
+	// Churn is how many sessions open and close while Held are held.
+	Churn int
+	// Tables is how many two-player tables (plus one bot each) play at once;
+	// Spectators watch the first tables, one each. NoPlay skips the phase.
+	Tables, Spectators int
+	NoPlay             bool
+	// Rate caps new sessions per second while ramping up (0: as fast as
+	// Concurrency allows); Concurrency bounds handshakes in flight.
+	Rate        float64
+	Concurrency int
+	// IdleWindow is how long idle CPU is measured; Settle is the pause
+	// before measuring, so ramp-up work is over.
+	IdleWindow, Settle time.Duration
+	// EchoSamples is how many keypress echoes are timed on idle sessions.
+	EchoSamples int
+	// PlayTime is how long the tables play; Think is a player's pause before
+	// acting; BotDelay is the server's pause before a bot acts.
+	PlayTime, Think, BotDelay time.Duration
+	// AsksBeforeGuess is how many questions a player asks before guessing.
+	AsksBeforeGuess int
+	// StepTimeout bounds every wait for a screen.
+	StepTimeout time.Duration
+	// Log receives progress lines (nil: discarded).
+	Log io.Writer
+}
+
+func (c Config) withDefaults() Config {
+	setInt := func(p *int, v int) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	setDur := func(p *time.Duration, v time.Duration) {
+		if *p == 0 {
+			*p = v
+		}
+	}
+	setInt(&c.Held, 1000)
+	setInt(&c.Idle, 2000)
+	c.Idle = max(c.Idle, c.Held)
+	setInt(&c.Churn, 200)
+	setInt(&c.Tables, 500)
+	setInt(&c.Concurrency, 32)
+	setInt(&c.EchoSamples, 100)
+	setInt(&c.AsksBeforeGuess, 3)
+	setDur(&c.IdleWindow, 10*time.Second)
+	setDur(&c.Settle, 3*time.Second)
+	setDur(&c.PlayTime, 60*time.Second)
+	setDur(&c.Think, 300*time.Millisecond)
+	setDur(&c.BotDelay, time.Second)
+	setDur(&c.StepTimeout, 20*time.Second)
+	if c.Log == nil {
+		c.Log = io.Discard
+	}
+	return c
+}
+
+// Report is everything one run measured.
+type Report struct {
+	Started time.Time     `json:"started"`
+	Config  ReportConfig  `json:"config"`
+	Floor   *TargetReport `json:"floor,omitempty"`
+	Server  *TargetReport `json:"server,omitempty"`
+	Play    *PlayReport   `json:"play,omitempty"`
+	// Ratios are server ÷ floor for each comparable figure.
+	Ratios map[string]float64 `json:"ratios,omitempty"`
+}
+
+// ReportConfig is the part of Config worth recording beside the figures.
+type ReportConfig struct {
+	Held, Idle, Churn, Tables, Spectators int
+	Rate                                  float64
+	Concurrency                           int
+	IdleWindow, PlayTime, Think, BotDelay string
+	ServerArgs                            []string
+}
+
+// TargetReport holds the idle-phase figures of one server process.
+type TargetReport struct {
+	Name string `json:"name"`
+	// HandshakesPerSec: sessions from TCP connect to first drawn screen,
+	// per second, ramping Held sessions from nothing.
+	HandshakesPerSec float64 `json:"handshakes_per_sec"`
+	// ChurnPerSec: the same while Held sessions are held.
+	ChurnPerSec float64 `json:"churn_per_sec_while_held"`
+	// Held is how many idle sessions were open for the memory and CPU figures.
+	Held           int     `json:"sessions_held"`
+	Failed         int     `json:"sessions_failed"`
+	BaseRSSMB      float64 `json:"base_rss_mb"`
+	HeldRSSMB      float64 `json:"held_rss_mb"`
+	MBPerSession   float64 `json:"mb_per_session"`
+	IdleCPUPercent float64 `json:"idle_cpu_percent_of_core"`
+	// IdleCPUPerSession is CPU microseconds per session per second.
+	IdleCPUPerSession float64  `json:"idle_cpu_us_per_session_per_sec"`
+	Echo              Latency  `json:"keypress_echo"`
+	Errors            []string `json:"errors,omitempty"`
+}
+
+// Run measures the floor (unless cfg.NoFloor), then the arcade idle, then
+// the arcade playing. It returns what it measured even when a phase fails,
+// with the error.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	cfg = cfg.withDefaults()
+	if cfg.Binary == "" {
+		return nil, errors.New("loadtest: no binary to run")
+	}
+	if _, err := raiseFileLimit(); err != nil {
+		fmt.Fprintf(cfg.Log, "warning: %v\n", err)
+	}
+	rep := &Report{Started: time.Now().UTC(), Ratios: map[string]float64{}, Config: ReportConfig{
+		Held: cfg.Held, Idle: cfg.Idle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
+		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(),
+		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), ServerArgs: cfg.ServerArgs,
+	}}
+	dir, err := os.MkdirTemp("", "codebreakers-loadtest-")
+	if err != nil {
+		return nil, fmt.Errorf("temp dir: %w", err)
+	}
+	defer os.RemoveAll(dir)
+
+	if !cfg.NoFloor {
+		addr, err := freeAddr()
+		if err != nil {
+			return rep, err
+		}
+		fl, err := startTarget(ctx, "floor", addr, cfg.Binary,
+			[]string{"loadtest", "floor", "-addr", addr, "-host-key", filepath.Join(dir, "floor_host_key")}, 30*time.Second)
+		if err != nil {
+			return rep, err
+		}
+		fmt.Fprintf(cfg.Log, "floor: pid %d on %s\n", fl.pid(), addr)
+		r, clients, err := measureIdle(ctx, cfg, fl, floorOpener(cfg))
+		closeAll(clients)
+		fl.stop()
+		rep.Floor = r
+		if err != nil {
+			return rep, fmt.Errorf("floor: %w", err)
+		}
+	}
+
+	addr, err := freeAddr()
+	if err != nil {
+		return rep, err
+	}
+	args := append([]string{"serve", "--addr", addr, "--data-dir", filepath.Join(dir, "data"),
+		"--max-sessions", "1000000", "--max-sessions-per-ip", "1000000", "--connections-per-minute", "100000000",
+		"--idle-timeout", "2h", "--bot-delay", cfg.BotDelay.String(), "--log-level", "warn"}, cfg.ServerArgs...)
+	srv, err := startTarget(ctx, "server", addr, cfg.Binary, args, 60*time.Second)
+	if err != nil {
+		return rep, err
+	}
+	defer srv.stop()
+	fmt.Fprintf(cfg.Log, "server: pid %d on %s\n", srv.pid(), addr)
+	r, clients, err := measureIdle(ctx, cfg, srv, serverOpener(cfg))
+	rep.Server = r
+	closeAll(clients)
+	if err != nil {
+		return rep, fmt.Errorf("server: %w", err)
+	}
+	if rep.Floor != nil {
+		ratio := func(name string, a, b float64) {
+			if b != 0 {
+				rep.Ratios[name] = a / b
+			}
+		}
+		ratio("handshakes_per_sec", r.HandshakesPerSec, rep.Floor.HandshakesPerSec)
+		ratio("churn_per_sec_while_held", r.ChurnPerSec, rep.Floor.ChurnPerSec)
+		ratio("mb_per_session", r.MBPerSession, rep.Floor.MBPerSession)
+		ratio("idle_cpu_per_session", r.IdleCPUPerSession, rep.Floor.IdleCPUPerSession)
+		ratio("echo_p50", r.Echo.P50, rep.Floor.Echo.P50)
+		ratio("echo_p99", r.Echo.P99, rep.Floor.Echo.P99)
+	}
+	if cfg.NoPlay {
+		return rep, nil
+	}
+	// Let the closed idle sessions wind down before the tables arrive.
+	sleep(ctx, cfg.Settle)
+	play, err := runPlay(ctx, cfg, srv)
+	rep.Play = play
+	if play != nil && rep.Floor != nil && rep.Floor.Echo.P99 > 0 {
+		rep.Ratios["play_p50_vs_floor_echo_p50"] = play.Latency.P50 / rep.Floor.Echo.P50
+		rep.Ratios["play_p99_vs_floor_echo_p99"] = play.Latency.P99 / rep.Floor.Echo.P99
+	}
+	if err != nil {
+		return rep, fmt.Errorf("play: %w", err)
+	}
+	if err := srv.alive(); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// opener opens session i and returns it once its first screen is drawn
+// (ready, the moment a handshake counts as done) and, when hold is set,
+// once it has reached the screen where it will sit idle.
+type opener func(ctx context.Context, t *target, i int, hold bool) (*client, error)
+
+func floorOpener(cfg Config) opener {
+	return func(ctx context.Context, t *target, i int, _ bool) (*client, error) {
+		c, err := openClient(ctx, fmt.Sprintf("idle%d", i), dialOptions{addr: t.addr, timeout: cfg.StepTimeout, w: 80, h: 24})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := c.waitFor(ctx, cfg.StepTimeout, floorMarker); err != nil {
+			c.close()
+			return nil, err
+		}
+		return c, nil
+	}
+}
+
+// serverOpener opens an arcade session with a new key: the first screen
+// asks for a handle; held sessions pick one and sit on the home screen.
+func serverOpener(cfg Config) opener {
+	return func(ctx context.Context, t *target, i int, hold bool) (*client, error) {
+		c, err := openClient(ctx, fmt.Sprintf("idle%d", i), dialOptions{addr: t.addr, timeout: cfg.StepTimeout, w: 80, h: 24})
+		if err != nil {
+			return nil, err
+		}
+		if _, err := c.waitFor(ctx, cfg.StepTimeout, "Choose a handle"); err != nil {
+			c.close()
+			return nil, err
+		}
+		if hold {
+			err := c.send(fmt.Sprintf("idle%d", i), keyEnter)
+			if err == nil {
+				_, err = c.waitFor(ctx, cfg.StepTimeout, "Quick play")
+			}
+			if err != nil {
+				c.close()
+				return nil, err
+			}
+		}
+		return c, nil
+	}
+}
+
+// measureIdle ramps Held sessions as fast as allowed (the handshake rate),
+// churns Churn more while they are held, ramps on to Idle, then measures
+// memory, idle CPU and keypress echo. It returns the open sessions.
+func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*TargetReport, []*client, error) {
+	r := &TargetReport{Name: t.name}
+	errs := &errorLog{}
+	defer func() { _, r.Errors = errs.count() }()
+	sleep(ctx, time.Second)
+	base, err := t.stats()
+	if err != nil {
+		return r, nil, err
+	}
+	r.BaseRSSMB = mb(base.RSS)
+
+	var next atomic.Int64
+	held, elapsed := ramp(ctx, cfg, t, open, cfg.Held, 0, &next, errs)
+	r.HandshakesPerSec = float64(len(held)) / elapsed.Seconds()
+	fmt.Fprintf(cfg.Log, "%s: %d sessions in %s (%.0f/s)\n", t.name, len(held), elapsed.Round(time.Millisecond), r.HandshakesPerSec)
+
+	// Churn: open and close while Held are held. Rate is not capped here:
+	// this is the acceptance rate under load.
+	start := time.Now()
+	var churned atomic.Int64
+	parallel(ctx, cfg.Concurrency, cfg.Churn, func(int) {
+		i := int(next.Add(1))
+		c, err := open(ctx, t, i, false)
+		if err != nil {
+			errs.add(err)
+			return
+		}
+		churned.Add(1)
+		c.close()
+	})
+	r.ChurnPerSec = float64(churned.Load()) / time.Since(start).Seconds()
+	fmt.Fprintf(cfg.Log, "%s: churned %d while holding %d (%.0f/s)\n", t.name, churned.Load(), len(held), r.ChurnPerSec)
+
+	more, _ := ramp(ctx, cfg, t, open, cfg.Idle-len(held), cfg.Rate, &next, errs)
+	held = append(held, more...)
+	r.Held = len(held)
+	r.Failed, _ = errs.count()
+	if err := t.alive(); err != nil {
+		return r, held, err
+	}
+	sleep(ctx, cfg.Settle)
+	s1, err := t.stats()
+	if err != nil {
+		return r, held, err
+	}
+	t1 := time.Now()
+	sleep(ctx, cfg.IdleWindow)
+	s2, err := t.stats()
+	if err != nil {
+		return r, held, err
+	}
+	wall := time.Since(t1)
+	r.HeldRSSMB = mb(s2.RSS)
+	if len(held) > 0 {
+		r.MBPerSession = mb(s2.RSS-base.RSS) / float64(len(held))
+		cpu := float64((s2.CPU - s1.CPU).Microseconds()) / wall.Seconds()
+		r.IdleCPUPercent = cpu / 1e4
+		r.IdleCPUPerSession = cpu / float64(len(held))
+	}
+	fmt.Fprintf(cfg.Log, "%s: %d held, %.0f MB RSS (%.3f MB/session), idle CPU %.1f%% of a core (%.1f µs/session/s)\n",
+		t.name, len(held), r.HeldRSSMB, r.MBPerSession, r.IdleCPUPercent, r.IdleCPUPerSession)
+
+	// Keypress echo: one key at a time on different sessions, timed to the
+	// first byte of the redrawn screen. Down and up alternate so the screen
+	// changes every time.
+	echo := &samples{}
+	keys := []string{keyDown, "\x1b[A"}
+	for i := 0; i < cfg.EchoSamples && len(held) > 0 && ctx.Err() == nil; i++ {
+		c := held[(i*7919)%len(held)]
+		k := keys[(i/len(held))%2]
+		got := c.arm(nil, time.Now(), true)
+		if err := c.send(k); err != nil {
+			errs.add(err)
+			continue
+		}
+		d, err := c.await(ctx, got, cfg.StepTimeout)
+		if err != nil {
+			errs.add(fmt.Errorf("echo: %w", err))
+			continue
+		}
+		echo.add(d)
+		sleep(ctx, 20*time.Millisecond)
+	}
+	r.Echo = echo.summary()
+	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms\n", t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max)
+	return r, held, ctx.Err()
+}
+
+// ramp opens n sessions, at most rate per second (0: no cap) and
+// Concurrency at once, and returns those that reached their idle screen
+// with the time it took.
+func ramp(ctx context.Context, cfg Config, t *target, open opener, n int, rate float64, next *atomic.Int64, errs *errorLog) ([]*client, time.Duration) {
+	var mu sync.Mutex
+	var out []*client
+	var tick <-chan time.Time
+	if rate > 0 {
+		tk := time.NewTicker(time.Duration(float64(time.Second) / rate))
+		defer tk.Stop()
+		tick = tk.C
+	}
+	start := time.Now()
+	parallelPaced(ctx, cfg.Concurrency, n, tick, func(int) {
+		c, err := open(ctx, t, int(next.Add(1)), true)
+		if err != nil {
+			errs.add(err)
+			return
+		}
+		mu.Lock()
+		out = append(out, c)
+		mu.Unlock()
+	})
+	return out, time.Since(start)
+}
+
+// parallel runs fn n times, at most workers at once.
+func parallel(ctx context.Context, workers, n int, fn func(i int)) {
+	parallelPaced(ctx, workers, n, nil, fn)
+}
+
+// parallelPaced is parallel with each start waiting for a tick when tick
+// is not nil.
+func parallelPaced(ctx context.Context, workers, n int, tick <-chan time.Time, fn func(i int)) {
+	sem := make(chan struct{}, max(workers, 1))
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		if tick != nil {
+			select {
+			case <-tick:
+			case <-ctx.Done():
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			fn(i)
+		}()
+	}
+	wg.Wait()
+}
+
+func closeAll(cs []*client) {
+	parallel(context.Background(), 64, len(cs), func(i int) { cs[i].close() })
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+func mb(b int64) float64 { return float64(b) / (1 << 20) }
