@@ -182,3 +182,47 @@ func TestEachFinishedGamePagesThroughEverything(t *testing.T) {
 			obs.commits, obs.writes, obs.failed, games)
 	}
 }
+
+func TestVerifyFileAndPing(t *testing.T) {
+	db, _ := openTemp(t)
+	if err := db.Ping(); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+	if err := db.FinishGame(finish(sampleLive("ABCDE"), engine.Result{Draw: true}, time.Time{})); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := db.Backup(&buf); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	if err := os.WriteFile(good, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyFile(good); err != nil {
+		t.Fatalf("VerifyFile on a good copy: %v", err)
+	}
+	for _, n := range []int{0, 100, 4096, 8192, buf.Len() / 2, buf.Len() - 1} {
+		truncated := filepath.Join(dir, fmt.Sprintf("truncated-%d.db", n))
+		if err := os.WriteFile(truncated, buf.Bytes()[:n], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyFile(truncated); err == nil {
+			t.Fatalf("VerifyFile accepted a copy cut to %d of %d bytes", n, buf.Len())
+		}
+	}
+	junk := filepath.Join(dir, "junk.db")
+	if err := os.WriteFile(junk, bytes.Repeat([]byte("not a database "), 1000), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyFile(junk); err == nil {
+		t.Fatal("VerifyFile accepted junk")
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Ping(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("Ping after Close: %v, want ErrClosed", err)
+	}
+}

@@ -220,6 +220,20 @@ func migrate(tx *bolt.Tx, from int) error {
 // Path returns the file the DB was opened from.
 func (db *DB) Path() string { return db.path }
 
+// Ping checks that the file can still be read (for health checks); it
+// fails with ErrClosed after Close.
+func (db *DB) Ping() error {
+	if err := db.view(func(tx *bolt.Tx) error {
+		if tx.Bucket([]byte(bucketMeta)) == nil {
+			return errors.New("meta bucket missing")
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("database %s: %w", db.path, err)
+	}
+	return nil
+}
+
 // Close waits for every pending write to be committed, then closes the file.
 // Writes submitted after Close fail with ErrClosed.
 func (db *DB) Close() error {
