@@ -90,6 +90,7 @@ func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, n
 	st := connStateFrom(ctx)
 	if int(st.channels.Add(1)) > s.cfg.MaxSessionsPerConn {
 		st.channels.Add(-1)
+		s.abuse("sessions per connection", accountOf(conn), st.key, "session channel rejected")
 		_ = newChan.Reject(gossh.ResourceShortage,
 			fmt.Sprintf("at most %d sessions per connection", s.cfg.MaxSessionsPerConn))
 		return
@@ -100,16 +101,18 @@ func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, n
 	box := newResizeBox()
 	s.boxes.Store(id, box)
 	defer s.boxes.Delete(id)
-	ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: newChan, s: s, id: id, box: box}, ctx)
+	ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: newChan, s: s, account: accountOf(conn), remote: st.key, id: id, box: box}, ctx)
 }
 
 // filteredChannel accepts a session channel and hands the default handler a
 // filtered copy of its request stream.
 type filteredChannel struct {
 	gossh.NewChannel
-	s   *Server
-	id  string
-	box *resizeBox
+	s  *Server
+	id string
+	// account and remote name the client in abuse logs.
+	account, remote string
+	box             *resizeBox
 }
 
 // Accept accepts the channel and starts the filter.
@@ -155,7 +158,7 @@ type envRequest struct {
 // is refused.
 func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Request) {
 	defer close(out)
-	var started, hasPty bool
+	var started, hasPty, envFlood bool
 	envs := 0
 	for req := range in {
 		switch req.Type {
@@ -185,6 +188,10 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			var e envRequest
 			if started || envs >= c.s.cfg.MaxEnv || len(req.Payload) > maxEnvBytes ||
 				gossh.Unmarshal(req.Payload, &e) != nil || strings.EqualFold(e.Name, sessionKeyEnv) {
+				if envs >= c.s.cfg.MaxEnv && !envFlood {
+					envFlood = true
+					c.s.abuse("env flood", c.account, c.remote, "env requests beyond the cap refused")
+				}
 				_ = req.Reply(false, nil)
 				continue
 			}
@@ -202,6 +209,15 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			_ = req.Reply(false, nil)
 		}
 	}
+}
+
+// accountOf is the account a connection authenticated as, for logs: the
+// fingerprint of the key that completed authentication, or "guest".
+func accountOf(conn *gossh.ServerConn) string {
+	if conn.Permissions != nil && conn.Permissions.Extensions[fingerprintExt] != "" {
+		return conn.Permissions.Extensions[fingerprintExt]
+	}
+	return "guest"
 }
 
 // cleanTerm keeps a TERM value that looks like a terminal name.

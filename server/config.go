@@ -23,6 +23,8 @@ const (
 	DefaultMaxWidth           = 240
 	DefaultMaxHeight          = 80
 	DefaultFPS                = 20
+	DefaultInputPerSecond     = 2048
+	DefaultInputBurst         = 8192
 )
 
 // Config is everything the SSH server needs. Zero values take the defaults
@@ -62,6 +64,13 @@ type Config struct {
 	MaxWidth, MaxHeight int
 	// FPS is the renderer's frame-rate ceiling per session.
 	FPS int
+	// InputPerSecond and InputBurst meter each session's input in bytes
+	// (a token bucket). Typing and key repeat stay far below; a paste or a
+	// key flood beyond the burst is dropped, not queued.
+	InputPerSecond, InputBurst int
+	// Bans refuses banned addresses and keys and mutes keys in chat. Nil
+	// bans nobody.
+	Bans *BanList
 
 	// App builds the Bubble Tea model for an interactive (PTY) session.
 	App AppFunc
@@ -96,6 +105,8 @@ func (c Config) withDefaults() (Config, error) {
 	setInt(&c.MaxWidth, DefaultMaxWidth)
 	setInt(&c.MaxHeight, DefaultMaxHeight)
 	setInt(&c.FPS, DefaultFPS)
+	setInt(&c.InputPerSecond, DefaultInputPerSecond)
+	setInt(&c.InputBurst, DefaultInputBurst)
 	return c, nil
 }
 

@@ -23,7 +23,11 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 
 	var lastInput atomic.Int64
 	lastInput.Store(time.Now().UnixNano())
-	input := &inputTracker{r: sess, last: &lastInput}
+	remote := connStateFrom(sess.Context()).key
+	limited := newInputLimiter(sess, s.cfg.InputPerSecond, s.cfg.InputBurst, func() {
+		s.abuse("input flood", id.Account, remote, "input beyond the per-session rate is dropped")
+	})
+	input := &inputTracker{r: limited, last: &lastInput}
 
 	model := s.cfg.App(Session{
 		Identity: id,
@@ -35,7 +39,8 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	})
 	// Options are built here rather than with wish's MakeOptions, which
 	// would replace our filter with its own.
-	p := tea.NewProgram(model,
+	guard := newGuard(model, s.log.With("remote", remote, "account", id.Account))
+	p := tea.NewProgram(guard,
 		tea.WithContext(ctx),
 		tea.WithInput(input),
 		tea.WithOutput(sess),
@@ -53,6 +58,11 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	_, err := p.Run()
 	cause := context.Cause(ctx)
 	cancel(errEnded)
+	if guard.panicked {
+		writeLine(sess, "")
+		writeLine(sess, sessionPanicText)
+		return 1
+	}
 	if cause == errIdle || cause == errTooLong || cause == errShutdown {
 		writeLine(sess, "")
 		writeLine(sess, cause.Error())

@@ -200,17 +200,22 @@ func (s *Server) admitConn(ctx ssh.Context, conn net.Conn) net.Conn {
 	s.mu.Lock()
 	draining := s.draining
 	s.mu.Unlock()
-	if draining {
-		refusal = errShutdown
-	}
 	tc := &trackedConn{Conn: conn, release: func() { s.limits.releaseConn(key) }}
 	if hardClose {
-		s.log.Warn("connection dropped", "remote", key, "reason", "flood")
+		s.abuse("connection flood", "", key, "connection dropped before the handshake")
 		_ = tc.Close()
 		return nil
 	}
+	switch {
+	case draining:
+		refusal = errShutdown
+	case s.cfg.Bans.BannedAddr(key):
+		refusal = errBanned
+		s.abuse("banned address", "", key, "connection refused")
+	case refusal != nil:
+		s.abuse("connection rate", "", key, "connection refused")
+	}
 	if refusal != nil {
-		s.log.Info("connection refused", "remote", key, "reason", refusal.Error())
 		tc.hardDeadline = time.Now().Add(refusedConnLifetime)
 		_ = tc.SetDeadline(time.Time{})
 	}
@@ -273,7 +278,7 @@ func (s *Server) handleSession(sess ssh.Session) {
 		return
 	}
 	if err := s.limits.acquireSession(st.key); err != nil {
-		log.Info("session refused", "reason", err.Error())
+		s.abuse("session limit", "", st.key, err.Error())
 		writeLine(sess.Stderr(), err.Error())
 		return
 	}
@@ -281,8 +286,13 @@ func (s *Server) handleSession(sess ssh.Session) {
 
 	id, err := identify(sess)
 	if err != nil {
-		log.Warn("identity mismatch", "user", safeLog(sess.User()))
+		s.abuse("identity mismatch", "", st.key, "user "+safeLog(sess.User()))
 		writeLine(sess.Stderr(), err.Error())
+		return
+	}
+	if s.cfg.Bans.BannedKey(id.Account) {
+		s.abuse("banned key", id.Account, st.key, "session refused")
+		writeLine(sess.Stderr(), errBanned.Error())
 		return
 	}
 	if !id.Guest && s.cfg.Records != nil {
@@ -323,6 +333,13 @@ func (s *Server) unregister(ls *liveSession) {
 	defer s.mu.Unlock()
 	delete(s.live, ls)
 	s.sessions.Done()
+}
+
+// abuse writes one structured line for every tripped limit and refused
+// abuser, all with the same message so an operator can grep for them:
+// kind says which limit, account and remote who, detail what was done.
+func (s *Server) abuse(kind, account, remote, detail string) {
+	s.log.Warn("abuse", "kind", kind, "account", account, "remote", remote, "detail", detail)
 }
 
 // safeLog makes client-chosen text harmless in an operator's log: quoted
