@@ -9,6 +9,7 @@ import (
 
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
 	codingboard "github.com/codebreakers/codebreakers/tui/coding"
+	ifboard "github.com/codebreakers/codebreakers/tui/ifthen"
 	wtrboard "github.com/codebreakers/codebreakers/tui/whattherule"
 )
 
@@ -19,6 +20,8 @@ func rulesText(gameID string) (string, bool) {
 		return bcboard.Rules, true
 	case "coding":
 		return codingboard.Rules, true
+	case "ifthen":
+		return ifboard.Rules, true
 	case "whattherule":
 		return wtrboard.Rules, true
 	}
