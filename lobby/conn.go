@@ -1,9 +1,12 @@
 package lobby
 
 import (
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
 
 // Conn is one session's link to one table, as a player in a seat or as a
@@ -19,7 +22,8 @@ type Conn struct {
 	once   sync.Once
 	mu     sync.Mutex
 	reason string
-	frozen TableView // the last view, kept when the Conn ends
+	frozen TableView       // the last view, kept when the Conn ends
+	muted  map[string]bool // accounts whose chat this viewer hides
 }
 
 func newConn(t *table, id Identity, v engine.Viewer) *Conn {
@@ -39,13 +43,20 @@ func (c *Conn) Updates() <-chan struct{} { return c.updates }
 // pass to someone else, and what they see is not for this session.
 func (c *Conn) View() TableView {
 	v := c.current()
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.ended() { // checked after the load: a later seat holder is only published after end
-		c.mu.Lock()
-		defer c.mu.Unlock()
 		return c.frozen
+	}
+	if len(c.muted) > 0 && slices.ContainsFunc(v.Chat, c.hides) {
+		v.Chat = slices.DeleteFunc(slices.Clone(v.Chat), c.hides)
 	}
 	return v
 }
+
+// hides reports whether this viewer muted the line's author. Called with
+// c.mu held.
+func (c *Conn) hides(l ChatLine) bool { return c.muted[l.account] }
 
 // current reads this viewer's entry of the latest snapshot.
 func (c *Conn) current() TableView {
@@ -80,11 +91,58 @@ func (c *Conn) Act(action []byte) error {
 // Chat posts a line to the table's chat. The text is sanitised (escape
 // sequences, control, bidi and zero-width characters removed), cut to the
 // configured width and rate-limited per account; refusals are user-facing.
+//
+// Two commands are answered instead of posted: "/mute NAME" hides NAME's
+// chat from this viewer (the others still see it) and "/unmute NAME" shows
+// it again. Their answer is a user-facing *engine.IllegalError saying what
+// was done, so it shows where refusals show.
 func (c *Conn) Chat(text string) error {
 	if limit := 8 * c.t.cfg.MaxChatLen; len(text) > limit {
 		text = text[:limit] // bound the work; Clean drops any split rune
 	}
+	if cmd, name, ok := strings.Cut(strings.TrimSpace(text), " "); ok && (cmd == "/mute" || cmd == "/unmute") {
+		return c.setMuted(strings.TrimSpace(name), cmd == "/mute")
+	}
 	return c.call(func() error { return c.t.chat(c, text) })
+}
+
+// Mute hides (or, with mute false, shows again) the chat of whoever at this
+// table goes by handle, for this viewer only. The answer is a user-facing
+// *engine.IllegalError either way: it says what was done or why not.
+func (c *Conn) Mute(handle string, mute bool) error { return c.setMuted(handle, mute) }
+
+func (c *Conn) setMuted(name string, mute bool) error {
+	name = textsafe.Clean(name, 32)
+	var account string
+	err := c.call(func() error {
+		a, ok := c.t.accountOfHandle(name)
+		if !ok {
+			return engine.Illegal("Nobody called %q is at this table.", name)
+		}
+		account = a
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if account == c.id.Account {
+		return engine.Illegal("You cannot mute yourself.")
+	}
+	c.mu.Lock()
+	if mute {
+		if c.muted == nil {
+			c.muted = make(map[string]bool)
+		}
+		c.muted[account] = true
+	} else {
+		delete(c.muted, account)
+	}
+	c.mu.Unlock()
+	c.notify()
+	if mute {
+		return engine.Illegal("Muted %s: you no longer see their chat. \"/unmute %s\" shows it again.", name, name)
+	}
+	return engine.Illegal("Unmuted %s: you see their chat again.", name)
 }
 
 // SetReady marks this seat ready (or not) while the table waits for

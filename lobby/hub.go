@@ -244,7 +244,14 @@ func (h *Hub) lookup(id Identity, typed string) (*table, error) {
 	}
 	w := h.failures[id.Account]
 	if w != nil && w.full(now, time.Minute, h.cfg.JoinFailuresPerMinute) {
+		if !w.warned {
+			w.warned = true // one line per burst of guesses
+			h.log.Warn("abuse", "kind", "join code guessing", "account", id.Account, "detail", "joins refused for a while")
+		}
 		return nil, ErrTooManyCodes
+	}
+	if w != nil {
+		w.warned = false
 	}
 	code, ok := NormalizeCode(typed)
 	t := h.tables[code]

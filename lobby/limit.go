@@ -5,7 +5,8 @@ import "time"
 // window is a sliding-window counter of recent events, used for chat and
 // wrong join codes. It is not safe for concurrent use; its owner locks.
 type window struct {
-	times []time.Time
+	times  []time.Time
+	warned bool // the owner already logged that this window is full
 }
 
 // prune forgets events older than span before now.

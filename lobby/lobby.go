@@ -55,6 +55,9 @@ type Config struct {
 	// ChatPerMinute and MaxChatLen limit chat (defaults 20 lines, 200 cells).
 	ChatPerMinute int
 	MaxChatLen    int
+	// Muted reports accounts the operator has muted: they may play but not
+	// chat. Nil mutes nobody.
+	Muted func(account string) bool
 	// JoinFailuresPerMinute is how many wrong codes an account may enter in a
 	// minute before joins are refused for a while (default 10).
 	JoinFailuresPerMinute int
@@ -224,6 +227,8 @@ type ChatLine struct {
 	At     time.Time
 	Handle string
 	Text   string
+
+	account string // who said it, for muting; never shown
 }
 
 // View lengths kept per table.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -871,6 +872,10 @@ func (t *table) chat(c *Conn, text string) error {
 	} else if _, ok := t.spectators[c]; !ok {
 		return ErrNotHere
 	}
+	if t.cfg.Muted != nil && t.cfg.Muted(c.id.Account) {
+		t.log.Warn("abuse", "kind", "muted chat", "account", c.id.Account, "detail", "chat refused", "code", t.code)
+		return engine.Illegal("You are muted on this server, so your messages are not shown.")
+	}
 	line := textsafe.Clean(text, t.cfg.MaxChatLen)
 	if line == "" {
 		return engine.Illegal("There is nothing to send.")
@@ -882,15 +887,36 @@ func (t *table) chat(c *Conn, text string) error {
 		t.chatLimits[c.id.Account] = w
 	}
 	if w.full(now, time.Minute, t.cfg.ChatPerMinute) {
+		if !w.warned {
+			w.warned = true // one line per burst, not one per refused message
+			t.log.Warn("abuse", "kind", "chat rate", "account", c.id.Account, "detail", "chat refused", "code", t.code)
+		}
 		return engine.Illegal("You are chatting too fast; wait a little and try again.")
 	}
+	w.warned = false
 	w.add(now)
-	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.Handle, Text: line})
+	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.Handle, Text: line, account: c.id.Account})
 	if n := len(t.chatLines); n > 2*ChatLen {
 		t.chatLines = slices.Clone(t.chatLines[n-ChatLen:])
 	}
 	t.dirty = true
 	return nil
+}
+
+// accountOfHandle finds who at the table (seated or watching) goes by
+// handle, case-insensitively.
+func (t *table) accountOfHandle(handle string) (string, bool) {
+	for _, s := range t.seats {
+		if s.human() && strings.EqualFold(s.id.Handle, handle) {
+			return s.id.Account, true
+		}
+	}
+	for c := range t.spectators {
+		if strings.EqualFold(c.id.Handle, handle) {
+			return c.id.Account, true
+		}
+	}
+	return "", false
 }
 
 // pushEvents adds events to the log of every viewer who may see them.
