@@ -214,7 +214,7 @@ func (s *Server) writeTranscript(w io.Writer, g storage.FinishedGame) error {
 		writeLine(w, fmt.Sprintf("%3d. %s", i+1, textsafe.Clean(e.Text, 200)))
 	}
 	writeLine(w, "")
-	for _, line := range handLines(st.View(engine.Omniscient()), g.Seats) {
+	for _, line := range revealLines(st.View(engine.Omniscient())) {
 		writeLine(w, line)
 	}
 	writeLine(w, "Result: "+textsafe.Clean(g.Result.Summary, 200))

@@ -1,48 +1,42 @@
 package server
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
-	"github.com/codebreakers/codebreakers/storage"
 )
 
-// handLines shows every hand of a finished game's omniscient view, one line
-// per seat, for the text transcript. Games without a text form here get no
-// hand lines; their events still tell the story.
-func handLines(view any, seats []storage.SeatRecord) []string {
-	switch v := view.(type) {
-	case breakcode.View:
-		return breakcodeHands(v, seats)
-	default:
+// revealer is a game view that can say in plain text what it holds of the
+// game's hidden side: one row per seat or pile, a label and what it held.
+// Game packages implement it on their View types, so the transcript shows
+// the final full reveal of any game without the server knowing its rules.
+type revealer interface {
+	RevealText() [][2]string
+}
+
+// revealWidth caps a revealed row's text; labelWidth is the label column.
+const (
+	revealWidth = 200
+	labelWidth  = 16
+)
+
+// revealLines lays out a finished game's omniscient view for the text
+// transcript: every hidden thing, one line each. Views that cannot reveal
+// themselves give no lines; the events still tell the story. Labels and
+// values are cleaned here, as everything a terminal prints must be.
+func revealLines(view any) []string {
+	r, ok := view.(revealer)
+	if !ok {
 		return nil
 	}
-}
-
-func breakcodeHands(v breakcode.View, seats []storage.SeatRecord) []string {
-	lines := make([]string, 0, len(v.Seats)+2)
-	for i, sv := range v.Seats {
-		name := sv.Name
-		if i < len(seats) && seats[i].Handle != "" {
-			name = seats[i].Handle
-		}
-		lines = append(lines, fmt.Sprintf("  %-16s %s", textsafe.Clean(name, 16), tiles(sv.Hand)))
-	}
-	if len(v.Centre) > 0 {
-		lines = append(lines, fmt.Sprintf("  %-16s %s", "Centre", tiles(v.Centre)))
-	}
-	if len(v.Unused) > 0 {
-		lines = append(lines, fmt.Sprintf("  %-16s %s", "Out of play", tiles(v.Unused)))
+	rows := r.RevealText()
+	lines := make([]string, 0, len(rows))
+	for _, row := range rows {
+		label := textsafe.Clean(row[0], labelWidth)
+		pad := strings.Repeat(" ", max(0, labelWidth-ansi.StringWidth(label))) // by cells, not bytes
+		lines = append(lines, "  "+label+pad+" "+textsafe.Clean(row[1], revealWidth))
 	}
 	return lines
-}
-
-func tiles(ts []breakcode.Tile) string {
-	parts := make([]string, len(ts))
-	for i, t := range ts {
-		parts[i] = t.String()
-	}
-	return strings.Join(parts, " ")
 }

@@ -2,6 +2,7 @@ package breakcode
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
 )
@@ -237,4 +238,33 @@ func (s *state) view(viewer engine.Viewer) View {
 func (a Asked) clone() Asked {
 	a.Answers = slices.Clone(a.Answers)
 	return a
+}
+
+// RevealText lists, for a plain-text transcript, every set of tiles this
+// view holds, one row each as a label and the tiles: the seats' hands,
+// then the centre and the tiles out of play. An omniscient view holds the
+// whole deal; a hand the view hides is left out.
+func (v View) RevealText() [][2]string {
+	rows := make([][2]string, 0, len(v.Seats)+2)
+	for _, sv := range v.Seats {
+		if sv.Hand != nil {
+			rows = append(rows, [2]string{sv.Name, tileText(sv.Hand)})
+		}
+	}
+	if len(v.Centre) > 0 {
+		rows = append(rows, [2]string{"Centre", tileText(v.Centre)})
+	}
+	if len(v.Unused) > 0 {
+		rows = append(rows, [2]string{"Out of play", tileText(v.Unused)})
+	}
+	return rows
+}
+
+// tileText writes tiles as a transcript shows them: "3b 3w 5g 7b 7w".
+func tileText(ts []Tile) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = t.String()
+	}
+	return strings.Join(parts, " ")
 }

@@ -2,6 +2,7 @@ package coding
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
 )
@@ -248,4 +249,51 @@ func (s *state) view(viewer engine.Viewer) View {
 		v.Result = &r
 	}
 	return v
+}
+
+// RevealText lists, for a plain-text transcript, each seat's code as far
+// as this view knows it ("?" for a card it may not see) and how the seat
+// ended, then the leftover code cards, face up and, when the view holds
+// them, face down. An omniscient view shows every card.
+func (v View) RevealText() [][2]string {
+	won := map[engine.Seat]bool{}
+	if v.Result != nil {
+		for _, w := range v.Result.Winners {
+			won[w] = true
+		}
+	}
+	rows := make([][2]string, 0, len(v.Seats)+2)
+	for i, sv := range v.Seats {
+		var code strings.Builder
+		for p, k := range sv.Known {
+			if k < 0 {
+				code.WriteString("?")
+			} else {
+				code.WriteString(ValueName(p, k))
+			}
+		}
+		switch {
+		case won[engine.Seat(i)]:
+			code.WriteString("  won")
+		case sv.Out:
+			code.WriteString("  out")
+		}
+		rows = append(rows, [2]string{sv.Name, code.String()})
+	}
+	if len(v.Extras) > 0 {
+		rows = append(rows, [2]string{"Face up", cardNames(v.Extras)})
+	}
+	if len(v.LeftoverCards) > 0 {
+		rows = append(rows, [2]string{"Face down", cardNames(v.LeftoverCards)})
+	}
+	return rows
+}
+
+// cardNames writes code cards as "8 A 2".
+func cardNames(cards []int) string {
+	names := make([]string, len(cards))
+	for i, c := range cards {
+		names[i] = CardName(c)
+	}
+	return strings.Join(names, " ")
 }

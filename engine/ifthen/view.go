@@ -2,6 +2,7 @@ package ifthen
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
 )
@@ -281,4 +282,35 @@ func (s *state) cardsOf(ids []int) []Card {
 		out = append(out, s.cards[c])
 	}
 	return out
+}
+
+// RevealText lists, for a plain-text transcript, what this view holds of
+// the game's hidden side: the Code, the Mastermind's loyalty, and every
+// hand it may see, each card as its two ends. An omniscient view of a
+// finished game shows it all.
+func (v View) RevealText() [][2]string {
+	var rows [][2]string
+	if c := v.Challenge; c != nil {
+		rows = append(rows, [2]string{"Code", c.English + " (" + c.Text + ")"})
+	}
+	if v.Loyal != nil {
+		side := "against the team"
+		if *v.Loyal {
+			side = "with the team"
+		}
+		rows = append(rows, [2]string{"Loyalty", "the Mastermind played " + side})
+	}
+	for _, sv := range v.Seats {
+		switch {
+		case sv.HandSize == 0 && sv.Role == RoleBreaker:
+			rows = append(rows, [2]string{sv.Name, "no cards left"})
+		case len(sv.Hand) > 0:
+			ends := make([]string, len(sv.Hand))
+			for i, c := range sv.Hand {
+				ends[i] = c.A.Code() + "/" + c.B.Code()
+			}
+			rows = append(rows, [2]string{sv.Name, strings.Join(ends, " ")})
+		}
+	}
+	return rows
 }
