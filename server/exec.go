@@ -211,7 +211,7 @@ func (s *Server) writeTranscript(w io.Writer, g storage.FinishedGame) error {
 	writeLine(w, "Players: "+seatNames(g.Seats))
 	writeLine(w, "")
 	for i, e := range events {
-		writeLine(w, fmt.Sprintf("%3d. %s", i+1, textsafe.Clean(e.Text, 200)))
+		writeLine(w, fmt.Sprintf("%3d. %s", i+1, eventText(e, g.Seats)))
 	}
 	writeLine(w, "")
 	for _, line := range revealLines(st.View(engine.Omniscient())) {

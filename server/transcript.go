@@ -1,11 +1,14 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/storage"
 )
 
 // revealer is a game view that can say in plain text what it holds of the
@@ -39,4 +42,21 @@ func revealLines(view any) []string {
 		lines = append(lines, "  "+label+pad+" "+textsafe.Clean(row[1], revealWidth))
 	}
 	return lines
+}
+
+// eventText is one event of the transcript. A private event is phrased for
+// the seats that saw it ("You drew …"), so it is marked with their names.
+func eventText(e engine.Event, seats []storage.SeatRecord) string {
+	text := textsafe.Clean(e.Text, revealWidth)
+	if len(e.Seats) == 0 {
+		return text
+	}
+	names := make([]string, len(e.Seats))
+	for i, s := range e.Seats {
+		names[i] = fmt.Sprintf("seat %d", int(s)+1)
+		if int(s) >= 0 && int(s) < len(seats) && seats[s].Handle != "" {
+			names[i] = textsafe.Clean(seats[s].Handle, labelWidth)
+		}
+	}
+	return "(to " + strings.Join(names, ", ") + ") " + text
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/engine/coding"
 	"github.com/codebreakers/codebreakers/engine/ifthen"
+	"github.com/codebreakers/codebreakers/storage"
 )
 
 // Every installed game's view reveals itself in the transcript.
@@ -90,5 +91,21 @@ func TestRevealLinesOfEveryGame(t *testing.T) {
 				t.Errorf("an omniscient reveal hides something:\n%s", got)
 			}
 		})
+	}
+}
+
+func TestEventTextMarksPrivateEvents(t *testing.T) {
+	seats := []storage.SeatRecord{{Handle: "ann"}, {Handle: "bob"}}
+	for _, tc := range []struct {
+		e    engine.Event
+		want string
+	}{
+		{engine.Event{Text: "ann played 7YLr: Valid."}, "ann played 7YLr: Valid."},
+		{engine.Event{Text: "You drew 9BLy/4YLb.", Seats: []engine.Seat{1}}, "(to bob) You drew 9BLy/4YLb."},
+		{engine.Event{Text: "You see\x1b[2J it.", Seats: []engine.Seat{0, 3}}, "(to ann, seat 4) You see it."},
+	} {
+		if got := eventText(tc.e, seats); got != tc.want {
+			t.Errorf("eventText(%q) = %q, want %q", tc.e.Text, got, tc.want)
+		}
 	}
 }

@@ -156,11 +156,26 @@ func TestCodingSpeedCrackingWithBotsOverSSH(t *testing.T) {
 	ann.waitUntil("the game to start", func(s string) bool { return turnRe.MatchString(title(s)) })
 
 	(&codingDriver{t: t, players: []*term{ann}}).playToEnd()
-	assertWinner(t, ann.screen())
+	end := ann.screen()
+	assertWinner(t, end)
+	checkCodingReveal(t, end, lastTranscript(t, dial(t, addr, withKey(annKey)), "The Coding"), "ann", "bot-")
+}
 
-	out, _, status := execRun(t, dial(t, addr, withKey(annKey)), "history")
-	if status != 0 || !strings.Contains(out, "The Coding") {
-		t.Fatalf("history (exit %d):\n%s", status, out)
+// checkCodingReveal checks that the transcript reveals every code just as
+// the finished board showed it.
+func checkCodingReveal(t *testing.T, screen, transcript string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		shown := regexp.MustCompile(`(?m)^\s+(` + regexp.QuoteMeta(name) + `\S*)\s+\[(\S) (\S) (\S)\]`).FindAllStringSubmatch(screen, -1)
+		if len(shown) == 0 {
+			t.Fatalf("the finished board shows no code for %s:\n%s", name, screen)
+		}
+		for _, m := range shown {
+			row := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(m[1]) + `\s+` + m[2] + m[3] + m[4] + `\b`)
+			if !row.MatchString(transcript) {
+				t.Errorf("the transcript does not reveal %s's code %s%s%s:\n%s", m[1], m[2], m[3], m[4], transcript)
+			}
+		}
 	}
 }
 
@@ -183,11 +198,8 @@ func TestCodingCounterCrackingTwoKeysOverSSH(t *testing.T) {
 	ann.send("s")
 
 	(&codingDriver{t: t, players: []*term{ann, bob}}).playToEnd()
-	assertWinner(t, ann.screen())
+	end := ann.screen()
+	assertWinner(t, end)
 	assertWinner(t, bob.screen())
-
-	out, _, status := execRun(t, dial(t, addr, withKey(bobKey)), "history")
-	if status != 0 || !strings.Contains(out, "The Coding") || !strings.Contains(out, "ann") {
-		t.Fatalf("history (exit %d):\n%s", status, out)
-	}
+	checkCodingReveal(t, end, lastTranscript(t, dial(t, addr, withKey(bobKey)), "The Coding"), "ann", "bob")
 }

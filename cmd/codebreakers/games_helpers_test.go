@@ -3,6 +3,9 @@ package main
 import (
 	"regexp"
 	"strings"
+	"testing"
+
+	gossh "golang.org/x/crypto/ssh"
 )
 
 // Menu positions of the games on the "which game?" screen, in the order
@@ -39,4 +42,23 @@ func createGameTable(host *term, game int, gameName string, form ...string) stri
 // formRow matches a create-table row showing value, e.g. formRow("Bots", "2").
 func formRow(label, value string) *regexp.Regexp {
 	return regexp.MustCompile(regexp.QuoteMeta(label) + `\s+‹ ` + regexp.QuoteMeta(value) + ` ›`)
+}
+
+// lastTranscript finds the newest game of gameName in the key's history
+// and returns its plain-text replay.
+func lastTranscript(t *testing.T, c *gossh.Client, gameName string) string {
+	t.Helper()
+	out, _, status := execRun(t, c, "history")
+	if status != 0 {
+		t.Fatalf("history (exit %d):\n%s", status, out)
+	}
+	id := regexp.MustCompile(`(?m)^([0-9A-Z]{5,6})\s+` + regexp.QuoteMeta(gameName)).FindStringSubmatch(out)
+	if id == nil {
+		t.Fatalf("no %s game in history:\n%s", gameName, out)
+	}
+	transcript, _, status := execRun(t, c, "replay "+id[1])
+	if status != 0 || !strings.Contains(transcript, "Result:") {
+		t.Fatalf("replay %s (exit %d):\n%s", id[1], status, transcript)
+	}
+	return transcript
 }

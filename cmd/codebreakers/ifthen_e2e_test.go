@@ -1,0 +1,140 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ifThenMove is the key a Code Breaker presses on screen now, or "" when
+// it has nothing to do. It always plays the highlighted card as it lies,
+// draws penalties from the deck and agrees to every proposal: a plain
+// player, but one who moves the game on every time.
+func ifThenMove(screen string) string {
+	if !strings.Contains(title(screen), "your turn") {
+		return ""
+	}
+	help := helpLine(screen)
+	for _, k := range []struct{ help, key string }{
+		{"enter play", keyEnter},
+		{"enter draw", keyEnter},
+		{"enter pass it", keyEnter},
+		{"enter reveal", keyEnter},
+		{"y agree", "y"},
+	} {
+		if strings.Contains(help, k.help) {
+			return k.key
+		}
+	}
+	return ""
+}
+
+var (
+	ifThenOwedRe = regexp.MustCompile(`Penalty: draw (\d+)`)
+	ifThenDeckRe = regexp.MustCompile(`· deck (\d+) ·`)
+	// The Code is shown to everyone once the game is over, won or lost.
+	ifThenResultRe = regexp.MustCompile(`the team (wins|loses)|Code: `)
+)
+
+// penaltyShortfall is how many cards of a penalty shown on screen the draw
+// deck cannot cover, and so must come from the Market.
+func penaltyShortfall(screen string) int {
+	owed, deck := ifThenOwedRe.FindStringSubmatch(screen), ifThenDeckRe.FindStringSubmatch(screen)
+	if owed == nil || deck == nil {
+		return 0
+	}
+	o, _ := strconv.Atoi(owed[1])
+	d, _ := strconv.Atoi(deck[1])
+	return max(0, o-d)
+}
+
+// ifThenDriver plays the Code Breakers' seats of an If Then game.
+type ifThenDriver struct {
+	t       *testing.T
+	players []*term
+}
+
+// step makes one move and waits until the table has taken it. It returns
+// false once the game is over.
+func (d *ifThenDriver) step() bool {
+	d.t.Helper()
+	var actor *term
+	var move string
+	d.players[0].waitUntil("someone's move or the end", func(string) bool {
+		finished := 0
+		for _, p := range d.players {
+			s := p.screen()
+			if m := ifThenMove(s); m != "" {
+				actor, move = p, m
+				return true
+			}
+			if strings.Contains(title(s), "finished") {
+				finished++
+			}
+		}
+		return finished == len(d.players)
+	})
+	if actor == nil {
+		return false
+	}
+	s := actor.screen()
+	before := title(s) + "\n" + helpLine(s)
+	if move == keyEnter && strings.Contains(helpLine(s), "enter draw") {
+		// Whatever the deck cannot cover is taken from the Market.
+		for i := range penaltyShortfall(s) {
+			actor.send(strconv.Itoa(i + 1))
+		}
+	}
+	actor.send(move)
+	actor.waitUntil("the move to be taken", func(s string) bool { return title(s)+"\n"+helpLine(s) != before })
+	return true
+}
+
+// playToEnd plays until the game is over, within a bounded number of moves.
+func (d *ifThenDriver) playToEnd() {
+	d.t.Helper()
+	for range 400 {
+		if !d.step() {
+			return
+		}
+	}
+	d.t.Fatal("the game did not end within 400 moves")
+}
+
+// TestIfThenTwoCodeBreakersOverSSH: two keys, both Code Breakers, with the
+// server as the All Knowing, play a Level 0 game of If Then to a result
+// through the real keys.
+func TestIfThenTwoCodeBreakersOverSSH(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t))
+	annKey, bobKey := newKey(t), newKey(t)
+	ann := openTerm(t, dial(t, addr, withKey(annKey)), "ann", termW, termH, "")
+	register(ann, "ann")
+	// Seats 3 → 2, then down past Bots and Bot level to Level: 1 → 0.
+	code := createGameTable(ann, menuIfThen, "If Then", keyLeft, keyDown, keyDown, keyDown, keyLeft)
+	ann.waitFor("Level: 0", "All Knowing: server")
+
+	bob := openTerm(t, dial(t, addr, withKey(bobKey)), "bob", termW, termH, "join "+code)
+	register(bob, "bob")
+	bob.waitFor("waiting for players", "ann")
+	bob.send("r")
+	ann.waitUntil("bob ready", func(s string) bool { return regexp.MustCompile(`bob\s+(✓ )?ready`).MatchString(s) })
+	ann.send("s")
+
+	(&ifThenDriver{t: t, players: []*term{ann, bob}}).playToEnd()
+	for _, p := range []*term{ann, bob} {
+		end := p.screen()
+		if !strings.Contains(title(end), "finished") || !strings.Contains(end, "The game is over.") ||
+			!ifThenResultRe.MatchString(end) {
+			t.Fatalf("%s: the game ended without a result shown:\n%s", p.name, end)
+		}
+	}
+
+	// The transcript reveals the Code and what each Code Breaker still held.
+	transcript := lastTranscript(t, dial(t, addr, withKey(annKey)), "If Then")
+	for _, row := range []string{`Code\s+\S.*\(.+\)`, `ann\s+\S.*`, `bob\s+\S.*`} {
+		if !regexp.MustCompile(`(?m)^  ` + row + `$`).MatchString(transcript) {
+			t.Errorf("the transcript lacks a row %q:\n%s", row, transcript)
+		}
+	}
+}
