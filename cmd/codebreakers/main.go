@@ -3,6 +3,9 @@
 //
 //	codebreakers [serve] [flags]    run the server (the default)
 //	codebreakers serve --help       every flag and its environment variable
+//	codebreakers backup PATH        consistent copy of the database, server running or not
+//	codebreakers export             finished games as JSON lines
+//	codebreakers import FILE        load an export into a stopped server's data directory
 package main
 
 import (
@@ -44,8 +47,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return serve(ctx, args, os.Getenv, stdout, stderr)
 	case "loadtest":
 		return loadtestCmd(ctx, args, stdout, stderr)
+	case "backup":
+		return backupCmd(ctx, args, os.Getenv, stdout, stderr)
+	case "export":
+		return exportCmd(ctx, args, os.Getenv, stdout, stderr)
+	case "import":
+		return importCmd(args, os.Getenv, os.Stdin, stdout, stderr)
 	case "help":
-		fmt.Fprintln(stdout, "Usage: codebreakers [serve] [flags]\n\nRun `codebreakers serve --help` for the flags.")
+		fmt.Fprintln(stdout, "Usage: codebreakers [serve] [flags]\n"+
+			"       codebreakers backup PATH | export [--out PATH] | import FILE\n\n"+
+			"Run `codebreakers COMMAND --help` for the flags.")
 		return nil
 	default:
 		fmt.Fprintf(stderr, "codebreakers: unknown command %q (try `codebreakers serve --help`)\n", cmd)

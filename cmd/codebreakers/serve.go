@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -44,6 +43,12 @@ type serveOptions struct {
 	ShutdownTimeout  time.Duration
 	LogFormat        string
 	LogLevel         string
+	// Operator settings: metrics/health address (off when empty), admin
+	// socket for backup/export ("off" disables), PROXY protocol senders.
+	MetricsAddr       string
+	AdminSocket       string
+	ProxyProtocolFrom string
+	proxyTrusted      []string
 }
 
 // setting is one flag with the environment variable that can also set it.
@@ -95,8 +100,7 @@ func durationSetting(p *time.Duration, def time.Duration, name, env, usage strin
 }
 
 // parseServe reads serve's settings from args and the environment.
-func parseServe(args []string, getenv func(string) string, stderr io.Writer) (serveOptions, error) {
-	var o serveOptions
+func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o serveOptions, err error) {
 	settings := []setting{
 		stringSetting(&o.Addr, server.DefaultAddr, "addr", "CODEBREAKERS_ADDR", "address to listen on"),
 		stringSetting(&o.DataDir, "./data", "data-dir", "CODEBREAKERS_DATA_DIR", "directory for the database and host key (created 0700)"),
@@ -112,6 +116,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
 		stringSetting(&o.LogLevel, "info", "log-level", "CODEBREAKERS_LOG_LEVEL", "log level: debug, info, warn or error"),
+		stringSetting(&o.MetricsAddr, "", "metrics-addr", "CODEBREAKERS_METRICS_ADDR", "serve Prometheus /metrics and /healthz over HTTP here, e.g. 127.0.0.1:9222 (off when empty)"),
+		stringSetting(&o.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "unix socket for `codebreakers backup` and `export` (default DATA_DIR/"+adminSocketName+"; off disables)"),
+		stringSetting(&o.ProxyProtocolFrom, "", "proxy-protocol-from", "CODEBREAKERS_PROXY_PROTOCOL_FROM", "comma-separated load-balancer IPs/CIDRs whose PROXY protocol headers are believed (off when empty)"),
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -140,6 +147,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (se
 	if o.HostKey == "" {
 		o.HostKey = filepath.Join(o.DataDir, "host_ed25519")
 	}
+	if o.AdminSocket == "" {
+		o.AdminSocket = filepath.Join(o.DataDir, adminSocketName)
+	}
+	if o.proxyTrusted, err = server.ParseTrusted(o.ProxyProtocolFrom); err != nil {
+		return o, fmt.Errorf("--proxy-protocol-from: %w", err)
+	}
 	if o.LogFormat != "text" && o.LogFormat != "json" {
 		return o, fmt.Errorf("log format %q: want text or json", o.LogFormat)
 	}
@@ -164,6 +177,7 @@ type instance struct {
 	db  *storage.DB
 	hub *lobby.Hub
 	srv *server.Server
+	ops *ops
 }
 
 // games is every game the arcade serves, in menu order.
@@ -174,8 +188,10 @@ func games() *engine.Registry {
 // openInstance opens the database, resumes the games in progress and builds
 // the SSH server, without listening yet.
 func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
+	in := &instance{log: log}
+	ops := newOps(o, log, in)
 	dbPath := filepath.Join(o.DataDir, dbFile)
-	db, err := storage.Open(dbPath, storage.Options{Timeout: time.Second, Logger: log})
+	db, err := storage.Open(dbPath, storage.Options{Timeout: time.Second, Logger: log, Observer: ops.storageObserver()})
 	if errors.Is(err, storage.ErrLocked) {
 		return nil, fmt.Errorf("%s is in use by another process (is another codebreakers server running on this data directory?)", dbPath)
 	}
@@ -189,6 +205,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		Logger:   log,
 		Grace:    o.Grace,
 		BotDelay: o.BotDelay,
+		Observer: ops.lobbyObserver(),
 	})
 	if err != nil {
 		_ = db.Close()
@@ -222,7 +239,12 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("start server: %w", err)
 	}
-	return &instance{log: log, db: db, hub: hub, srv: srv}, nil
+	in.db, in.hub, in.srv, in.ops = db, hub, srv, ops
+	if err := ops.start(o, in); err != nil {
+		_ = in.close(time.Second)
+		return nil, err
+	}
+	return in, nil
 }
 
 // close shuts down in order: the server (players told, connections closed
@@ -231,10 +253,14 @@ func (in *instance) close(timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	var errs []error
+	in.ops.drain()
 	if err := in.srv.Shutdown(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	in.hub.Close()
+	if err := in.ops.stop(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("stop metrics and admin socket: %w", err))
+	}
 	if err := in.db.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close database: %w", err))
 	}
@@ -258,10 +284,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", o.Addr)
+	ln, err := listen(o)
 	if err != nil {
 		_ = in.close(o.ShutdownTimeout)
-		return fmt.Errorf("listen on %s: %w", o.Addr, err)
+		return err
 	}
 	served := make(chan error, 1)
 	go func() { served <- in.srv.Serve(ln) }()
