@@ -322,3 +322,31 @@ func TestImportRefusesGamesThatDoNotReplay(t *testing.T) {
 		t.Fatalf("import into a running server's data: %v", err)
 	}
 }
+
+func TestOperatorFlags(t *testing.T) {
+	noEnv := func(string) string { return "" }
+	o, err := parseServe([]string{"--data-dir", "/srv/cb"}, noEnv, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.MetricsAddr != "" || len(o.proxyTrusted) != 0 || o.AdminSocket != filepath.Join("/srv/cb", adminSocketName) {
+		t.Fatalf("defaults: metrics %q, proxy %v, admin %q", o.MetricsAddr, o.proxyTrusted, o.AdminSocket)
+	}
+	env := map[string]string{"CODEBREAKERS_PROXY_PROTOCOL_FROM": "10.0.0.0/8, 192.168.1.5"}
+	o, err = parseServe([]string{"--addr", "127.0.0.1:0"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || len(o.proxyTrusted) != 2 {
+		t.Fatalf("proxy from env: %v %v", o.proxyTrusted, err)
+	}
+	ln, err := listen(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if _, ok := ln.(*net.TCPListener); ok {
+		t.Fatal("--proxy-protocol-from set but the listener does not read PROXY headers")
+	}
+	if _, err := parseServe([]string{"--proxy-protocol-from", "10.0.0.0/40"}, noEnv, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "--proxy-protocol-from") {
+		t.Fatalf("bad CIDR: %v", err)
+	}
+}
