@@ -127,6 +127,12 @@ func printReport(w io.Writer, r *loadtest.Report) {
 		fmt.Fprintf(w, "  keypress → screen, actor (includes the bbolt write): p50 %.1f  p99 %.1f  max %.1f ms\n",
 			p.Actor.P50, p.Actor.P99, p.Actor.Max)
 		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB\n", p.CPUPercent, p.RSSMB)
+		if m := p.Server; m != nil {
+			fmt.Fprintf(w, "  server: action (validate+store+publish) n=%.0f mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms\n",
+				m.Action.Count, m.Action.MeanMS, m.Action.P50MS, m.Action.P99MS)
+			fmt.Fprintf(w, "  storage: %.0f writes/s in %.0f commits (%.1f writes/commit), commit mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms; server errors %.0f\n",
+				m.WritesPerSec, m.Commit.Count, m.WritesPerCommit, m.Commit.MeanMS, m.Commit.P50MS, m.Commit.P99MS, m.Errors)
+		}
 		for _, s := range p.Samples {
 			fmt.Fprintf(w, "  error: %s\n", s)
 		}

@@ -40,6 +40,11 @@ type client struct {
 	mu    sync.Mutex
 	emu   *vt.Emulator
 	watch *watch // what the reader is waiting to see, if anything
+	// text is the screen as last rendered; stale says output arrived
+	// since. Rendering a screen is the generator's biggest cost, so it is
+	// done only when something asks and something changed.
+	text  string
+	stale bool
 }
 
 // watch is a pending expectation: the reader checks every chunk of output
@@ -145,7 +150,8 @@ func (c *client) read(out io.Reader) {
 			now := time.Now()
 			c.mu.Lock()
 			_, _ = c.emu.Write(buf[:n])
-			if w := c.watch; w != nil && (w.ok == nil || w.ok(c.emu.String())) {
+			c.stale = true
+			if w := c.watch; w != nil && (w.ok == nil || w.ok(c.render())) {
 				w.got <- now.Sub(w.start)
 				c.watch = nil
 			}
@@ -161,7 +167,16 @@ func (c *client) read(out io.Reader) {
 func (c *client) screen() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.emu.String()
+	return c.render()
+}
+
+// render returns the screen text, rendering it only if it changed. The
+// caller holds mu.
+func (c *client) render() string {
+	if c.stale || c.text == "" {
+		c.text, c.stale = c.emu.String(), false
+	}
+	return c.text
 }
 
 // send types keys.
@@ -181,7 +196,7 @@ func (c *client) arm(ok func(string) bool, start time.Time, fresh bool) chan tim
 	w := &watch{ok: ok, start: start, got: make(chan time.Duration, 1)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !fresh && ok != nil && ok(c.emu.String()) {
+	if !fresh && ok != nil && ok(c.render()) {
 		w.got <- 0
 		return w.got
 	}

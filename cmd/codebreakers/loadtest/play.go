@@ -45,6 +45,8 @@ type PlayReport struct {
 	// Server process figures during play.
 	CPUPercent float64 `json:"server_cpu_percent_of_core"`
 	RSSMB      float64 `json:"server_rss_mb"`
+	// Server is from the server's /metrics, when it has them.
+	Server *ServerMetrics `json:"server_metrics,omitempty"`
 }
 
 // table is one simulated table: a host, a guest who joins by code, a bot
@@ -114,6 +116,12 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	if err != nil {
 		return r, err
 	}
+	var m1 scrape
+	if t.metricsAddr != "" {
+		if m1, err = readMetrics(ctx, t.metricsAddr); err != nil {
+			errs.add(err)
+		}
+	}
 	t1 := time.Now()
 	var wg sync.WaitGroup
 	for _, tb := range tables {
@@ -129,7 +137,14 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		return r, err
 	}
 	r.Seconds = time.Since(t1).Seconds()
-	r.CPUPercent = float64((s2.CPU-s1.CPU).Microseconds()) / r.Seconds / 1e4
+	if m1 != nil {
+		if m2, err := readMetrics(ctx, t.metricsAddr); err != nil {
+			errs.add(err)
+		} else {
+			r.Server = serverMetrics(m1, m2, r.Seconds)
+		}
+	}
+	r.CPUPercent = float64((s2.CPU - s1.CPU).Microseconds()) / r.Seconds / 1e4
 	r.RSSMB = mb(s2.RSS)
 	r.Actions, r.Games = actions.Load(), games.Load()
 	r.ActionsPerSec = float64(r.Actions) / r.Seconds
@@ -280,7 +295,7 @@ func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error)
 		if time.Now().After(deadline) {
 			return nil, false, fmt.Errorf("nobody's turn: %q / %q", title(tb.host.screen()), title(tb.guest.screen()))
 		}
-		sleep(ctx, 10*time.Millisecond)
+		sleep(ctx, 25*time.Millisecond)
 	}
 	return nil, false, ctx.Err()
 }
@@ -339,7 +354,7 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 	for i, c := range obs {
 		d, err := c.await(ctx, got[i], cfg.StepTimeout)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("turn %d reaching %s: %w", turn, c.name, err))
+			errs = append(errs, fmt.Errorf("turn %d reaching %s (shows %q): %w", turn, c.name, title(c.screen()), err))
 			continue
 		}
 		every.add(d)

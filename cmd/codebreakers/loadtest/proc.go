@@ -65,11 +65,12 @@ func readProc(pid int) (procStats, error) {
 
 // target is a server process under test.
 type target struct {
-	name string
-	addr string
-	cmd  *exec.Cmd
-	logs *tailBuffer
-	exit chan error
+	name        string
+	addr        string
+	metricsAddr string // "" when the target has no /metrics
+	cmd         *exec.Cmd
+	logs        *tailBuffer
+	exit        chan error
 }
 
 // startTarget runs bin with args (which must make it listen on addr) and
@@ -180,4 +181,3 @@ func raiseFileLimit() (uint64, error) {
 	}
 	return rl.Cur, nil
 }
-

@@ -181,10 +181,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	args := append([]string{"serve", "--addr", addr, "--data-dir", filepath.Join(dir, "data"),
 		"--max-sessions", "1000000", "--max-sessions-per-ip", "1000000", "--connections-per-minute", "100000000",
 		"--idle-timeout", "2h", "--bot-delay", cfg.BotDelay.String(), "--log-level", "warn"}, cfg.ServerArgs...)
+	var metricsAddr string
+	if supportsMetrics(cfg.Binary) {
+		if metricsAddr, err = freeAddr(); err != nil {
+			return rep, err
+		}
+		args = append(args, "--metrics-addr", metricsAddr)
+	}
 	srv, err := startTarget(ctx, "server", addr, cfg.Binary, args, 60*time.Second)
 	if err != nil {
 		return rep, err
 	}
+	srv.metricsAddr = metricsAddr
 	defer srv.stop()
 	fmt.Fprintf(cfg.Log, "server: pid %d on %s\n", srv.pid(), addr)
 	r, clients, err := measureIdle(ctx, cfg, srv, serverOpener(cfg))

@@ -1,0 +1,178 @@
+package loadtest
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// scrape is one read of the server's Prometheus text endpoint: every
+// sample by its full series name (labels included).
+type scrape map[string]float64
+
+// supportsMetrics reports whether bin's `serve` has the --metrics-addr flag.
+func supportsMetrics(bin string) bool {
+	out, _ := exec.Command(bin, "serve", "--help").CombinedOutput()
+	return strings.Contains(string(out), "metrics-addr")
+}
+
+// readMetrics fetches and parses http://addr/metrics.
+func readMetrics(ctx context.Context, addr string) (scrape, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/metrics", nil)
+	if err != nil {
+		return nil, fmt.Errorf("metrics request: %w", err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("read metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	return parseMetrics(io.LimitReader(resp.Body, 8<<20))
+}
+
+// parseMetrics reads the Prometheus text format, keeping "name{labels} value".
+func parseMetrics(r io.Reader) (scrape, error) {
+	s := scrape{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			continue
+		}
+		v, err := strconv.ParseFloat(line[i+1:], 64)
+		if err != nil {
+			continue
+		}
+		s[line[:i]] = v
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("parse metrics: %w", err)
+	}
+	return s, nil
+}
+
+// sum adds every series of name (any labels) matching all of filters.
+func (s scrape) sum(name string, filters ...string) float64 {
+	var t float64
+	for k, v := range s {
+		base, _, _ := strings.Cut(k, "{")
+		if base != name || !containsAll(k, filters) {
+			continue
+		}
+		t += v
+	}
+	return t
+}
+
+func containsAll(s string, subs []string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// Histogram is what a Prometheus histogram recorded between two scrapes.
+type Histogram struct {
+	Count  float64 `json:"count"`
+	MeanMS float64 `json:"mean_ms"`
+	// P50MS and P99MS are the upper bounds of the buckets holding those
+	// quantiles (so "at most").
+	P50MS float64 `json:"p50_at_most_ms"`
+	P99MS float64 `json:"p99_at_most_ms"`
+}
+
+// histogramDelta is name's histogram between before and after, summed
+// over labels.
+func histogramDelta(before, after scrape, name string) Histogram {
+	count := after.sum(name+"_count") - before.sum(name+"_count")
+	h := Histogram{Count: count}
+	if count <= 0 {
+		return h
+	}
+	h.MeanMS = (after.sum(name+"_sum") - before.sum(name+"_sum")) / count * 1000
+	cum := map[float64]float64{}
+	for k, v := range after {
+		base, labels, _ := strings.Cut(k, "{")
+		if base != name+"_bucket" {
+			continue
+		}
+		le := labelValue(labels, "le")
+		b, err := strconv.ParseFloat(le, 64)
+		if le == "+Inf" {
+			b, err = math.Inf(1), nil
+		}
+		if err != nil {
+			continue
+		}
+		cum[b] += v - before[k]
+	}
+	bounds := make([]float64, 0, len(cum))
+	for b := range cum {
+		bounds = append(bounds, b)
+	}
+	sort.Float64s(bounds)
+	at := func(q float64) float64 {
+		for _, b := range bounds {
+			if cum[b] >= q*count && !math.IsInf(b, 1) {
+				return b * 1000
+			}
+		}
+		return -1 // beyond the last bucket (JSON has no infinity)
+	}
+	h.P50MS, h.P99MS = at(0.5), at(0.99)
+	return h
+}
+
+func labelValue(labels, name string) string {
+	for _, part := range strings.Split(strings.TrimSuffix(labels, "}"), ",") {
+		k, v, ok := strings.Cut(part, "=")
+		if ok && k == name {
+			return strings.Trim(v, `"`)
+		}
+	}
+	return ""
+}
+
+// ServerMetrics are the server's own figures over the playing phase.
+type ServerMetrics struct {
+	// Action is validate + durable write + publish, per move, as the
+	// tables measure it.
+	Action Histogram `json:"action"`
+	// Commit is one bbolt write transaction, fsync included; WritesPerSec
+	// is writes committed per second and WritesPerCommit the group size.
+	Commit          Histogram `json:"storage_commit"`
+	WritesPerSec    float64   `json:"storage_writes_per_sec"`
+	WritesPerCommit float64   `json:"storage_writes_per_commit"`
+	Errors          float64   `json:"server_errors"`
+}
+
+func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
+	m := &ServerMetrics{
+		Action: histogramDelta(before, after, "codebreakers_action_duration_seconds"),
+		Commit: histogramDelta(before, after, "codebreakers_storage_commit_duration_seconds"),
+		Errors: after.sum("codebreakers_errors_total") - before.sum("codebreakers_errors_total"),
+	}
+	writes := after.sum("codebreakers_storage_writes_total") - before.sum("codebreakers_storage_writes_total")
+	m.WritesPerSec = writes / seconds
+	if m.Commit.Count > 0 {
+		m.WritesPerCommit = writes / m.Commit.Count
+	}
+	return m
+}
