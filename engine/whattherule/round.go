@@ -161,7 +161,7 @@ func (s *state) setMachine(rule *rulelang.Rule, lib int) []engine.Event {
 	if lib >= 0 {
 		lr := Library()[lib]
 		r.library, r.title, r.grade = true, lr.Title, lr.Grade
-		how = fmt.Sprintf("has drawn a %s rule from the library", lr.Grade)
+		how = fmt.Sprintf("has drawn %s %s rule from the library", article(lr.Grade.String()), lr.Grade)
 	}
 	s.phase = Turn
 	return []engine.Event{
@@ -552,4 +552,12 @@ func joinNames(names []string) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// article is "an" before a word that starts with a vowel, else "a".
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
 }
