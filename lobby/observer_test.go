@@ -68,3 +68,20 @@ func TestObserverSeesEveryActionOutcome(t *testing.T) {
 		t.Fatalf("TableCounts = %+v, want one playing secret table", counts)
 	}
 }
+
+func TestObserverCountsAPanickingMoveAsFailed(t *testing.T) {
+	obs := &recordingObserver{}
+	h := testHub(t, newMemStore(), func(c *Config) { c.Observer = obs })
+	ann, _ := startTwo(t, h, nil)
+	if err := ann.Act([]byte(`{"panic":true}`)); err != ErrBroken {
+		t.Fatalf("panic: %v", err)
+	}
+	obs.mu.Lock()
+	defer obs.mu.Unlock()
+	if len(obs.actions) != 1 || obs.actions[0] != OutcomeFailed {
+		t.Fatalf("a panicking move was reported as %v", obs.actions)
+	}
+	if len(obs.broken) != 1 || obs.broken[0] != "secret" {
+		t.Fatalf("broken tables reported: %v", obs.broken)
+	}
+}

@@ -476,11 +476,21 @@ func (t *table) act(c *Conn, action []byte) error {
 
 // apply validates an action with the engine, makes it durable, and then
 // lets everyone see it. Nothing is shown before the Store has it.
-func (t *table) apply(s engine.Seat, action []byte) (err error) {
-	if o := t.hub.cfg.Observer; o != nil {
-		began := time.Now()
-		defer func() { o.Action(t.info.ID, outcomeOf(err), time.Since(began)) }()
+func (t *table) apply(s engine.Seat, action []byte) error {
+	o := t.hub.cfg.Observer
+	if o == nil {
+		return t.applyMove(s, action)
 	}
+	began := time.Now()
+	outcome := OutcomeFailed // stays so when the engine panics (guard recovers above us)
+	defer func() { o.Action(t.info.ID, outcome, time.Since(began)) }()
+	err := t.applyMove(s, action)
+	outcome = outcomeOf(err)
+	return err
+}
+
+// applyMove is apply without the measuring.
+func (t *table) applyMove(s engine.Seat, action []byte) error {
 	events, err := t.state.Apply(s, action)
 	if err != nil {
 		if engine.IsIllegal(err) {
