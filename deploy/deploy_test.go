@@ -270,6 +270,29 @@ func TestContainerfile(t *testing.T) {
 	checkKnownSettings(t, path, env)
 }
 
+func TestContainerIgnoreKeepsSourcesAndDropsState(t *testing.T) {
+	raw, err := os.ReadFile("Containerfile.dockerignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns []string
+	for _, line := range strings.Split(string(raw), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			patterns = append(patterns, line)
+		}
+	}
+	for _, want := range []string{".git", "*.db", "**/data"} {
+		if !slices.Contains(patterns, want) {
+			t.Errorf("build context should leave out %s", want)
+		}
+	}
+	for _, p := range patterns {
+		if p == "*.go" || p == "go.mod" || p == "go.sum" || p == "cmd" || p == "*" {
+			t.Errorf("%q would leave sources out of the build", p)
+		}
+	}
+}
+
 // goModVersion reads the go directive of the module.
 func goModVersion(t *testing.T) string {
 	t.Helper()
