@@ -117,7 +117,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
 		stringSetting(&o.LogLevel, "info", "log-level", "CODEBREAKERS_LOG_LEVEL", "log level: debug, info, warn or error"),
 		stringSetting(&o.MetricsAddr, "", "metrics-addr", "CODEBREAKERS_METRICS_ADDR", "serve Prometheus /metrics and /healthz over HTTP here, e.g. 127.0.0.1:9222 (off when empty)"),
-		stringSetting(&o.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "unix socket for `codebreakers backup` and `export` (default DATA_DIR/"+adminSocketName+"; off disables)"),
+		stringSetting(&o.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "path of the unix socket that the backup and export commands use (default DATA_DIR/"+adminSocketName+"; off disables)"),
 		stringSetting(&o.ProxyProtocolFrom, "", "proxy-protocol-from", "CODEBREAKERS_PROXY_PROTOCOL_FROM", "comma-separated load-balancer IPs/CIDRs whose PROXY protocol headers are believed (off when empty)"),
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
