@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -37,14 +38,13 @@ type ops struct {
 
 	metricsAddr string // bound address, "" when off
 	servers     []*http.Server
-	pending     int           // servers still running
-	finished    chan struct{} // one token per server that returned
+	running     sync.WaitGroup // one per server still serving
 }
 
 // newOps prepares the metrics collectors when they are asked for. The
 // gauges read in through in, which is filled in before start is called.
 func newOps(o serveOptions, log *slog.Logger, in *instance) *ops {
-	p := &ops{log: log, finished: make(chan struct{}, 2)}
+	p := &ops{log: log}
 	if o.MetricsAddr != "" {
 		p.metrics = metrics.New(metrics.Sources{
 			Sessions: func() int { return in.srv.Sessions() },
@@ -124,13 +124,11 @@ func (p *ops) serve(ln net.Listener, h http.Handler) {
 		ErrorLog:          slog.NewLogLogger(p.log.Handler(), slog.LevelWarn),
 	}
 	p.servers = append(p.servers, srv)
-	p.pending++
-	go func() {
+	p.running.Go(func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			p.log.Error("operator HTTP server stopped", "addr", ln.Addr().String(), "err", err)
 		}
-		p.finished <- struct{}{}
-	}()
+	})
 }
 
 // health is ready while the database answers and no shutdown has begun, so
@@ -157,10 +155,7 @@ func (p *ops) stop(ctx context.Context) error {
 			_ = srv.Close()
 		}
 	}
-	for range p.pending {
-		<-p.finished
-	}
-	p.pending = 0
+	p.running.Wait()
 	return errors.Join(errs...)
 }
 
