@@ -350,3 +350,62 @@ func TestOperatorFlags(t *testing.T) {
 		t.Fatalf("bad CIDR: %v", err)
 	}
 }
+
+// TestRestartKeepsLiveGames is the runbook's upgrade: a graceful stop in
+// the middle of a game, a start on the same data directory, and the player
+// resumes the same game at the same move.
+func TestRestartKeepsLiveGames(t *testing.T) {
+	dir := shortDataDir(t)
+	in, _ := startInstance(t, dir)
+	player := lobby.Identity{Account: "SHA256:rae", Handle: "Rae"}
+	conn, err := in.hub.QuickPlay(player, "breakcode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := games().Lookup("breakcode")
+	seat := conn.View().You.Seat
+	brain, err := g.NewBot(seat, g.Info().BotLevels[0], 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Make one move of our own (bots fill the other seats).
+	deadline := time.NewTimer(waitLimit)
+	defer deadline.Stop()
+	for moved := false; !moved; {
+		v := conn.View()
+		if v.Phase == lobby.Playing && slices.Contains(v.Status.Active, seat) {
+			if action, err := brain.Act(v.Board); err == nil && action != nil {
+				if err := conn.Act(action); err != nil {
+					t.Fatal(err)
+				}
+				moved = true
+				continue
+			}
+		}
+		select {
+		case <-conn.Updates():
+		case <-deadline.C:
+			t.Fatal("never our turn")
+		}
+	}
+	before := conn.View()
+	if before.Phase != lobby.Playing {
+		t.Skipf("the game ended after one move (phase %v)", before.Phase)
+	}
+	if err := in.close(waitLimit); err != nil {
+		t.Fatal(err)
+	}
+	in2, _ := startInstance(t, dir)
+	c, ok := in2.hub.Resume(player)
+	if !ok {
+		t.Fatal("after a restart the player has no seat to resume")
+	}
+	defer c.Leave()
+	if v := c.View(); v.GameID != before.GameID || v.Phase != lobby.Playing {
+		t.Fatalf("resumed game %s phase %v, want %s playing", v.GameID, v.Phase, before.GameID)
+	}
+	lives, err := in2.db.LiveGames()
+	if err != nil || len(lives) != 1 || len(lives[0].Record.Moves) < 1 {
+		t.Fatalf("live games after restart: %+v, %v", lives, err)
+	}
+}
