@@ -9,6 +9,8 @@ import (
 var (
 	codingSheetRe = regexp.MustCompile(`may be L (\S+) · X1 (\S+) · X2 (\S+)`)
 	codingLeftRe  = regexp.MustCompile(`\b1 code left\b`)
+	codingWhoseRe = regexp.MustCompile(`whose:.*\[(\S+)\]`)
+	codingSureRe  = regexp.MustCompile(`(?m)^\s*(?:▸ )?(\S+)\s+\[.*\b1 code left\b`)
 )
 
 // helpLine is the key help at the foot of a screen.
@@ -52,6 +54,7 @@ func assertWinner(t *testing.T, screen string) {
 type codingDriver struct {
 	t       *testing.T
 	players []*term
+	taps    int // claims a human won in the race
 }
 
 // codingMove is the key the player should press on screen now, or "" when
@@ -64,6 +67,10 @@ func codingMove(screen string) string {
 	switch {
 	case strings.Contains(help, "enter set code"), strings.Contains(help, "enter show it"):
 		return keyEnter
+	case strings.Contains(help, "enter send") && strings.Contains(screen, "Name a code"):
+		return keyEnter // the answer readied before tapping goes now
+	case strings.Contains(help, "t tap") && codingLeftRe.MatchString(screen):
+		return "t"
 	case strings.Contains(help, "v vote for data"):
 		return "v"
 	case strings.Contains(help, "g decode"):
@@ -107,6 +114,10 @@ func (d *codingDriver) step() bool {
 	}
 	screen := p.screen()
 	before := turnRe.FindString(title(screen))
+	if move == "t" {
+		d.tapAndAnswer(p, screen)
+		return true
+	}
 	if move == "g" {
 		sure := codingLeftRe.MatchString(screen)
 		canHack := strings.Contains(helpLine(screen), "enter hack")
@@ -132,6 +143,55 @@ func (d *codingDriver) step() bool {
 	return true
 }
 
+// tapAndAnswer is the race when the crack sheet has pinned down an
+// opponent's code: ready the answer, tap (enter), and once the claim is
+// ours the driver sends the answer (enter again) on its next step. The
+// bots keep playing meanwhile; if one taps first, or the game ends, the
+// readied answer is simply dropped.
+func (d *codingDriver) tapAndAnswer(p *term, screen string) {
+	d.t.Helper()
+	m := codingSureRe.FindStringSubmatch(screen)
+	if m == nil {
+		d.t.Fatalf("%s: no opponent with one code left:\n%s", p.name, screen)
+	}
+	target := m[1]
+	readying := func(s string) bool { return strings.Contains(s, "Ready an answer") }
+	over := func(s string) bool { return !strings.Contains(title(s), "your turn") }
+	p.send("g")
+	s := p.waitUntil("the answer entry", func(s string) bool { return readying(s) || over(s) })
+	chosen := func(s string) string {
+		if m := codingWhoseRe.FindStringSubmatch(s); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	for range 3 {
+		if !readying(s) || chosen(s) == target {
+			break
+		}
+		// Wait for the choice itself to move: the bots change the screen too.
+		prev := chosen(s)
+		p.send(keyDown)
+		s = p.waitUntil("the next target", func(s string) bool { return !readying(s) || chosen(s) != prev })
+	}
+	if !readying(s) {
+		return // the race moved on without us
+	}
+	if chosen(s) != target {
+		d.t.Fatalf("%s: cannot choose %s in the answer:\n%s", p.name, target, s)
+	}
+	sheets := codingSheetRe.FindAllString(s, -1)
+	answer := codingGuess(sheets[len(sheets)-1]) // the entry's sheet is the target's
+	p.send(strings.Repeat("\x7f", 8), answer, keyEnter)
+	s = p.waitUntil("the tap to be taken", func(s string) bool {
+		return strings.Contains(s, "Name a code") || !readying(s) || over(s)
+	})
+	if strings.Contains(s, "Name a code") {
+		d.taps++
+		d.t.Logf("%s tapped and names %s's code %s", p.name, target, answer)
+	}
+}
+
 // playToEnd plays until the game is over, within a bounded number of moves.
 func (d *codingDriver) playToEnd() {
 	d.t.Helper()
@@ -155,9 +215,14 @@ func TestCodingSpeedCrackingWithBotsOverSSH(t *testing.T) {
 	ann.send("s")
 	ann.waitUntil("the game to start", func(s string) bool { return turnRe.MatchString(title(s)) })
 
-	(&codingDriver{t: t, players: []*term{ann}}).playToEnd()
+	d := &codingDriver{t: t, players: []*term{ann}}
+	d.playToEnd()
 	end := ann.screen()
 	assertWinner(t, end)
+	// A claim is only made when the crack sheet leaves one code: it must win.
+	if d.taps > 0 && !regexp.MustCompile(`(?m)^\s+ann\s+\[.*★ won`).MatchString(end) {
+		t.Errorf("ann named a code the sheet was sure of, but did not win:\n%s", end)
+	}
 	checkCodingReveal(t, end, lastTranscript(t, dial(t, addr, withKey(annKey)), "The Coding"), "ann", "bot-")
 }
 
@@ -166,7 +231,7 @@ func TestCodingSpeedCrackingWithBotsOverSSH(t *testing.T) {
 func checkCodingReveal(t *testing.T, screen, transcript string, names ...string) {
 	t.Helper()
 	for _, name := range names {
-		shown := regexp.MustCompile(`(?m)^\s+(` + regexp.QuoteMeta(name) + `\S*)\s+\[(\S) (\S) (\S)\]`).FindAllStringSubmatch(screen, -1)
+		shown := regexp.MustCompile(`(?m)^\s+(`+regexp.QuoteMeta(name)+`\S*)\s+\[(\S) (\S) (\S)\]`).FindAllStringSubmatch(screen, -1)
 		if len(shown) == 0 {
 			t.Fatalf("the finished board shows no code for %s:\n%s", name, screen)
 		}
