@@ -23,8 +23,8 @@ const (
 	DefaultMaxWidth           = 240
 	DefaultMaxHeight          = 80
 	DefaultFPS                = 20
-	DefaultInputPerSecond     = 2048
-	DefaultInputBurst         = 8192
+	DefaultInputPerSecond     = 1024
+	DefaultInputBurst         = 4096
 )
 
 // Config is everything the SSH server needs. Zero values take the defaults

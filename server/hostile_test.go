@@ -383,3 +383,46 @@ func TestPanicInRunningProgramEndsOnlyThatSession(t *testing.T) {
 		t.Errorf("%d sessions open, want only the bystander", ts.Sessions())
 	}
 }
+
+func TestInputLimiterSeesMarkersSplitAcrossReads(t *testing.T) {
+	src := &chunkReader{chunks: [][]byte{[]byte("ab\x1b[20"), []byte("0~yyyy"), bytes.Repeat([]byte("y"), 50)}}
+	l := newInputLimiter(src, 1, 12, nil)
+	clock := time.Unix(0, 0)
+	l.now = func() time.Time { return clock }
+	l.updated = clock
+	got, err := io.ReadAll(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "ab\x1b[200~yyyy\x1b[201~"; string(got) != want {
+		t.Errorf("passed %q, want %q", got, want)
+	}
+}
+
+func TestInputLimiterNeverCutsInsideASequence(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"ab\x1b", "ab"},
+		{"ab\x1b[20", "ab"},
+		{"ab\x1b[A", "ab\x1b[A"},
+		{"ab\x1bO", "ab"},
+		{"ab\x1b]0;x", "ab"},
+		{"ab\x1b]0;x\x07", "ab\x1b]0;x\x07"},
+		{"ab\x1bx", "ab\x1bx"},
+		{"ab\xe5\x85", "ab"},
+		{"ab\xe5\x85\xa8", "ab全"},
+	} {
+		if got := string(cutWhole([]byte(c.in))); got != c.want {
+			t.Errorf("cutWhole(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	// Through the limiter: a budget ending mid-sequence passes none of it.
+	src := &chunkReader{chunks: [][]byte{[]byte("abc\x1b[1;5A" + strings.Repeat("z", 20))}}
+	l := newInputLimiter(src, 1, 6, nil)
+	clock := time.Unix(0, 0)
+	l.now = func() time.Time { return clock }
+	l.updated = clock
+	got, _ := io.ReadAll(l)
+	if string(got) != "abc" {
+		t.Errorf("passed %q, want %q", got, "abc")
+	}
+}

@@ -3,7 +3,9 @@ package server
 import (
 	"bytes"
 	"io"
+	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // Bracketed-paste markers. A paste that is cut short by the input limiter
@@ -15,10 +17,11 @@ var (
 )
 
 // inputLimiter meters one session's input with a token bucket of bytes.
-// Input beyond the budget is read from the connection and thrown away, so a
-// pasted megabyte costs the server one quick read loop instead of a million
-// key messages, and the SSH flow-control window never fills. It is used by
-// a single reader goroutine (the program's input loop).
+// Its own goroutine reads the connection as fast as the client sends and
+// throws away input beyond the budget, so a pasted megabyte costs the server
+// one quick read loop instead of a million key messages, and a slow program
+// never lets a backlog build up in the SSH window: at most one burst waits
+// for the program.
 type inputLimiter struct {
 	r       io.Reader
 	rate    float64 // bytes refilled per second
@@ -26,64 +29,159 @@ type inputLimiter struct {
 	now     func() time.Time
 	onFlood func() // called when a flood starts being dropped
 
+	// Owned by the pump goroutine (or by the caller of admit in tests).
 	tokens   float64
 	updated  time.Time
 	inPaste  bool   // the bytes passed so far opened a paste not yet closed
+	tail     []byte // the last few bytes passed, to find markers split across reads
 	flooding bool   // dropping; ends once the bucket is half full again
-	pending  []byte // a paste-end marker still to hand out
-	dropped  int64
+
+	mu      sync.Mutex
+	ready   *sync.Cond
+	queue   []byte // admitted bytes the program has not read yet (≤ burst + a marker)
+	err     error  // the connection's read error, once it came
+	dropped int64
+	started bool
 }
 
 func newInputLimiter(r io.Reader, perSecond, burst int, onFlood func()) *inputLimiter {
 	now := time.Now
-	return &inputLimiter{
+	l := &inputLimiter{
 		r: r, rate: float64(perSecond), burst: float64(burst), now: now, onFlood: onFlood,
 		tokens: float64(burst), updated: now(),
 	}
+	l.ready = sync.NewCond(&l.mu)
+	return l
 }
 
-// Read reads from the session, passes on what the budget allows and drops
-// the rest. It only returns with no data on an error.
+// Read hands out admitted input, waiting for some. The pump starts on the
+// first Read, so input is only consumed once the program reads.
 func (l *inputLimiter) Read(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.started {
+		l.started = true
+		go l.pump()
 	}
-	if len(l.pending) > 0 {
-		n := copy(p, l.pending)
-		l.pending = l.pending[n:]
+	for len(l.queue) == 0 && l.err == nil {
+		l.ready.Wait()
+	}
+	if len(l.queue) > 0 {
+		n := copy(p, l.queue)
+		l.queue = l.queue[n:]
 		return n, nil
 	}
+	return 0, l.err
+}
+
+// pump reads the connection until it fails and queues what is admitted.
+func (l *inputLimiter) pump() {
+	buf := make([]byte, 4096)
 	for {
-		n, err := l.r.Read(p)
-		l.refill()
-		allowed := min(n, int(l.tokens))
-		l.tokens -= float64(allowed)
-		l.trackPaste(p[:allowed])
-		if allowed < n {
-			l.dropped += int64(n - allowed)
-			if !l.flooding {
-				l.flooding = true
-				if l.onFlood != nil {
-					l.onFlood()
-				}
-			}
-			if l.inPaste {
-				l.inPaste = false
-				c := copy(p[allowed:], pasteEnd)
-				allowed += c
-				l.pending = pasteEnd[c:]
-			}
-		} else if l.flooding && l.tokens >= l.burst/2 {
-			l.flooding = false
+		n, err := l.r.Read(buf)
+		passed := l.admit(buf[:n])
+		l.mu.Lock()
+		if room := int(l.burst) + len(pasteEnd) - len(l.queue); len(passed) > room {
+			// The program is behind by a whole burst: drop the rest, and
+			// close any paste the kept part may leave open (a stray end
+			// marker is ignored by the terminal reader).
+			keep := len(cutWhole(passed[:max(0, room-len(pasteEnd))]))
+			l.dropped += int64(len(passed) - keep)
+			passed = append(passed[:keep], pasteEnd...)
+			l.inPaste, l.tail = false, nil
 		}
-		if allowed > 0 || err != nil {
-			return allowed, err //nolint:wrapcheck // io.EOF must pass through unwrapped
+		l.queue = append(l.queue, passed...)
+		if err != nil {
+			l.err = err
+		}
+		l.ready.Broadcast()
+		l.mu.Unlock()
+		if err != nil {
+			return
 		}
 	}
+}
+
+// admit applies the budget to one chunk and returns what may pass, with a
+// paste-end marker added when a bracketed paste is cut short.
+func (l *inputLimiter) admit(b []byte) []byte {
+	if len(b) == 0 {
+		return nil
+	}
+	l.refill()
+	allowed := min(len(b), int(l.tokens))
+	if allowed < len(b) {
+		allowed = len(cutWhole(b[:allowed]))
+	}
+	l.tokens -= float64(allowed)
+	out := append([]byte(nil), b[:allowed]...)
+	l.trackPaste(out)
+	if allowed < len(b) {
+		l.mu.Lock()
+		l.dropped += int64(len(b) - allowed)
+		l.mu.Unlock()
+		if !l.flooding {
+			l.flooding = true
+			if l.onFlood != nil {
+				l.onFlood()
+			}
+		}
+		if l.inPaste {
+			l.inPaste = false
+			l.tail = nil
+			out = append(out, pasteEnd...)
+		}
+	} else if l.flooding && l.tokens >= l.burst/2 {
+		l.flooding = false
+	}
+	return out
+}
+
+// cutWhole trims b so that it does not end inside an escape sequence or a
+// UTF-8 rune: half a sequence would reach the program as stray keys (a lone
+// ESC is the Esc key, which asks to leave a game).
+func cutWhole(b []byte) []byte {
+	if i := bytes.LastIndexByte(b, 0x1b); i >= 0 && !escapeComplete(b[i:]) {
+		b = b[:i]
+	}
+	for n := 0; n < utf8.UTFMax && len(b) > 0; n++ {
+		r, size := utf8.DecodeLastRune(b)
+		if r != utf8.RuneError || size != 1 {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// escapeComplete reports whether seq, which starts with ESC, holds a whole
+// escape sequence.
+func escapeComplete(seq []byte) bool {
+	if len(seq) < 2 {
+		return false
+	}
+	switch seq[1] {
+	case '[': // CSI: parameters, then a final byte
+		for _, c := range seq[2:] {
+			if c >= 0x40 && c <= 0x7e {
+				return true
+			}
+		}
+		return false
+	case 'O': // SS3: one more byte
+		return len(seq) >= 3
+	case ']', 'P', '_', '^': // string sequences: BEL or ST ends them
+		return bytes.IndexByte(seq, 0x07) > 0 || bytes.Contains(seq[2:], []byte("\x1b\\"))
+	}
+	return true // ESC plus one byte: Alt and a key
 }
 
 // Dropped reports how many bytes were thrown away so far.
-func (l *inputLimiter) Dropped() int64 { return l.dropped }
+func (l *inputLimiter) Dropped() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.dropped
+}
 
 func (l *inputLimiter) refill() {
 	now := l.now()
@@ -93,15 +191,20 @@ func (l *inputLimiter) refill() {
 	}
 }
 
-// trackPaste notes whether the bytes passed leave a bracketed paste open.
-// A marker split across two reads is missed; the worst case is one stray
-// marker, which the terminal reader ignores.
+// trackPaste notes whether the bytes passed leave a bracketed paste open,
+// finding markers split across reads too.
 func (l *inputLimiter) trackPaste(b []byte) {
-	start, end := bytes.LastIndex(b, pasteStart), bytes.LastIndex(b, pasteEnd)
+	if len(b) == 0 {
+		return
+	}
+	seen := append(l.tail, b...)
+	start, end := bytes.LastIndex(seen, pasteStart), bytes.LastIndex(seen, pasteEnd)
 	switch {
 	case start > end:
 		l.inPaste = true
 	case end > start:
 		l.inPaste = false
 	}
+	keep := min(len(seen), len(pasteStart)-1)
+	l.tail = append(l.tail[:0:0], seen[len(seen)-keep:]...)
 }
