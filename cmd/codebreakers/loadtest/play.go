@@ -379,11 +379,16 @@ func rematch(ctx context.Context, cfg Config, tb *table) error {
 	if err := tb.guest.send("r"); err != nil {
 		return err
 	}
-	if _, err := tb.host.waitUntil(ctx, "guest ready", lim, readyRe.MatchString); err != nil {
-		return err
+	// Everyone ready may start the game at once; otherwise the host starts it.
+	started := func(s string) bool { return turnRe.MatchString(title(s)) }
+	s, err := tb.host.waitUntil(ctx, "guest ready", lim, func(s string) bool { return readyRe.MatchString(s) || started(s) })
+	if err != nil {
+		return fmt.Errorf("%w; host sees %q, guest sees %q", err, title(tb.host.screen()), title(tb.guest.screen()))
 	}
-	if err := tb.host.send("s"); err != nil {
-		return err
+	if !started(s) {
+		if err := tb.host.send("s"); err != nil {
+			return err
+		}
 	}
 	for _, c := range tb.observers() {
 		if _, err := c.waitUntil(ctx, "the next game", lim, func(s string) bool { return turnRe.MatchString(title(s)) }); err != nil {
