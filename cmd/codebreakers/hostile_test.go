@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"net"
-	"regexp"
 	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -61,8 +63,18 @@ func openWatchedTerm(t testing.TB, c *gossh.Client, name, termType string, env m
 		titles: make(chan string, 256),
 	}
 	wt.emu.SetCallbacks(vt.Callbacks{
-		Title:    func(s string) { select { case wt.titles <- s: default: } },
-		IconName: func(s string) { select { case wt.titles <- "icon:" + s: default: } },
+		Title: func(s string) {
+			select {
+			case wt.titles <- s:
+			default:
+			}
+		},
+		IconName: func(s string) {
+			select {
+			case wt.titles <- "icon:" + s:
+			default:
+			}
+		},
 	})
 	if wt.in, err = sess.StdinPipe(); err != nil {
 		t.Fatal(err)
@@ -403,4 +415,39 @@ func TestPastedMegabyteDoesNotStallTheTable(t *testing.T) {
 	bob.waitUntil("chat closed", func(s string) bool { return !strings.Contains(s, "close chat") })
 	// The game goes on to its end for both.
 	newDriver(t, 2, ann, bob).playToEnd()
+}
+
+func TestBanFileRefusesKeysAndReloads(t *testing.T) {
+	banned, troll := newKey(t), newKey(t)
+	path := filepath.Join(t.TempDir(), "bans")
+	list := gossh.FingerprintSHA256(banned.PublicKey()) + " # spam\nmute " + gossh.FingerprintSHA256(troll.PublicKey()) + "\n"
+	if err := os.WriteFile(path, []byte(list), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in, addr := startInstance(t, dataDir(t), "--ban-file", path)
+	_, stderr, status := execRun(t, dial(t, addr, withKey(banned)), "help")
+	if status == 0 || !strings.Contains(stderr, "banned") {
+		t.Errorf("banned key: exit %d, stderr %q", status, stderr)
+	}
+	if _, _, status := execRun(t, dial(t, addr, withKey(troll)), "help"); status != 0 {
+		t.Errorf("a muted key may still play (exit %d)", status)
+	}
+	if !in.bans.Muted(gossh.FingerprintSHA256(troll.PublicKey())) {
+		t.Error("the mute line did not reach the lobby's check")
+	}
+	// The operator lifts the ban and sends SIGHUP (here: its handler).
+	if err := os.WriteFile(path, []byte("# nobody\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in.reloadBans()
+	if _, _, status := execRun(t, dial(t, addr, withKey(banned)), "help"); status != 0 {
+		t.Errorf("after the reload the key is still refused (exit %d)", status)
+	}
+	if _, err := parseServe([]string{"--ban-file", path}, func(string) string { return "" }, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	o, _ := parseServe([]string{"--data-dir", dataDir(t), "--ban-file", filepath.Join(t.TempDir(), "missing")}, func(string) string { return "" }, io.Discard)
+	if _, err := openInstance(o, testLogger()); err == nil || !strings.Contains(err.Error(), "ban list") {
+		t.Errorf("a missing ban file: err = %v, want a clear refusal to start", err)
+	}
 }

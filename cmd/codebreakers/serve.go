@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,6 +50,7 @@ type serveOptions struct {
 	AdminSocket       string
 	ProxyProtocolFrom string
 	proxyTrusted      []string
+	BanFile           string
 }
 
 // setting is one flag with the environment variable that can also set it.
@@ -118,6 +120,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		stringSetting(&o.LogLevel, "info", "log-level", "CODEBREAKERS_LOG_LEVEL", "log level: debug, info, warn or error"),
 		stringSetting(&o.MetricsAddr, "", "metrics-addr", "CODEBREAKERS_METRICS_ADDR", "serve Prometheus /metrics and /healthz over HTTP here, e.g. 127.0.0.1:9222 (off when empty)"),
 		stringSetting(&o.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "path of the unix socket that the backup and export commands use (default DATA_DIR/"+adminSocketName+"; off disables)"),
+		stringSetting(&o.BanFile, "", "ban-file", "CODEBREAKERS_BAN_FILE", "operator's ban list: key fingerprints, IPs and CIDRs to refuse, \"mute SHA256:...\" lines to silence in chat; reread on change and on SIGHUP (off when empty)"),
 		stringSetting(&o.ProxyProtocolFrom, "", "proxy-protocol-from", "CODEBREAKERS_PROXY_PROTOCOL_FROM", "comma-separated load-balancer IPs/CIDRs whose PROXY protocol headers are believed (off when empty)"),
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -173,11 +176,12 @@ func newLogger(o serveOptions, w io.Writer) (*slog.Logger, error) {
 
 // instance is a running arcade: database, hub and SSH server.
 type instance struct {
-	log *slog.Logger
-	db  *storage.DB
-	hub *lobby.Hub
-	srv *server.Server
-	ops *ops
+	log  *slog.Logger
+	db   *storage.DB
+	hub  *lobby.Hub
+	srv  *server.Server
+	ops  *ops
+	bans *server.BanList // nil without --ban-file
 }
 
 // games is every game the arcade serves, in menu order.
@@ -198,8 +202,15 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	if o.BanFile != "" {
+		if in.bans, err = server.LoadBanList(o.BanFile, log); err != nil {
+			_ = db.Close()
+			return nil, err
+		}
+	}
 	reg := games()
 	hub, err := lobby.NewHub(lobby.Config{
+		Muted:    in.bans.Muted,
 		Games:    reg,
 		Store:    db,
 		Logger:   log,
@@ -222,6 +233,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		MaxSessionsPerIP:     o.MaxSessionsPerIP,
 		ConnectionsPerMinute: o.ConnsPerMinute,
 		FPS:                  o.FPS,
+		Bans:                 in.bans,
 		Records:              db,
 		Games:                reg,
 		App: func(s server.Session) tea.Model {
@@ -292,11 +304,20 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	served := make(chan error, 1)
 	go func() { served <- in.srv.Serve(ln) }()
 
-	select {
-	case <-ctx.Done():
-		log.Info("shutting down", "timeout", o.ShutdownTimeout.String())
-	case err = <-served:
-		log.Error("server stopped", "err", err)
+	hup := reloadSignal()
+	defer signal.Stop(hup)
+wait:
+	for {
+		select {
+		case <-ctx.Done():
+			log.Info("shutting down", "timeout", o.ShutdownTimeout.String())
+			break wait
+		case err = <-served:
+			log.Error("server stopped", "err", err)
+			break wait
+		case <-hup:
+			in.reloadBans()
+		}
 	}
 	if cerr := in.close(o.ShutdownTimeout); cerr != nil {
 		log.Warn("shutdown", "err", cerr)
