@@ -39,6 +39,7 @@ type BanList struct {
 	path string
 	log  *slog.Logger
 	list atomic.Pointer[banEntries]
+	gen  atomic.Uint64 // counts successful loads
 
 	mu      sync.Mutex // guards the fields below and serialises reloads
 	checked time.Time
@@ -91,6 +92,7 @@ func (b *BanList) reloadLocked() error {
 	}
 	b.modTime, b.size = info.ModTime(), info.Size()
 	b.list.Store(entries)
+	b.gen.Add(1)
 	b.log.Info("ban list loaded", "path", b.path, "keys", len(entries.keys), "networks", len(entries.nets), "mutes", len(entries.mutes))
 	return nil
 }
@@ -110,6 +112,16 @@ func (b *BanList) entries() *banEntries {
 		b.mu.Unlock()
 	}
 	return b.list.Load()
+}
+
+// Generation changes each time a new list is loaded (zero for nil). It
+// first gives the file a chance to be reread.
+func (b *BanList) Generation() uint64 {
+	if b == nil {
+		return 0
+	}
+	b.entries()
+	return b.gen.Load()
 }
 
 // BannedAddr reports whether the address (an IP, as the limiter keys it) is

@@ -426,3 +426,39 @@ func TestInputLimiterNeverCutsInsideASequence(t *testing.T) {
 		t.Errorf("passed %q, want %q", got, "abc")
 	}
 }
+
+func TestBanEndsSessionsAlreadyOpen(t *testing.T) {
+	troll := newKey(t)
+	path := filepath.Join(t.TempDir(), "bans")
+	if err := os.WriteFile(path, []byte("# nobody yet\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bans, err := LoadBanList(path, testLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startServer(t, func(c *Config) { c.Bans = bans })
+	sess, out, _ := ptySession(t, dial(t, ts.addr, withKey(troll)), 80, 24)
+	waitFor(t, "first frame", func() bool { return contains(out.String(), "READY") })
+
+	if err := os.WriteFile(path, []byte(gossh.FingerprintSHA256(troll.PublicKey())+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := bans.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	// The next connection to arrive makes the server notice the new list.
+	if _, _, code := run(t, dial(t, ts.addr, withKey(newKey(t))), "help"); code != 0 {
+		t.Fatal("an unbanned key was refused")
+	}
+	done := make(chan error, 1)
+	go func() { done <- sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(waitLimit):
+		t.Fatal("the banned player's open session was not ended")
+	}
+	if !contains(out.String(), "banned") {
+		t.Errorf("the player was not told: %q", tail(out.String()))
+	}
+}

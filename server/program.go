@@ -63,7 +63,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		writeLine(sess, sessionPanicText)
 		return 1
 	}
-	if cause == errIdle || cause == errTooLong || cause == errShutdown {
+	if cause == errIdle || cause == errTooLong || cause == errShutdown || cause == errBanned {
 		writeLine(sess, "")
 		writeLine(sess, cause.Error())
 		return 0

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/ssh"
@@ -41,6 +42,8 @@ type Server struct {
 	ssh    *ssh.Server
 	limits *limiter
 	boxes  sync.Map // session key → *resizeBox
+	// bansSeen is the ban list generation last enforced on live sessions.
+	bansSeen atomic.Uint64
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -51,7 +54,8 @@ type Server struct {
 
 // liveSession is a running session the server can end on shutdown.
 type liveSession struct {
-	cancel context.CancelCauseFunc
+	cancel          context.CancelCauseFunc
+	account, remote string // set once identified, under Server.mu
 }
 
 // New builds the server. It loads (or creates) the host key but does not
@@ -177,6 +181,27 @@ func (s *Server) Close() error {
 	return nil
 }
 
+// EnforceBans ends every open session whose key or address the ban list
+// now bans, telling the player why. The server calls it itself when it
+// notices a changed list; call it after BanList.Reload for an immediate
+// effect.
+func (s *Server) EnforceBans() {
+	if s.cfg.Bans == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ls := range s.live {
+		if ls.account == "" {
+			continue // not identified yet; it is checked on its way in
+		}
+		if s.cfg.Bans.BannedKey(ls.account) || s.cfg.Bans.BannedAddr(ls.remote) {
+			s.abuse("banned while connected", ls.account, ls.remote, "session ended")
+			ls.cancel(errBanned)
+		}
+	}
+}
+
 // stopAccepting closes the listeners and asks every session to end.
 func (s *Server) stopAccepting() {
 	s.mu.Lock()
@@ -205,6 +230,11 @@ func (s *Server) admitConn(ctx ssh.Context, conn net.Conn) net.Conn {
 		s.abuse("connection flood", "", key, "connection dropped before the handshake")
 		_ = tc.Close()
 		return nil
+	}
+	if g := s.cfg.Bans.Generation(); g != s.bansSeen.Load() {
+		// The list changed: sessions open before the ban end now.
+		s.bansSeen.Store(g)
+		go s.EnforceBans()
 	}
 	switch {
 	case draining:
@@ -295,6 +325,9 @@ func (s *Server) handleSession(sess ssh.Session) {
 		writeLine(sess.Stderr(), errBanned.Error())
 		return
 	}
+	s.mu.Lock()
+	ls.account, ls.remote = id.Account, st.key
+	s.mu.Unlock()
 	if !id.Guest && s.cfg.Records != nil {
 		if acct, err := s.cfg.Records.Account(id.Account); err == nil {
 			id.Handle = acct.Handle

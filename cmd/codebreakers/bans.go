@@ -22,5 +22,7 @@ func (in *instance) reloadBans() {
 	}
 	if err := in.bans.Reload(); err != nil {
 		in.log.Error("ban list not reloaded; the previous one stays in force", "err", err)
+		return
 	}
+	in.srv.EnforceBans()
 }
