@@ -74,6 +74,7 @@ func TestPastedMegabyteIsDroppedNotQueued(t *testing.T) {
 		}
 	}
 	// Budget: the burst plus the refill over the whole wait, far below 1 MB.
+	t.Logf("the program was handed %d of %d pasted bytes", keys.Load(), total)
 	if got := keys.Load(); got > 4096+512*int64(waitLimit/time.Second) {
 		t.Errorf("the program was handed %d input bytes of a %d-byte flood", got, total)
 	}
