@@ -210,3 +210,21 @@ func DecodeAction(data []byte, into any) error {
 	}
 	return nil
 }
+
+// ViewAs returns view as the game's concrete view type T, accepting T or a
+// non-nil *T. Bots and boards receive views as `any`; this is the one place
+// that turns them back into their game's type with a clear error.
+func ViewAs[T any](view any) (T, error) {
+	var zero T
+	switch x := view.(type) {
+	case T:
+		return x, nil
+	case *T:
+		if x != nil {
+			return *x, nil
+		}
+		return zero, fmt.Errorf("view is a nil %T", x)
+	default:
+		return zero, fmt.Errorf("view is %T, not %T", view, zero)
+	}
+}

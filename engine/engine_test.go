@@ -61,3 +61,19 @@ func TestDecodeActionIsStrict(t *testing.T) {
 		}
 	}
 }
+
+func TestViewAs(t *testing.T) {
+	type view struct{ N int }
+	if v, err := ViewAs[view](view{N: 1}); err != nil || v.N != 1 {
+		t.Errorf("ViewAs(value) = %+v, %v", v, err)
+	}
+	if v, err := ViewAs[view](&view{N: 2}); err != nil || v.N != 2 {
+		t.Errorf("ViewAs(pointer) = %+v, %v", v, err)
+	}
+	if _, err := ViewAs[view]((*view)(nil)); err == nil {
+		t.Error("ViewAs(nil pointer) must fail")
+	}
+	if _, err := ViewAs[view]("nope"); err == nil || !strings.Contains(err.Error(), "string") {
+		t.Errorf("ViewAs(wrong type) = %v, want an error naming the type", err)
+	}
+}

@@ -34,17 +34,9 @@ var _ engine.Bot = (*Bot)(nil)
 
 // Act returns the bot's move for view, or nil when it has nothing to do.
 func (b *Bot) Act(view any) ([]byte, error) {
-	var v View
-	switch x := view.(type) {
-	case View:
-		v = x
-	case *View:
-		if x == nil {
-			return nil, fmt.Errorf("coding bot: nil view")
-		}
-		v = *x
-	default:
-		return nil, fmt.Errorf("coding bot: view is %T, not coding.View", view)
+	v, err := engine.ViewAs[View](view)
+	if err != nil {
+		return nil, fmt.Errorf("coding bot: %w", err)
 	}
 	if !v.Viewer.IsSeat(b.Seat) || !v.YourTurn() || v.Code == nil {
 		return nil, nil

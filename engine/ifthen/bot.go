@@ -33,17 +33,9 @@ var _ engine.Bot = (*Bot)(nil)
 
 // Act returns the bot's move for view, or nil when it has nothing to do.
 func (b *Bot) Act(view any) ([]byte, error) {
-	var v View
-	switch x := view.(type) {
-	case View:
-		v = x
-	case *View:
-		if x == nil {
-			return nil, fmt.Errorf("ifthen bot: nil view")
-		}
-		v = *x
-	default:
-		return nil, fmt.Errorf("ifthen bot: view is %T, not ifthen.View", view)
+	v, err := engine.ViewAs[View](view)
+	if err != nil {
+		return nil, fmt.Errorf("ifthen bot: %w", err)
 	}
 	if !v.Viewer.IsSeat(b.Seat) || !v.YourTurn() {
 		return nil, nil

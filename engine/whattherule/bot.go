@@ -46,17 +46,9 @@ type hypothesis struct {
 
 // Act returns the bot's move for view, or nil when it has nothing to do.
 func (b *Bot) Act(view any) ([]byte, error) {
-	var v View
-	switch x := view.(type) {
-	case View:
-		v = x
-	case *View:
-		if x == nil {
-			return nil, fmt.Errorf("whattherule bot: nil view")
-		}
-		v = *x
-	default:
-		return nil, fmt.Errorf("whattherule bot: view is %T, not whattherule.View", view)
+	v, err := engine.ViewAs[View](view)
+	if err != nil {
+		return nil, fmt.Errorf("whattherule bot: %w", err)
 	}
 	if !v.Viewer.IsSeat(b.Seat) || v.Phase == Finished {
 		return nil, nil
