@@ -126,7 +126,8 @@ func printReport(w io.Writer, r *loadtest.Report) {
 			p.Latency.P50, p.Latency.P99, p.Latency.Max, p.Latency.N, r.Ratios["play_p99_vs_floor_echo_p99"])
 		fmt.Fprintf(w, "  keypress → screen, actor (includes the bbolt write): p50 %.1f  p99 %.1f  max %.1f ms\n",
 			p.Actor.P50, p.Actor.P99, p.Actor.Max)
-		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB\n", p.CPUPercent, p.RSSMB)
+		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB; generator CPU %.0f%% of a core; machine %.0f%% busy (all cores)\n",
+			p.CPUPercent, p.RSSMB, p.GeneratorCPU, p.MachineBusy)
 		if m := p.Server; m != nil {
 			fmt.Fprintf(w, "  server: action (validate+store+publish) n=%.0f mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms\n",
 				m.Action.Count, m.Action.MeanMS, m.Action.P50MS, m.Action.P99MS)

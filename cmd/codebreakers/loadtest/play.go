@@ -45,6 +45,10 @@ type PlayReport struct {
 	// Server process figures during play.
 	CPUPercent float64 `json:"server_cpu_percent_of_core"`
 	RSSMB      float64 `json:"server_rss_mb"`
+	// MachineBusy is how busy all cores were (percent); GeneratorCPU is
+	// this load generator's own share (percent of one core).
+	MachineBusy  float64 `json:"machine_busy_percent"`
+	GeneratorCPU float64 `json:"generator_cpu_percent_of_core"`
 	// Server is from the server's /metrics, when it has them.
 	Server *ServerMetrics `json:"server_metrics,omitempty"`
 }
@@ -123,6 +127,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		}
 	}
 	t1 := time.Now()
+	meter := startCPUMeter()
 	var wg sync.WaitGroup
 	for _, tb := range tables {
 		wg.Add(1)
@@ -132,6 +137,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		}()
 	}
 	wg.Wait()
+	r.MachineBusy, r.GeneratorCPU = meter.stop()
 	s2, err := t.stats()
 	if err != nil {
 		return r, err

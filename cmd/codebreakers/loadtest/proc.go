@@ -181,3 +181,58 @@ func raiseFileLimit() (uint64, error) {
 	}
 	return rl.Cur, nil
 }
+
+// machineCPU reads the first line of /proc/stat: busy and total jiffies
+// over every core since boot.
+func machineCPU() (busy, total int64, err error) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0, fmt.Errorf("read /proc/stat: %w", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line)
+	if len(f) < 5 || f[0] != "cpu" {
+		return 0, 0, errors.New("malformed /proc/stat")
+	}
+	for i, v := range f[1:] {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("parse /proc/stat: %w", err)
+		}
+		total += n
+		if i != 3 && i != 4 { // idle and iowait
+			busy += n
+		}
+	}
+	return busy, total, nil
+}
+
+// cpuMeter measures, between start and stop, how busy the whole machine
+// was and how much CPU this generator used, so a reader can tell a slow
+// server from a crowded machine.
+type cpuMeter struct {
+	busy, total int64
+	self        procStats
+	at          time.Time
+}
+
+func startCPUMeter() cpuMeter {
+	var m cpuMeter
+	m.busy, m.total, _ = machineCPU()
+	m.self, _ = readProc(os.Getpid())
+	m.at = time.Now()
+	return m
+}
+
+// stop returns the machine's busy share (percent of all cores) and the
+// generator's CPU (percent of one core) since start.
+func (m cpuMeter) stop() (machineBusy, generator float64) {
+	busy, total, err := machineCPU()
+	if err == nil && total > m.total {
+		machineBusy = 100 * float64(busy-m.busy) / float64(total-m.total)
+	}
+	if self, err := readProc(os.Getpid()); err == nil {
+		generator = float64((self.CPU - m.self.CPU).Microseconds()) / time.Since(m.at).Seconds() / 1e4
+	}
+	return machineBusy, generator
+}
