@@ -53,6 +53,7 @@ func penaltyShortfall(screen string) int {
 type ifThenDriver struct {
 	t       *testing.T
 	players []*term
+	guessed bool // the team has put a guess of the Code to the vote
 }
 
 // step makes one move and waits until the table has taken it. It returns
@@ -80,6 +81,22 @@ func (d *ifThenDriver) step() bool {
 	}
 	s := actor.screen()
 	before := title(s) + "\n" + helpLine(s)
+	if !d.guessed && strings.Contains(helpLine(s), "g guess") {
+		// Once in the game, when the team may guess, one player types a
+		// guess of the Code and puts it to the team's vote.
+		d.guessed = true
+		actor.send("g")
+		actor.waitUntil("the guess builder", func(s string) bool { return strings.Contains(helpLine(s), "tab type it") })
+		actor.send("\t")
+		actor.waitFor("rule ›")
+		// The field starts with the builder's draft: ctrl+u clears it.
+		actor.send("\x15", "bg != prev.bg", keyEnter)
+		actor.waitUntil("the guess to go to the vote", func(s string) bool {
+			return !strings.Contains(helpLine(s), "tab") && title(s)+"\n"+helpLine(s) != before
+		})
+		d.t.Logf("%s put a guess to the vote", actor.name)
+		return true
+	}
 	if move == keyEnter && strings.Contains(helpLine(s), "enter draw") {
 		// Whatever the deck cannot cover is taken from the Market.
 		for i := range penaltyShortfall(s) {
@@ -121,7 +138,8 @@ func TestIfThenTwoCodeBreakersOverSSH(t *testing.T) {
 	ann.waitUntil("bob ready", func(s string) bool { return regexp.MustCompile(`bob\s+(✓ )?ready`).MatchString(s) })
 	ann.send("s")
 
-	(&ifThenDriver{t: t, players: []*term{ann, bob}}).playToEnd()
+	d := &ifThenDriver{t: t, players: []*term{ann, bob}}
+	d.playToEnd()
 	for _, p := range []*term{ann, bob} {
 		end := p.screen()
 		if !strings.Contains(title(end), "finished") || !strings.Contains(end, "The game is over.") ||
@@ -136,5 +154,10 @@ func TestIfThenTwoCodeBreakersOverSSH(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^  ` + row + `$`).MatchString(transcript) {
 			t.Errorf("the transcript lacks a row %q:\n%s", row, transcript)
 		}
+	}
+	// A guess put to the vote was agreed and judged.
+	if d.guessed && (!strings.Contains(transcript, "proposes to") || !strings.Contains(transcript, "The team agrees") ||
+		!regexp.MustCompile(`guessed the Code exactly|That is not the Code`).MatchString(transcript)) {
+		t.Errorf("the team's guess was not voted on and judged:\n%s", transcript)
 	}
 }

@@ -69,7 +69,7 @@ Guessing the Code
   "bg != prev.bg" or "if prev.size == small then number > prev.number".
   A guess counts as right when it accepts and rejects exactly the same
   cards as the Code. A wrong guess costs the current penalty off the deck,
-  twice over with two players.
+  twice over when the team is a single Code Breaker.
 
 How it ends
   The team wins when every Breaker has emptied their hand, or with a right
