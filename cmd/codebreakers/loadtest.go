@@ -38,6 +38,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&cfg.Think, "think", 300e6, "a player's pause before acting")
 	fs.DurationVar(&cfg.BotDelay, "bot-delay", 1e9, "the server's pause before a bot acts")
 	fs.IntVar(&cfg.EchoSamples, "echo-samples", 100, "keypress echoes timed on idle sessions")
+	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
 	fs.BoolVar(&cfg.NoFloor, "no-floor", false, "skip the floor server")
 	fs.BoolVar(&cfg.NoPlay, "no-play", false, "skip the playing phase")
 	fs.Var(&serverArgs, "server-arg", "extra flag for `serve` (repeatable), e.g. -server-arg=--fps=10")

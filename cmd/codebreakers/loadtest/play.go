@@ -190,7 +190,14 @@ func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, er
 		func() error { _, err := h.waitFor(ctx, lim, "CREATE A TABLE", "Bots"); return err },
 		func() error { return h.send(keyDown, keyRight) },
 		func() error { _, err := h.waitUntil(ctx, "one bot", lim, botsRe.MatchString); return err },
-		func() error { return h.send(keyDown, keyDown, keyDown, keyDown, keyEnter) },
+		func() error {
+			// From Bots: bot level, aid, table, create. The aid (counts of
+			// the hands each seat may hold) is the costliest part of a view.
+			if cfg.AidOff {
+				return h.send(keyDown, keyDown, keyRight, keyDown, keyDown, keyEnter)
+			}
+			return h.send(keyDown, keyDown, keyDown, keyDown, keyEnter)
+		},
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -240,6 +247,9 @@ func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, er
 		if _, err := c.waitUntil(ctx, "the game to start", lim, func(s string) bool { return turnRe.MatchString(title(s)) }); err != nil {
 			return tb, err
 		}
+	}
+	if aid := strings.Contains(h.screen(), "possible"); aid == cfg.AidOff {
+		return tb, fmt.Errorf("the board does not show the aid as asked (aid off: %v)", cfg.AidOff)
 	}
 	return tb, nil
 }

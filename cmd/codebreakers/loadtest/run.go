@@ -52,6 +52,8 @@ type Config struct {
 	// PlayTime is how long the tables play; Think is a player's pause before
 	// acting; BotDelay is the server's pause before a bot acts.
 	PlayTime, Think, BotDelay time.Duration
+	// AidOff creates tables with Break the Code's aid turned off.
+	AidOff bool
 	// AsksBeforeGuess is how many questions a player asks before guessing.
 	AsksBeforeGuess int
 	// StepTimeout bounds every wait for a screen.
@@ -108,6 +110,7 @@ type ReportConfig struct {
 	Rate                                  float64
 	Concurrency                           int
 	IdleWindow, PlayTime, Think, BotDelay string
+	AidOff                                bool
 	ServerArgs                            []string
 }
 
@@ -146,7 +149,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Started: time.Now().UTC(), Ratios: map[string]float64{}, Config: ReportConfig{
 		Held: cfg.Held, Idle: cfg.Idle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(),
-		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), ServerArgs: cfg.ServerArgs,
+		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, ServerArgs: cfg.ServerArgs,
 	}}
 	dir, err := os.MkdirTemp("", "codebreakers-loadtest-")
 	if err != nil {
