@@ -35,7 +35,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&cfg.Concurrency, "concurrency", 32, "handshakes in flight at once")
 	fs.DurationVar(&cfg.IdleWindow, "idle-window", 10e9, "how long idle CPU is measured")
 	fs.DurationVar(&cfg.PlayTime, "play-time", 60e9, "how long the tables play")
-	fs.DurationVar(&cfg.Think, "think", 300e6, "a player's pause before acting")
+	fs.DurationVar(&cfg.Think, "think", 5e9, "a player's mean pause before acting (each pause is uniform over 0.5–1.5×)")
 	fs.DurationVar(&cfg.BotDelay, "bot-delay", 1e9, "the server's pause before a bot acts")
 	fs.IntVar(&cfg.EchoSamples, "echo-samples", 100, "keypress echoes timed on idle sessions")
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")

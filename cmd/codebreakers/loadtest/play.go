@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"strconv"
 	"strings"
@@ -276,7 +277,9 @@ func playTable(ctx context.Context, cfg Config, tb *table, every, actor *samples
 			}
 			continue
 		}
-		sleep(ctx, cfg.Think)
+		// People take different times to think: uniform over 0.5–1.5×Think,
+		// so tables that sat down together do not all move in step.
+		sleep(ctx, time.Duration(float64(cfg.Think)*(0.5+rand.Float64())))
 		if ctx.Err() != nil {
 			return
 		}

@@ -49,7 +49,7 @@ type Config struct {
 	IdleWindow, Settle time.Duration
 	// EchoSamples is how many keypress echoes are timed on idle sessions.
 	EchoSamples int
-	// PlayTime is how long the tables play; Think is a player's pause before
+	// PlayTime is how long the tables play; Think is a player's mean pause before
 	// acting; BotDelay is the server's pause before a bot acts.
 	PlayTime, Think, BotDelay time.Duration
 	// AidOff creates tables with Break the Code's aid turned off.
@@ -84,7 +84,7 @@ func (c Config) withDefaults() Config {
 	setDur(&c.IdleWindow, 10*time.Second)
 	setDur(&c.Settle, 3*time.Second)
 	setDur(&c.PlayTime, 60*time.Second)
-	setDur(&c.Think, 300*time.Millisecond)
+	setDur(&c.Think, 5*time.Second)
 	setDur(&c.BotDelay, time.Second)
 	setDur(&c.StepTimeout, 20*time.Second)
 	if c.Log == nil {
