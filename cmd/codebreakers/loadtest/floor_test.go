@@ -1,0 +1,51 @@
+package loadtest
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestFloorDrawsAndEchoes runs the floor in-process, opens one session
+// with the generator's own client and times a keypress echo.
+func TestFloorDrawsAndEchoes(t *testing.T) {
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ServeFloor(ctx, addr, filepath.Join(t.TempDir(), "host_key")) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("floor: %v", err)
+		}
+	}()
+
+	const limit = 30 * time.Second
+	var c *client
+	for deadline := time.Now().Add(limit); ; time.Sleep(50 * time.Millisecond) {
+		if c, err = openClient(ctx, "t", dialOptions{addr: addr, timeout: limit, w: 80, h: 24}); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("open a session on the floor: %v", err)
+		}
+	}
+	defer c.close()
+	if _, err := c.waitFor(ctx, limit, floorMarker); err != nil {
+		t.Fatal(err)
+	}
+	got := c.arm(nil, time.Now(), true)
+	if err := c.send("x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.await(ctx, got, limit); err != nil {
+		t.Fatalf("no echo: %v", err)
+	}
+	if _, err := c.waitFor(ctx, limit, "last key: x"); err != nil {
+		t.Fatal(err)
+	}
+}

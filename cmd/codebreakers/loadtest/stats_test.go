@@ -1,0 +1,76 @@
+package loadtest
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSummaryPicksNearestRank(t *testing.T) {
+	s := &samples{}
+	for i := 100; i >= 1; i-- { // out of order on purpose
+		s.add(time.Duration(i) * time.Millisecond)
+	}
+	got := s.summary()
+	if got.N != 100 || got.P50 != 50 || got.P99 != 99 || got.Max != 100 {
+		t.Fatalf("summary = %+v, want n=100 p50=50 p99=99 max=100", got)
+	}
+	if (&samples{}).summary() != (Latency{}) {
+		t.Fatal("an empty set should summarise to zeros")
+	}
+}
+
+const before = `# HELP codebreakers_storage_commit_duration_seconds x
+codebreakers_storage_commit_duration_seconds_bucket{le="0.001"} 10
+codebreakers_storage_commit_duration_seconds_bucket{le="0.01"} 10
+codebreakers_storage_commit_duration_seconds_bucket{le="+Inf"} 10
+codebreakers_storage_commit_duration_seconds_sum 0.005
+codebreakers_storage_commit_duration_seconds_count 10
+codebreakers_storage_writes_total 20
+`
+
+const after = `codebreakers_storage_commit_duration_seconds_bucket{le="0.001"} 100
+codebreakers_storage_commit_duration_seconds_bucket{le="0.01"} 109
+codebreakers_storage_commit_duration_seconds_bucket{le="+Inf"} 110
+codebreakers_storage_commit_duration_seconds_sum 0.205
+codebreakers_storage_commit_duration_seconds_count 110
+codebreakers_storage_writes_total 220
+`
+
+func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
+	b, err := parseMetrics(strings.NewReader(before))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := parseMetrics(strings.NewReader(after))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := serverMetrics(b, a, 10)
+	c := m.Commit
+	// 100 commits between the scrapes: 90 under 1 ms, 9 under 10 ms, one slower.
+	if c.Count != 100 || c.MeanMS != 2 || c.P50MS != 1 || c.P99MS != 10 {
+		t.Fatalf("commit = %+v, want 100 commits, mean 2 ms, p50 ≤1 ms, p99 ≤10 ms", c)
+	}
+	if m.WritesPerSec != 20 || m.WritesPerCommit != 2 {
+		t.Fatalf("writes/s %v, writes/commit %v; want 20 and 2", m.WritesPerSec, m.WritesPerCommit)
+	}
+	// Everything beyond the last finite bucket has no bound to report.
+	slow := histogramDelta(scrape{}, scrape{
+		`h_bucket{le="0.001"}`: 0, `h_bucket{le="+Inf"}`: 5, "h_count": 5, "h_sum": 50,
+	}, "h")
+	if slow.P99MS != -1 {
+		t.Fatalf("p99 beyond the buckets = %v, want -1", slow.P99MS)
+	}
+}
+
+func TestReadProcOfThisProcess(t *testing.T) {
+	st, err := readProc(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.RSS <= 0 {
+		t.Fatalf("RSS = %d, want > 0", st.RSS)
+	}
+}
