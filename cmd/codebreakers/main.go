@@ -6,6 +6,7 @@
 //	codebreakers backup PATH        consistent copy of the database, server running or not
 //	codebreakers export             finished games as JSON lines
 //	codebreakers import FILE        load an export into a stopped server's data directory
+//	codebreakers loadtest [flags]   drive this binary (and a minimal floor server) with SSH sessions on loopback
 package main
 
 import (
@@ -55,7 +56,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return importCmd(args, os.Getenv, os.Stdin, stdout, stderr)
 	case "help":
 		fmt.Fprintln(stdout, "Usage: codebreakers [serve] [flags]\n"+
-			"       codebreakers backup PATH | export [--out PATH] | import FILE\n\n"+
+			"       codebreakers backup PATH | export [--out PATH] | import FILE\n"+
+			"       codebreakers loadtest [flags]\n\n"+
 			"Run `codebreakers COMMAND --help` for the flags.")
 		return nil
 	default:
