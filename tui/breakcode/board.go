@@ -461,35 +461,10 @@ func (b *Board) logLines(w, h int) []string {
 	if h <= 0 || w < 8 {
 		return nil
 	}
-	// Newest events first, whole events only, until the space is used.
-	var blocks [][]string
-	used := 0
-	for i := len(b.c.Log) - 1; i >= 0 && used < h; i-- {
-		text := textsafe.Clean(b.c.Log[i].Text, 400)
-		wrapped := strings.Split(ansi.Wordwrap(text, w-2, ""), "\n")
-		for k, l := range wrapped {
-			if k > 0 {
-				l = "  " + l
-			}
-			wrapped[k] = ansi.Truncate(l, w, "…")
-		}
-		if used+len(wrapped) > h {
-			if used == 0 {
-				blocks = append(blocks, wrapped[:h]) // one huge event: its start
-			}
-			break
-		}
-		blocks = append(blocks, wrapped)
-		used += len(wrapped)
+	if lines := board.LogTail(b.c.Log, w, h); len(lines) > 0 {
+		return lines
 	}
-	if len(blocks) == 0 {
-		return []string{b.st.Dim.Render("Nothing asked yet.")}
-	}
-	var all []string
-	for i := len(blocks) - 1; i >= 0; i-- {
-		all = append(all, blocks[i]...)
-	}
-	return all
+	return []string{b.st.Dim.Render("Nothing asked yet.")}
 }
 
 // sheets are one block per seat (and the centre): tiles the viewer may see,
