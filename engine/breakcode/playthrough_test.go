@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // tilePattern matches a tile name such as 3b or 5g.
@@ -84,24 +85,6 @@ func illegalAction(rng *rand.Rand, s *state) (engine.Seat, []byte) {
 		}
 		return s.toMove, b
 	}
-}
-
-func viewJSON(t *testing.T, s *state, v engine.Viewer) string {
-	t.Helper()
-	b, err := json.Marshal(s.View(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func eventsJSON(t *testing.T, evs []engine.Event, v engine.Viewer) string {
-	t.Helper()
-	b, err := json.Marshal(engine.FilterEvents(evs, v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // reshuffleHidden returns a copy of s in which every tile the viewer cannot
@@ -229,14 +212,7 @@ func playthrough(t *testing.T, n int, seed uint64, bots map[engine.Seat]string, 
 	s := st.(*state)
 	rec := engine.Record{Game: ID, Options: resolved, Players: players, Seed: seed}
 	var all []engine.Event
-	botOf := map[engine.Seat]engine.Bot{}
-	for seat, level := range bots {
-		b, err := Game{}.NewBot(seat, level, seed+uint64(seat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		botOf[seat] = b
-	}
+	botOf := enginetest.Bots(t, Game{}, seed, bots)
 	checkAt := map[int]bool{}
 	for range checks {
 		checkAt[rng.IntN(30)] = true
@@ -306,7 +282,7 @@ func playthrough(t *testing.T, n int, seed uint64, bots map[engine.Seat]string, 
 	if !reflect.DeepEqual(replayed.(*state), s) {
 		t.Fatalf("seed %d: replayed state differs inside (deck, hands or history)", seed)
 	}
-	if eventsJSON(t, evs, engine.Omniscient()) != eventsJSON(t, all, engine.Omniscient()) {
+	if enginetest.EventsJSON(t, evs, engine.Omniscient()) != enginetest.EventsJSON(t, all, engine.Omniscient()) {
 		t.Fatalf("seed %d: replayed events differ", seed)
 	}
 	r1, _ := replayed.Result()
@@ -328,7 +304,7 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, action []byte)
 	}
 	v := viewers[rng.IntN(len(viewers))]
 	other := reshuffleHidden(rng, s, v)
-	if a, b := viewJSON(t, s, v), viewJSON(t, other, v); a != b {
+	if a, b := enginetest.ViewJSON(t, s, v), enginetest.ViewJSON(t, other, v); a != b {
 		t.Fatalf("view of %+v depends on hidden tiles:\n%s\n%s", v, a, b)
 	}
 	checkSpectatorSeesNothingHidden(t, s)
@@ -344,10 +320,10 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, action []byte)
 	if s.n > 2 && act.Guess != nil && v.IsSeat(s.toMove) {
 		return
 	}
-	if eventsJSON(t, evA, engine.Spectator()) == eventsJSON(t, evB, engine.Spectator()) &&
-		eventsJSON(t, evA, v) != eventsJSON(t, evB, v) {
+	if enginetest.EventsJSON(t, evA, engine.Spectator()) == enginetest.EventsJSON(t, evB, engine.Spectator()) &&
+		enginetest.EventsJSON(t, evA, v) != enginetest.EventsJSON(t, evB, v) {
 		t.Fatalf("events seen by %+v depend on hidden tiles:\n%s\n%s", v,
-			eventsJSON(t, evA, v), eventsJSON(t, evB, v))
+			enginetest.EventsJSON(t, evA, v), enginetest.EventsJSON(t, evB, v))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 func pick[T any](rng *rand.Rand, xs []T) T { return xs[rng.IntN(len(xs))] }
@@ -109,24 +110,6 @@ func illegalAction(rng *rand.Rand, s *state) (engine.Seat, []byte) {
 	}
 }
 
-func viewJSON(t *testing.T, s *state, v engine.Viewer) string {
-	t.Helper()
-	b, err := json.Marshal(s.View(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func eventsJSON(t *testing.T, evs []engine.Event, v engine.Viewer) string {
-	t.Helper()
-	b, err := json.Marshal(engine.FilterEvents(evs, v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // reshuffleHidden returns a copy of s in which every code card the viewer
 // cannot see (other seats' face-down cards and the leftover pile) is dealt
 // again at random, and others' pending X choices are redrawn.
@@ -195,7 +178,7 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, seat engine.Se
 	}
 	v := pick(rng, viewers)
 	other := reshuffleHidden(rng, s, v)
-	if a, b := viewJSON(t, s, v), viewJSON(t, other, v); a != b {
+	if a, b := enginetest.ViewJSON(t, s, v), enginetest.ViewJSON(t, other, v); a != b {
 		t.Fatalf("view of %+v depends on hidden cards:\n%s\n%s", v, a, b)
 	}
 	checkSpectatorSeesNothingHidden(t, s)
@@ -208,10 +191,10 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, seat engine.Se
 	if errA != nil || errB != nil {
 		return
 	}
-	if eventsJSON(t, evA, engine.Spectator()) == eventsJSON(t, evB, engine.Spectator()) &&
-		eventsJSON(t, evA, v) != eventsJSON(t, evB, v) {
+	if enginetest.EventsJSON(t, evA, engine.Spectator()) == enginetest.EventsJSON(t, evB, engine.Spectator()) &&
+		enginetest.EventsJSON(t, evA, v) != enginetest.EventsJSON(t, evB, v) {
 		t.Fatalf("events seen by %+v depend on hidden cards:\n%s\n%s", v,
-			eventsJSON(t, evA, v), eventsJSON(t, evB, v))
+			enginetest.EventsJSON(t, evA, v), enginetest.EventsJSON(t, evB, v))
 	}
 }
 
@@ -301,14 +284,7 @@ func playthrough(t *testing.T, n int, system string, seed uint64, bots map[engin
 	s := st.(*state)
 	rec := engine.Record{Game: ID, Options: resolved, Players: players, Seed: seed}
 	var all []engine.Event
-	botOf := map[engine.Seat]engine.Bot{}
-	for seat, level := range bots {
-		b, err := Game{}.NewBot(seat, level, seed+uint64(seat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		botOf[seat] = b
-	}
+	botOf := enginetest.Bots(t, Game{}, seed, bots)
 	checkAt := map[int]bool{}
 	for range checks {
 		checkAt[rng.IntN(60)] = true
@@ -367,7 +343,7 @@ func playthrough(t *testing.T, n int, system string, seed uint64, bots map[engin
 	if got, want := dump(replayed.(*state)), dump(s); got != want {
 		t.Fatalf("seed %d: replay differs:\n%s\n%s", seed, got, want)
 	}
-	if eventsJSON(t, evs, engine.Omniscient()) != eventsJSON(t, all, engine.Omniscient()) {
+	if enginetest.EventsJSON(t, evs, engine.Omniscient()) != enginetest.EventsJSON(t, all, engine.Omniscient()) {
 		t.Fatalf("seed %d: replayed events differ", seed)
 	}
 	return rec

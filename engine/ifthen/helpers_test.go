@@ -1,12 +1,12 @@
 package ifthen
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // clone deep-copies a state.
@@ -51,24 +51,9 @@ func (s *state) clone() *state {
 	return &c
 }
 
-func viewJSON(t *testing.T, s *state, v engine.Viewer) string {
+func omniJSON(t *testing.T, s *state) string {
 	t.Helper()
-	b, err := json.Marshal(s.View(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func omniJSON(t *testing.T, s *state) string { t.Helper(); return viewJSON(t, s, engine.Omniscient()) }
-
-func eventsJSON(t *testing.T, evs []engine.Event, v engine.Viewer) string {
-	t.Helper()
-	b, err := json.Marshal(engine.FilterEvents(evs, v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return enginetest.ViewJSON(t, s, engine.Omniscient())
 }
 
 // checkConserved fails unless every Number card and every Event card is in

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // randomAction picks a move for one of the seats that may act. It peeks at
@@ -168,13 +169,13 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, seat engine.Se
 	}
 	v := viewers[rng.IntN(len(viewers))]
 	other := reshuffleHidden(rng, s, v)
-	if a, b := viewJSON(t, s, v), viewJSON(t, other, v); a != b {
+	if a, b := enginetest.ViewJSON(t, s, v), enginetest.ViewJSON(t, other, v); a != b {
 		t.Fatalf("view of %+v depends on hidden things:\n%s\n%s", v, a, b)
 	}
 	a := s.clone()
 	evA, errA := a.Apply(seat, action)
 	evB, errB := other.Apply(seat, action)
-	if engine.IsIllegal(errA) != engine.IsIllegal(errB) && eventsJSON(t, evA, engine.Spectator()) == eventsJSON(t, evB, engine.Spectator()) {
+	if engine.IsIllegal(errA) != engine.IsIllegal(errB) && enginetest.EventsJSON(t, evA, engine.Spectator()) == enginetest.EventsJSON(t, evB, engine.Spectator()) {
 		// Legality may depend on hidden cards only through what the viewer
 		// cannot know (the deck size is public, so this is a real leak).
 		if errA != nil && errB != nil {
@@ -186,10 +187,10 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, seat engine.Se
 		return slices.DeleteFunc(slices.Clone(evs), func(e engine.Event) bool { return e.Kind == "draw_private" || e.Kind == "pass" })
 	}
 	evA, evB = learned(evA), learned(evB)
-	if eventsJSON(t, evA, engine.Spectator()) == eventsJSON(t, evB, engine.Spectator()) &&
-		eventsJSON(t, evA, v) != eventsJSON(t, evB, v) {
+	if enginetest.EventsJSON(t, evA, engine.Spectator()) == enginetest.EventsJSON(t, evB, engine.Spectator()) &&
+		enginetest.EventsJSON(t, evA, v) != enginetest.EventsJSON(t, evB, v) {
 		t.Fatalf("events seen by %+v depend on hidden things:\n%s\n%s", v,
-			eventsJSON(t, evA, v), eventsJSON(t, evB, v))
+			enginetest.EventsJSON(t, evA, v), enginetest.EventsJSON(t, evB, v))
 	}
 }
 
@@ -211,14 +212,7 @@ func playthrough(t *testing.T, n int, mode string, level int, seed uint64, bots 
 	s := st.(*state)
 	rec := engine.Record{Game: ID, Options: resolved, Players: players, Seed: seed}
 	var all []engine.Event
-	botOf := map[engine.Seat]engine.Bot{}
-	for seat, lv := range bots {
-		b, err := Game{}.NewBot(seat, lv, seed+uint64(seat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		botOf[seat] = b
-	}
+	botOf := enginetest.Bots(t, Game{}, seed, bots)
 	checkAt := map[int]bool{}
 	for range checks {
 		checkAt[rng.IntN(60)] = true
@@ -301,7 +295,7 @@ func playthrough(t *testing.T, n int, mode string, level int, seed uint64, bots 
 	if !reflect.DeepEqual(replayed.(*state), s) {
 		t.Fatalf("seed %d: replayed state differs inside", seed)
 	}
-	if eventsJSON(t, evs, engine.Omniscient()) != eventsJSON(t, all, engine.Omniscient()) {
+	if enginetest.EventsJSON(t, evs, engine.Omniscient()) != enginetest.EventsJSON(t, all, engine.Omniscient()) {
 		t.Fatalf("seed %d: replayed events differ", seed)
 	}
 	return rec

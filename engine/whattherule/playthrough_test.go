@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // freeRuleText is distinctive so tests can search for it in views and events.
@@ -118,24 +119,6 @@ func illegalAction(rng *rand.Rand, s *state) (engine.Seat, []byte) {
 	}
 }
 
-func viewJSON(t testing.TB, s *state, v engine.Viewer) string {
-	t.Helper()
-	b, err := json.Marshal(s.View(v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func eventsJSON(t testing.TB, evs []engine.Event, v engine.Viewer) string {
-	t.Helper()
-	b, err := json.Marshal(engine.FilterEvents(evs, v))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // reshuffleHidden returns a copy of s in which every card the viewer cannot
 // see (the pile, and the hands of seats other than the viewer and keep) is
 // dealt again at random, and a free rule's words are replaced.
@@ -210,7 +193,7 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, seat engine.Se
 	}
 	checkHidden(t, s, v)
 	other := reshuffleHidden(rng, s, v, -1)
-	if a, b := viewJSON(t, s, v), viewJSON(t, other, v); a != b {
+	if a, b := enginetest.ViewJSON(t, s, v), enginetest.ViewJSON(t, other, v); a != b {
 		t.Fatalf("view of %+v depends on hidden cards:\n%s\n%s", v, a, b)
 	}
 	// Same move on both, the actor's own hand kept so it stays legal.
@@ -225,9 +208,9 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, seat engine.Se
 		t.Fatalf("legality of %s depends on hidden cards: %v / %v", action, errA, errB)
 	}
 	// The player to move may draw from the reshuffled pile: theirs to learn.
-	if !v.IsSeat(s.r.toMove) && eventsJSON(t, evA, engine.Spectator()) == eventsJSON(t, evB, engine.Spectator()) &&
-		eventsJSON(t, evA, v) != eventsJSON(t, evB, v) {
-		t.Fatalf("events seen by %+v depend on hidden cards:\n%s\n%s", v, eventsJSON(t, evA, v), eventsJSON(t, evB, v))
+	if !v.IsSeat(s.r.toMove) && enginetest.EventsJSON(t, evA, engine.Spectator()) == enginetest.EventsJSON(t, evB, engine.Spectator()) &&
+		enginetest.EventsJSON(t, evA, v) != enginetest.EventsJSON(t, evB, v) {
+		t.Fatalf("events seen by %+v depend on hidden cards:\n%s\n%s", v, enginetest.EventsJSON(t, evA, v), enginetest.EventsJSON(t, evB, v))
 	}
 	for _, e := range evA {
 		if e.VisibleTo(v) && s.r.mode == Free && a.phase != Finished && len(a.history) == len(s.history) && strings.Contains(e.Text, freeRuleText) {
@@ -258,14 +241,7 @@ func playthrough(t *testing.T, n int, seed uint64, opts engine.Options, bots map
 	}
 	s := st.(*state)
 	rec := engine.Record{Game: ID, Options: resolved, Players: players, Seed: seed}
-	botOf := map[engine.Seat]engine.Bot{}
-	for seat, level := range bots {
-		b, err := Game{}.NewBot(seat, level, seed+uint64(seat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		botOf[seat] = b
-	}
+	botOf := enginetest.Bots(t, Game{}, seed, bots)
 	checkAt := map[int]bool{}
 	for range checks {
 		checkAt[rng.IntN(120)] = true
@@ -329,7 +305,7 @@ func playthrough(t *testing.T, n int, seed uint64, opts engine.Options, bots map
 	if !sameState(replayed.(*state), s) {
 		t.Fatalf("seed %d: replayed state differs", seed)
 	}
-	if eventsJSON(t, evs, engine.Omniscient()) != eventsJSON(t, all, engine.Omniscient()) {
+	if enginetest.EventsJSON(t, evs, engine.Omniscient()) != enginetest.EventsJSON(t, all, engine.Omniscient()) {
 		t.Fatalf("seed %d: replayed events differ", seed)
 	}
 	return rec

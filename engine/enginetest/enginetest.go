@@ -1,0 +1,46 @@
+// Package enginetest holds the helpers that every game's playthrough tests
+// share: stable JSON renderings of views and events (what noninterference
+// and replay checks compare) and bots seated from a seed.
+package enginetest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// ViewJSON renders what viewer v sees of st, for comparing two views byte for byte.
+func ViewJSON(t testing.TB, st engine.State, v engine.Viewer) string {
+	t.Helper()
+	b, err := json.Marshal(st.View(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// EventsJSON renders the events of evs that viewer v may see.
+func EventsJSON(t testing.TB, evs []engine.Event, v engine.Viewer) string {
+	t.Helper()
+	b, err := json.Marshal(engine.FilterEvents(evs, v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Bots seats a bot of the given level at each seat of levels, each seeded
+// from seed and its seat so that a playthrough is reproducible.
+func Bots(t testing.TB, g engine.Game, seed uint64, levels map[engine.Seat]string) map[engine.Seat]engine.Bot {
+	t.Helper()
+	bots := make(map[engine.Seat]engine.Bot, len(levels))
+	for seat, level := range levels {
+		b, err := g.NewBot(seat, level, seed+uint64(seat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots[seat] = b
+	}
+	return bots
+}
