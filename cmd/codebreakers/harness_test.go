@@ -139,6 +139,17 @@ func openTermRec(t testing.TB, c *gossh.Client, name string, w, h int, cmd strin
 		t.Fatalf("%s: new session: %v", name, err)
 	}
 	tm := &term{t: t, name: name, sess: sess, emu: vt.NewEmulator(w, h), done: make(chan struct{}), record: record}
+	tm.start("xterm-256color", w, h, cmd, nil)
+	return tm
+}
+
+// start requests a termType PTY of w×h on tm's session, runs cmd ("" for
+// the shell) and feeds everything the server draws into tm's emulator (and a
+// copy to tee, when not nil).
+func (tm *term) start(termType string, w, h int, cmd string, tee io.Writer) {
+	t, sess := tm.t, tm.sess
+	t.Helper()
+	var err error
 	tm.in, err = sess.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -147,8 +158,8 @@ func openTermRec(t testing.TB, c *gossh.Client, name string, w, h int, cmd strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sess.RequestPty("xterm-256color", h, w, gossh.TerminalModes{}); err != nil {
-		t.Fatalf("%s: pty: %v", name, err)
+	if err := sess.RequestPty(termType, h, w, gossh.TerminalModes{}); err != nil {
+		t.Fatalf("%s: pty: %v", tm.name, err)
 	}
 	if cmd == "" {
 		err = sess.Shell()
@@ -156,7 +167,7 @@ func openTermRec(t testing.TB, c *gossh.Client, name string, w, h int, cmd strin
 		err = sess.Start(cmd)
 	}
 	if err != nil {
-		t.Fatalf("%s: start: %v", name, err)
+		t.Fatalf("%s: start: %v", tm.name, err)
 	}
 	// Terminal replies (to the program's queries) go back as input.
 	go func() { _, _ = io.Copy(tm.in, tm.emu) }()
@@ -166,6 +177,9 @@ func openTermRec(t testing.TB, c *gossh.Client, name string, w, h int, cmd strin
 		for {
 			n, err := out.Read(buf)
 			if n > 0 {
+				if tee != nil {
+					_, _ = tee.Write(buf[:n])
+				}
 				tm.mu.Lock()
 				_, _ = tm.emu.Write(buf[:n])
 				if tm.record && len(tm.history) < maxHistory {
@@ -181,7 +195,6 @@ func openTermRec(t testing.TB, c *gossh.Client, name string, w, h int, cmd strin
 		}
 	}()
 	t.Cleanup(func() { _ = sess.Close() })
-	return tm
 }
 
 // screen is what the terminal shows now, one line per row.

@@ -76,42 +76,7 @@ func openWatchedTerm(t testing.TB, c *gossh.Client, name, termType string, env m
 			}
 		},
 	})
-	if wt.in, err = sess.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	out, err := sess.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.RequestPty(termType, termH, termW, gossh.TerminalModes{}); err != nil {
-		t.Fatalf("%s: pty: %v", name, err)
-	}
-	if cmd == "" {
-		err = sess.Shell()
-	} else {
-		err = sess.Start(cmd)
-	}
-	if err != nil {
-		t.Fatalf("%s: start: %v", name, err)
-	}
-	go func() { _, _ = io.Copy(wt.in, wt.emu) }()
-	go func() {
-		defer close(wt.done)
-		buf := make([]byte, 32*1024)
-		for {
-			n, err := out.Read(buf)
-			if n > 0 {
-				_, _ = wt.raw.Write(buf[:n])
-				wt.mu.Lock()
-				_, _ = wt.emu.Write(buf[:n])
-				wt.mu.Unlock()
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-	t.Cleanup(func() { _ = sess.Close() })
+	wt.start(termType, termW, termH, cmd, wt.raw)
 	return wt
 }
 
