@@ -49,13 +49,8 @@ func New(st board.Styles, km board.KeyMap) *Board {
 
 // SetView implements board.Board.
 func (b *Board) SetView(view any, c board.Context) {
-	switch v := view.(type) {
-	case bc.View:
+	if v, err := engine.ViewAs[bc.View](view); err == nil {
 		b.v, b.has = v, true
-	case *bc.View:
-		if v != nil {
-			b.v, b.has = *v, true
-		}
 	}
 	b.c = c
 	if b.has {
