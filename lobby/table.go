@@ -1000,16 +1000,20 @@ func (t *table) publish() {
 		Result: t.result, Notice: t.notice, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
+	var revealed any // a finished game's full view, built once for every viewer
+	if board && t.phase == Finished {
+		revealed = t.state.View(engine.Omniscient())
+	}
 	view := func(v engine.Viewer, log int, full bool) *TableView {
 		tv := base
 		tv.You = v
 		tv.Host = v.Kind == engine.ViewerSeat && int(v.Seat) == t.host
 		if full {
 			switch {
-			case board && t.phase == Finished:
+			case revealed != nil:
 				// The game is over: everyone may now see every hand,
 				// exactly as a replay of the record would show it.
-				tv.Board = t.state.View(engine.Omniscient())
+				tv.Board = revealed
 			case board:
 				tv.Board = t.state.View(v)
 			}
