@@ -94,6 +94,11 @@ type table struct {
 	gen        uint64 // bumps on every change of game state; stale bots and timers compare it
 	timer      *time.Timer
 	deadline   time.Time // when timer fires, by cfg.Now; zero when none is armed
+	// stateVer bumps whenever state is replaced or may have changed,
+	// including after an engine failure that gen ignores; boards are
+	// reused only while it stands still.
+	stateVer uint64
+	boards   boardCache
 	// logs[i] is seat i's log of events and logs[len(seats)] the
 	// spectators'. Each only grows between trims, so published views share
 	// them instead of copying.
@@ -436,6 +441,7 @@ func (t *table) breakDown(what string, stack []byte) {
 	wasPlaying := t.phase == Playing && t.gameID != ""
 	t.phase = Broken
 	t.state = nil
+	t.stateVer++
 	t.stopTimer()
 	for _, s := range t.seats {
 		s.ctl, s.thinking = nil, false
@@ -494,8 +500,9 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 	events, err := t.state.Apply(s, action)
 	if err != nil {
 		if engine.IsIllegal(err) {
-			return err
+			return err // the engine left the state untouched
 		}
+		t.stateVer++ // no promise that a failing engine changed nothing
 		t.log.Error("engine refused a move", "code", t.code, "game_id", t.gameID, "seat", s, "err", err)
 		return errEngineFailed
 	}
@@ -510,12 +517,14 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 		}
 		t.state = st
 		t.gen++
+		t.stateVer++
 		t.settle()
 		return ErrNotSaved
 	}
 	t.record.Moves = append(t.record.Moves, m)
 	t.pushEvents(events)
 	t.gen++
+	t.stateVer++
 	t.dirty = true
 	t.settle()
 	return nil
@@ -642,7 +651,7 @@ func (t *table) runBots() {
 		if s.ctl == nil || s.thinking || s.conn != nil {
 			continue
 		}
-		view := t.state.View(engine.SeatViewer(a)) // the same view a person in the seat gets
+		view := t.board(engine.SeatViewer(a)) // the same view a person in the seat gets
 		s.thinking = true
 		t.bg.Add(1)
 		go t.think(int(a), t.gen, s.ctl, view)
@@ -810,6 +819,7 @@ func (t *table) startGame() error {
 	t.phase, t.state, t.result, t.logs = Playing, st, nil, nil
 	t.notice = "The game has begun."
 	t.gen++
+	t.stateVer++
 	t.dirty = true
 	t.log.Info("game started", "code", t.code, "game", t.info.ID, "game_id", id, "seats", len(t.seats))
 	t.settle()
@@ -845,6 +855,7 @@ func (t *table) rematch(c *Conn) error {
 	t.phase, t.state, t.status, t.result, t.logs = Waiting, nil, engine.Status{}, nil, nil
 	t.gameID, t.record = "", engine.Record{}
 	t.gen++
+	t.stateVer++
 	t.notice = fmt.Sprintf("%s wants a rematch; the host starts when everyone is ready.", me.id.Handle)
 	t.dirty = true
 	return nil
@@ -990,32 +1001,28 @@ func (t *table) publish() {
 	if t.host < len(t.seats) {
 		sum.Host = t.seats[t.host].id.Handle
 	}
-	var chat []ChatLine
-	if n := len(t.chatLines); n > 0 {
-		chat = slices.Clone(t.chatLines[max(0, n-ChatLen):])
-	}
+	// chatLines only grows between trims (which copy), so the views share
+	// it, capped so that an append by a reader cannot touch ours.
+	n := len(t.chatLines)
+	chat := t.chatLines[max(0, n-ChatLen):n:n]
 	base := TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
 		Result: t.result, Notice: t.notice, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
-	var revealed any // a finished game's full view, built once for every viewer
-	if board && t.phase == Finished {
-		revealed = t.state.View(engine.Omniscient())
-	}
 	view := func(v engine.Viewer, log int, full bool) *TableView {
 		tv := base
 		tv.You = v
 		tv.Host = v.Kind == engine.ViewerSeat && int(v.Seat) == t.host
 		if full {
 			switch {
-			case revealed != nil:
+			case board && t.phase == Finished:
 				// The game is over: everyone may now see every hand,
 				// exactly as a replay of the record would show it.
-				tv.Board = revealed
+				tv.Board = t.board(engine.Omniscient())
 			case board:
-				tv.Board = t.state.View(v)
+				tv.Board = t.board(v)
 			}
 			tv.Log = t.logFor(log)
 		}
@@ -1036,6 +1043,46 @@ func (t *table) publish() {
 	for c := range t.spectators {
 		c.notify()
 	}
+}
+
+// boardCache holds the engine views built for one version of the game
+// state (table.stateVer), so that a publish that changed only what is around
+// the game (chat, connections, readiness, spectators, notices) reuses them
+// instead of asking the engine again. Views are immutable snapshots
+// (engine.State.View), so snapshots, sessions and bots may share one.
+type boardCache struct {
+	ver       uint64 // the stateVer these views show
+	seats     []any  // seat i's view; nil until someone needs it
+	spectator any    // every spectator's view
+	revealed  any    // the omniscient view a finished game shows everyone
+}
+
+// board returns the current state's view for v, asking the engine only the
+// first time this version of the state is shown to v's kind of viewer.
+func (t *table) board(v engine.Viewer) any {
+	c := &t.boards
+	if c.ver != t.stateVer || len(c.seats) != len(t.seats) {
+		*c = boardCache{ver: t.stateVer, seats: c.seats}
+		if len(c.seats) != len(t.seats) {
+			c.seats = make([]any, len(t.seats))
+		}
+		clear(c.seats)
+	}
+	var slot *any
+	switch {
+	case v.Kind == engine.ViewerSeat && int(v.Seat) < len(c.seats):
+		slot = &c.seats[v.Seat]
+	case v.Kind == engine.ViewerSpectator:
+		slot = &c.spectator
+	case v.Kind == engine.ViewerOmniscient:
+		slot = &c.revealed
+	default:
+		return t.state.View(v)
+	}
+	if *slot == nil {
+		*slot = t.state.View(v)
+	}
+	return *slot
 }
 
 // botSeed derives a bot's seed from the game's, so each seat differs.

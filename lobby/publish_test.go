@@ -1,0 +1,272 @@
+package lobby
+
+import (
+	"maps"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// countingGame is the test game under another ID whose states count the
+// views they build, by viewer.
+type countingGame struct {
+	secretGame
+	tally *viewTally
+}
+
+func (g countingGame) Info() engine.Info {
+	info := g.secretGame.Info()
+	info.ID, info.Name = "counted", "Counted secrets"
+	return info
+}
+
+func (g countingGame) New(opts engine.Options, players []engine.Player, seed uint64) (engine.State, error) {
+	st, err := g.secretGame.New(opts, players, seed)
+	if err != nil {
+		return nil, err
+	}
+	return countingState{State: st, tally: g.tally}, nil
+}
+
+type countingState struct {
+	engine.State
+	tally *viewTally
+}
+
+func (s countingState) View(v engine.Viewer) any {
+	s.tally.add(v)
+	return s.State.View(v)
+}
+
+// viewTally counts View calls; the table goroutine adds, the test reads.
+type viewTally struct {
+	mu sync.Mutex
+	n  map[engine.Viewer]int
+}
+
+func (t *viewTally) add(v engine.Viewer) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.n == nil {
+		t.n = map[engine.Viewer]int{}
+	}
+	t.n[v]++
+}
+
+func (t *viewTally) counts() map[engine.Viewer]int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return maps.Clone(t.n)
+}
+
+// sameCounts fails the test when the engine built views since before.
+func sameCounts(t *testing.T, what string, tally *viewTally, before map[engine.Viewer]int) {
+	t.Helper()
+	if now := tally.counts(); !maps.Equal(now, before) {
+		t.Errorf("%s: the engine built views again: %v, before %v", what, now, before)
+	}
+}
+
+// moved fails the test unless exactly the viewers in want got one new view
+// each since before.
+func moved(t *testing.T, what string, tally *viewTally, before map[engine.Viewer]int, want ...engine.Viewer) {
+	t.Helper()
+	exp := maps.Clone(before)
+	if exp == nil {
+		exp = map[engine.Viewer]int{}
+	}
+	for _, v := range want {
+		exp[v]++
+	}
+	if now := tally.counts(); !maps.Equal(now, exp) {
+		t.Errorf("%s: views built %v, want %v", what, now, exp)
+	}
+}
+
+// countedTable seats ann (the host), then the others, and adds a spectator.
+func countedTable(t *testing.T, change func(*Config), opts engine.Options, others ...string) (*Hub, *viewTally, []*Conn, *Conn) {
+	t.Helper()
+	tally := &viewTally{}
+	h := testHub(t, newMemStore(), change, countingGame{tally: tally})
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "counted", Seats: 1 + len(others), Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seats := []*Conn{ann}
+	code := ann.View().Code
+	for _, name := range others {
+		c, err := h.Join(ident(name), code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats = append(seats, c)
+	}
+	w, err := h.Watch(ident("wes"), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h, tally, seats, w
+}
+
+// leave disconnects seat i and waits until watcher sees it gone.
+func leave(t *testing.T, c, watcher *Conn, i int) {
+	t.Helper()
+	c.Leave()
+	waitView(t, watcher, "a seat to disconnect", func(v TableView) bool { return !v.Seats[i].Connected })
+}
+
+func seatBoard(t *testing.T, c *Conn, moves int) {
+	t.Helper()
+	v := c.View()
+	b := board(t, v)
+	if b.Moves != moves || b.You != v.You {
+		t.Errorf("%v sees a board for %v after %d moves, want its own after %d", v.You, b.You, b.Moves, moves)
+	}
+}
+
+// TestPublishReusesBoardsUntilTheGameMoves checks that what changes only
+// around the game (readiness, chat, spectators, connections) never asks the
+// engine for views again, that a move gives every connected viewer a fresh
+// board, and that a seat coming back after a move gets one too.
+func TestPublishReusesBoardsUntilTheGameMoves(t *testing.T) {
+	h, tally, seats, wes := countedTable(t, nil, engine.Options{"turns": "0"}, "bob", "cat")
+	ann, bob, cat := seats[0], seats[1], seats[2]
+	code := ann.View().Code
+	for _, step := range []func() error{
+		func() error { return bob.SetReady(true) },
+		func() error { return cat.SetReady(true) },
+		func() error { return bob.SetReady(false) },
+		func() error { return bob.SetReady(true) },
+		func() error { return ann.Chat("ready?") },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sameCounts(t, "waiting", tally, nil)
+
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s0, s1, s2, spec := engine.SeatViewer(0), engine.SeatViewer(1), engine.SeatViewer(2), engine.Spectator()
+	moved(t, "start", tally, nil, s0, s1, s2, spec)
+
+	before := tally.counts()
+	if err := ann.Chat("good luck"); err != nil {
+		t.Fatal(err)
+	}
+	if err := wes.Chat("go ann"); err != nil {
+		t.Fatal(err)
+	}
+	wyn, err := h.Watch(ident("wyn"), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leave(t, cat, ann, 2)
+	if cat, err = h.Join(ident("cat"), code); err != nil {
+		t.Fatal(err)
+	}
+	sameCounts(t, "chat, a spectator and a reconnection", tally, before)
+	for _, c := range []*Conn{ann, bob, cat, wes, wyn} {
+		seatBoard(t, c, 0)
+	}
+
+	before = tally.counts()
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	moved(t, "a move", tally, before, s0, s1, s2, spec) // one spectator view for both
+	for _, c := range []*Conn{ann, bob, cat, wes, wyn} {
+		seatBoard(t, c, 1)
+	}
+
+	leave(t, cat, ann, 2)
+	before = tally.counts()
+	if err := bob.Act(say(2)); err != nil {
+		t.Fatal(err)
+	}
+	moved(t, "a move with a seat away", tally, before, s0, s1, spec)
+	before = tally.counts()
+	if cat, err = h.Join(ident("cat"), code); err != nil {
+		t.Fatal(err)
+	}
+	moved(t, "a seat back after a move", tally, before, s2)
+	seatBoard(t, cat, 2)
+	if b := board(t, cat.View()); b.Secret == "" {
+		t.Error("the returning seat's board has no secret")
+	}
+}
+
+// TestFinishedGameRevealsOnce checks that a finished game builds its
+// revealed view once and shows it to everyone until the table changes game.
+func TestFinishedGameRevealsOnce(t *testing.T) {
+	_, tally, seats, wes := countedTable(t, nil, engine.Options{"turns": "2"}, "bob")
+	ann, bob := seats[0], seats[1]
+	if err := bob.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	before := tally.counts()
+	if err := bob.Act(say(2)); err != nil {
+		t.Fatal(err)
+	}
+	moved(t, "the last move", tally, before, engine.Omniscient())
+	before = tally.counts()
+	if err := wes.Chat("well played"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Chat("thanks"); err != nil {
+		t.Fatal(err)
+	}
+	sameCounts(t, "chat after the end", tally, before)
+	for _, c := range []*Conn{ann, bob, wes} {
+		v := c.View()
+		if v.Phase != Finished || len(board(t, v).All) != 2 {
+			t.Errorf("%v: phase %v, board %+v; want the revealed board", v.You, v.Phase, v.Board)
+		}
+	}
+
+	if err := bob.Rematch(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.SetReady(true); err != nil { // everyone is ready: the game starts
+		t.Fatal(err)
+	}
+	for _, c := range []*Conn{ann, bob, wes} {
+		seatBoard(t, c, 0)
+	}
+}
+
+// TestBotTakesOverWithTheSeatsBoard checks that a bot taking over a seat
+// whose board was already built for this state thinks about that board
+// instead of asking the engine again.
+func TestBotTakesOverWithTheSeatsBoard(t *testing.T) {
+	grace := func(c *Config) { c.Grace = time.Millisecond }
+	_, tally, seats, wes := countedTable(t, grace, engine.Options{"turns": "0"}, "bob")
+	ann, bob := seats[0], seats[1]
+	if err := bob.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Act(say(1)); err != nil { // bob's turn: his board is built
+		t.Fatal(err)
+	}
+	before := tally.counts()
+	bob.Leave()
+	v := waitView(t, wes, "the bot's move", func(v TableView) bool { return v.Seats[1].Replaced && v.Status.Turn == 3 })
+	if b := board(t, v); b.Moves != 2 || b.Said[1] != 1 {
+		t.Errorf("spectator board %+v, want the bot's move", b)
+	}
+	// The bot's move is a new state: the connected viewers see it. Seat 1's
+	// board for the old state was reused for the bot.
+	moved(t, "a bot took over", tally, before, engine.SeatViewer(0), engine.Spectator())
+}
