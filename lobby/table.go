@@ -94,9 +94,9 @@ type table struct {
 	gen        uint64 // bumps on every change of game state; stale bots and timers compare it
 	timer      *time.Timer
 	deadline   time.Time // when timer fires, by cfg.Now; zero when none is armed
-	// stateVer bumps whenever state is replaced or may have changed,
-	// including after an engine failure that gen ignores; boards are
-	// reused only while it stands still.
+	// stateVer bumps (stateChanged) whenever state is replaced or may have
+	// changed, including after an engine failure that gen ignores; boards
+	// holds the views built for it, reused until it moves.
 	stateVer uint64
 	boards   boardCache
 	// logs[i] is seat i's log of events and logs[len(seats)] the
@@ -441,7 +441,7 @@ func (t *table) breakDown(what string, stack []byte) {
 	wasPlaying := t.phase == Playing && t.gameID != ""
 	t.phase = Broken
 	t.state = nil
-	t.stateVer++
+	t.stateChanged()
 	t.stopTimer()
 	for _, s := range t.seats {
 		s.ctl, s.thinking = nil, false
@@ -502,7 +502,7 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 		if engine.IsIllegal(err) {
 			return err // the engine left the state untouched
 		}
-		t.stateVer++ // no promise that a failing engine changed nothing
+		t.stateChanged() // no promise that a failing engine changed nothing
 		t.log.Error("engine refused a move", "code", t.code, "game_id", t.gameID, "seat", s, "err", err)
 		return errEngineFailed
 	}
@@ -517,14 +517,14 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 		}
 		t.state = st
 		t.gen++
-		t.stateVer++
+		t.stateChanged()
 		t.settle()
 		return ErrNotSaved
 	}
 	t.record.Moves = append(t.record.Moves, m)
 	t.pushEvents(events)
 	t.gen++
-	t.stateVer++
+	t.stateChanged()
 	t.dirty = true
 	t.settle()
 	return nil
@@ -819,7 +819,7 @@ func (t *table) startGame() error {
 	t.phase, t.state, t.result, t.logs = Playing, st, nil, nil
 	t.notice = "The game has begun."
 	t.gen++
-	t.stateVer++
+	t.stateChanged()
 	t.dirty = true
 	t.log.Info("game started", "code", t.code, "game", t.info.ID, "game_id", id, "seats", len(t.seats))
 	t.settle()
@@ -855,7 +855,7 @@ func (t *table) rematch(c *Conn) error {
 	t.phase, t.state, t.status, t.result, t.logs = Waiting, nil, engine.Status{}, nil, nil
 	t.gameID, t.record = "", engine.Record{}
 	t.gen++
-	t.stateVer++
+	t.stateChanged()
 	t.notice = fmt.Sprintf("%s wants a rematch; the host starts when everyone is ready.", me.id.Handle)
 	t.dirty = true
 	return nil
@@ -1057,16 +1057,29 @@ type boardCache struct {
 	revealed  any    // the omniscient view a finished game shows everyone
 }
 
+// stateChanged records that t.state was replaced or may have changed: no
+// board built before is shown again, nor kept alive.
+func (t *table) stateChanged() {
+	t.stateVer++
+	t.boards.reset(t.stateVer, len(t.seats))
+}
+
+// reset empties the cache for version ver of a state with seats seats.
+func (c *boardCache) reset(ver uint64, seats int) {
+	if len(c.seats) != seats {
+		c.seats = make([]any, seats)
+	}
+	clear(c.seats)
+	c.ver, c.spectator, c.revealed = ver, nil, nil
+}
+
 // board returns the current state's view for v, asking the engine only the
-// first time this version of the state is shown to v's kind of viewer.
+// first time this version of the state is shown to v (or, for spectators,
+// to any spectator).
 func (t *table) board(v engine.Viewer) any {
 	c := &t.boards
 	if c.ver != t.stateVer || len(c.seats) != len(t.seats) {
-		*c = boardCache{ver: t.stateVer, seats: c.seats}
-		if len(c.seats) != len(t.seats) {
-			c.seats = make([]any, len(t.seats))
-		}
-		clear(c.seats)
+		c.reset(t.stateVer, len(t.seats))
 	}
 	var slot *any
 	switch {
