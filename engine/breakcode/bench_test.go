@@ -3,6 +3,7 @@ package breakcode
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -27,16 +28,107 @@ func BenchmarkBotFirstMove(b *testing.B) {
 	}
 }
 
-// BenchmarkSeatViewWithAid times a seat's view with the aid counts on.
-func BenchmarkSeatViewWithAid(b *testing.B) {
+// askedPosition returns a seeded game with the aid on after asks questions
+// (random face-up cards, no guesses).
+func askedPosition(tb testing.TB, n, asks int, seed uint64) *state {
+	tb.Helper()
+	rng := rand.New(rand.NewPCG(seed, 11))
+	s := newState(true, make([]engine.Player, n), seed)
+	handsOfSize(s.handSize)
+	for range asks {
+		card := s.faceUp[rng.IntN(len(s.faceUp))]
+		num := 0
+		if nums := CardNumbers(card); nums != nil {
+			num = nums[rng.IntN(2)]
+		}
+		if _, err := s.Apply(s.toMove, AskAction(card, num)); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
+}
+
+// BenchmarkSeatViewAfterMove times a seat's view with the aid on when the
+// seat's aid must be worked out afresh (as after every move), at the start
+// and after some questions.
+func BenchmarkSeatViewAfterMove(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		for _, asks := range []int{0, 1, 2, 4} {
+			b.Run(fmt.Sprintf("%dp/asked=%d", n, asks), func(b *testing.B) {
+				s := askedPosition(b, n, asks, 1)
+				b.ReportAllocs()
+				for b.Loop() {
+					s.aidMemo = nil
+					s.View(engine.SeatViewer(0))
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkSeatViewRepeated times a seat's view with the aid on when
+// nothing the seat knows has changed since its last view (chat, someone
+// connecting, the bot's view of a seat already shown).
+func BenchmarkSeatViewRepeated(b *testing.B) {
 	for n := 2; n <= 4; n++ {
 		b.Run(fmt.Sprintf("%dp", n), func(b *testing.B) {
-			s := newState(true, make([]engine.Player, n), 1)
-			handsOfSize(s.handSize)
-			for range b.N {
+			s := askedPosition(b, n, 2, 1)
+			s.View(engine.SeatViewer(0))
+			b.ReportAllocs()
+			for b.Loop() {
 				s.View(engine.SeatViewer(0))
 			}
 		})
+	}
+}
+
+// BenchmarkSeatViewGame times fresh seat views over whole games: every
+// seat's view after every question of 10 seeded games, reported per view.
+func BenchmarkSeatViewGame(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		b.Run(fmt.Sprintf("%dp", n), func(b *testing.B) {
+			var positions []*state
+			for g := range uint64(10) {
+				for asks := 0; ; asks++ {
+					s := askedPosition(b, n, asks, g)
+					positions = append(positions, s)
+					if len(s.faceUp) <= 1 || asks >= 12 {
+						break
+					}
+				}
+			}
+			b.ReportAllocs()
+			views := 0
+			for b.Loop() {
+				for _, s := range positions {
+					s.aidMemo = nil
+					for seat := range n {
+						s.View(engine.SeatViewer(engine.Seat(seat)))
+						views++
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(views), "ns/view")
+		})
+	}
+}
+
+// BenchmarkSeatAidFromBelief times the aid as it was first computed, from
+// the bot's weighted belief (the reference TestAidMatchesBelief checks
+// against), for comparison with BenchmarkSeatViewAfterMove.
+func BenchmarkSeatAidFromBelief(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		for _, asks := range []int{0, 1, 2, 4} {
+			b.Run(fmt.Sprintf("%dp/asked=%d", n, asks), func(b *testing.B) {
+				s := askedPosition(b, n, asks, 1)
+				s.aid = false
+				v := s.view(engine.SeatViewer(0))
+				b.ReportAllocs()
+				for b.Loop() {
+					newKnowledge(v).counts()
+				}
+			})
+		}
 	}
 }
 

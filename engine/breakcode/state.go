@@ -28,6 +28,9 @@ type state struct {
 	starter  engine.Seat
 	phase    Phase
 	result   *engine.Result
+	// aidMemo remembers each seat's aid counts (see seatAid). It is derived
+	// from the fields above, never part of the game: clone leaves it behind.
+	aidMemo []aidMemo
 }
 
 type guessRecord struct {
@@ -373,6 +376,7 @@ func (s *state) clone() *state {
 	for i := range s.guesses {
 		c.guesses[i] = slices.Clone(s.guesses[i])
 	}
+	c.aidMemo = nil // a copy's hidden tiles may be dealt again
 	c.out = slices.Clone(s.out)
 	c.gotIt = slices.Clone(s.gotIt)
 	if s.result != nil {

@@ -2,6 +2,7 @@ package breakcode
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -177,10 +178,33 @@ type handTable struct {
 	ids     map[uint32]int32  // canonical set → hand id
 	answers [][variants]uint8 // per hand id, per question variant
 	tiles   [][]Tile          // per hand id, in screen order
+	// byColex maps the colex rank of every physical set of the table's size
+	// (see colex) to its hand id: the same answer as ids, without hashing,
+	// for the loops that look up thousands of hands per view.
+	byColex []int32
+	// binom[i][p] is binom(p, i+1): what the (i+1)-th lowest tile of a set
+	// adds to its colex rank when it stands at physical index p.
+	binom [5][tileCount]int32
 }
 
 // id returns the hand id of any physical set of the table's size.
-func (h *handTable) id(mask uint32) int32 { return h.ids[canonical(mask)] }
+func (h *handTable) id(mask uint32) int32 {
+	if bits.OnesCount32(mask) != h.size || mask >= 1<<tileCount {
+		return h.ids[canonical(mask)]
+	}
+	return h.byColex[h.colex(mask)]
+}
+
+// colex returns the rank of a set of size tiles among all physical sets of
+// that size in colexicographic order: 0 to binom(20, size)-1.
+func (h *handTable) colex(mask uint32) int32 {
+	r := int32(0)
+	for i := 0; mask != 0; i++ {
+		r += h.binom[i][bits.TrailingZeros32(mask)]
+		mask &= mask - 1
+	}
+	return r
+}
 
 func buildHandTable(size int) *handTable {
 	h := &handTable{size: size, ids: map[uint32]int32{}}
@@ -207,6 +231,15 @@ func buildHandTable(size int) *handTable {
 		}
 	}
 	rec(0, 0, size)
+	for i := range h.binom {
+		for p := range tileCount {
+			h.binom[i][p] = int32(binom(p, i+1))
+		}
+	}
+	h.byColex = make([]int32, binom(tileCount, size))
+	forSubsets(1<<tileCount-1, size, func(m uint32) {
+		h.byColex[h.colex(m)] = h.ids[canonical(m)]
+	})
 	return h
 }
 

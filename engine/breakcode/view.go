@@ -210,7 +210,7 @@ func (s *state) view(viewer engine.Viewer) View {
 			v.Centre = tilesOf(s.centre)
 		}
 		if s.aid {
-			counts := newKnowledge(v).counts()
+			counts := s.seatAid(me, v)
 			for i := range s.n {
 				if i != me {
 					v.Seats[i].Possible = counts.hands[i]

@@ -1,0 +1,115 @@
+package breakcode
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// aidGames is how many seeded random games TestAidMatchesBelief walks per
+// player count; the reference (the weighted belief) costs up to ~10 ms a
+// seat with 4 players, so the race detector gets fewer.
+func aidGames(n int) int {
+	games := map[int]int{2: 120, 3: 40, 4: 10}[n]
+	if testing.Short() || raceEnabled {
+		games = max(1, games/8)
+	}
+	return games
+}
+
+// Every seat's aid in the view (remembered and worked out without
+// weights) is exactly what the bot's belief from that seat's view says,
+// at every step of random games: before and after answers, wrong guesses
+// (2 players) and a look at the centre (3–4 players).
+func TestAidMatchesBelief(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		t.Run(fmt.Sprintf("%dp", n), func(t *testing.T) {
+			checked, seen := 0, 0
+			for g := range aidGames(n) {
+				seed := uint64(7_000_000 + n*10_000 + g)
+				rng := rand.New(rand.NewPCG(seed, 3))
+				s := newState(true, make([]engine.Player, n), seed)
+				for s.phase != Finished {
+					for seat := range n {
+						checkAid(t, seed, s, seat)
+						checked++
+						if s.n > 2 && s.out[seat] {
+							seen++
+						}
+					}
+					if _, err := s.Apply(s.toMove, randomAction(rng, s)); err != nil {
+						t.Fatalf("seed %d: %v", seed, err)
+					}
+				}
+				for seat := range n {
+					checkAid(t, seed, s, seat)
+				}
+			}
+			t.Logf("%d seat views checked, %d after a look at the centre", checked, seen)
+		})
+	}
+}
+
+// checkAid compares seat's aid in its view, twice (the second is
+// remembered), with the counts from the belief.
+func checkAid(t *testing.T, seed uint64, s *state, seat int) {
+	t.Helper()
+	var want aidCounts
+	for i := range 2 {
+		v := s.view(engine.SeatViewer(engine.Seat(seat)))
+		if i == 0 {
+			want = newKnowledge(v).counts()
+		}
+		got := aidCounts{hands: make([]int, s.n), centre: v.CentrePossible}
+		for i, sv := range v.Seats {
+			got.hands[i] = sv.Possible
+		}
+		if !slices.Equal(got.hands, want.hands) || got.centre != want.centre {
+			t.Fatalf("seed %d, turn %d, seat %d: aid %+v, belief says %+v", seed, s.turns, seat, got, want)
+		}
+	}
+}
+
+// Both ways of listing disjoint unions agree, on opponents' sets from
+// random 3- and 4-player positions.
+func TestUnionsBothWays(t *testing.T) {
+	for n := 3; n <= 4; n++ {
+		for g := range 6 {
+			seed := uint64(n*100 + g)
+			rng := rand.New(rand.NewPCG(seed, 4))
+			s := newState(true, make([]engine.Player, n), seed)
+			for range g {
+				card := s.faceUp[rng.IntN(len(s.faceUp))]
+				mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
+			}
+			a := newAidSolver(s.view(engine.SeatViewer(engine.Seat(g % n))))
+			for x := range a.ok {
+				for y := range a.ok {
+					if x == y {
+						continue
+					}
+					byPairs := a.unionsByPairs(a.ok[x], a.ok[y])
+					if len(a.ok[x]) == 0 || len(a.ok[y]) == 0 {
+						continue
+					}
+					byTransform := a.unionsByTransform(a.ok[x], a.ok[y], x, y)
+					if !slices.Equal(byPairs, byTransform) {
+						t.Fatalf("%d players, seed %d: unions of opponents %d and %d differ", n, seed, x, y)
+					}
+				}
+			}
+		}
+	}
+}
+
+// withoutAidMemo returns a shallow copy of s without its remembered aid
+// counts, which views leave behind and a replay does not: they are derived
+// from the game, not part of it.
+func withoutAidMemo(s *state) *state {
+	c := *s
+	c.aidMemo = nil
+	return &c
+}
