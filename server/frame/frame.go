@@ -1,0 +1,264 @@
+// Package frame draws a session's Bubble Tea view to its SSH channel.
+//
+// Bubble Tea's own renderer wakes up at its frame rate for every session,
+// changed or not, and keeps two full cell buffers per session. On a server
+// holding thousands of mostly idle players that is most of the idle cost.
+// This renderer does no work at all until the view changes; then it rewrites
+// only the lines that differ, at most once per frame interval, and hands the
+// bytes to a writer goroutine so the program never blocks on the network. A
+// client that stops reading is reported once, so the server can drop it.
+package frame
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Sequences the renderer writes. The screen is always the alternate one,
+// so leaving restores whatever the player's terminal showed before.
+const (
+	enterScreen = ansi.SetModeAltScreenSaveCursor + ansi.HideCursor + ansi.SetModeBracketedPaste
+	leaveScreen = resetStyle + ansi.ResetModeBracketedPaste + ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor
+	clearScreen = ansi.CursorHomePosition + ansi.EraseEntireScreen
+	resetStyle  = "\x1b[m"
+)
+
+// Options configure a Renderer. Zero values take the defaults below.
+type Options struct {
+	// Width and Height are the terminal's size in cells.
+	Width, Height int
+	// Profile is the terminal's colour support; colours in the view are
+	// reduced to it (down to none).
+	Profile colorprofile.Profile
+	// MinInterval is the shortest time between two frames. A change that
+	// comes sooner is drawn when the interval is up, together with any
+	// later change; one that comes later is drawn at once.
+	MinInterval time.Duration
+	// MaxPending bounds the bytes waiting for a client. A client that lets
+	// more pile up has stopped reading.
+	MaxPending int
+	// StallTimeout is how long one write may block before the client
+	// counts as having stopped reading.
+	StallTimeout time.Duration
+	// OnStall is called once, from some goroutine, when the client has
+	// stopped reading. Output is dropped from then on.
+	OnStall func()
+}
+
+// Defaults for Options.
+const (
+	DefaultMinInterval  = time.Second / 30
+	DefaultMaxPending   = 256 << 10
+	DefaultStallTimeout = 30 * time.Second
+)
+
+// Renderer draws views to one terminal. Its methods are safe to call from
+// several goroutines.
+type Renderer struct {
+	opts Options
+	out  *outbox
+	conv colorprofile.Writer // reduces colours into buf
+
+	mu       sync.Mutex
+	width    int
+	height   int
+	started  bool
+	closed   bool
+	repaint  bool     // the whole screen must be redrawn (first frame, resize)
+	content  string   // the view content on screen
+	lines    []string // its lines, cut to the screen's height
+	title    string
+	cursor   *tea.Cursor
+	next     tea.View // the latest view, not yet drawn when pending
+	pending  bool
+	lastDraw time.Time
+	timer    *time.Timer
+	buf      bytes.Buffer // the frame being built
+}
+
+// New returns a renderer writing to w. Nothing is written until the first
+// Render.
+func New(w io.Writer, opts Options) *Renderer {
+	if opts.MinInterval <= 0 {
+		opts.MinInterval = DefaultMinInterval
+	}
+	if opts.MaxPending <= 0 {
+		opts.MaxPending = DefaultMaxPending
+	}
+	if opts.StallTimeout <= 0 {
+		opts.StallTimeout = DefaultStallTimeout
+	}
+	if opts.OnStall == nil {
+		opts.OnStall = func() {}
+	}
+	r := &Renderer{
+		opts:    opts,
+		out:     newOutbox(w, opts.MaxPending, opts.StallTimeout, opts.OnStall),
+		width:   max(opts.Width, 1),
+		height:  max(opts.Height, 1),
+		repaint: true,
+	}
+	r.conv = colorprofile.Writer{Forward: &r.buf, Profile: opts.Profile}
+	return r
+}
+
+// Resize tells the renderer the terminal's new size. The next frame
+// repaints the whole screen.
+func (r *Renderer) Resize(width, height int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	width, height = max(width, 1), max(height, 1)
+	if width != r.width || height != r.height {
+		r.width, r.height = width, height
+		r.repaint = true
+	}
+}
+
+// Render takes the program's latest view. It is drawn now, or at the end of
+// the current frame interval if the last frame was drawn less than one
+// interval ago. A view equal to what is on screen costs a comparison.
+func (r *Renderer) Render(v tea.View) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	if r.started && !r.repaint && r.onScreen(v) {
+		r.next, r.pending = tea.View{}, false // a change undone before it was drawn
+		return
+	}
+	r.next, r.pending = v, true
+	if r.timer != nil {
+		return // a frame is already due; it will draw this view
+	}
+	if wait := r.opts.MinInterval - time.Since(r.lastDraw); wait > 0 && r.started {
+		r.timer = time.AfterFunc(wait, r.drawDue)
+		return
+	}
+	r.draw()
+}
+
+// onScreen reports whether v is what the terminal shows already.
+func (r *Renderer) onScreen(v tea.View) bool {
+	if v.Content != r.content || v.WindowTitle != r.title || (v.Cursor == nil) != (r.cursor == nil) {
+		return false
+	}
+	return v.Cursor == nil || (v.Cursor.X == r.cursor.X && v.Cursor.Y == r.cursor.Y)
+}
+
+// drawDue draws the view that waited for the frame interval.
+func (r *Renderer) drawDue() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.timer = nil
+	if !r.closed && r.pending {
+		r.draw()
+	}
+}
+
+// Close draws any waiting view, restores the terminal (main screen, cursor,
+// paste mode) and waits until the client has taken it all, for at most
+// wait. It returns false if the output could not be delivered in time.
+func (r *Renderer) Close(wait time.Duration) bool {
+	r.mu.Lock()
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	if !r.closed {
+		if r.pending {
+			r.draw()
+		}
+		r.closed = true
+		if r.started {
+			r.buf.Reset()
+			if r.title != "" {
+				r.buf.WriteString(ansi.SetWindowTitle(""))
+			}
+			r.buf.WriteString(leaveScreen)
+			r.out.enqueue(r.buf.Bytes())
+		}
+	}
+	r.mu.Unlock()
+	return r.out.close(wait)
+}
+
+// draw writes the difference between the screen and r.next. It holds r.mu.
+func (r *Renderer) draw() {
+	v := r.next
+	r.next, r.pending = tea.View{}, false
+	r.buf.Reset()
+
+	if !r.started {
+		r.buf.WriteString(enterScreen)
+		r.started = true
+	}
+	if r.repaint {
+		r.buf.WriteString(clearScreen)
+		r.lines = r.lines[:0]
+		r.repaint = false
+	}
+	if v.WindowTitle != r.title {
+		r.buf.WriteString(ansi.SetWindowTitle(ansi.Strip(v.WindowTitle)))
+		r.title = v.WindowTitle
+	}
+	if r.cursor != nil {
+		r.buf.WriteString(ansi.HideCursor) // no flicker while lines change
+	}
+
+	lines := strings.Split(v.Content, "\n")
+	if len(lines) > r.height {
+		lines = lines[:r.height]
+	}
+	for i := range max(len(lines), len(r.lines)) {
+		switch {
+		case i >= len(lines):
+			r.buf.WriteString(ansi.CursorPosition(1, i+1) + ansi.EraseEntireLine)
+		case i < len(r.lines) && r.lines[i] == lines[i]:
+		default:
+			r.writeLine(i, lines[i])
+		}
+	}
+	r.lines = append(r.lines[:0], lines...)
+	r.content = v.Content
+
+	r.cursor = v.Cursor
+	if c := v.Cursor; c != nil {
+		r.buf.WriteString(ansi.CursorPosition(c.X+1, c.Y+1) + ansi.ShowCursor)
+	}
+	if r.buf.Len() > 0 {
+		r.out.enqueue(r.buf.Bytes())
+	}
+	r.lastDraw = time.Now()
+}
+
+// writeLine writes line as row i (from 0): cut to the terminal's width, its
+// colours reduced to the profile, and the rest of the row erased.
+func (r *Renderer) writeLine(i int, line string) {
+	r.buf.WriteString(ansi.CursorPosition(1, i+1))
+	w := ansi.StringWidth(line)
+	if w > r.width {
+		// A wide character that does not fit is dropped whole, so the
+		// cut line may be a column short.
+		line = ansi.Truncate(line, r.width, "")
+		w = ansi.StringWidth(line)
+	}
+	if r.opts.Profile == colorprofile.TrueColor || !strings.Contains(line, "\x1b") {
+		r.buf.WriteString(line)
+	} else {
+		_, _ = r.conv.Write([]byte(line)) // into r.buf, which cannot fail
+	}
+	r.buf.WriteString(resetStyle)
+	// A line that fills the row leaves the cursor on its last cell, where
+	// erasing to the right would wipe that cell; nothing is left to erase.
+	if w < r.width {
+		r.buf.WriteString(ansi.EraseLineRight)
+	}
+}

@@ -1,0 +1,343 @@
+package frame
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+)
+
+// waitLimit bounds every wait in these tests; it is not a speed check.
+const waitLimit = 10 * time.Second
+
+// writes hands over every Write as one chunk.
+type writes chan []byte
+
+func (w writes) Write(p []byte) (int, error) {
+	w <- bytes.Clone(p)
+	return len(p), nil
+}
+
+func (w writes) next(t *testing.T) string {
+	t.Helper()
+	select {
+	case p := <-w:
+		return string(p)
+	case <-time.After(waitLimit):
+		t.Fatal("no output")
+		return ""
+	}
+}
+
+func (w writes) none(t *testing.T) {
+	t.Helper()
+	select {
+	case p := <-w:
+		t.Fatalf("unexpected output %q", p)
+	default:
+	}
+}
+
+func view(s string) tea.View { return tea.NewView(s) }
+
+func TestDrawsOnlyWhatChanged(t *testing.T) {
+	w := make(writes, 16)
+	r := New(w, Options{Width: 20, Height: 5, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+
+	r.Render(view("one\ntwo\nthree"))
+	first := w.next(t)
+	for _, want := range []string{ansi.SetModeAltScreenSaveCursor, ansi.HideCursor, clearScreen, "one", "two", "three"} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first frame %q lacks %q", first, want)
+		}
+	}
+
+	r.Render(view("one\ntwo\nthree"))
+	r.Render(view("one\ntwo\nthree"))
+	time.Sleep(10 * time.Millisecond) // give a wrong write a chance to show
+	w.none(t)
+
+	r.Render(view("one\nTWO\nthree"))
+	second := w.next(t)
+	if want := ansi.CursorPosition(1, 2) + "TWO"; !strings.HasPrefix(second, want) {
+		t.Errorf("second frame %q should rewrite only row 2", second)
+	}
+	if strings.Contains(second, "one") || strings.Contains(second, "three") || strings.Contains(second, ansi.EraseEntireScreen) {
+		t.Errorf("second frame %q rewrote unchanged rows", second)
+	}
+
+	r.Render(view("one"))
+	third := w.next(t)
+	for _, want := range []string{ansi.CursorPosition(1, 2) + ansi.EraseEntireLine, ansi.CursorPosition(1, 3) + ansi.EraseEntireLine} {
+		if !strings.Contains(third, want) {
+			t.Errorf("third frame %q does not clear the rows that went away", third)
+		}
+	}
+
+	if !r.Close(waitLimit) {
+		t.Fatal("close did not deliver")
+	}
+	if last := w.next(t); !strings.HasSuffix(last, ansi.ResetModeAltScreenSaveCursor) || !strings.Contains(last, ansi.ShowCursor) {
+		t.Errorf("closing wrote %q, want the cursor shown and the main screen back", last)
+	}
+}
+
+// emulate feeds everything written into a virtual terminal.
+type emulate struct{ emu *vt.SafeEmulator }
+
+func (e *emulate) Write(p []byte) (int, error) { return e.emu.Write(p) } //nolint:wrapcheck
+
+func newEmulator(w, h int) *emulate {
+	emu := vt.NewSafeEmulator(w, h)
+	go func() { // drain the emulator's replies so it never blocks
+		buf := make([]byte, 256)
+		for {
+			if _, err := emu.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	return &emulate{emu: emu}
+}
+
+func (e *emulate) rows() []string {
+	rows := strings.Split(ansi.Strip(e.emu.Render()), "\n")
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+	}
+	return rows
+}
+
+// want is what a terminal of w×h should show for content: lines cut to
+// the width, rows beyond the height dropped, the rest blank.
+func want(content string, w, h int) []string {
+	rows := make([]string, h)
+	for i, l := range strings.Split(content, "\n") {
+		if i < h {
+			rows[i] = strings.TrimRight(ansi.Strip(ansi.Truncate(l, w, "")), " ")
+		}
+	}
+	return rows
+}
+
+// TestScreenMatchesTheViewAfterRandomChanges draws a long run of random
+// frames, resizes included, into a virtual terminal and checks that every
+// row shows exactly what the latest view says.
+func TestScreenMatchesTheViewAfterRandomChanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	words := []string{"", "ab", "é", "世界", "\x1b[1mbold\x1b[m", "\x1b[38;2;200;10;10mred\x1b[m", "· ◆ ○", strings.Repeat("x", 30)}
+	line := func() string {
+		var b strings.Builder
+		for range rng.IntN(5) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	w, h := 24, 8
+	term := newEmulator(w, h)
+	r := New(term, Options{Width: w, Height: h, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+	lines := make([]string, 6)
+	for step := range 300 {
+		if step%50 == 49 {
+			w, h = 16+rng.IntN(20), 4+rng.IntN(8)
+			term.emu.Resize(w, h)
+			r.Resize(w, h)
+		}
+		n := 1 + rng.IntN(len(lines)+6)
+		for len(lines) < n {
+			lines = append(lines, line())
+		}
+		lines = lines[:n]
+		for range 1 + rng.IntN(3) {
+			lines[rng.IntN(n)] = line()
+		}
+		content := strings.Join(lines, "\n")
+		r.Render(view(content))
+		settle(t, r)
+		if got, exp := term.rows(), want(content, w, h); !equalRows(got, exp) {
+			t.Fatalf("step %d at %d×%d:\ngot  %q\nwant %q\nlines %q", step, w, h, got, exp, lines)
+		}
+	}
+}
+
+// TestResizeRepaints checks that after a resize the whole screen is drawn
+// again at the new width.
+func TestResizeRepaints(t *testing.T) {
+	w := make(writes, 16)
+	r := New(w, Options{Width: 40, Height: 5, MinInterval: time.Nanosecond})
+	r.Render(view("abcdefghijklmnopqrstuvwxyz\nsecond"))
+	w.next(t)
+	r.Resize(10, 5)
+	r.Render(view("abcdefghijklmnopqrstuvwxyz\nsecond"))
+	got := w.next(t)
+	if !strings.Contains(got, ansi.EraseEntireScreen) || !strings.Contains(got, "abcdefghij"+resetStyle) || strings.Contains(got, "k") {
+		t.Errorf("after resize got %q, want a repaint cut at 10 columns", got)
+	}
+}
+
+// settle waits until the outbox has written everything queued.
+func settle(t *testing.T, r *Renderer) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		r.out.mu.Lock()
+		idle := len(r.out.queued) == 0 && !r.out.writing
+		r.out.mu.Unlock()
+		if idle {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("output never settled")
+}
+
+func equalRows(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestFrameIntervalHoldsChangesUntilDue checks that changes within one
+// frame interval are drawn together, later, and never lost.
+func TestFrameIntervalHoldsChangesUntilDue(t *testing.T) {
+	w := make(writes, 16)
+	r := New(w, Options{Width: 20, Height: 5, MinInterval: time.Hour})
+	r.Render(view("first"))
+	w.next(t)
+	r.Render(view("second"))
+	r.Render(view("third"))
+	time.Sleep(10 * time.Millisecond)
+	w.none(t) // not due for an hour
+	r.Close(waitLimit)
+	got := w.next(t)
+	if !strings.Contains(got, "third") || strings.Contains(got, "second") {
+		t.Errorf("closing drew %q, want only the latest view", got)
+	}
+
+	// With a short interval the held view lands on its own.
+	w = make(writes, 16)
+	r = New(w, Options{Width: 20, Height: 5, MinInterval: 5 * time.Millisecond})
+	r.Render(view("first"))
+	w.next(t)
+	r.Render(view("second"))
+	if got := w.next(t); !strings.Contains(got, "second") {
+		t.Errorf("held frame %q, want the second view", got)
+	}
+	r.Close(waitLimit)
+}
+
+func TestColoursFollowTheProfile(t *testing.T) {
+	red := "\x1b[38;2;255;0;0mred\x1b[m \x1b[1mbold\x1b[m"
+	for _, tc := range []struct {
+		profile colorprofile.Profile
+		has     []string
+		hasNot  []string
+	}{
+		{colorprofile.TrueColor, []string{"38;2;255;0;0"}, nil},
+		{colorprofile.ANSI256, []string{"38;5;196"}, []string{"38;2;"}},
+		{colorprofile.ASCII, []string{"\x1b[1m"}, []string{"38;"}},
+	} {
+		w := make(writes, 4)
+		r := New(w, Options{Width: 20, Height: 3, MinInterval: time.Nanosecond, Profile: tc.profile})
+		r.Render(view(red))
+		got := w.next(t)
+		for _, s := range tc.has {
+			if !strings.Contains(got, s) {
+				t.Errorf("%v: %q lacks %q", tc.profile, got, s)
+			}
+		}
+		for _, s := range tc.hasNot {
+			if strings.Contains(got, s) {
+				t.Errorf("%v: %q has %q", tc.profile, got, s)
+			}
+		}
+		r.Close(waitLimit)
+	}
+}
+
+// blocked is a client that never takes its output.
+type blocked struct{ release chan struct{} }
+
+func (b blocked) Write(p []byte) (int, error) {
+	<-b.release
+	return 0, io.ErrClosedPipe
+}
+
+func TestClientThatStopsReadingIsReportedOnce(t *testing.T) {
+	t.Run("too much waiting", func(t *testing.T) {
+		stalls := make(chan struct{}, 4)
+		b := blocked{release: make(chan struct{})}
+		defer close(b.release)
+		r := New(b, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, MaxPending: 4 << 10, StallTimeout: time.Hour,
+			OnStall: func() { stalls <- struct{}{} }})
+		for i := range 200 {
+			r.Render(view(fmt.Sprintf("frame %d\n%s", i, strings.Repeat("z", i%70))))
+		}
+		select {
+		case <-stalls:
+		case <-time.After(waitLimit):
+			t.Fatal("a client with 4 KiB waiting was not reported")
+		}
+		r.Render(view("more"))
+		if r.Close(10 * time.Millisecond) {
+			t.Error("close reported delivery to a stalled client")
+		}
+		if n := len(stalls); n != 0 {
+			t.Errorf("reported %d more times", n)
+		}
+		r.out.mu.Lock()
+		defer r.out.mu.Unlock()
+		if len(r.out.queued) != 0 {
+			t.Errorf("%d bytes still held for a stalled client", len(r.out.queued))
+		}
+	})
+	t.Run("one write blocked too long", func(t *testing.T) {
+		stalls := make(chan struct{}, 4)
+		b := blocked{release: make(chan struct{})}
+		defer close(b.release)
+		r := New(b, Options{Width: 80, Height: 24, StallTimeout: 20 * time.Millisecond,
+			OnStall: func() { stalls <- struct{}{} }})
+		r.Render(view("hello"))
+		select {
+		case <-stalls:
+		case <-time.After(waitLimit):
+			t.Fatal("a write blocked past the stall timeout was not reported")
+		}
+		r.Close(time.Millisecond)
+	})
+}
+
+// TestIdleRendererStartsNothing checks that an unchanged view arms no
+// timer and writes nothing: an idle session costs no wakeups.
+func TestIdleRendererStartsNothing(t *testing.T) {
+	w := make(writes, 4)
+	r := New(w, Options{Width: 20, Height: 3, MinInterval: time.Hour})
+	r.Render(view("same"))
+	w.next(t)
+	for range 100 {
+		r.Render(view("same"))
+	}
+	r.mu.Lock()
+	timer := r.timer
+	r.mu.Unlock()
+	if timer != nil {
+		t.Error("an unchanged view armed a frame timer")
+	}
+	w.none(t)
+	r.Close(waitLimit)
+}
