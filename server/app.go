@@ -31,7 +31,9 @@ type Session struct {
 	Environ []string
 }
 
-// AppFunc builds the Bubble Tea model for one interactive session.
+// AppFunc builds the Bubble Tea model for one interactive session. If the
+// model has a Close() method, it is called once the program has ended,
+// however it ended (quit, dropped connection, idle, shutdown).
 type AppFunc func(Session) tea.Model
 
 // Records is what the exec commands read (storage.*DB satisfies it).

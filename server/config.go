@@ -22,7 +22,8 @@ const (
 	DefaultMaxEnv             = 32
 	DefaultMaxWidth           = 240
 	DefaultMaxHeight          = 80
-	DefaultFPS                = 20
+	DefaultFPS                = 30
+	DefaultStallTimeout       = 30 * time.Second
 	DefaultInputPerSecond     = 1024
 	DefaultInputBurst         = 4096
 )
@@ -60,10 +61,15 @@ type Config struct {
 	MaxEnv int
 
 	// MaxWidth and MaxHeight clamp every terminal size the client reports.
-	// Each cell costs the renderer about 250 bytes, so this is a memory cap.
+	// The screen is drawn line by line, so this mostly bounds frame size.
 	MaxWidth, MaxHeight int
-	// FPS is the renderer's frame-rate ceiling per session.
+	// FPS is the frame-rate ceiling per session. Frames are drawn only
+	// when the view changes, so this bounds bursts, not idle cost.
 	FPS int
+	// StallTimeout is how long a write to a client may block before the
+	// client counts as gone and its connection is closed. Output waiting
+	// for a client is also capped (256 KiB); beyond it, the same.
+	StallTimeout time.Duration
 	// InputPerSecond and InputBurst meter each session's input in bytes
 	// (a token bucket). Typing and key repeat stay far below; a paste or a
 	// key flood beyond the burst is dropped, not queued.
@@ -105,6 +111,7 @@ func (c Config) withDefaults() (Config, error) {
 	setInt(&c.MaxWidth, DefaultMaxWidth)
 	setInt(&c.MaxHeight, DefaultMaxHeight)
 	setInt(&c.FPS, DefaultFPS)
+	setDuration(&c.StallTimeout, DefaultStallTimeout)
 	setInt(&c.InputPerSecond, DefaultInputPerSecond)
 	setInt(&c.InputBurst, DefaultInputBurst)
 	return c, nil

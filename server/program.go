@@ -11,6 +11,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"github.com/charmbracelet/colorprofile"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/server/frame"
 )
 
 // runProgram runs the interactive UI for one PTY session until the player
@@ -37,17 +40,36 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		Context:  ctx,
 		Environ:  env,
 	})
-	// Options are built here rather than with wish's MakeOptions, which
-	// would replace our filter with its own.
-	guard := newGuard(model, s.log.With("remote", remote, "account", id.Account))
+	log := s.log.With("remote", remote, "account", id.Account)
+	profile := colorprofile.Env(env)
+	scr := frame.New(sess, frame.Options{
+		Width: size.Width, Height: size.Height, Profile: profile,
+		MinInterval:  time.Second / time.Duration(s.cfg.FPS),
+		StallTimeout: s.cfg.StallTimeout,
+		OnStall: func() {
+			log.Warn("client stopped reading its screen; dropping the connection")
+			cancel(errStalled)
+			// Closing the connection is what frees a write blocked on it.
+			if c, ok := sess.Context().Value(ssh.ContextKeyConn).(gossh.Conn); ok {
+				_ = c.Close()
+			}
+		},
+	})
+	// Bubble Tea's own renderer is off: it would wake every session at its
+	// frame rate, changed or not. The frame renderer draws from the guard's
+	// View only when the view changes; Bubble Tea's one-tick-a-second
+	// ticker then finds nothing to write. Options are built here rather
+	// than with wish's MakeOptions, which would replace our filter.
+	guard := newGuard(model, log, scr)
 	p := tea.NewProgram(guard,
 		tea.WithContext(ctx),
 		tea.WithInput(input),
-		tea.WithOutput(sess),
+		tea.WithOutput(io.Discard),
+		tea.WithoutRenderer(),
+		tea.WithFPS(1),
 		tea.WithEnvironment(env),
-		tea.WithColorProfile(colorprofile.Env(env)),
+		tea.WithColorProfile(profile),
 		tea.WithWindowSize(size.Width, size.Height),
-		tea.WithFPS(s.cfg.FPS),
 		tea.WithoutSignalHandler(),
 		tea.WithFilter(s.filterMsg),
 	)
@@ -56,8 +78,13 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	go s.watchdog(ctx, cancel, &lastInput, time.Now())
 
 	_, err := p.Run()
+	guard.release()
+	delivered := scr.Close(screenCloseWait)
 	cause := context.Cause(ctx)
 	cancel(errEnded)
+	if !delivered {
+		return 1 // the client is not reading: nothing more to say to it
+	}
 	if guard.panicked {
 		writeLine(sess, "")
 		writeLine(sess, sessionPanicText)
@@ -74,6 +101,10 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	}
 	return 0
 }
+
+// screenCloseWait bounds how long a leaving session waits for its client
+// to take the last frame.
+const screenCloseWait = 5 * time.Second
 
 // filterMsg runs on every message before the model sees it. Window sizes
 // can also arrive in-band from the client's input; clamp them like PTY

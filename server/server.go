@@ -28,6 +28,7 @@ var (
 	errTooLong  = errors.New("This session reached its maximum length. Reconnect to carry on.")
 	errShutdown = errors.New("The server is restarting. Games in progress are saved; reconnect in a minute to carry on.")
 	errEnded    = errors.New("session ended")
+	errStalled  = errors.New("The connection stopped taking output, so the session was closed.")
 )
 
 // refusedConnLifetime is how long a refused connection may stay open to read

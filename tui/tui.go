@@ -402,14 +402,22 @@ func (a *app) askQuit() tea.Cmd {
 }
 
 func (a *app) quit() tea.Cmd {
+	a.Close()
+	a.quitting = true
+	return tea.Quit
+}
+
+// Close gives back what the session holds in the lobby (a seat or a place
+// as a spectator), as leaving does. The server calls it once the program
+// has ended, however it ended, so a player whose connection drops gets the
+// seat's grace period instead of holding the seat forever.
+func (a *app) Close() {
 	for len(a.stack) > 1 {
 		a.pop()
 	}
 	if c, ok := a.stack[0].(closer); ok {
 		c.close()
 	}
-	a.quitting = true
-	return tea.Quit
 }
 
 func (a *app) findTable(c tableConn) *tableScreen {

@@ -269,10 +269,12 @@ func (l smallBufListener) Accept() (net.Conn, error) {
 	return c, err //nolint:wrapcheck // the server compares listener errors
 }
 
-// startSmallBufInstance is startInstance behind a smallBufListener.
-func startSmallBufInstance(t *testing.T) string {
+// startSmallBufInstance is startInstance behind a smallBufListener, with
+// extra serve flags.
+func startSmallBufInstance(t *testing.T, flags ...string) string {
 	t.Helper()
-	o, err := parseServe([]string{"--data-dir", dataDir(t), "--bot-delay", "-1ms", "--grace", "30s"}, func(string) string { return "" }, io.Discard)
+	args := append([]string{"--data-dir", dataDir(t), "--bot-delay", "-1ms", "--grace", "30s"}, flags...)
+	o, err := parseServe(args, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,6 +331,62 @@ func TestClientThatStopsReadingDoesNotSlowItsTable(t *testing.T) {
 	if blockedWriters() <= before {
 		t.Log("the staller's writer came unstuck during the game")
 	}
+}
+
+// TestClientThatStopsReadingIsDropped stalls a spectator until the
+// server's write to it blocks, and checks that the server gives up on it
+// after the stall timeout: the blocked write is freed, not kept forever.
+func TestClientThatStopsReadingIsDropped(t *testing.T) {
+	addr := startSmallBufInstance(t, "--stall-timeout", "300ms")
+	ann := openTerm(t, dial(t, addr, withKey(newKey(t))), "ann", termW, termH, "")
+	register(ann, "ann")
+	code := createTable(ann)
+
+	client, conn := dialStalling(t, addr, newKey(t))
+	staller := openTerm(t, client, "staller", termW, termH, "watch "+code)
+	register(staller, "staller")
+	staller.waitFor("You are watching")
+	ann.waitFor("1 watching")
+	before := blockedWriters()
+	conn.stall()
+	deadline := time.Now().Add(waitLimit)
+	stuck := false
+	for i := 0; ; i++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stalled client was never dropped (stuck seen: %v, blocked writers %d, before %d)", stuck, blockedWriters(), before)
+		}
+		n := blockedWriters()
+		if n > before {
+			stuck = true
+		}
+		if stuck && n <= before {
+			break // the server wrote to it, got stuck, and let go
+		}
+		_ = staller.sess.WindowChange(40+i%40, 120+i%100)
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The table sees the spectator leave.
+	ann.waitUntil("the staller gone", func(s string) bool { return !strings.Contains(s, "watching") })
+}
+
+// TestDroppedConnectionGivesTheSeatBack cuts a seated player's TCP
+// connection with no goodbye, as a closed laptop does, and checks that the
+// table learns of it: the seat of a waiting table opens again.
+func TestDroppedConnectionGivesTheSeatBack(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t))
+	ann := openTerm(t, dial(t, addr, withKey(newKey(t))), "ann", termW, termH, "")
+	register(ann, "ann")
+	code := createTable(ann)
+	bobClient := dial(t, addr, withKey(newKey(t)))
+	bob := openTerm(t, bobClient, "bob", termW, termH, "join "+code)
+	register(bob, "bob")
+	bob.waitFor("bob", "ann")
+	ann.waitUntil("bob seated", func(s string) bool { return regexp.MustCompile(`2\s+bob\s`).MatchString(s) })
+
+	_ = bobClient.Close() // no exit, no leave: the connection is just gone
+	ann.waitUntil("bob's seat open again", func(s string) bool {
+		return regexp.MustCompile(`2\s+— open —`).MatchString(s)
+	})
 }
 
 func TestPastedMegabyteDoesNotStallTheTable(t *testing.T) {

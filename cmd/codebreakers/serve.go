@@ -37,6 +37,7 @@ type serveOptions struct {
 	MaxSessionsPerIP int
 	ConnsPerMinute   int
 	FPS              int
+	StallTimeout     time.Duration
 	IdleTimeout      time.Duration
 	MaxSessionTime   time.Duration
 	Grace            time.Duration
@@ -110,7 +111,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		intSetting(&o.MaxSessions, server.DefaultMaxSessions, "max-sessions", "CODEBREAKERS_MAX_SESSIONS", "most sessions open at once on the server"),
 		intSetting(&o.MaxSessionsPerIP, server.DefaultMaxSessionsPerIP, "max-sessions-per-ip", "CODEBREAKERS_MAX_SESSIONS_PER_IP", "most sessions open at once from one address"),
 		intSetting(&o.ConnsPerMinute, server.DefaultConnectionsPerMin, "connections-per-minute", "CODEBREAKERS_CONNECTIONS_PER_MINUTE", "new connections one address may open per minute"),
-		intSetting(&o.FPS, server.DefaultFPS, "fps", "CODEBREAKERS_FPS", "frame-rate ceiling per session; lower saves CPU on idle sessions, higher feels snappier"),
+		intSetting(&o.FPS, server.DefaultFPS, "fps", "CODEBREAKERS_FPS", "frame-rate ceiling per session (frames are drawn only when the screen changes)"),
+		durationSetting(&o.StallTimeout, server.DefaultStallTimeout, "stall-timeout", "CODEBREAKERS_STALL_TIMEOUT", "drop a client whose screen output has been blocked this long"),
 		durationSetting(&o.IdleTimeout, server.DefaultIdleTimeout, "idle-timeout", "CODEBREAKERS_IDLE_TIMEOUT", "end a session after this long without input"),
 		durationSetting(&o.MaxSessionTime, server.DefaultMaxSessionTime, "max-session-time", "CODEBREAKERS_MAX_SESSION_TIME", "end any session after this long"),
 		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
@@ -233,6 +235,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		MaxSessionsPerIP:     o.MaxSessionsPerIP,
 		ConnectionsPerMinute: o.ConnsPerMinute,
 		FPS:                  o.FPS,
+		StallTimeout:         o.StallTimeout,
 		Bans:                 in.bans,
 		Records:              db,
 		Games:                reg,
