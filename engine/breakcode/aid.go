@@ -56,16 +56,6 @@ func newBitset(poolBits int) bitset { return make(bitset, max(1, (1<<poolBits)/6
 func (b bitset) has(m uint32) bool { return b[m>>6]&(1<<(m&63)) != 0 }
 func (b bitset) set(m uint32)      { b[m>>6] |= 1 << (m & 63) }
 
-// each calls fn for every member, in ascending order.
-func (b bitset) each(fn func(m uint32)) {
-	for w, word := range b {
-		for word != 0 {
-			fn(uint32(w<<6 | bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-}
-
 // superClosure returns the sets that contain at least one member of b
 // (the zeta transform over subsets, in the or-and semiring).
 func (b bitset) superClosure() bitset {
@@ -110,8 +100,10 @@ type aidSolver struct {
 	// out) may hold given its answers; okSet[j] is the same as a bitset.
 	ok    [][]uint32
 	okSet []bitset
-	// zetas[j] caches the zeta transform of ok[j]'s indicator.
-	zetas [][]uint32
+	// zetas[j] caches the zeta transform of ok[j]'s indicator (see zetaOf).
+	zetas [][]uint64
+	// product is unionsByTransform's scratch, reused between calls.
+	product []uint64
 	// centre lists the local sets the centre may be once the seat has seen
 	// it (one, or two when it holds one 5g and both are unseen); nil before.
 	centre     []uint32
@@ -192,9 +184,11 @@ func newAidSolver(v View) *aidSolver {
 		s.okSet = append(s.okSet, newBitset(s.poolBits))
 	}
 	s.ok = make([][]uint32, len(notes))
-	s.zetas = make([][]uint32, len(notes))
-	forSubsets(s.full, s.handSize, func(m uint32) {
-		id := s.table.id(s.physical(m))
+	for j := range s.ok {
+		s.ok[j] = make([]uint32, 0, binom(s.poolBits, s.handSize))
+	}
+	s.zetas = make([][]uint64, len(notes))
+	s.eachHand(func(m uint32, id int32) {
 		for _, w := range wrong {
 			if w == id {
 				return
@@ -213,6 +207,23 @@ func newAidSolver(v View) *aidSolver {
 		}
 	})
 	return s
+}
+
+// eachHand calls fn for every local set of handSize tiles with its hand id.
+// It walks the sets depth first, adding each tile's share of the physical
+// set's colex rank on the way down (see handTable.colex).
+func (s *aidSolver) eachHand(fn func(local uint32, id int32)) {
+	var walk func(next, k int, local uint32, rank int32)
+	walk = func(next, k int, local uint32, rank int32) {
+		if k == s.handSize {
+			fn(local, s.table.byColex[rank])
+			return
+		}
+		for i := next; i <= s.poolBits-(s.handSize-k); i++ {
+			walk(i+1, k+1, local|1<<i, rank+s.table.binom[k][s.pool[i]])
+		}
+	}
+	walk(0, 0, 0, 0)
 }
 
 // localForms lists the local sets that are the canonical physical set c:
@@ -248,33 +259,30 @@ func (s *aidSolver) localForms(c uint32, local [tileCount]int) []uint32 {
 	}
 }
 
-// physical converts a local set to a physical one.
-func (s *aidSolver) physical(local uint32) uint32 {
-	var m uint32
-	for local != 0 {
-		m |= 1 << s.pool[bits.TrailingZeros32(local)]
-		local &= local - 1
-	}
-	return m
-}
-
 // distinct counts the hands among the sets in b: two sets that differ
 // only by which green 5 they hold count once.
 func (s *aidSolver) distinct(b bitset) int {
 	n := 0
-	b.each(func(m uint32) {
-		if m&s.g2 != 0 && m&s.g1 == 0 && b.has(m^s.g1^s.g2) {
-			return // its twin holding the other 5g is counted
+	for w, word := range b {
+		for ; word != 0; word &= word - 1 {
+			m := uint32(w<<6 | bits.TrailingZeros64(word))
+			if m&s.g2 != 0 && m&s.g1 == 0 && b.has(m^s.g1^s.g2) {
+				continue // its twin holding the other 5g is counted
+			}
+			n++
 		}
-		n++
-	})
+	}
 	return n
 }
 
 // complements returns the sets full \ m for m in b.
 func (s *aidSolver) complements(b bitset) bitset {
 	out := newBitset(s.poolBits)
-	b.each(func(m uint32) { out.set(s.full &^ m) })
+	for w, word := range b {
+		for ; word != 0; word &= word - 1 {
+			out.set(s.full &^ uint32(w<<6|bits.TrailingZeros64(word)))
+		}
+	}
 	return out
 }
 
@@ -316,8 +324,106 @@ func (s *aidSolver) solve3() ([]bitset, int) {
 	// A may hold a when some B set fits in what a leaves; the centre takes the rest.
 	pa := s.fitting(s.ok[0], s.okSet[1].superClosure())
 	pb := s.fitting(s.ok[1], s.okSet[0].superClosure())
-	pairs := s.unions(listOf(pa), listOf(pb), -1, -1)
+	la, lb := listOf(pa), listOf(pb)
+	if s.dense(la, lb) {
+		if centres, ok := s.centresBySearch3(spread(la), pb); ok {
+			return []bitset{pa, pb}, s.distinct(centres)
+		}
+	}
+	pairs := s.unions(la, lb, pa, pb, -1, -1)
 	return []bitset{pa, pb}, s.distinct(s.complements(pairs))
+}
+
+// searchBudget bounds the steps of a witness search (about 0.1 ms) before
+// it gives way to listing every union. Early in a game nearly every set is
+// possible and a witness turns up within a few steps; later, when many
+// sets are not, the lists are short enough to pair up whole.
+const searchBudget = 150_000
+
+// spread returns list reordered by a fixed stride coprime to its length,
+// so that a search meets sets of every kind early: in plain order the
+// first few hundred sets all hold the lowest tiles.
+func spread(list []uint32) []uint32 {
+	n := len(list)
+	out := make([]uint32, n)
+	if n == 0 {
+		return out
+	}
+	stride := n*5/8 | 1
+	for gcd(stride, n) != 1 {
+		stride += 2
+	}
+	at := 0
+	for i := range out {
+		out[i] = list[at]
+		if at += stride; at >= n {
+			at -= n
+		}
+	}
+	return out
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// dense reports whether every list holds at least half of all the sets of
+// a hand's size: then nearly every centre is possible, and searching for
+// one witness per centre is quick. Sparser lists go straight to unions.
+func (s *aidSolver) dense(lists ...[]uint32) bool {
+	all := binom(s.poolBits, s.handSize)
+	for _, l := range lists {
+		if 2*len(l) < all {
+			return false
+		}
+	}
+	return true
+}
+
+// overBudget reports whether a search that took steps for its first done-1
+// of total candidates is on course to exceed searchBudget (judged once
+// 64 candidates are in, so as to give up early rather than late).
+func overBudget(steps, done, total int) bool {
+	if steps > searchBudget {
+		return true
+	}
+	return done > 64 && steps*total > searchBudget*(done-1)
+}
+
+// nextSubset returns the next larger set with as many tiles as m (Gosper's hack).
+func nextSubset(m uint32) uint32 {
+	lo := m & -m
+	r := m + lo
+	return ((r ^ m) >> 2 / lo) | r
+}
+
+// centresBySearch3 returns the centre sets (3 players) for which some a in
+// pa and b in pb split the other tiles, looking for one such a per centre;
+// ok is false when that takes more than searchBudget steps.
+func (s *aidSolver) centresBySearch3(pa []uint32, pb bitset) (centres bitset, ok bool) {
+	out := newBitset(s.poolBits)
+	steps, done, total := 0, 0, binom(s.poolBits, s.handSize)
+	for c := uint32(1)<<s.handSize - 1; c <= s.full; c = nextSubset(c) {
+		if done++; overBudget(steps, done, total) {
+			return nil, false
+		}
+		rest := s.full &^ c
+		tried := len(pa)
+		for i, a := range pa {
+			if a&c == 0 && pb.has(rest&^a) {
+				out.set(c)
+				tried = i + 1
+				break
+			}
+		}
+		if steps += tried; steps > searchBudget {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // solve4 is the 4-player aid. Opponent j may hold m when the two other
@@ -329,7 +435,11 @@ func (s *aidSolver) solve4() ([]bitset, int) {
 	var pairs12 bitset
 	for j := range 3 {
 		y, x := (j+1)%3, (j+2)%3
-		pairs := s.unions(s.ok[y], s.ok[x], y, x)
+		if p, ok := s.holdersBySearch(s.ok[j], spread(s.ok[y]), s.okSet[x].superClosure()); ok {
+			possible[j] = p
+			continue
+		}
+		pairs := s.unions(s.ok[y], s.ok[x], s.okSet[y], s.okSet[x], y, x)
 		if j == 0 {
 			pairs12 = pairs
 		}
@@ -338,14 +448,94 @@ func (s *aidSolver) solve4() ([]bitset, int) {
 	if s.centreSeen {
 		return possible, 1
 	}
-	triples := s.unions(listOf(possible[0]), listOf(pairs12), -1, -1)
+	l0, l1 := listOf(possible[0]), listOf(possible[1])
+	if s.dense(l0, l1, listOf(possible[2])) {
+		if centres, ok := s.centresBySearch4(spread(l0), spread(l1), possible[2]); ok {
+			return possible, s.distinct(centres)
+		}
+	}
+	if pairs12 == nil {
+		pairs12 = s.unions(s.ok[1], s.ok[2], s.okSet[1], s.okSet[2], 1, 2)
+	}
+	triples := s.unions(l0, listOf(pairs12), possible[0], pairs12, -1, -1)
 	return possible, s.distinct(s.complements(triples))
+}
+
+// holdersBySearch returns the members m of list for which some y in ys
+// avoids m and leaves room for a set of the third opponent (room is the
+// closure of its sets); ok is false past searchBudget steps.
+func (s *aidSolver) holdersBySearch(list, ys []uint32, room bitset) (holders bitset, ok bool) {
+	out := newBitset(s.poolBits)
+	steps := 0
+	for done, m := range list {
+		if overBudget(steps, done+1, len(list)) {
+			return nil, false
+		}
+		rest := s.full &^ m
+		for i, y := range ys {
+			if y&m == 0 && room.has(rest&^y) {
+				out.set(m)
+				steps += i + 1
+				break
+			}
+		}
+		if !out.has(m) {
+			steps += len(ys)
+		}
+		if steps > searchBudget {
+			return nil, false
+		}
+	}
+	return out, true
+}
+
+// centresBySearch4 returns the centre sets (4 players) for which some a in
+// p0, b in p1 and a set of p2Set split the other tiles; ok is false past
+// searchBudget steps.
+func (s *aidSolver) centresBySearch4(p0, p1 []uint32, p2Set bitset) (centres bitset, ok bool) {
+	out := newBitset(s.poolBits)
+	steps, done, total := 0, 0, binom(s.poolBits, s.handSize)
+	for c := uint32(1)<<s.handSize - 1; c <= s.full; c = nextSubset(c) {
+		if done++; overBudget(steps, done, total) {
+			return nil, false
+		}
+		rest := s.full &^ c
+	search:
+		for _, a := range p0 {
+			if a&c != 0 {
+				continue
+			}
+			steps++
+			for i, b := range p1 {
+				if b&(a|c) == 0 && p2Set.has(rest&^a&^b) {
+					out.set(c)
+					steps += i
+					break search
+				}
+			}
+			if steps += len(p1); steps > searchBudget {
+				return nil, false
+			}
+		}
+		if steps > searchBudget {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // listOf lists the members of b.
 func listOf(b bitset) []uint32 {
-	var out []uint32
-	b.each(func(m uint32) { out = append(out, m) })
+	n := 0
+	for _, word := range b {
+		n += bits.OnesCount64(word)
+	}
+	out := make([]uint32, 0, n)
+	for w, word := range b {
+		for ; word != 0; word &= word - 1 {
+			out = append(out, uint32(w<<6|bits.TrailingZeros64(word)))
+		}
+	}
 	return out
 }
 
@@ -354,10 +544,18 @@ func listOf(b bitset) []uint32 {
 // the number of ways to write S as x ∪ y with |S| = |x| + |y| counts
 // disjoint pairs only and is positive exactly when S is a union. xi and yi
 // name opponent lists whose transforms are cached (-1: not a cached list).
-func (s *aidSolver) unions(xs, ys []uint32, xi, yi int) bitset {
+func (s *aidSolver) unions(xs, ys []uint32, xSet, ySet bitset, xi, yi int) bitset {
 	if len(xs) == 0 || len(ys) == 0 {
 		return newBitset(s.poolBits)
 	}
+	xSize, ySize := bits.OnesCount32(xs[0]), bits.OnesCount32(ys[0])
+	// Rough costs in loop steps of similar price (measured on the 2-core
+	// server): a bucketed pair about half a step, a subset of the free
+	// tiles about two, a transform pass over a 64-bit word about one.
+	byPairs := len(xs) * len(ys) / 2
+	xFree := binom(s.poolBits-xSize, ySize)
+	yFree := binom(s.poolBits-ySize, xSize)
+	bySubsets := min(len(xs)*(2*xFree+128), len(ys)*(2*yFree+128))
 	transforms := 1
 	if xi < 0 || s.zetas[xi] == nil {
 		transforms++
@@ -365,20 +563,89 @@ func (s *aidSolver) unions(xs, ys []uint32, xi, yi int) bitset {
 	if yi < 0 || s.zetas[yi] == nil {
 		transforms++
 	}
-	// A step of either loop costs about the same (a nanosecond or so).
-	if len(xs)*len(ys) <= transforms*s.poolBits<<(s.poolBits-1) {
+	byTransform := transforms * s.poolBits << (s.poolBits - 2)
+	switch {
+	case byPairs <= bySubsets && byPairs <= byTransform:
 		return s.unionsByPairs(xs, ys)
+	case bySubsets <= byTransform && s.poolBits-min(xSize, ySize) <= 12:
+		if len(xs)*xFree <= len(ys)*yFree {
+			return s.unionsBySubsets(xs, ySet, ySize)
+		}
+		return s.unionsBySubsets(ys, xSet, xSize)
 	}
 	return s.unionsByTransform(xs, ys, xi, yi)
 }
 
-// unionsByPairs is unions by trying every pair.
+// unionsBySubsets is unions by trying, for each x, every set of ySize
+// tiles outside x (at most 12 of them) against ySet.
+func (s *aidSolver) unionsBySubsets(xs []uint32, ySet bitset, ySize int) bitset {
+	out := newBitset(s.poolBits)
+	var lo, hi [64]uint32 // the free tiles picked by the low and high 6 bits of an index
+	for _, x := range xs {
+		free := s.full &^ x
+		n := bits.OnesCount32(free)
+		var tile [12]uint32 // the free tiles, lowest first (zero past n)
+		for i, f := 0, free; f != 0; i, f = i+1, f&(f-1) {
+			tile[i] = f & -f
+		}
+		for i := 1; i < 64; i++ {
+			low := bits.TrailingZeros32(uint32(i))
+			lo[i] = lo[i&(i-1)] | tile[low]
+			hi[i] = hi[i&(i-1)] | tile[6+low]
+		}
+		for k := uint32(1)<<ySize - 1; k < 1<<n; k = nextSubset(k) {
+			if y := lo[k&63] | hi[k>>6]; ySet.has(y) {
+				out.set(x | y)
+			}
+		}
+	}
+	return out
+}
+
+// unionsByPairs is unions by trying pairs. Long lists are bucketed by
+// their low tile bits first, so each x only meets the ys that avoid its own
+// low tiles (about a third of them).
 func (s *aidSolver) unionsByPairs(xs, ys []uint32) bitset {
 	out := newBitset(s.poolBits)
+	if len(ys) < len(xs) {
+		xs, ys = ys, xs
+	}
+	if len(ys) < 256 {
+		for _, x := range xs {
+			for _, y := range ys {
+				if x&y == 0 {
+					out.set(x | y)
+				}
+			}
+		}
+		return out
+	}
+	const keyBits = 8
+	const keys = 1 << keyBits
+	var start [keys + 1]int32
+	for _, y := range ys {
+		start[y&(keys-1)+1]++
+	}
+	for k := range keys {
+		start[k+1] += start[k]
+	}
+	next := start
+	sorted := make([]uint32, len(ys))
+	for _, y := range ys {
+		k := y & (keys - 1)
+		sorted[next[k]] = y
+		next[k]++
+	}
 	for _, x := range xs {
-		for _, y := range ys {
-			if x&y == 0 {
-				out.set(x | y)
+		free := ^x & (keys - 1)
+		for k := free; ; k = (k - 1) & free {
+			for _, y := range sorted[start[k]:start[k+1]] {
+				if x&y == 0 {
+					out.set(x | y)
+				}
+			}
+			if k == 0 {
+				break
 			}
 		}
 	}
@@ -387,66 +654,111 @@ func (s *aidSolver) unionsByPairs(xs, ys []uint32) bitset {
 
 // unionsByTransform is unions through subset transforms; xs and ys must
 // be non-empty and each hold sets of one size.
+//
+// Counting the ways to write each set as x ∪ y (zeta of each indicator,
+// product, Möbius) needs no signs: after Möbius over the first i tile bits,
+// every entry is a sum of such counts, so it never falls below zero nor
+// rises above the product it started from. The zetas count at most
+// 12,870 sets and the products stay below 2^32, so the transforms run as
+// plain integer adds on several lanes per 64-bit word: four 16-bit lanes
+// for the zetas, two 32-bit lanes for the rest.
 func (s *aidSolver) unionsByTransform(xs, ys []uint32, xi, yi int) bitset {
-	out := newBitset(s.poolBits)
 	size := bits.OnesCount32(xs[0]) + bits.OnesCount32(ys[0])
 	zx, zy := s.zetaOf(xs, xi), s.zetaOf(ys, yi)
-	g := make([]uint32, len(zx))
-	for m := range g {
-		g[m] = zx[m] * zy[m] // counts modulo 2^32: exact, as every count is below 2^32
+	if s.product == nil {
+		s.product = make([]uint64, len(zx)*2) // two 32-bit lanes: sets 2w and 2w+1
 	}
-	mobius32(g)
-	for m, w := range g {
-		if w != 0 && bits.OnesCount32(uint32(m)) == size {
-			out.set(uint32(m))
+	g := s.product // every word is written below
+	for w := range zx {
+		x, y := zx[w], zy[w]
+		lane := func(k uint) uint64 { return (x >> (16 * k) & 0xffff) * (y >> (16 * k) & 0xffff) }
+		g[2*w] = lane(0) | lane(1)<<32
+		g[2*w+1] = lane(2) | lane(3)<<32
+	}
+	mobius32x2(g)
+	out := newBitset(s.poolBits)
+	// Every set of size tiles, by Gosper's hack (local sets are plain bit patterns).
+	for m := uint32(1)<<size - 1; m <= s.full; {
+		if g[m>>1]>>(32*(m&1))&0xffffffff != 0 {
+			out.set(m)
 		}
+		lo := m & -m
+		r := m + lo
+		m = ((r ^ m) >> 2 / lo) | r
 	}
 	return out
 }
 
-// zetaOf returns the zeta transform of list's indicator, cached for opponent lists.
-func (s *aidSolver) zetaOf(list []uint32, cache int) []uint32 {
+// zetaOf returns the zeta transform of list's indicator in four 16-bit
+// lanes a word (set m in lane m&3 of word m>>2), cached for opponent lists.
+func (s *aidSolver) zetaOf(list []uint32, cache int) []uint64 {
 	if cache >= 0 && s.zetas[cache] != nil {
 		return s.zetas[cache]
 	}
-	f := make([]uint32, 1<<s.poolBits)
+	f := make([]uint64, max(1, (1<<s.poolBits)/4))
 	for _, m := range list {
-		f[m] = 1
+		f[m>>2] |= 1 << (16 * (m & 3))
 	}
-	zeta32(f)
+	zeta16x4(f)
 	if cache >= 0 {
 		s.zetas[cache] = f
 	}
 	return f
 }
 
-// zeta32 replaces f by its sums over subsets, modulo 2^32.
-func zeta32(f []uint32) {
-	for i := 0; i+1 < len(f); i += 2 {
-		f[i+1] += f[i]
+// zeta16x4 replaces f (four 16-bit lanes a word) by its sums over subsets;
+// no sum may exceed 65,535.
+func zeta16x4(f []uint64) {
+	for w := range f {
+		x := f[w]
+		x += (x & 0x0000ffff0000ffff) << 16 // tile bit 0: lanes 1 and 3 take 0 and 2
+		x += x << 32                        // tile bit 1: lanes 2 and 3 take 0 and 1
+		f[w] = x
 	}
-	for bit := 2; bit < len(f); bit <<= 1 {
-		for base := 0; base < len(f); base += 2 * bit {
-			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
+	addHalves(f)
+}
+
+// mobius32x2 inverts the zeta transform on f (two 32-bit lanes a word),
+// given that every partial result stays within 0 and 2^32-1 (see
+// unionsByTransform).
+func mobius32x2(f []uint64) {
+	for w := range f {
+		f[w] -= (f[w] & 0xffffffff) << 32 // tile bit 0: lane 1 gives back lane 0
+	}
+	for w := 0; w+1 < len(f); w += 2 {
+		f[w+1] -= f[w]
+	}
+	for w := 0; w+3 < len(f); w += 4 {
+		f[w+2] -= f[w]
+		f[w+3] -= f[w+1]
+	}
+	for step := 4; step < len(f); step <<= 1 {
+		for base := 0; base < len(f); base += 2 * step {
+			lo, hi := f[base:base+step], f[base+step:base+2*step]
 			hi = hi[:len(lo)]
-			for m := range lo {
-				hi[m] += lo[m]
+			for w := range lo {
+				hi[w] -= lo[w]
 			}
 		}
 	}
 }
 
-// mobius32 inverts zeta32.
-func mobius32(f []uint32) {
-	for i := 0; i+1 < len(f); i += 2 {
-		f[i+1] -= f[i]
+// addHalves is the zeta transform over the tile bits that index words:
+// every upper half of a block takes the lower half.
+func addHalves(f []uint64) {
+	for w := 0; w+1 < len(f); w += 2 {
+		f[w+1] += f[w]
 	}
-	for bit := 2; bit < len(f); bit <<= 1 {
-		for base := 0; base < len(f); base += 2 * bit {
-			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
+	for w := 0; w+3 < len(f); w += 4 {
+		f[w+2] += f[w]
+		f[w+3] += f[w+1]
+	}
+	for step := 4; step < len(f); step <<= 1 {
+		for base := 0; base < len(f); base += 2 * step {
+			lo, hi := f[base:base+step], f[base+step:base+2*step]
 			hi = hi[:len(lo)]
-			for m := range lo {
-				hi[m] -= lo[m]
+			for w := range lo {
+				hi[w] += lo[w]
 			}
 		}
 	}

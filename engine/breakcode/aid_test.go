@@ -73,7 +73,7 @@ func checkAid(t *testing.T, seed uint64, s *state, seat int) {
 	}
 }
 
-// Both ways of listing disjoint unions agree, on opponents' sets from
+// All three ways of listing disjoint unions agree, on opponents' sets from
 // random 3- and 4-player positions.
 func TestUnionsBothWays(t *testing.T) {
 	for n := 3; n <= 4; n++ {
@@ -96,7 +96,8 @@ func TestUnionsBothWays(t *testing.T) {
 						continue
 					}
 					byTransform := a.unionsByTransform(a.ok[x], a.ok[y], x, y)
-					if !slices.Equal(byPairs, byTransform) {
+					bySubsets := a.unionsBySubsets(a.ok[x], a.okSet[y], a.handSize)
+					if !slices.Equal(byPairs, byTransform) || !slices.Equal(byPairs, bySubsets) {
 						t.Fatalf("%d players, seed %d: unions of opponents %d and %d differ", n, seed, x, y)
 					}
 				}
