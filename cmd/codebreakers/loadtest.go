@@ -41,6 +41,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
 	fs.BoolVar(&cfg.NoFloor, "no-floor", false, "skip the floor server")
 	fs.BoolVar(&cfg.NoPlay, "no-play", false, "skip the playing phase")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write the server's CPU profile over the playing phase to this file")
 	fs.Var(&serverArgs, "server-arg", "extra flag for `serve` (repeatable), e.g. -server-arg=--fps=10")
 	fs.StringVar(&jsonPath, "json", "loadtest.json", "where to write the report as JSON (empty: nowhere)")
 	fs.Usage = func() {

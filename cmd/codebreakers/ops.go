@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"path/filepath"
 	"sync"
@@ -82,6 +83,14 @@ func (p *ops) start(o serveOptions, in *instance) error {
 		p.serve(ln, p.metrics.Handler(p.health(in)))
 		p.log.Info("metrics listening", "addr", p.metricsAddr)
 	}
+	if o.PprofAddr != "" {
+		ln, err := net.Listen("tcp", o.PprofAddr)
+		if err != nil {
+			return fmt.Errorf("pprof: listen on %s: %w", o.PprofAddr, err)
+		}
+		p.serve(ln, pprofHandler())
+		p.log.Info("pprof listening", "addr", ln.Addr().String())
+	}
 	if o.AdminSocket != "" && o.AdminSocket != "off" {
 		ln, err := listenAdmin(o.AdminSocket)
 		if err != nil {
@@ -93,6 +102,19 @@ func (p *ops) start(o serveOptions, in *instance) error {
 		}
 	}
 	return nil
+}
+
+// pprofHandler serves Go's runtime profiles under /debug/pprof/, on their
+// own listener so that turning them on never exposes them next to metrics
+// that a scraper may reach.
+func pprofHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }
 
 // listenAdmin creates the admin socket with mode 0600. A socket file left

@@ -409,3 +409,32 @@ func TestRestartKeepsLiveGames(t *testing.T) {
 		t.Fatalf("live games after restart: %+v, %v", lives, err)
 	}
 }
+
+// TestPprofOnlyWhenAsked checks that --pprof-addr serves Go's profiles on
+// its own listener, and that the metrics listener never does.
+func TestPprofOnlyWhenAsked(t *testing.T) {
+	free := func() string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		return ln.Addr().String()
+	}
+	pprofAddr, metricsAddr := free(), free()
+	startInstance(t, dataDir(t), "--pprof-addr", pprofAddr, "--metrics-addr", metricsAddr)
+	get := func(url string) int {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := get("http://" + pprofAddr + "/debug/pprof/cmdline"); code != http.StatusOK {
+		t.Errorf("pprof listener answered %d", code)
+	}
+	if code := get("http://" + metricsAddr + "/debug/pprof/cmdline"); code == http.StatusOK {
+		t.Error("the metrics listener serves profiles")
+	}
+}

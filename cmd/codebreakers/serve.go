@@ -48,6 +48,7 @@ type serveOptions struct {
 	// Operator settings: metrics/health address (off when empty), admin
 	// socket for backup/export ("off" disables), PROXY protocol senders.
 	MetricsAddr       string
+	PprofAddr         string
 	AdminSocket       string
 	ProxyProtocolFrom string
 	proxyTrusted      []string
@@ -121,6 +122,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
 		stringSetting(&o.LogLevel, "info", "log-level", "CODEBREAKERS_LOG_LEVEL", "log level: debug, info, warn or error"),
 		stringSetting(&o.MetricsAddr, "", "metrics-addr", "CODEBREAKERS_METRICS_ADDR", "serve Prometheus /metrics and /healthz over HTTP here, e.g. 127.0.0.1:9222 (off when empty)"),
+		stringSetting(&o.PprofAddr, "", "pprof-addr", "CODEBREAKERS_PPROF_ADDR", "serve Go's /debug/pprof profiles over HTTP here, e.g. 127.0.0.1:6060; keep it on loopback (off when empty)"),
 		stringSetting(&o.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "path of the unix socket that the backup and export commands use (default DATA_DIR/"+adminSocketName+"; off disables)"),
 		stringSetting(&o.BanFile, "", "ban-file", "CODEBREAKERS_BAN_FILE", "operator's ban list: key fingerprints, IPs and CIDRs to refuse, \"mute SHA256:...\" lines to silence in chat; reread on change and on SIGHUP (off when empty)"),
 		stringSetting(&o.ProxyProtocolFrom, "", "proxy-protocol-from", "CODEBREAKERS_PROXY_PROTOCOL_FROM", "comma-separated load-balancer IPs/CIDRs whose PROXY protocol headers are believed (off when empty)"),

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"os"
 	"os/exec"
 	"sort"
 	"strconv"
@@ -38,6 +39,38 @@ func readMetrics(ctx context.Context, addr string) (scrape, error) {
 	}
 	defer resp.Body.Close()
 	return parseMetrics(io.LimitReader(resp.Body, 8<<20))
+}
+
+// saveProfile fetches a CPU profile of secs seconds from the server's
+// pprof listener and writes it to path.
+func saveProfile(ctx context.Context, addr string, secs int, path string) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(secs+30)*time.Second)
+	defer cancel()
+	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("profile request: %w", err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("fetch profile: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("fetch profile: %s", resp.Status)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("save profile: %w", err)
+	}
+	if _, err := io.Copy(f, io.LimitReader(resp.Body, 64<<20)); err != nil {
+		_ = f.Close()
+		return fmt.Errorf("save profile: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("save profile: %w", err)
+	}
+	return nil
 }
 
 // parseMetrics reads the Prometheus text format, keeping "name{labels} value".

@@ -129,6 +129,15 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	}
 	t1 := time.Now()
 	meter := startCPUMeter()
+	profiled := make(chan error, 1)
+	if t.pprofAddr != "" {
+		// The profile covers all of the play but its last few seconds, so
+		// it is in hand when the tables stop.
+		secs := max(1, int(cfg.PlayTime.Seconds())-5)
+		go func() { profiled <- saveProfile(ctx, t.pprofAddr, secs, cfg.CPUProfile) }()
+	} else {
+		profiled <- nil
+	}
 	var wg sync.WaitGroup
 	for _, tb := range tables {
 		wg.Add(1)
@@ -139,6 +148,11 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	}
 	wg.Wait()
 	r.MachineBusy, r.GeneratorCPU = meter.stop()
+	if err := <-profiled; err != nil {
+		errs.add(err)
+	} else if t.pprofAddr != "" {
+		fmt.Fprintf(cfg.Log, "play: server CPU profile in %s (go tool pprof -top %s)\n", cfg.CPUProfile, cfg.CPUProfile)
+	}
 	s2, err := t.stats()
 	if err != nil {
 		return r, err

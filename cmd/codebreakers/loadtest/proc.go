@@ -68,6 +68,7 @@ type target struct {
 	name        string
 	addr        string
 	metricsAddr string // "" when the target has no /metrics
+	pprofAddr   string // "" when no profile is wanted
 	cmd         *exec.Cmd
 	logs        *tailBuffer
 	exit        chan error

@@ -54,6 +54,9 @@ type Config struct {
 	PlayTime, Think, BotDelay time.Duration
 	// AidOff creates tables with Break the Code's aid turned off.
 	AidOff bool
+	// CPUProfile, when set, is where the server's CPU profile over the
+	// playing phase is written (the server is started with --pprof-addr).
+	CPUProfile string
 	// AsksBeforeGuess is how many questions a player asks before guessing.
 	AsksBeforeGuess int
 	// StepTimeout bounds every wait for a screen.
@@ -191,11 +194,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		args = append(args, "--metrics-addr", metricsAddr)
 	}
+	var pprofAddr string
+	if cfg.CPUProfile != "" {
+		if pprofAddr, err = freeAddr(); err != nil {
+			return rep, err
+		}
+		args = append(args, "--pprof-addr", pprofAddr)
+	}
 	srv, err := startTarget(ctx, "server", addr, cfg.Binary, args, 60*time.Second)
 	if err != nil {
 		return rep, err
 	}
 	srv.metricsAddr = metricsAddr
+	srv.pprofAddr = pprofAddr
 	defer srv.stop()
 	fmt.Fprintf(cfg.Log, "server: pid %d on %s\n", srv.pid(), addr)
 	r, clients, err := measureIdle(ctx, cfg, srv, serverOpener(cfg))
