@@ -31,6 +31,7 @@ type aidMemo struct {
 	valid  bool
 	key    aidKey
 	counts aidCounts
+	lists  *aidLists // where the next computation may start (nil: from scratch)
 }
 
 // seatAid returns the aid for seat me, whose view (without the aid yet) is
@@ -43,7 +44,8 @@ func (s *state) seatAid(me int, v View) aidCounts {
 	}
 	m := &s.aidMemo[me]
 	if !m.valid || m.key != key {
-		*m = aidMemo{valid: true, key: key, counts: aidOf(v)}
+		counts, lists := aidOf(v, m.lists)
+		*m = aidMemo{valid: true, key: key, counts: counts, lists: lists}
 	}
 	return m.counts
 }
@@ -60,20 +62,18 @@ func (b bitset) set(m uint32)      { b[m>>6] |= 1 << (m & 63) }
 // (the zeta transform over subsets, in the or-and semiring).
 func (b bitset) superClosure() bitset {
 	out := make(bitset, len(b))
-	copy(out, b)
-	// Within a word: bit i of the set index is bit i of the bit position.
-	lowHalves := [6]uint64{
-		0x5555555555555555, 0x3333333333333333, 0x0f0f0f0f0f0f0f0f,
-		0x00ff00ff00ff00ff, 0x0000ffff0000ffff, 0x00000000ffffffff,
+	// Within a word, tile bits 0–5 are bit positions: spread each set to
+	// its supersets over those tiles (pools always have more than 6 tiles).
+	for w, x := range b {
+		x |= (x & 0x5555555555555555) << 1
+		x |= (x & 0x3333333333333333) << 2
+		x |= (x & 0x0f0f0f0f0f0f0f0f) << 4
+		x |= (x & 0x00ff00ff00ff00ff) << 8
+		x |= (x & 0x0000ffff0000ffff) << 16
+		x |= (x & 0x00000000ffffffff) << 32
+		out[w] = x
 	}
-	for i, lo := range lowHalves {
-		if 1<<i >= len(out)*64 {
-			break
-		}
-		for w := range out {
-			out[w] |= (out[w] & lo) << (1 << i)
-		}
-	}
+	// The other tile bits index words.
 	for step := 1; step < len(out); step <<= 1 {
 		for base := 0; base < len(out); base += 2 * step {
 			lo, hi := out[base:base+step], out[base+step:base+2*step]
@@ -100,6 +100,8 @@ type aidSolver struct {
 	// out) may hold given its answers; okSet[j] is the same as a bitset.
 	ok    [][]uint32
 	okSet []bitset
+	ids   [][]int32 // the hand id of each set in ok
+	heard []int     // answers heard from each opponent
 	// zetas[j] caches the zeta transform of ok[j]'s indicator (see zetaOf).
 	zetas [][]uint64
 	// product is unionsByTransform's scratch, reused between calls.
@@ -110,9 +112,11 @@ type aidSolver struct {
 	centreSeen bool
 }
 
-// aidOf computes the aid for the seat viewing v (which must be a seat's view).
-func aidOf(v View) aidCounts {
-	s := newAidSolver(v)
+// aidOf computes the aid for the seat viewing v (which must be a seat's
+// view), starting from prev, the lists kept from that seat's last aid (or
+// nil); it returns the lists to keep for its next one.
+func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
+	s := newAidSolver(v, prev)
 	c := aidCounts{hands: make([]int, s.n)}
 	me := int(v.Viewer.Seat)
 	var possible []bitset
@@ -132,10 +136,15 @@ func aidOf(v View) aidCounts {
 		c.hands[seat] = s.distinct(possible[j])
 		j++
 	}
-	return c
+	return c, s.keptLists()
 }
 
-func newAidSolver(v View) *aidSolver {
+// newAidSolver reads what the seat viewing v knows: its own tiles (the
+// pool is the rest), every answer each opponent gave, its wrong guesses
+// (2 players) and the centre once it has seen it; and lists the sets each
+// opponent may hold given its answers alone, starting from prev (the same
+// seat's lists for an earlier view) when there is one.
+func newAidSolver(v View, prev *aidLists) *aidSolver {
 	me := int(v.Viewer.Seat)
 	s := &aidSolver{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize)}
 	mine, _ := maskOf(v.Hand)
@@ -181,32 +190,99 @@ func newAidSolver(v View) *aidSolver {
 			hs = append(hs, heard{variantOf(n.Card, n.Number), n.Code})
 		}
 		notes = append(notes, hs)
-		s.okSet = append(s.okSet, newBitset(s.poolBits))
 	}
 	s.ok = make([][]uint32, len(notes))
-	for j := range s.ok {
-		s.ok[j] = make([]uint32, 0, binom(s.poolBits, s.handSize))
-	}
+	s.ids = make([][]int32, len(notes))
 	s.zetas = make([][]uint64, len(notes))
-	s.eachHand(func(m uint32, id int32) {
+	s.heard = make([]int, len(notes))
+	for j, hs := range notes {
+		s.heard[j] = len(hs)
+	}
+	fits := func(id int32, hs []heard) bool {
 		for _, w := range wrong {
 			if w == id {
-				return
+				return false
 			}
 		}
 		ans := &s.table.answers[id]
-	opponents:
+		for _, h := range hs {
+			if h.variant < 0 || ans[h.variant] != h.code {
+				return false
+			}
+		}
+		return true
+	}
+	if prev != nil && len(prev.sets) == len(notes) && prev.handSize == s.handSize {
+		// Only the answers heard since the last time can rule sets out.
 		for j, hs := range notes {
-			for _, h := range hs {
-				if h.variant < 0 || ans[h.variant] != h.code {
-					continue opponents
+			if prev.heard[j] > len(hs) {
+				prev = nil // not this seat's earlier lists after all
+				break
+			}
+		}
+	} else {
+		prev = nil
+	}
+	if prev != nil {
+		for j, hs := range notes {
+			fresh := hs[prev.heard[j]:]
+			for i, m := range prev.sets[j] {
+				if id := prev.ids[j][i]; fits(id, fresh) {
+					s.ok[j] = append(s.ok[j], m)
+					s.ids[j] = append(s.ids[j], id)
 				}
 			}
-			s.ok[j] = append(s.ok[j], m)
-			s.okSet[j].set(m)
 		}
-	})
+	} else {
+		for j := range s.ok {
+			s.ok[j] = make([]uint32, 0, binom(s.poolBits, s.handSize))
+			s.ids[j] = make([]int32, 0, binom(s.poolBits, s.handSize))
+		}
+		s.eachHand(func(m uint32, id int32) {
+			for j, hs := range notes {
+				if fits(id, hs) {
+					s.ok[j] = append(s.ok[j], m)
+					s.ids[j] = append(s.ids[j], id)
+				}
+			}
+		})
+	}
+	for j := range s.ok {
+		set := newBitset(s.poolBits)
+		for _, m := range s.ok[j] {
+			set.set(m)
+		}
+		s.okSet = append(s.okSet, set)
+	}
 	return s
+}
+
+// keptLists returns the opponents' lists for the next view of the same
+// seat to start from, or nil when they are too long to be worth keeping
+// (early in a game, when enumerating afresh costs little next to the rest).
+func (s *aidSolver) keptLists() *aidLists {
+	total := 0
+	for _, l := range s.ok {
+		total += len(l)
+	}
+	if total > keptListsMax {
+		return nil
+	}
+	return &aidLists{handSize: s.handSize, sets: s.ok, ids: s.ids, heard: s.heard}
+}
+
+// keptListsMax bounds the sets kept per seat between views (8 bytes each).
+const keptListsMax = 1536
+
+// aidLists is where a seat's last aid started from: the sets each opponent
+// may hold given the answers heard then. Answers only ever accumulate, so
+// the next aid filters these by the new answers instead of walking every
+// hand again. They come from the seat's own view, like the aid.
+type aidLists struct {
+	handSize int
+	sets     [][]uint32 // per opponent, in seat order
+	ids      [][]int32  // the hand id of each set
+	heard    []int      // answers heard from each opponent then
 }
 
 // eachHand calls fn for every local set of handSize tiles with its hand id.
@@ -539,19 +615,20 @@ func listOf(b bitset) []uint32 {
 	return out
 }
 
-// unions returns every x ∪ y over disjoint x in xs and y in ys. Small
-// lists are paired directly; large ones through subset transforms, where
-// the number of ways to write S as x ∪ y with |S| = |x| + |y| counts
-// disjoint pairs only and is positive exactly when S is a union. xi and yi
-// name opponent lists whose transforms are cached (-1: not a cached list).
+// unions returns every x ∪ y over disjoint x in xs and y in ys (each list
+// holds sets of one size; xSet and ySet are the same as bitsets). It pairs
+// the lists up directly, tries every set of the right size among the tiles
+// each x leaves free, or counts through subset transforms, whichever the
+// list sizes make cheapest; all three give the same sets. xi and yi name
+// opponent lists whose transforms are cached (-1: not a cached list).
 func (s *aidSolver) unions(xs, ys []uint32, xSet, ySet bitset, xi, yi int) bitset {
 	if len(xs) == 0 || len(ys) == 0 {
 		return newBitset(s.poolBits)
 	}
 	xSize, ySize := bits.OnesCount32(xs[0]), bits.OnesCount32(ys[0])
-	// Rough costs in loop steps of similar price (measured on the 2-core
-	// server): a bucketed pair about half a step, a subset of the free
-	// tiles about two, a transform pass over a 64-bit word about one.
+	// Rough relative costs, read off profiles of the SeatView benchmarks:
+	// a bucketed pair about half a step, a subset of the free tiles about
+	// two, a transform pass over one 64-bit word about one.
 	byPairs := len(xs) * len(ys) / 2
 	xFree := binom(s.poolBits-xSize, ySize)
 	yFree := binom(s.poolBits-ySize, xSize)

@@ -85,7 +85,7 @@ func TestUnionsBothWays(t *testing.T) {
 				card := s.faceUp[rng.IntN(len(s.faceUp))]
 				mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
 			}
-			a := newAidSolver(s.view(engine.SeatViewer(engine.Seat(g % n))))
+			a := newAidSolver(s.view(engine.SeatViewer(engine.Seat(g%n))), nil)
 			for x := range a.ok {
 				for y := range a.ok {
 					if x == y {

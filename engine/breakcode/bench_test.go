@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -48,17 +49,23 @@ func askedPosition(tb testing.TB, n, asks int, seed uint64) *state {
 	return s
 }
 
-// BenchmarkSeatViewAfterMove times a seat's view with the aid on when the
-// seat's aid must be worked out afresh (as after every move), at the start
-// and after some questions.
+// BenchmarkSeatViewAfterMove times a seat's view with the aid on just after
+// a question: the seat's aid is worked out again, starting from what its
+// view before that question kept (see aidLists), as in a game.
 func BenchmarkSeatViewAfterMove(b *testing.B) {
 	for n := 2; n <= 4; n++ {
-		for _, asks := range []int{0, 1, 2, 4} {
+		for _, asks := range []int{0, 1, 2, 4, 6} {
 			b.Run(fmt.Sprintf("%dp/asked=%d", n, asks), func(b *testing.B) {
 				s := askedPosition(b, n, asks, 1)
+				var before []aidMemo
+				if asks > 0 {
+					prev := askedPosition(b, n, asks-1, 1)
+					prev.View(engine.SeatViewer(0))
+					before = prev.aidMemo
+				}
 				b.ReportAllocs()
 				for b.Loop() {
-					s.aidMemo = nil
+					s.aidMemo = slices.Clone(before)
 					s.View(engine.SeatViewer(0))
 				}
 			})
@@ -82,29 +89,52 @@ func BenchmarkSeatViewRepeated(b *testing.B) {
 	}
 }
 
-// BenchmarkSeatViewGame times fresh seat views over whole games: every
-// seat's view after every question of 10 seeded games, reported per view.
+// BenchmarkSeatViewGame plays 10 seeded games of questions (as
+// askedPosition asks them) and takes every seat's view after every move,
+// as the lobby does; reported per view (the moves themselves are a few
+// microseconds).
 func BenchmarkSeatViewGame(b *testing.B) {
 	for n := 2; n <= 4; n++ {
 		b.Run(fmt.Sprintf("%dp", n), func(b *testing.B) {
-			var positions []*state
+			type game struct {
+				seed  uint64
+				moves [][]byte
+			}
+			var games []game
 			for g := range uint64(10) {
-				for asks := 0; ; asks++ {
-					s := askedPosition(b, n, asks, g)
-					positions = append(positions, s)
-					if len(s.faceUp) <= 1 || asks >= 12 {
-						break
+				rng := rand.New(rand.NewPCG(g, 11))
+				s := newState(true, make([]engine.Player, n), g)
+				var moves [][]byte
+				for len(s.faceUp) > 1 && len(moves) < 12 {
+					card := s.faceUp[rng.IntN(len(s.faceUp))]
+					num := 0
+					if nums := CardNumbers(card); nums != nil {
+						num = nums[rng.IntN(2)]
 					}
+					a := AskAction(card, num)
+					if _, err := s.Apply(s.toMove, a); err != nil {
+						b.Fatal(err)
+					}
+					moves = append(moves, a)
 				}
+				games = append(games, game{g, moves})
 			}
 			b.ReportAllocs()
 			views := 0
 			for b.Loop() {
-				for _, s := range positions {
-					s.aidMemo = nil
-					for seat := range n {
-						s.View(engine.SeatViewer(engine.Seat(seat)))
-						views++
+				for _, g := range games {
+					s := newState(true, make([]engine.Player, n), g.seed)
+					for i := 0; ; i++ {
+						for seat := range n {
+							s.View(engine.SeatViewer(engine.Seat(seat)))
+							views++
+						}
+						if i == len(g.moves) {
+							break
+						}
+						if _, err := s.Apply(s.toMove, g.moves[i]); err != nil {
+							b.Fatal(err)
+						}
 					}
 				}
 			}
@@ -118,7 +148,7 @@ func BenchmarkSeatViewGame(b *testing.B) {
 // against), for comparison with BenchmarkSeatViewAfterMove.
 func BenchmarkSeatAidFromBelief(b *testing.B) {
 	for n := 2; n <= 4; n++ {
-		for _, asks := range []int{0, 1, 2, 4} {
+		for _, asks := range []int{0, 1, 2, 4, 6} {
 			b.Run(fmt.Sprintf("%dp/asked=%d", n, asks), func(b *testing.B) {
 				s := askedPosition(b, n, asks, 1)
 				s.aid = false
