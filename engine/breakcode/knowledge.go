@@ -134,9 +134,8 @@ func forSubsets(set uint32, size int, fn func(uint32)) {
 		}
 		fn(out)
 		// Gosper's hack: the next integer with the same number of bits.
-		lo := c & -c
-		r := c + lo
-		c = ((r ^ c) >> 2 / lo) | r
+		r := c + c&-c
+		c = (r^c)>>(2+bits.TrailingZeros32(c)) | r
 	}
 }
 
