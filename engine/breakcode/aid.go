@@ -362,6 +362,26 @@ func (s *aidSolver) complements(b bitset) bitset {
 	return out
 }
 
+// besides returns the members m of list that some member of others avoids
+// (others is the same as the bitset othersSet): with 3 players, the sets
+// one opponent may hold beside a set of the other. Short lists are
+// compared pairwise; long ones through the closure of othersSet.
+func (s *aidSolver) besides(list, others []uint32, othersSet bitset) bitset {
+	if len(list)*len(others) > 8192 {
+		return s.fitting(list, othersSet.superClosure())
+	}
+	out := newBitset(s.poolBits)
+	for _, m := range list {
+		for _, o := range others {
+			if m&o == 0 {
+				out.set(m)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // fitting returns the members m of list whose complement lies in room.
 func (s *aidSolver) fitting(list []uint32, room bitset) bitset {
 	out := newBitset(s.poolBits)
@@ -398,8 +418,7 @@ func (s *aidSolver) solve3() ([]bitset, int) {
 		return []bitset{pa, pb}, 0
 	}
 	// A may hold a when some B set fits in what a leaves; the centre takes the rest.
-	pa := s.fitting(s.ok[0], s.okSet[1].superClosure())
-	pb := s.fitting(s.ok[1], s.okSet[0].superClosure())
+	pa, pb := s.besides(s.ok[0], s.ok[1], s.okSet[1]), s.besides(s.ok[1], s.ok[0], s.okSet[0])
 	la, lb := listOf(pa), listOf(pb)
 	if s.dense(la, lb) {
 		if centres, ok := s.centresBySearch3(spread(la), pb); ok {
@@ -508,8 +527,13 @@ func (s *aidSolver) centresBySearch3(pa []uint32, pb bitset) (centres bitset, ok
 func (s *aidSolver) solve4() ([]bitset, int) {
 	possible := make([]bitset, 3)
 	var pairs12 bitset
+	small := len(s.ok[0])*len(s.ok[1])*len(s.ok[2]) <= smallDeals
 	for j := range 3 {
 		y, x := (j+1)%3, (j+2)%3
+		if small {
+			possible[j] = s.holdersDirect(s.ok[j], s.ok[y], s.ok[x])
+			continue
+		}
 		if p, ok := s.holdersBySearch(s.ok[j], spread(s.ok[y]), s.okSet[x].superClosure()); ok {
 			possible[j] = p
 			continue
@@ -524,6 +548,9 @@ func (s *aidSolver) solve4() ([]bitset, int) {
 		return possible, 1
 	}
 	l0, l1 := listOf(possible[0]), listOf(possible[1])
+	if small {
+		return possible, s.distinct(s.centresDirect4(l0, l1, listOf(possible[2])))
+	}
 	if s.dense(l0, l1, listOf(possible[2])) {
 		if centres, ok := s.centresBySearch4(spread(l0), spread(l1), possible[2]); ok {
 			return possible, s.distinct(centres)
@@ -534,6 +561,50 @@ func (s *aidSolver) solve4() ([]bitset, int) {
 	}
 	triples := s.unions(l0, listOf(pairs12), possible[0], pairs12, -1, -1)
 	return possible, s.distinct(s.complements(triples))
+}
+
+// smallDeals is how many triples of opponents' sets (4 players) are few
+// enough to try one by one, rather than through searches and unions.
+const smallDeals = 32_768
+
+// holdersDirect returns the members m of list beside which some y in ys and
+// x in xs fit, all three disjoint.
+func (s *aidSolver) holdersDirect(list, ys, xs []uint32) bitset {
+	out := newBitset(s.poolBits)
+	for _, m := range list {
+	search:
+		for _, y := range ys {
+			if y&m != 0 {
+				continue
+			}
+			for _, x := range xs {
+				if x&(m|y) == 0 {
+					out.set(m)
+					break search
+				}
+			}
+		}
+	}
+	return out
+}
+
+// centresDirect4 returns the centres left by every disjoint triple of sets
+// from p0, p1 and p2.
+func (s *aidSolver) centresDirect4(p0, p1, p2 []uint32) bitset {
+	out := newBitset(s.poolBits)
+	for _, a := range p0 {
+		for _, b := range p1 {
+			if a&b != 0 {
+				continue
+			}
+			for _, x := range p2 {
+				if x&(a|b) == 0 {
+					out.set(s.full &^ (a | b | x))
+				}
+			}
+		}
+	}
+	return out
 }
 
 // holdersBySearch returns the members m of list for which some y in ys

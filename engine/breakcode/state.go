@@ -78,6 +78,8 @@ func (s *state) Result() (engine.Result, bool) {
 func (s *state) Timer() *engine.Timer { return nil }
 
 // View returns a View for v (see View's fields for what each viewer sees).
+// It remembers each seat's aid counts between calls (see seatAid), so, like
+// Apply, it must not run at the same time as another call on this state.
 func (s *state) View(v engine.Viewer) any { return s.view(v) }
 
 // Apply validates and applies one action from seat.
