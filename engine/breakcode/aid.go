@@ -10,10 +10,12 @@ import (
 // built from scratch for every seat view; the lobby builds a view per seat
 // after every move and again on chat and reconnects, so that was most of a
 // busy server's work. Here it is (1) remembered per seat until what that
-// seat knows changes, and (2) worked out without weights: a hand is
-// possible when at least one whole deal of the unseen tiles fits what the
-// seat knows, and existence needs only bit sets and, for the larger cases,
-// counts modulo 2^32. The numbers are the ones the belief gives (see
+// seat knows changes; (2) worked out without weights: a hand is possible
+// when at least one whole deal of the unseen tiles fits what the seat
+// knows, and existence needs only bit sets, direct pairing, witness
+// searches and, for the larger cases, lane-packed subset transforms; and
+// (3) started from the sets the seat's previous aid allowed, filtered by
+// the answers heard since. The numbers are the ones the belief gives (see
 // TestAidMatchesBelief).
 
 // aidKey is everything a seat's aid depends on that moves during a game:
@@ -399,7 +401,7 @@ func (s *aidSolver) fitting(list []uint32, room bitset) bitset {
 func (s *aidSolver) solve3() ([]bitset, int) {
 	if s.centreSeen {
 		pa, pb := newBitset(s.poolBits), newBitset(s.poolBits)
-		any := false
+		found := false
 		for _, c := range s.centre {
 			for _, a := range s.ok[0] {
 				if a&c != 0 {
@@ -408,11 +410,11 @@ func (s *aidSolver) solve3() ([]bitset, int) {
 				if b := s.full &^ c &^ a; s.okSet[1].has(b) {
 					pa.set(a)
 					pb.set(b)
-					any = true
+					found = true
 				}
 			}
 		}
-		if any {
+		if found {
 			return []bitset{pa, pb}, 1
 		}
 		return []bitset{pa, pb}, 0
