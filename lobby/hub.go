@@ -33,6 +33,8 @@ type Hub struct {
 	log *slog.Logger
 
 	sessions atomic.Int64 // live Conns
+	// thinkers holds a token for each bot thinking now (Config.BotThinkers).
+	thinkers chan struct{}
 
 	mu       sync.Mutex
 	closed   bool
@@ -56,6 +58,7 @@ func NewHub(cfg Config) (*Hub, error) {
 		tables:   make(map[string]*table),
 		seats:    make(map[string]*table),
 		failures: make(map[string]*window),
+		thinkers: make(chan struct{}, cfg.BotThinkers),
 	}
 	live, err := cfg.Store.LiveGames()
 	if err != nil {

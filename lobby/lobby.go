@@ -14,6 +14,7 @@ package lobby
 import (
 	"fmt"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -52,6 +53,11 @@ type Config struct {
 	// BotDelay is the pause before a bot acts, so people can follow
 	// (default 700ms). Negative means no pause (useful in tests).
 	BotDelay time.Duration
+	// BotThinkers caps how many bots think at once across the hub (default
+	// half the CPUs, at least one). Bots are the heaviest work a server
+	// does; capped, they queue among themselves instead of delaying the
+	// screens of the people playing.
+	BotThinkers int
 	// ChatPerMinute and MaxChatLen limit chat (defaults 20 lines, 200 cells).
 	ChatPerMinute int
 	MaxChatLen    int
@@ -107,6 +113,9 @@ func (c Config) withDefaults() Config {
 		c.BotDelay = 700 * time.Millisecond
 	} else if c.BotDelay < 0 {
 		c.BotDelay = 0
+	}
+	if c.BotThinkers <= 0 {
+		c.BotThinkers = max(1, runtime.GOMAXPROCS(0)/2)
 	}
 	if c.ChatPerMinute <= 0 {
 		c.ChatPerMinute = 20

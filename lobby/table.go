@@ -678,7 +678,13 @@ func (t *table) think(i int, gen uint64, bot engine.Bot, view any) {
 			return
 		}
 	}
+	select {
+	case t.hub.thinkers <- struct{}{}:
+	case <-t.quit:
+		return
+	}
 	res := actSafely(bot, view)
+	<-t.hub.thinkers
 	t.post(func() error {
 		t.botDone(i, gen, bot, res)
 		return nil
