@@ -1,0 +1,65 @@
+package frame
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+)
+
+// boardLike is an 80×24 frame shaped like a game screen: styled runs,
+// box-drawing rules and some wide glyphs.
+func boardLike(turn int) string {
+	lines := make([]string, 24)
+	lines[0] = fmt.Sprintf("\x1b[1m BREAK THE CODE · table KQ7-M4X · turn %d\x1b[m", turn)
+	lines[1] = strings.Repeat("─", 80)
+	for i := 2; i < 22; i++ {
+		lines[i] = fmt.Sprintf("  \x1b[38;2;220;90;90m◆ %d\x1b[m  \x1b[2mseat %d\x1b[m  · %s", i, i%4, strings.Repeat("○ ", 10+i%7))
+	}
+	lines[22] = strings.Repeat("─", 80)
+	lines[23] = " a ask · g guess · c chat · ? help · esc leave"
+	return strings.Join(lines, "\n")
+}
+
+// BenchmarkRenderUnchanged is an idle session's cost when a message
+// arrives that changes nothing on screen.
+func BenchmarkRenderUnchanged(b *testing.B) {
+	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+	v := view(boardLike(1))
+	r.Render(v)
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Render(v)
+	}
+	r.Close(time.Second)
+}
+
+// BenchmarkRenderOneLineChanged is a keypress echo: one row differs.
+func BenchmarkRenderOneLineChanged(b *testing.B) {
+	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+	frames := [2]string{boardLike(1), boardLike(2)}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		r.Render(view(frames[i%2]))
+	}
+	r.Close(time.Second)
+}
+
+// BenchmarkRenderRepaint is a whole new screen (a resize, a new page),
+// reduced to 256 colours.
+func BenchmarkRenderRepaint(b *testing.B) {
+	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.ANSI256})
+	v := view(boardLike(1))
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Resize(80, 24+1)
+		r.Resize(80, 24)
+		r.Render(v)
+	}
+	r.Close(time.Second)
+}
