@@ -9,10 +9,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Field is a one-line text entry. It exists because bubbles' textinput pulls
-// in a clipboard module this project does not pin; this one needs nothing,
-// never blinks (so it never redraws on its own), and drops every control,
-// format and escape character from typed or pasted text before keeping it.
+// Field is a one-line text entry. It is ours rather than bubbles' textinput
+// for two reasons that matter on a server of mostly idle sessions: it never
+// blinks, so a screen with a field open is drawn only when something
+// changes (a blinking cursor is a redraw per session twice a second), and it
+// drops every control, format and escape character from typed or pasted
+// text before keeping it. It also pulls in no clipboard module: a session's
+// clipboard is the player's own terminal.
 type Field struct {
 	Prompt      string
 	Placeholder string
