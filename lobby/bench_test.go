@@ -23,24 +23,7 @@ func BenchmarkFanOut(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			h := testHub(b, newMemStore(), nil)
-			seats := make([]*Conn, 10)
-			var err error
-			seats[0], err = h.Create(ident("p0"), TableSpec{Game: "secret", Seats: 10, Options: engine.Options{"turns": "0"}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			code := seats[0].View().Code
-			for i := 1; i < 10; i++ {
-				if seats[i], err = h.Join(ident(fmt.Sprintf("p%d", i)), code); err != nil {
-					b.Fatal(err)
-				}
-				if err := seats[i].SetReady(true); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := seats[0].Start(); err != nil {
-				b.Fatal(err)
-			}
+			seats, code := startedTable(b, h, 10, TableSpec{Game: "secret", Seats: 10, Options: engine.Options{"turns": "0"}})
 			var wg sync.WaitGroup
 			for i := range 100 {
 				w, err := h.Watch(ident(fmt.Sprintf("w%d", i)), code)
@@ -95,23 +78,7 @@ func BenchmarkChatFanOut(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			clock := &fakeClock{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 			h := testHub(b, newMemStore(), func(c *Config) { c.Now = clock.Now }, breakcode.Game{})
-			seats := make([]*Conn, bc.people)
-			var err error
-			if seats[0], err = h.Create(ident("p0"), bc.spec); err != nil {
-				b.Fatal(err)
-			}
-			code := seats[0].View().Code
-			for i := 1; i < bc.people; i++ {
-				if seats[i], err = h.Join(ident(fmt.Sprintf("p%d", i)), code); err != nil {
-					b.Fatal(err)
-				}
-				if err := seats[i].SetReady(true); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := seats[0].Start(); err != nil {
-				b.Fatal(err)
-			}
+			seats, code := startedTable(b, h, bc.people, bc.spec)
 			for i := range 100 {
 				if _, err := h.Watch(ident(fmt.Sprintf("w%d", i)), code); err != nil {
 					b.Fatal(err)
@@ -129,4 +96,28 @@ func BenchmarkChatFanOut(b *testing.B) {
 			h.Close()
 		})
 	}
+}
+
+// startedTable creates a table from spec, seats people players (p0 hosts,
+// the rest join and get ready), starts it and returns the seats and code.
+func startedTable(b *testing.B, h *Hub, people int, spec TableSpec) ([]*Conn, string) {
+	b.Helper()
+	seats := make([]*Conn, people)
+	var err error
+	if seats[0], err = h.Create(ident("p0"), spec); err != nil {
+		b.Fatal(err)
+	}
+	code := seats[0].View().Code
+	for i := 1; i < people; i++ {
+		if seats[i], err = h.Join(ident(fmt.Sprintf("p%d", i)), code); err != nil {
+			b.Fatal(err)
+		}
+		if err := seats[i].SetReady(true); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := seats[0].Start(); err != nil {
+		b.Fatal(err)
+	}
+	return seats, code
 }

@@ -49,6 +49,19 @@ func (secretGame) NewBot(seat engine.Seat, level string, seed uint64) (engine.Bo
 	return &secretBot{seat: seat, level: level}, nil
 }
 
+// renamedGame is the test game under another ID, so that a variant of it
+// can sit in the same registry.
+type renamedGame struct {
+	secretGame
+	id, name string
+}
+
+func (g renamedGame) Info() engine.Info {
+	info := g.secretGame.Info()
+	info.ID, info.Name = g.id, g.name
+	return info
+}
+
 type secretAction struct {
 	Say     *int `json:"say,omitempty"`
 	Panic   bool `json:"panic,omitempty"`

@@ -12,14 +12,12 @@ import (
 // countingGame is the test game under another ID whose states count the
 // views they build, by viewer.
 type countingGame struct {
-	secretGame
+	renamedGame
 	tally *viewTally
 }
 
-func (g countingGame) Info() engine.Info {
-	info := g.secretGame.Info()
-	info.ID, info.Name = "counted", "Counted secrets"
-	return info
+func newCountingGame(tally *viewTally) countingGame {
+	return countingGame{renamedGame{id: "counted", name: "Counted secrets"}, tally}
 }
 
 func (g countingGame) New(opts engine.Options, players []engine.Player, seed uint64) (engine.State, error) {
@@ -89,7 +87,7 @@ func moved(t *testing.T, what string, tally *viewTally, before map[engine.Viewer
 func countedTable(t *testing.T, change func(*Config), opts engine.Options, others ...string) (*Hub, *viewTally, []*Conn, *Conn) {
 	t.Helper()
 	tally := &viewTally{}
-	h := testHub(t, newMemStore(), change, countingGame{tally: tally})
+	h := testHub(t, newMemStore(), change, newCountingGame(tally))
 	ann, err := h.Create(ident("ann"), TableSpec{Game: "counted", Seats: 1 + len(others), Options: opts})
 	if err != nil {
 		t.Fatal(err)

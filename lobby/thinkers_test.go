@@ -11,14 +11,8 @@ import (
 // gatedGame is the test game under another ID whose bots hold in Act until
 // released, counting how many are inside at once.
 type gatedGame struct {
-	secretGame
+	renamedGame
 	gate *botGate
-}
-
-func (g gatedGame) Info() engine.Info {
-	info := g.secretGame.Info()
-	info.ID, info.Name = "gated", "Gated secrets"
-	return info
 }
 
 func (g gatedGame) NewBot(seat engine.Seat, level string, seed uint64) (engine.Bot, error) {
@@ -66,7 +60,7 @@ func (g *botGate) now() (inside, most int) {
 // that every one still moves once they may.
 func TestBotsThinkAtMostBotThinkersAtOnce(t *testing.T) {
 	gate := &botGate{release: make(chan struct{})}
-	h := testHub(t, newMemStore(), func(c *Config) { c.BotThinkers = 2 }, gatedGame{gate: gate})
+	h := testHub(t, newMemStore(), func(c *Config) { c.BotThinkers = 2 }, gatedGame{renamedGame{id: "gated", name: "Gated secrets"}, gate})
 	t.Cleanup(gate.open) // runs before the hub closes, after a failure too
 	var hosts []*Conn
 	for range 4 {
