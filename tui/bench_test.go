@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
 )
 
 // benchTable opens a 4-player board at 80×24 for the session.
@@ -53,4 +55,66 @@ func BenchmarkTableChange(b *testing.B) {
 		m.Update(tableChangedMsg{conn: conn})
 		_ = m.View()
 	}
+}
+
+// breakCodeBench is a 3-player Break the Code table as at the load test
+// (two people and a bot) seen by viewer at w×h, and the views of its
+// middle moves, each with a populated log.
+func breakCodeBench(b *testing.B, viewer engine.Viewer, w, h int) (*app, *fakeConn, []lobby.TableView) {
+	players := []engine.Player{{Name: "mara"}, {Name: "Bo"}, {Name: "Kai", Bot: true}}
+	views := traceGame(b, players, 11, 14, viewer)
+	if len(views) < 15 {
+		b.Fatalf("the game ended after %d moves", len(views)-1)
+	}
+	mid := views[7:15]
+	m, conn := openTableAt(b, mid, w, h)
+	return m, conn, mid
+}
+
+func breakCodeBenchCases(b *testing.B, f func(b *testing.B, m *app, conn *fakeConn, views []lobby.TableView)) {
+	for _, who := range []struct {
+		name string
+		v    engine.Viewer
+	}{{"seat", engine.SeatViewer(0)}, {"spectator", engine.Spectator()}} {
+		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+			b.Run(fmt.Sprintf("%s/%dx%d", who.name, sz[0], sz[1]), func(b *testing.B) {
+				m, conn, views := breakCodeBench(b, who.v, sz[0], sz[1])
+				f(b, m, conn, views)
+			})
+		}
+	}
+}
+
+// BenchmarkBreakCodeFrame is one table change at a mid-game Break the Code
+// table: the session takes the next move's view and draws its whole frame
+// (what every move costs each seat and spectator).
+func BenchmarkBreakCodeFrame(b *testing.B) {
+	breakCodeBenchCases(b, func(b *testing.B, m *app, conn *fakeConn, views []lobby.TableView) {
+		version := uint64(100)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			v := views[i%len(views)]
+			version++
+			v.Version = version
+			conn.setView(v)
+			m.Update(tableChangedMsg{conn: conn})
+			_ = m.View()
+		}
+	})
+}
+
+// BenchmarkBreakCodeRedraw draws the same mid-game table again, as after
+// a key press that changed nothing on the board.
+func BenchmarkBreakCodeRedraw(b *testing.B) {
+	breakCodeBenchCases(b, func(b *testing.B, m *app, conn *fakeConn, views []lobby.TableView) {
+		v := views[len(views)/2]
+		v.Version = 99
+		conn.setView(v)
+		m.Update(tableChangedMsg{conn: conn})
+		b.ReportAllocs()
+		for b.Loop() {
+			m.dirty = true
+			_ = m.View()
+		}
+	})
 }
