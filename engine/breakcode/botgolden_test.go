@@ -1,0 +1,216 @@
+package breakcode
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// The strong bot's moves were recorded in testdata/bot_golden.txt before
+// its question scoring was made faster: one line per seeded game with the
+// SHA-256 of every action taken, in order. A faster bot must take exactly
+// the same moves. To record again (only when a change of play is meant):
+//
+//	BREAKCODE_GOLDEN_UPDATE=1 go test -run TestBotMatchesGolden ./engine/breakcode
+const goldenFile = "testdata/bot_golden.txt"
+
+// goldenGames lists the recorded games: 300 with 2 players, 100 with 3 and
+// 50 with 4. Strong bots sit in every seat, except that every third game
+// puts an easy bot in the last seat (so strong bots also face odd play).
+func goldenGames() []goldenGame {
+	var out []goldenGame
+	for _, g := range []struct{ players, games int }{{2, 300}, {3, 100}, {4, 50}} {
+		for seed := range uint64(g.games) {
+			levels := make([]string, g.players)
+			for i := range levels {
+				levels[i] = LevelStrong
+			}
+			if seed%3 == 2 {
+				levels[g.players-1] = LevelEasy
+			}
+			out = append(out, goldenGame{seed: seed, levels: levels})
+		}
+	}
+	return out
+}
+
+type goldenGame struct {
+	seed   uint64
+	levels []string
+}
+
+func (g goldenGame) key() string {
+	return fmt.Sprintf("%dp seed=%d %s", len(g.levels), g.seed, strings.Join(g.levels, ","))
+}
+
+// play plays the game to its end and returns the digest of every action
+// and how many there were.
+func (g goldenGame) play(tb testing.TB) (string, int) {
+	tb.Helper()
+	n := len(g.levels)
+	s := newState(false, make([]engine.Player, n), g.seed)
+	bots := make([]*Bot, n)
+	for i, l := range g.levels {
+		bots[i] = &Bot{Seat: engine.Seat(i), Level: l, Seed: g.seed*8 + uint64(i)}
+	}
+	h := sha256.New()
+	moves := 0
+	for s.phase != Finished {
+		a, err := bots[s.toMove].Act(s.view(engine.SeatViewer(s.toMove)))
+		if err != nil || a == nil {
+			tb.Fatalf("%s: bot %d: %s %v", g.key(), s.toMove, a, err)
+		}
+		fmt.Fprintf(h, "%d %s\n", s.toMove, a)
+		if _, err := s.Apply(s.toMove, a); err != nil {
+			tb.Fatalf("%s: bot %d played %s: %v", g.key(), s.toMove, a, err)
+		}
+		moves++
+	}
+	return hex.EncodeToString(h.Sum(nil)), moves
+}
+
+func TestBotMatchesGolden(t *testing.T) {
+	games := goldenGames()
+	if os.Getenv("BREAKCODE_GOLDEN_UPDATE") == "1" {
+		var b strings.Builder
+		for _, g := range games {
+			sum, moves := g.play(t)
+			fmt.Fprintf(&b, "%s moves=%d %s\n", g.key(), moves, sum)
+		}
+		if err := os.MkdirAll(filepath.Dir(goldenFile), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	f, err := os.Open(goldenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.Index(line, " moves=")
+		if i < 0 {
+			t.Fatalf("bad golden line %q", line)
+		}
+		want[line[:i]] = line[i+1:]
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(games) {
+		t.Fatalf("golden file has %d games, want %d", len(want), len(games))
+	}
+	// Under the race detector or -short, every seventh game (still all
+	// three table sizes and both line-ups).
+	stride := 1
+	if testing.Short() || raceEnabled {
+		stride = 7
+	}
+	checked, moves := 0, 0
+	for i := 0; i < len(games); i += stride {
+		g := games[i]
+		sum, m := g.play(t)
+		if got := fmt.Sprintf("moves=%d %s", m, sum); got != want[g.key()] {
+			t.Errorf("%s: %s, recorded %s", g.key(), got, want[g.key()])
+		}
+		checked++
+		moves += m
+	}
+	t.Logf("%d games, %d moves as recorded", checked, moves)
+}
+
+// questionInfoReference is questionInfo as it was before it was made
+// faster, kept to check the fast one: 3 players enumerate every (A, B,
+// centre) deal; 2 and 4 players sum each opponent's answer entropy.
+func questionInfoReference(k *knowledge, b belief, vs []int) []float64 {
+	out := make([]float64, len(vs))
+	switch k.n {
+	case 3:
+		counts := make([][]float64, len(vs))
+		for i := range counts {
+			counts[i] = make([]float64, 64*64)
+		}
+		k.forJoint3(func(a, bb uint32) {
+			ansA := &k.table.answers[k.handID[a]]
+			ansB := &k.table.answers[k.handID[bb]]
+			for i, v := range vs {
+				counts[i][int(ansA[v])*64+int(ansB[v])]++
+			}
+		})
+		for i := range vs {
+			out[i] = entropy(counts[i])
+		}
+	default:
+		for j := range k.opps {
+			for i, v := range vs {
+				var dist [64]float64
+				for _, m := range k.ok[j] {
+					if w := b.opp[j][m]; w > 0 {
+						dist[k.table.answers[k.handID[m]][v]] += w
+					}
+				}
+				out[i] += entropy(dist[:])
+			}
+		}
+	}
+	return out
+}
+
+// Every question's score, not only the face-up ones the bot compares, is
+// bit for bit the reference score, at every strong bot decision of some of
+// the recorded games (and after every move, for every seat, in 3-player
+// games, so that seats which saw the centre are covered too).
+func TestQuestionInfoMatchesReference(t *testing.T) {
+	all := make([]int, variants)
+	for i := range all {
+		all[i] = i
+	}
+	perSize := map[int]int{2: 20, 3: 8, 4: 6}
+	if testing.Short() || raceEnabled {
+		perSize = map[int]int{2: 4, 3: 2, 4: 2}
+	}
+	compared := 0
+	for _, g := range goldenGames() {
+		n := len(g.levels)
+		if g.seed >= uint64(perSize[n]) {
+			continue
+		}
+		s := newState(false, make([]engine.Player, n), g.seed)
+		for s.phase != Finished {
+			for seat := range n {
+				if seat != int(s.toMove) && n != 3 {
+					continue
+				}
+				k := newKnowledge(s.view(engine.SeatViewer(engine.Seat(seat))))
+				bel := k.belief()
+				got, want := k.questionInfo(bel, all), questionInfoReference(k, bel, all)
+				for v := range all {
+					if got[v] != want[v] {
+						t.Fatalf("%s turn %d seat %d variant %d: %v bits, reference %v", g.key(), s.turns, seat, v, got[v], want[v])
+					}
+				}
+				compared++
+			}
+			bot := &Bot{Seat: s.toMove, Level: g.levels[s.toMove], Seed: g.seed*8 + uint64(s.toMove)}
+			a, err := bot.Act(s.view(engine.SeatViewer(s.toMove)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustApply(t, s, s.toMove, a)
+		}
+	}
+	t.Logf("%d positions compared", compared)
+}
