@@ -398,25 +398,15 @@ func entropy(weights []float64) float64 {
 
 // questionInfo is the expected information, in bits, of asking variant v
 // given belief b: the entropy of the answers the seat would hear. 2 and 3
-// players: exact (3 players over the joint of both answers); 4 players: the
-// sum of the three answers' entropies under their marginals.
+// players: exact (3 players over the joint of both answers, see
+// jointAnswers3); 4 players: the sum of the three answers' entropies under
+// their marginals.
 func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 	out := make([]float64, len(vs))
 	switch k.n {
 	case 3:
-		counts := make([][]float64, len(vs))
-		for i := range counts {
-			counts[i] = make([]float64, 64*64)
-		}
-		k.forJoint3(func(a, bb uint32) {
-			ansA := &k.table.answers[k.handID[a]]
-			ansB := &k.table.answers[k.handID[bb]]
-			for i, v := range vs {
-				counts[i][int(ansA[v])*64+int(ansB[v])]++
-			}
-		})
-		for i := range vs {
-			out[i] = entropy(counts[i])
+		for i, hist := range k.jointAnswers3(vs) {
+			out[i] = entropy(hist)
 		}
 	default:
 		for j := range k.opps {
@@ -432,6 +422,166 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 		}
 	}
 	return out
+}
+
+// jointAnswers3 returns, for each variant vs[i], how many 3-player deals
+// give each pair of answers: hist[i][x*64+y] deals have opponent A answer x
+// and opponent B answer y. The counts are whole numbers, so however they
+// are summed the entropy of each histogram comes out bit for bit the same.
+//
+// Enumerating the deals (756,756 at the start) is what a strong bot's move
+// used to cost. Instead, while the centre is unseen, the deals are counted
+// by inclusion–exclusion over the tiles A and B would share: A's set a and
+// B's set b are disjoint exactly when Σ_{S ⊆ a∩b} (-1)^|S| is 1 (else it is
+// 0), so the number of disjoint pairs answering (x, y) is
+//
+//	Σ_S (-1)^|S| · #{a answering x, S ⊆ a} · #{b answering y, S ⊆ b}
+//
+// over the sets S of at most a hand's size: about 32 subsets per hand on
+// each side instead of every pair of hands.
+func (k *knowledge) jointAnswers3(vs []int) [][]float64 {
+	hist := make([][]float64, len(vs))
+	for i := range hist {
+		hist[i] = make([]float64, 64*64)
+	}
+	if k.centreKnown >= 0 {
+		// Few deals are left (the centre is fixed): enumerate them.
+		k.forJoint3(func(a, bb uint32) {
+			ansA := &k.table.answers[k.handID[a]]
+			ansB := &k.table.answers[k.handID[bb]]
+			for i, v := range vs {
+				hist[i][int(ansA[v])*64+int(ansB[v])]++
+			}
+		})
+		return hist
+	}
+	okA, okB := k.ok[0], k.ok[1]
+	// slot numbers the sets of at most handSize tiles, smallest first;
+	// layer[r] is where those of r tiles begin.
+	slot := make([]int32, 1<<len(k.pool))
+	var layer []int32
+	slots := 0
+	for r := 0; r <= k.handSize; r++ {
+		layer = append(layer, int32(slots))
+		forSubsets(k.full, r, func(m uint32) {
+			slot[m] = int32(slots)
+			slots++
+		})
+	}
+	layer = append(layer, int32(slots))
+	sideA := newSubsetSide(okA, slot, k.handSize)
+	sideB := sideA
+	same := slices.Equal(okA, okB) // so at the start of a game: count once
+	if !same {
+		sideB = newSubsetSide(okB, slot, k.handSize)
+	}
+	for i, v := range vs {
+		// Number the answers this question can get (at most 64) densely.
+		var index [64]int8
+		var code []int
+		for c := range index {
+			index[c] = -1
+		}
+		number := func(side *subsetSide) {
+			for j, m := range side.list {
+				c := k.table.answers[k.handID[m]][v]
+				if index[c] < 0 {
+					index[c] = int8(len(code))
+					code = append(code, int(c))
+				}
+				side.ans[j] = uint8(index[c])
+			}
+		}
+		number(sideA)
+		if !same {
+			number(sideB)
+		}
+		nx := len(code)
+		sideA.count(nx, slots)
+		if !same {
+			sideB.count(nx, slots)
+		}
+		pairs := make([]int64, nx*nx)
+		for r := 0; r+1 < len(layer); r++ {
+			sign := int64(1 - 2*(r%2))
+			for s := layer[r]; s < layer[r+1]; s++ {
+				ma, mb := sideA.nz[s], sideB.nz[s]
+				if ma == 0 || mb == 0 {
+					continue
+				}
+				for ; ma != 0; ma &= ma - 1 {
+					x := bits.TrailingZeros64(ma)
+					wa := sign * int64(sideA.cnt[x*slots+int(s)])
+					out := pairs[x*nx : (x+1)*nx]
+					for m := mb; m != 0; m &= m - 1 {
+						y := bits.TrailingZeros64(m)
+						out[y] += wa * int64(sideB.cnt[y*slots+int(s)])
+					}
+				}
+			}
+		}
+		for x, cx := range code {
+			for y, cy := range code {
+				hist[i][cx*64+cy] = float64(pairs[x*nx+y])
+			}
+		}
+	}
+	return hist
+}
+
+// subsetSide is one opponent's side of jointAnswers3: the sets it may
+// hold and, per question, how many of them contain each small set S and
+// give each answer.
+type subsetSide struct {
+	list []uint32
+	// subs[j*per : (j+1)*per] are the slots of every subset of list[j]
+	// (per = 2^handSize), worked out once for all questions.
+	subs []int32
+	per  int
+	// ans[j] is list[j]'s answer to the current question, numbered densely.
+	ans []uint8
+	// cnt[x*slots+slot[S]] counts the members containing S that answer x;
+	// answer-major, so one member's subsets all land in one row.
+	cnt []int32
+	// nz[slot[S]] has bit x set when cnt for S and x is not zero.
+	nz []uint64
+}
+
+func newSubsetSide(list []uint32, slot []int32, handSize int) *subsetSide {
+	per := 1 << handSize
+	side := &subsetSide{list: list, per: per, subs: make([]int32, 0, len(list)*per), ans: make([]uint8, len(list))}
+	for _, m := range list {
+		for s := m; ; s = (s - 1) & m {
+			side.subs = append(side.subs, slot[s])
+			if s == 0 {
+				break
+			}
+		}
+	}
+	return side
+}
+
+// count fills cnt and nz for the current answers (nx of them).
+func (side *subsetSide) count(nx, slots int) {
+	if need := nx * slots; cap(side.cnt) < need {
+		side.cnt = make([]int32, need)
+	} else {
+		side.cnt = side.cnt[:need]
+		clear(side.cnt)
+	}
+	if side.nz == nil {
+		side.nz = make([]uint64, slots)
+	} else {
+		clear(side.nz)
+	}
+	for j, x := range side.ans {
+		row := side.cnt[int(x)*slots : int(x+1)*slots]
+		bit := uint64(1) << x
+		for _, sl := range side.subs[j*side.per : (j+1)*side.per] {
+			row[sl]++
+			side.nz[sl] |= bit
+		}
+	}
 }
 
 // best returns the hand id with the highest weight (lowest id on ties) and its probability.
