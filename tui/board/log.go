@@ -15,30 +15,76 @@ import (
 // too long for the space shows its start. It returns nil when nothing fits
 // or log is empty, so boards can say "nothing yet" in their own words.
 func LogTail(log []engine.Event, w, h int) []string {
+	return logTail(log, w, h, wrapEvent)
+}
+
+// LogCache draws the same tail as LogTail but remembers each event's
+// wrapped lines for the width last asked, so a board that redraws its log
+// on every move only wraps the new events. It belongs to one board (it is
+// not safe for concurrent use), and forgets everything when the width
+// changes or it holds more events than a log tail ever shows.
+type LogCache struct {
+	w     int
+	lines map[string][]string // event text → its lines at width w
+}
+
+// logCacheEvents bounds the events a LogCache remembers.
+const logCacheEvents = 256
+
+// Tail is LogTail(log, w, h). The lines returned are shared with the
+// cache: callers must not change them.
+func (c *LogCache) Tail(log []engine.Event, w, h int) []string {
+	if c.w != w || len(c.lines) >= logCacheEvents {
+		c.w, c.lines = w, make(map[string][]string, 32)
+	}
+	return logTail(log, w, h, func(text string, w int) []string {
+		if l, ok := c.lines[text]; ok {
+			return l
+		}
+		l := wrapEvent(text, w)
+		c.lines[text] = l
+		return l
+	})
+}
+
+// wrapEvent sanitises and word-wraps one event into lines of at most w
+// cells, continuation lines indented.
+func wrapEvent(text string, w int) []string {
+	text = textsafe.Clean(text, 400)
+	wrapped := strings.Split(ansi.Wordwrap(text, w-2, ""), "\n")
+	for k, l := range wrapped {
+		if k > 0 {
+			l = "  " + l
+		}
+		wrapped[k] = Truncate(l, w, "…")
+	}
+	return wrapped
+}
+
+func logTail(log []engine.Event, w, h int, wrap func(text string, w int) []string) []string {
 	if h <= 0 || w < 8 {
 		return nil
 	}
+	// The newest events that fit, newest first.
 	var blocks [][]string
 	used := 0
 	for i := len(log) - 1; i >= 0 && used < h; i-- {
-		text := textsafe.Clean(log[i].Text, 400)
-		wrapped := strings.Split(ansi.Wordwrap(text, w-2, ""), "\n")
-		for k, l := range wrapped {
-			if k > 0 {
-				l = "  " + l
-			}
-			wrapped[k] = ansi.Truncate(l, w, "…")
-		}
+		wrapped := wrap(log[i].Text, w)
 		if used+len(wrapped) > h {
 			if used == 0 {
-				blocks = append(blocks, wrapped[:h]) // one huge event: its start
+				// One huge event: its start. (A full slice expression, so
+				// that appending to the result cannot write into a cache.)
+				return wrapped[:h:h]
 			}
 			break
 		}
 		blocks = append(blocks, wrapped)
 		used += len(wrapped)
 	}
-	var all []string
+	if len(blocks) == 0 {
+		return nil
+	}
+	all := make([]string, 0, used)
 	for i := len(blocks) - 1; i >= 0; i-- {
 		all = append(all, blocks[i]...)
 	}

@@ -12,7 +12,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -38,13 +37,40 @@ type Board struct {
 	notepad  bool // the full notepad replaces the table
 	scroll   int  // notepad scroll
 	err      string
+
+	// What the board drew before and will draw again on the next frames:
+	// styled strings by text, tiles, the log's wrapped events and the
+	// seats' notes. Each depends only on its key (the styles never change),
+	// and each is bounded, so none needs clearing when the view changes.
+	paint paint
+	logs  board.LogCache
+	notes map[bc.Note]string // a note → its sanitised "label text" item
+}
+
+// paint is the board's styles, each remembering what it drew.
+type paint struct {
+	heading, strong, dim, selected, errText, good, hidden *board.Painter
+	tiles                                                 map[bc.Tile]string
+}
+
+func newPaint(st board.Styles) paint {
+	return paint{
+		heading: board.NewPainter(st.Heading), strong: board.NewPainter(st.Strong),
+		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
+		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
+		hidden: board.NewPainter(st.TileHidden),
+		tiles:  map[bc.Tile]string{},
+	}
 }
 
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, numPick: map[int]int{}, input: board.NewField("› ", "", 40)}
+	return &Board{
+		st: st, km: km, numPick: map[int]int{}, input: board.NewField("› ", "", 40),
+		paint: newPaint(st), notes: map[bc.Note]string{},
+	}
 }
 
 // SetView implements board.Board.
@@ -330,7 +356,7 @@ func (b *Board) lowerBlock(w, h int) []string {
 	}
 	if w < wideLayout {
 		if room := h - len(left) - 1; room > 0 {
-			left = append(left, " "+b.st.Heading.Render("Log"))
+			left = append(left, " "+b.paint.heading.Render("Log"))
 			for _, l := range b.logLines(w-2, room) {
 				left = append(left, " "+l)
 			}
@@ -338,7 +364,7 @@ func (b *Board) lowerBlock(w, h int) []string {
 		return left
 	}
 	logW := w - leftW - 2
-	logs := append([]string{b.st.Heading.Render("Log")}, b.logLines(logW, max(len(left), h)-1)...)
+	logs := append([]string{b.paint.heading.Render("Log")}, b.logLines(logW, max(len(left), h)-1)...)
 	rows := max(len(left), len(logs))
 	out := make([]string, rows)
 	for i := range rows {
@@ -349,7 +375,7 @@ func (b *Board) lowerBlock(w, h int) []string {
 		if i < len(logs) {
 			r = logs[i]
 		}
-		pad := leftW - lipgloss.Width(l)
+		pad := leftW - board.Width(l)
 		if pad < 0 {
 			l = ansi.Truncate(l, leftW, "…")
 			pad = 0
@@ -368,31 +394,31 @@ func (b *Board) statusLines(w int) []string {
 	case b.c.Replay:
 		s = ""
 	case v.Phase == bc.Finished:
-		s = b.st.Strong.Render("The game is over.")
+		s = b.paint.strong.Render("The game is over.")
 	case !seated:
 		s = "You are watching. " + b.name(v.ToMove) + " is to move."
 	case int(me) < len(v.Seats) && v.Seats[me].GotIt:
-		s = b.st.Good.Render("✓ You broke the code!") + " Waiting for the round to finish."
+		s = b.paint.good.Render("✓ You broke the code!") + " Waiting for the round to finish."
 	case int(me) < len(v.Seats) && v.Seats[me].Out:
 		s = "You have guessed and are out; you still answer questions."
 	case v.Phase == bc.LastChance && v.YourTurn():
-		s = b.st.Strong.Render("Your last chance:") + " guess the code to tie (g), or pass (p)."
+		s = b.paint.strong.Render("Your last chance:") + " guess the code to tie (g), or pass (p)."
 	case v.Phase == bc.LastChance:
 		s = b.name(v.ToMove) + " has a last chance to tie."
 	case v.YourTurn():
-		s = b.st.Strong.Render("▸ Your turn:") + " ask a question (enter) or guess the " + b.target() + " (g)."
+		s = b.paint.strong.Render("▸ Your turn:") + " ask a question (enter) or guess the " + b.target() + " (g)."
 	default:
-		s = "Waiting for " + b.st.Strong.Render(b.name(v.ToMove)) + " to ask or guess."
+		s = "Waiting for " + b.paint.strong.Render(b.name(v.ToMove)) + " to ask or guess."
 	}
 	var lines []string
 	if s != "" {
 		lines = append(lines, " "+s)
 	}
 	if v.RoundClosing && v.Phase != bc.Finished {
-		lines = append(lines, " "+b.st.Dim.Render("Someone broke the code: this is the last round."))
+		lines = append(lines, " "+b.paint.dim.Render("Someone broke the code: this is the last round."))
 	}
 	if b.err != "" {
-		lines = append(lines, " "+b.st.Error.Render("! "+b.err))
+		lines = append(lines, " "+b.paint.errText.Render("! "+b.err))
 	}
 	return lines
 }
@@ -403,7 +429,7 @@ func (b *Board) questionLines(w int) []string {
 	if b.canAsk() {
 		head = "Ask a question"
 	}
-	head = " " + b.st.Heading.Render(head) + b.st.Dim.Render(fmt.Sprintf("  (deck: %d)", v.DrawPile))
+	head = " " + b.paint.heading.Render(head) + b.paint.dim.Render("  (deck: "+strconv.Itoa(v.DrawPile)+")")
 	lines := []string{head}
 	if len(v.FaceUp) == 0 {
 		return append(lines, "   No question cards are left.")
@@ -417,13 +443,13 @@ func (b *Board) questionLines(w int) []string {
 			opts[pick] = "[" + opts[pick] + "]"
 			q += "  ‹ " + opts[0] + " " + opts[1] + " ›"
 		}
-		row := fmt.Sprintf("%d %s", i+1, q)
+		row := strconv.Itoa(i+1) + " " + q
 		if sel {
-			row = " " + b.st.Selected.Render("▸ "+row)
+			row = " " + b.paint.selected.Render("▸ "+row)
 		} else {
 			row = "   " + row
 		}
-		lines = append(lines, ansi.Truncate(row, w, "…"))
+		lines = append(lines, board.Truncate(row, w, "…"))
 	}
 	return lines
 }
@@ -456,10 +482,10 @@ func (b *Board) logLines(w, h int) []string {
 	if h <= 0 || w < 8 {
 		return nil
 	}
-	if lines := board.LogTail(b.c.Log, w, h); len(lines) > 0 {
+	if lines := b.logs.Tail(b.c.Log, w, h); len(lines) > 0 {
 		return lines
 	}
-	return []string{b.st.Dim.Render("Nothing asked yet.")}
+	return []string{b.paint.dim.Render("Nothing asked yet.")}
 }
 
 // sheets are one block per seat (and the centre): tiles the viewer may see,
@@ -477,7 +503,7 @@ func (b *Board) sheets(w, room int) []string {
 			l += " (bot)"
 		}
 		labels[i] = l
-		labelW = max(labelW, lipgloss.Width(l))
+		labelW = max(labelW, board.Width(l))
 	}
 	labelW = min(labelW, 22)
 	noteW := max(10, w-labelW-4)
@@ -497,8 +523,8 @@ func (b *Board) sheets(w, room int) []string {
 		if v.Phase != bc.Finished && v.ToMove == s {
 			mark = "▸ "
 		}
-		label := ansi.Truncate(labels[i], labelW, "…")
-		label += strings.Repeat(" ", labelW-lipgloss.Width(label))
+		label := board.Truncate(labels[i], labelW, "…")
+		label += strings.Repeat(" ", labelW-board.Width(label))
 		hand := sv.Hand
 		if v.Viewer.IsSeat(s) && hand == nil {
 			hand = v.Hand
@@ -526,12 +552,12 @@ func (b *Board) sheets(w, room int) []string {
 			tiles = b.hiddenText(v.CentreSize)
 		}
 		if v.Aid && v.CentrePossible > 0 {
-			tiles += "  " + b.st.Dim.Render(fmt.Sprintf("[%d possible %s]", v.CentrePossible, plural(v.CentrePossible, "set", "sets")))
+			tiles += "  " + b.paint.dim.Render("["+strconv.Itoa(v.CentrePossible)+" possible "+plural(v.CentrePossible, "set", "sets")+"]")
 		}
 		blocks = append(blocks, block{head: "  " + label + "  " + tiles, hasParts: true})
 	} else if v.Unused != nil {
 		label := "Unused" + strings.Repeat(" ", max(0, labelW-6))
-		blocks = append(blocks, block{head: "  " + label + "  " + b.st.Dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
+		blocks = append(blocks, block{head: "  " + label + "  " + b.paint.dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
 	}
 
 	// Every block has its head line; the lines left are shared out one at a
@@ -557,32 +583,32 @@ func (b *Board) sheets(w, room int) []string {
 		case len(bl.packed) == 0:
 			out = append(out, bl.head)
 		case !bl.hasParts:
-			shown := tail(bl.packed, bl.alloc+1, b.st.Dim)
+			shown := tail(bl.packed, bl.alloc+1, b.paint.dim)
 			out = append(out, bl.head+shown[0])
 			for _, l := range shown[1:] {
 				out = append(out, indent+l)
 			}
 		case bl.alloc > 0:
 			out = append(out, bl.head)
-			for _, l := range tail(bl.packed, bl.alloc, b.st.Dim) {
+			for _, l := range tail(bl.packed, bl.alloc, b.paint.dim) {
 				out = append(out, indent+l)
 			}
 		default:
 			// No room below: the newest answers that fit beside the head.
-			room := w - lipgloss.Width(bl.head) - 4
+			room := w - board.Width(bl.head) - 4
 			if room < 8 {
 				out = append(out, bl.head)
 				continue
 			}
 			last := pack(bl.items, room)
-			out = append(out, bl.head+"   "+b.st.Dim.Render("…")+last[len(last)-1])
+			out = append(out, bl.head+"   "+b.paint.dim.Render("…")+last[len(last)-1])
 		}
 	}
 	return out
 }
 
 // tail keeps the last keep lines, marking the first with … when some were cut.
-func tail(lines []string, keep int, dim lipgloss.Style) []string {
+func tail(lines []string, keep int, dim *board.Painter) []string {
 	keep = min(max(keep, 1), len(lines))
 	start := len(lines) - keep
 	out := append([]string(nil), lines[start:]...)
@@ -597,8 +623,9 @@ func pack(items []string, w int) []string {
 	var lines []string
 	cur, curW := "", 0
 	for _, it := range items {
-		it = ansi.Truncate(it, w, "…")
-		itW := ansi.StringWidth(it)
+		// Items are single lines (sanitised), so Width is their StringWidth.
+		it = board.Truncate(it, w, "…")
+		itW := board.Width(it)
 		switch {
 		case cur == "":
 			cur, curW = it, itW
@@ -620,59 +647,96 @@ func pack(items []string, w int) []string {
 func (b *Board) noteItems(sv bc.SeatView) []string {
 	items := make([]string, 0, len(sv.Notes))
 	for _, n := range sv.Notes {
-		sep := " "
-		if n.Text != "yes" && n.Text != "no" && strings.IndexFunc(n.Text, unicode.IsLetter) >= 0 {
-			sep = ": "
-		}
-		items = append(items, textsafe.Clean(n.Label, 30)+sep+textsafe.Clean(n.Text, 30))
+		items = append(items, b.noteItem(n))
 	}
 	return items
 }
+
+// noteItem phrases one note, remembered: a seat's notes only grow, so each
+// is sanitised once rather than on every frame.
+func (b *Board) noteItem(n bc.Note) string {
+	if it, ok := b.notes[n]; ok {
+		return it
+	}
+	sep := " "
+	if n.Text != "yes" && n.Text != "no" && strings.IndexFunc(n.Text, unicode.IsLetter) >= 0 {
+		sep = ": "
+	}
+	it := textsafe.Clean(n.Label, 30) + sep + textsafe.Clean(n.Text, 30)
+	if len(b.notes) >= maxNotes {
+		clear(b.notes)
+	}
+	b.notes[n] = it
+	return it
+}
+
+// maxNotes bounds the notes a board remembers; a game has far fewer.
+const maxNotes = 512
 
 // flags are the short states beside a seat: possible hands, guesses.
 func (b *Board) flags(sv bc.SeatView) []string {
 	var f []string
 	if b.v.Aid && sv.Possible > 0 {
-		f = append(f, b.st.Dim.Render(fmt.Sprintf("[%d possible]", sv.Possible)))
+		f = append(f, b.paint.dim.Render("["+strconv.Itoa(sv.Possible)+" possible]"))
 	}
 	switch {
 	case sv.GotIt:
-		f = append(f, b.st.Good.Render("✓ got it"))
+		f = append(f, b.paint.good.Render("✓ got it"))
 	case sv.Out:
-		f = append(f, b.st.Error.Render("✗ out"))
+		f = append(f, b.paint.errText.Render("✗ out"))
 	}
 	if n := len(sv.Guesses); n > 0 && !sv.GotIt && !sv.Out {
-		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d wrong %s", n, plural(n, "guess", "guesses"))))
+		f = append(f, b.paint.dim.Render(strconv.Itoa(n)+" wrong "+plural(n, "guess", "guesses")))
 	}
 	return f
 }
 
 // handText draws tiles with their positions: "a 0b  b 3w  c 5g".
 func (b *Board) handText(ts []bc.Tile) string {
-	parts := make([]string, len(ts))
+	var sb strings.Builder
 	for i, t := range ts {
-		parts[i] = string(rune('a'+i)) + " " + b.tile(t)
+		if i > 0 {
+			sb.WriteString("  ")
+		}
+		sb.WriteByte(byte('a' + i))
+		sb.WriteByte(' ')
+		sb.WriteString(b.tile(t))
 	}
-	return strings.Join(parts, "  ")
+	return sb.String()
 }
 
 func (b *Board) hiddenText(n int) string {
-	parts := make([]string, n)
-	for i := range parts {
-		parts[i] = string(rune('a'+i)) + " " + b.st.TileHidden.Render("??")
+	hidden := b.paint.hidden.Render("??")
+	var sb strings.Builder
+	for i := range n {
+		if i > 0 {
+			sb.WriteString("  ")
+		}
+		sb.WriteByte(byte('a' + i))
+		sb.WriteByte(' ')
+		sb.WriteString(hidden)
 	}
-	return strings.Join(parts, "  ")
+	return sb.String()
 }
 
-// tile draws one tile: always its number and letter, plus a look per colour.
+// tile draws one tile: always its number and letter, plus a look per
+// colour. There are twenty tiles, so each is styled once per board.
 func (b *Board) tile(t bc.Tile) string {
+	if s, ok := b.paint.tiles[t]; ok {
+		return s
+	}
+	st := b.st.TileGreen
 	switch t.Color {
 	case bc.Black:
-		return b.st.TileBlack.Render(t.String())
+		st = b.st.TileBlack
 	case bc.White:
-		return b.st.TileWhite.Render(t.String())
+		st = b.st.TileWhite
 	}
-	return b.st.TileGreen.Render(t.String())
+	s := st.Render(t.String())
+	if len(b.paint.tiles) < 64 { // tiles come from the engine: bounded anyway
+		b.paint.tiles[t] = s
+	}
+	return s
 }
 
 // notepadView shows every answer of every seat, and every question asked.

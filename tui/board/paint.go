@@ -1,0 +1,124 @@
+package board
+
+import (
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Width is lipgloss.Width(s): the cells of the widest line of s. Screens
+// measure the same few kinds of line on every frame, so the common case is
+// counted here byte by byte: printable ASCII, the CSI escapes styles emit,
+// and the handful of symbols the UI draws (narrow, and never joined to a
+// neighbour in one grapheme). Anything else (other scripts, emoji, control
+// characters, other escapes) goes to lipgloss.Width, which segments
+// graphemes.
+func Width(s string) int {
+	if w, ok := simpleWidth(s); ok {
+		return w
+	}
+	return lipgloss.Width(s)
+}
+
+// Truncate is ansi.Truncate(s, w, tail), which returns s itself when it
+// fits: that is checked here first, without segmenting graphemes when
+// simpleWidth can count s.
+func Truncate(s string, w int, tail string) string {
+	if sw, ok := simpleWidth(s); ok && sw <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, tail)
+}
+
+// simpleWidth counts the cells of a single-line s made only of printable
+// ASCII, CSI sequences and narrowSymbol runes; ok is false for anything else.
+func simpleWidth(s string) (w int, ok bool) {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c < 0x7f:
+			w++
+			i++
+		case c == 0x1b:
+			n, ok := csiLen(s[i:])
+			if !ok {
+				return 0, false
+			}
+			i += n
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if !narrowSymbol(r) {
+				return 0, false
+			}
+			w++
+			i += size
+		default:
+			return 0, false // a control character: leave it to the parser
+		}
+	}
+	return w, true
+}
+
+// csiLen is the length of the CSI sequence (ESC [ params intermediates
+// final) that s starts with; ok is false when s starts with anything else
+// or the sequence is cut short.
+func csiLen(s string) (int, bool) {
+	if len(s) < 3 || s[1] != '[' {
+		return 0, false
+	}
+	for i := 2; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c <= 0x3f: // parameters and intermediates
+		case c >= 0x40 && c <= 0x7e:
+			return i + 1, true
+		default:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// narrowSymbol lists the symbols the screens draw: each is one cell wide and
+// no grapheme rule joins it to what comes before or after (TestWidth checks
+// both against ansi.StringWidth).
+func narrowSymbol(r rune) bool {
+	switch r {
+	case '─', '│', '▸', '▶', '◂', '…', '·', '•', '✓', '✗', '›', '‹',
+		'→', '←', '↑', '↓', '—', '×':
+		return true
+	}
+	return false
+}
+
+// Painter renders text in one style and remembers what it drew, so the
+// labels, names and counts a board repeats on every frame are styled once.
+// A Painter belongs to one board (it is not safe for concurrent use); the
+// memory is dropped whenever it grows past a few hundred strings, so a long
+// game cannot make it grow without bound.
+type Painter struct {
+	style lipgloss.Style
+	memo  map[string]string
+}
+
+// painterMemo bounds the strings a Painter remembers.
+const painterMemo = 256
+
+// NewPainter returns a Painter for st.
+func NewPainter(st lipgloss.Style) *Painter {
+	return &Painter{style: st}
+}
+
+// Render is st.Render(s), remembered.
+func (p *Painter) Render(s string) string {
+	if out, ok := p.memo[s]; ok {
+		return out
+	}
+	if p.memo == nil || len(p.memo) >= painterMemo {
+		p.memo = make(map[string]string, 32)
+	}
+	out := p.style.Render(s)
+	p.memo[s] = out
+	return out
+}

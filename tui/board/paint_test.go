@@ -1,0 +1,97 @@
+package board
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+var widthCases = []string{
+	"", "plain ascii", "\x1b[1mbold\x1b[m and \x1b[38;2;125;156;255mcolour\x1b[m",
+	"─────", "▸ 1 ask · 2 guess…", "✓ got it ✗ out ‹ 4 [5] › ↑/↓ ←/→ — × • ▶ ◂ │",
+	"Björk Guðmundsdóttir", "李小龙 asked", "e\u0301 combining", "a\u200db zwj", "🙂 emoji",
+	"tab\there", "two\nlines wider", "\x1b]0;title\x07osc", "\x1b[", "\x1b[1", "\x1bXnot csi",
+	"bell\a", "del\x7f", "\x80 broken", "→\u0301", "·\ufe0f", "🇫🇷 flag",
+}
+
+func TestWidthMatchesLipgloss(t *testing.T) {
+	for _, s := range widthCases {
+		if got, want := Width(s), lipgloss.Width(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
+		}
+	}
+	// Every symbol on the fast path is one cell, alone and among others.
+	for r := rune(0); r < 0x3000; r++ {
+		if !narrowSymbol(r) {
+			continue
+		}
+		for _, s := range []string{string(r), "a" + string(r) + "b", string(r) + string(r), "\x1b[1m" + string(r) + "\x1b[m"} {
+			if got, want := Width(s), ansi.StringWidth(s); got != want {
+				t.Errorf("Width(%q) = %d, ansi says %d", s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzWidth(f *testing.F) {
+	for _, s := range widthCases {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Width(s), lipgloss.Width(s); got != want {
+			t.Errorf("Width(%q) = %d, want %d", s, got, want)
+		}
+		for _, w := range []int{0, 1, 5, 20} {
+			if got, want := Truncate(s, w, "…"), ansi.Truncate(s, w, "…"); got != want {
+				t.Errorf("Truncate(%q, %d) = %q, want %q", s, w, got, want)
+			}
+		}
+	})
+}
+
+func TestPainterRendersLikeTheStyle(t *testing.T) {
+	st := lipgloss.NewStyle().Bold(true).Underline(true).Foreground(lipgloss.Color("#5FD75F"))
+	p := NewPainter(st)
+	for i := range 3 * painterMemo {
+		s := fmt.Sprintf("item %d of many", i%(painterMemo+7))
+		if got, want := p.Render(s), st.Render(s); got != want {
+			t.Fatalf("Render(%q) = %q, want %q", s, got, want)
+		}
+		if len(p.memo) > painterMemo {
+			t.Fatalf("painter holds %d strings, more than %d", len(p.memo), painterMemo)
+		}
+	}
+}
+
+func TestLogCacheMatchesLogTail(t *testing.T) {
+	var log []engine.Event
+	var c LogCache
+	for i := range 40 {
+		text := fmt.Sprintf("event %d: %s", i, strings.Repeat("word ", i%9))
+		if i%7 == 3 {
+			text = "李小龙 asked \x1b[31mred\x1b[m " + strings.Repeat("long ", 30)
+		}
+		log = append(log, engine.Event{Text: text})
+		for _, w := range []int{7, 8, 20, 33} {
+			for _, h := range []int{0, 1, 3, 12} {
+				got, want := c.Tail(log, w, h), LogTail(log, w, h)
+				if !slices.Equal(got, want) || (got == nil) != (want == nil) {
+					t.Fatalf("%d events at %d×%d: Tail = %q, LogTail = %q", len(log), w, h, got, want)
+				}
+			}
+		}
+	}
+	// Appending to a tail must not change what the cache holds.
+	huge := []engine.Event{{Text: strings.Repeat("word ", 100)}}
+	first := c.Tail(huge, 20, 2)
+	_ = append(first, "scribble")
+	if again := c.Tail(huge, 20, 3); again[2] == "scribble" {
+		t.Error("appending to a returned tail wrote into the cache")
+	}
+}
