@@ -23,6 +23,9 @@ type tableScreen struct {
 	loaded  bool
 	board   board.Board
 	boardOf string // game id the board draws
+	// ctx is what the board is told about view besides its size: the
+	// seats' handles are sanitised once per view, not on every frame.
+	ctx board.Context
 
 	chat     board.Field
 	chatOpen bool
@@ -106,6 +109,7 @@ func (s *tableScreen) refresh(a *app) bool {
 		return false
 	}
 	s.view, s.loaded = v, true
+	s.ctx = boardContext(v, 0, 0)
 	s.syncBoard(a)
 	return true
 }
@@ -121,7 +125,7 @@ func (s *tableScreen) syncBoard(a *app) {
 	}
 	if s.board != nil {
 		w, h := s.boardSize(a)
-		s.board.SetView(v.Board, boardContext(v, w, h))
+		s.board.SetView(v.Board, s.boardContext(w, h))
 	}
 }
 
@@ -129,6 +133,13 @@ func (s *tableScreen) syncBoard(a *app) {
 // strip (chat, notices) and the key bar.
 func (s *tableScreen) boardSize(a *app) (int, int) {
 	return a.width, max(1, a.height-4-len(s.strip(a, a.width)))
+}
+
+// boardContext is s.ctx for a board of w×h.
+func (s *tableScreen) boardContext(w, h int) board.Context {
+	c := s.ctx
+	c.Width, c.Height = w, h
+	return c
 }
 
 // closed is called when the connection ended from the other side.
@@ -196,8 +207,8 @@ func (s *tableScreen) turnText() string {
 }
 
 func (s *tableScreen) name(seat engine.Seat) string {
-	if int(seat) >= 0 && int(seat) < len(s.view.Seats) {
-		return textsafe.Clean(s.view.Seats[seat].Handle, 16)
+	if int(seat) >= 0 && int(seat) < len(s.ctx.Names) {
+		return s.ctx.Names[seat] // the handle, sanitised as the view came
 	}
 	return fmt.Sprintf("seat %d", seat+1)
 }
@@ -380,6 +391,7 @@ func (s *tableScreen) myReady() bool {
 }
 
 func (s *tableScreen) body(a *app, w, h int) string {
+	strip := s.strip(a, w)
 	var main string
 	switch {
 	case s.view.Phase == lobby.Waiting:
@@ -392,10 +404,9 @@ func (s *tableScreen) body(a *app, w, h int) string {
 	case s.board == nil:
 		main = "\n  Waiting for the table…"
 	default:
-		s.board.SetView(s.view.Board, boardContext(s.view, w, max(1, h-len(s.strip(a, w)))))
+		s.board.SetView(s.view.Board, s.boardContext(w, max(1, h-len(strip))))
 		main = s.board.View()
 	}
-	strip := s.strip(a, w)
 	lines := fitBlock(main, w, max(0, h-len(strip)))
 	return strings.Join(append(lines, strip...), "\n")
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // Size limits. Below the minimum the session shows one line asking for a
@@ -125,6 +126,7 @@ type app struct {
 
 	frame string // last rendered frame; reused until something changes
 	dirty bool
+	parts frameParts // pieces of the frame around the body, remembered
 
 	// pump waits for a table's next change; tests replace it to deliver
 	// changes by hand.
@@ -460,8 +462,8 @@ func (a *app) render() string {
 	if r, ok := s.(interface{ titleRight(*app) string }); ok {
 		right = r.titleRight(a)
 	}
-	bar := titleBar(a.st, title, right, w)
-	rule := a.st.rule.Render(strings.Repeat("─", w))
+	bar := a.titleBar(title, right, w)
+	rule := a.rule(w)
 
 	bodyH := h - 4
 	var body string
@@ -471,15 +473,16 @@ func (a *app) render() string {
 		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center,
 			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
 				"Your seat is kept for a little while; reconnect with the same key to resume.")
-		keysLine = a.help.ShortHelpView([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
+		keysLine = a.keyBar([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
 	case a.showHelp:
 		body = a.fullHelp(s, w, bodyH)
-		keysLine = a.help.ShortHelpView([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
+		keysLine = a.keyBar([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
 	default:
 		body = s.body(a, w, bodyH)
-		keysLine = a.help.ShortHelpView(s.shortHelp(a))
+		keysLine = a.keyBar(s.shortHelp(a))
 	}
-	lines := []string{bar, rule}
+	lines := make([]string, 0, h)
+	lines = append(lines, bar, rule)
 	lines = append(lines, fitBlock(body, w, bodyH)...)
 	lines = append(lines, rule, " "+keysLine)
 	return fitLines(lines, w, h)
@@ -576,7 +579,7 @@ func titleBar(st styles, title, right string, w int) string {
 		left += st.title.Render(" · " + rest)
 	}
 	r := st.titleEnd.Render(right) + " "
-	gap := w - lipgloss.Width(left) - lipgloss.Width(r)
+	gap := w - board.Width(left) - board.Width(r)
 	if gap < 1 {
 		return ansi.Truncate(left, w, "…")
 	}
@@ -594,7 +597,7 @@ func fitBlock(s string, w, h int) []string {
 	}
 	for i, l := range lines {
 		// A line of at most w bytes is at most w cells: skip measuring it.
-		if len(l) > w && lipgloss.Width(l) > w {
+		if len(l) > w && board.Width(l) > w {
 			lines[i] = ansi.Truncate(l, w, "…")
 		}
 	}
@@ -610,7 +613,7 @@ func fitLines(lines []string, w, h int) string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		if len(l) > w && lipgloss.Width(l) > w {
+		if len(l) > w && board.Width(l) > w {
 			lines[i] = ansi.Truncate(l, w, "…")
 		}
 	}
