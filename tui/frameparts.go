@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // frameParts remembers the pieces drawn around every screen's body (the
@@ -16,21 +18,31 @@ type frameParts struct {
 	barTitle, barRight string
 	barW               int
 	bar                string
+	// The title bar's pieces (the place, the rest of the title, the right
+	// part) styled: a move changes only the rest.
+	title, titleEnd *board.Painter
 
 	ruleW int
 	rule  string
 
-	keysOf  []byte // the key bar's inputs, encoded by keysInput
-	keys    string
+	// Key bars by their inputs (encoded by keysInput): a screen switches
+	// among a few of them, such as a seat's bar on and off its turn.
+	keys    map[string]string
 	scratch []byte
 }
 
-// titleBar is titleBar(a.st, title, right, w), remembered.
+// maxKeyBars bounds the key bars remembered.
+const maxKeyBars = 16
+
+// titleBar is the title bar for title and right in w cells, remembered.
 func (a *app) titleBar(title, right string, w int) string {
 	p := &a.parts
 	if p.bar == "" || title != p.barTitle || right != p.barRight || w != p.barW {
+		if p.title == nil {
+			p.title, p.titleEnd = board.NewPainter(a.st.title), board.NewPainter(a.st.titleEnd)
+		}
 		p.barTitle, p.barRight, p.barW = title, right, w
-		p.bar = titleBar(a.st, title, right, w)
+		p.bar = titleBar(p.title, p.titleEnd, title, right, w)
 	}
 	return p.bar
 }
@@ -51,11 +63,15 @@ func (a *app) keyBar(ks []key.Binding) string {
 	p := &a.parts
 	in := keysInput(p.scratch[:0], a.help.Width(), ks)
 	p.scratch = in
-	if p.keysOf == nil || string(in) != string(p.keysOf) {
-		p.keysOf = append(p.keysOf[:0], in...)
-		p.keys = a.help.ShortHelpView(ks)
+	if bar, ok := p.keys[string(in)]; ok {
+		return bar
 	}
-	return p.keys
+	if p.keys == nil || len(p.keys) >= maxKeyBars {
+		p.keys = make(map[string]string, 4)
+	}
+	bar := a.help.ShortHelpView(ks)
+	p.keys[string(in)] = bar
+	return bar
 }
 
 // keysInput appends everything ShortHelpView reads from w and ks to buf,

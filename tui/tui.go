@@ -569,16 +569,17 @@ func sizeMessage(w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// titleBar draws " TITLE ...... right " in exactly w cells.
-func titleBar(st styles, title, right string, w int) string {
+// titleBar draws " TITLE ...... right " in exactly w cells, the title in
+// the title style and right in the titleEnd style.
+func titleBar(title, titleEnd *board.Painter, text, right string, w int) string {
 	// The first part names the place in capitals; the rest (codes, names,
 	// whose turn) keeps its case.
-	head, rest, more := strings.Cut(title, " · ")
-	left := " " + st.title.Render(strings.ToUpper(head))
+	head, rest, more := strings.Cut(text, " · ")
+	left := " " + title.Render(strings.ToUpper(head))
 	if more {
-		left += st.title.Render(" · " + rest)
+		left += title.Render(" · " + rest)
 	}
-	r := st.titleEnd.Render(right) + " "
+	r := titleEnd.Render(right) + " "
 	gap := w - board.Width(left) - board.Width(r)
 	if gap < 1 {
 		return ansi.Truncate(left, w, "…")
