@@ -29,6 +29,31 @@ func BenchmarkBotFirstMove(b *testing.B) {
 	}
 }
 
+// BenchmarkBotAfterAsks times the strong bot's decision after two and
+// four questions (answers heard, so the opponents' possible hands differ
+// and nothing is shared between them), averaged over five seeded games.
+func BenchmarkBotAfterAsks(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		for _, asks := range []int{2, 4} {
+			b.Run(fmt.Sprintf("%dp/asked=%d", n, asks), func(b *testing.B) {
+				var views []View
+				var bots []*Bot
+				for seed := range uint64(5) {
+					s := askedPosition(b, n, asks, seed)
+					views = append(views, s.view(engine.SeatViewer(s.toMove)))
+					bots = append(bots, &Bot{Seat: s.toMove, Level: LevelStrong, Seed: seed})
+				}
+				b.ResetTimer()
+				for i := range b.N {
+					if _, err := bots[i%5].Act(views[i%5]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
 // askedPosition returns a seeded game with the aid on after asks questions
 // (random face-up cards, no guesses).
 func askedPosition(tb testing.TB, n, asks int, seed uint64) *state {

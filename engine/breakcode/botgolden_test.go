@@ -202,6 +202,21 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 						t.Fatalf("%s turn %d seat %d variant %d: %v bits, reference %v", g.key(), s.turns, seat, v, got[v], want[v])
 					}
 				}
+				if n == 3 && k.centreKnown < 0 {
+					// Both ways of counting the joint answers, whichever
+					// questionInfo picked (enumeration only where it is quick).
+					ways := map[string]func([]int) [][]float64{"subsets": k.subsetAnswers3}
+					if len(k.ok[0])*len(k.ok[1]) < 200_000 {
+						ways["enumeration"] = k.enumeratedAnswers3
+					}
+					for name, way := range ways {
+						for v, hist := range way(all) {
+							if got := entropy(hist); got != want[v] {
+								t.Fatalf("%s turn %d seat %d variant %d: %v bits by %s, reference %v", g.key(), s.turns, seat, v, got, name, want[v])
+							}
+						}
+					}
+				}
 				compared++
 			}
 			bot := &Bot{Seat: s.toMove, Level: g.levels[s.toMove], Seed: g.seed*8 + uint64(s.toMove)}
