@@ -391,7 +391,35 @@ func (s *tableScreen) myReady() bool {
 }
 
 func (s *tableScreen) body(a *app, w, h int) string {
-	strip := s.strip(a, w)
+	lines, strip := s.boardLines(a, w, h)
+	return strings.Join(append(lines, strip...), "\n")
+}
+
+// bodyLines is fitBlock(s.body(a, w, h), w, h), built without joining the
+// lines and splitting them again: the board's lines are fitted already.
+func (s *tableScreen) bodyLines(a *app, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	lines, strip := s.boardLines(a, w, h)
+	for _, l := range strip {
+		for part := range strings.SplitSeq(l, "\n") {
+			lines = append(lines, fitLine(part, w))
+		}
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// boardLines are the board (or the waiting room, or a message) fitted to w
+// columns and the room the strip leaves, and the strip, not yet fitted.
+func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
+	strip = s.strip(a, w)
 	var main string
 	switch {
 	case s.view.Phase == lobby.Waiting:
@@ -407,8 +435,7 @@ func (s *tableScreen) body(a *app, w, h int) string {
 		s.board.SetView(s.view.Board, s.boardContext(w, max(1, h-len(strip))))
 		main = s.board.View()
 	}
-	lines := fitBlock(main, w, max(0, h-len(strip)))
-	return strings.Join(append(lines, strip...), "\n")
+	return fitBlock(main, w, max(0, h-len(strip))), strip
 }
 
 // strip is the few lines under the board: chat, notices, the result.

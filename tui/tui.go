@@ -467,6 +467,7 @@ func (a *app) render() string {
 
 	bodyH := h - 4
 	var body string
+	var bodyLines []string // set instead of body by a screen that fits its own lines
 	var keysLine string
 	switch {
 	case a.confirmQuit:
@@ -478,14 +479,32 @@ func (a *app) render() string {
 		body = a.fullHelp(s, w, bodyH)
 		keysLine = a.keyBar([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
 	default:
-		body = s.body(a, w, bodyH)
+		if f, ok := s.(fittedBody); ok {
+			bodyLines = f.bodyLines(a, w, bodyH)
+		} else {
+			body = s.body(a, w, bodyH)
+		}
 		keysLine = a.keyBar(s.shortHelp(a))
 	}
+	if bodyLines == nil {
+		bodyLines = fitBlock(body, w, bodyH)
+	}
+	// The title bar and the rules are exactly w cells and the body's lines
+	// are fitted, so only the key bar is left to fit.
 	lines := make([]string, 0, h)
 	lines = append(lines, bar, rule)
-	lines = append(lines, fitBlock(body, w, bodyH)...)
-	lines = append(lines, rule, " "+keysLine)
-	return fitLines(lines, w, h)
+	lines = append(lines, bodyLines...)
+	lines = append(lines, rule, fitLine(" "+keysLine, w))
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fittedBody is a screen that can give its body as fitBlock(body, w, h)
+// would, without the body being joined and split again.
+type fittedBody interface {
+	bodyLines(a *app, w, h int) []string
 }
 
 // fullHelp draws every key of the screen and the global keys, in as many
@@ -597,10 +616,7 @@ func fitBlock(s string, w, h int) []string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		// A line of at most w bytes is at most w cells: skip measuring it.
-		if len(l) > w && board.Width(l) > w {
-			lines[i] = ansi.Truncate(l, w, "…")
-		}
+		lines[i] = fitLine(l, w)
 	}
 	for len(lines) < h {
 		lines = append(lines, "")
@@ -614,9 +630,16 @@ func fitLines(lines []string, w, h int) string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		if len(l) > w && board.Width(l) > w {
-			lines[i] = ansi.Truncate(l, w, "…")
-		}
+		lines[i] = fitLine(l, w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// fitLine cuts the single line l to w cells.
+func fitLine(l string, w int) string {
+	// A line of at most w bytes is at most w cells: skip measuring it.
+	if len(l) > w && board.Width(l) > w {
+		return ansi.Truncate(l, w, "…")
+	}
+	return l
 }

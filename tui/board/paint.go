@@ -10,10 +10,10 @@ import (
 // Width is lipgloss.Width(s): the cells of the widest line of s. Screens
 // measure the same few kinds of line on every frame, so the common case is
 // counted here byte by byte: printable ASCII, the CSI escapes styles emit,
-// and the handful of symbols the UI draws (narrow, and never joined to a
-// neighbour in one grapheme). Anything else (other scripts, emoji, control
-// characters, other escapes) goes to lipgloss.Width, which segments
-// graphemes.
+// the symbols the UI draws, and the letters most handles are written in
+// (see runeCells). Anything else (emoji, combining marks, other scripts,
+// control characters, other escapes) goes to lipgloss.Width, which
+// segments graphemes.
 func Width(s string) int {
 	if w, ok := simpleWidth(s); ok {
 		return w
@@ -32,7 +32,8 @@ func Truncate(s string, w int, tail string) string {
 }
 
 // simpleWidth counts the cells of a single-line s made only of printable
-// ASCII, CSI sequences and narrowSymbol runes; ok is false for anything else.
+// ASCII, CSI sequences and runes runeCells knows; ok is false for anything
+// else.
 func simpleWidth(s string) (w int, ok bool) {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -48,10 +49,11 @@ func simpleWidth(s string) (w int, ok bool) {
 			i += n
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if !narrowSymbol(r) {
+			n := runeCells(r)
+			if n == 0 {
 				return 0, false
 			}
-			w++
+			w += n
 			i += size
 		default:
 			return 0, false // a control character: leave it to the parser
@@ -60,9 +62,10 @@ func simpleWidth(s string) (w int, ok bool) {
 	return w, true
 }
 
-// csiLen is the length of the CSI sequence (ESC [ params intermediates
-// final) that s starts with; ok is false when s starts with anything else
-// or the sequence is cut short.
+// csiLen is the length of the CSI sequence (ESC [, digits, ';' and ':'
+// parameters, a final byte) that s starts with, which is what styles emit;
+// ok is false for anything else, such as other escapes, intermediate or
+// private bytes, or a sequence cut short.
 func csiLen(s string) (int, bool) {
 	if len(s) < 3 || s[1] != '[' {
 		return 0, false
@@ -70,7 +73,7 @@ func csiLen(s string) (int, bool) {
 	for i := 2; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c >= 0x20 && c <= 0x3f: // parameters and intermediates
+		case c >= '0' && c <= '9', c == ';', c == ':':
 		case c >= 0x40 && c <= 0x7e:
 			return i + 1, true
 		default:
@@ -80,16 +83,30 @@ func csiLen(s string) (int, bool) {
 	return 0, false
 }
 
-// narrowSymbol lists the symbols the screens draw: each is one cell wide and
-// no grapheme rule joins it to what comes before or after (TestWidth checks
-// both against ansi.StringWidth).
-func narrowSymbol(r rune) bool {
+// runeCells is the width of r when r is one of the runes simpleWidth
+// counts itself, and 0 for any other. Each of them is a grapheme on its own
+// (no segmentation rule joins it to a neighbour that is also counted here:
+// none is a combining mark, joiner, prepend, spacing mark, regional
+// indicator, Hangul jamo or control), so a string of them has the sum of
+// their widths. TestWidthMatchesLipgloss checks every one against
+// ansi.StringWidth.
+func runeCells(r rune) int {
+	switch {
+	case r >= 0xa0 && r <= 0x24f && r != 0xad: // Latin-1 and Latin Extended-A/B, not the soft hyphen
+		return 1
+	case r >= 0x391 && r <= 0x3c9 && r != 0x3a2: // Greek letters
+		return 1
+	case r >= 0x410 && r <= 0x44f: // Cyrillic letters
+		return 1
+	case r >= 0x4e00 && r <= 0x9fff: // CJK unified ideographs
+		return 2
+	}
 	switch r {
 	case '─', '│', '▸', '▶', '◂', '…', '·', '•', '✓', '✗', '›', '‹',
-		'→', '←', '↑', '↓', '—', '×':
-		return true
+		'→', '←', '↑', '↓', '—', '‘', '’', '“', '”':
+		return 1
 	}
-	return false
+	return 0
 }
 
 // Painter renders text in one style and remembers what it drew, so the

@@ -18,6 +18,7 @@ var widthCases = []string{
 	"Björk Guðmundsdóttir", "李小龙 asked", "e\u0301 combining", "a\u200db zwj", "🙂 emoji",
 	"tab\there", "two\nlines wider", "\x1b]0;title\x07osc", "\x1b[", "\x1b[1", "\x1bXnot csi",
 	"bell\a", "del\x7f", "\x80 broken", "→\u0301", "·\ufe0f", "🇫🇷 flag",
+	"Zoë Ørsted", "Ελένη", "Дмитрий", "李\ufe0f", "e\u0301\u0301", "ä\u0308", "\u00ad soft",
 }
 
 func TestWidthMatchesLipgloss(t *testing.T) {
@@ -26,12 +27,13 @@ func TestWidthMatchesLipgloss(t *testing.T) {
 			t.Errorf("Width(%q) = %d, want %d", s, got, want)
 		}
 	}
-	// Every symbol on the fast path is one cell, alone and among others.
-	for r := rune(0); r < 0x3000; r++ {
-		if !narrowSymbol(r) {
+	// Every rune on the fast path is as wide as ansi says, alone and among
+	// others.
+	for r := rune(0); r < 0x10000; r++ {
+		if runeCells(r) == 0 {
 			continue
 		}
-		for _, s := range []string{string(r), "a" + string(r) + "b", string(r) + string(r), "\x1b[1m" + string(r) + "\x1b[m"} {
+		for _, s := range []string{string(r), "a" + string(r) + "b", string(r) + string(r), "\x1b[1m" + string(r) + "\x1b[m", "é" + string(r) + "李"} {
 			if got, want := Width(s), ansi.StringWidth(s); got != want {
 				t.Errorf("Width(%q) = %d, ansi says %d", s, got, want)
 			}

@@ -43,8 +43,9 @@ type Board struct {
 	// seats' notes. Each depends only on its key (the styles never change),
 	// and each is bounded, so none needs clearing when the view changes.
 	paint paint
-	logs  board.LogCache
-	notes map[bc.Note]string // a note → its sanitised "label text" item
+	logs      board.LogCache
+	notes     map[bc.Note]string // a note → its sanitised "label text" item
+	questions map[questionRow]string
 }
 
 // paint is the board's styles, each remembering what it drew.
@@ -69,7 +70,7 @@ var _ board.Board = (*Board)(nil)
 func New(st board.Styles, km board.KeyMap) *Board {
 	return &Board{
 		st: st, km: km, numPick: map[int]int{}, input: board.NewField("› ", "", 40),
-		paint: newPaint(st), notes: map[bc.Note]string{},
+		paint: newPaint(st), notes: map[bc.Note]string{}, questions: map[questionRow]string{},
 	}
 }
 
@@ -380,7 +381,14 @@ func (b *Board) lowerBlock(w, h int) []string {
 			l = ansi.Truncate(l, leftW, "…")
 			pad = 0
 		}
-		out[i] = l + strings.Repeat(" ", pad) + "  " + r
+		var sb strings.Builder
+		sb.Grow(len(l) + pad + 2 + len(r))
+		sb.WriteString(l)
+		for range pad + 2 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(r)
+		out[i] = sb.String()
 	}
 	return out
 }
@@ -436,22 +444,49 @@ func (b *Board) questionLines(w int) []string {
 	}
 	for i, card := range v.FaceUp {
 		sel := i == b.cursor && !b.c.Replay
-		q := bc.Question(card, 0, v.HandSize)
-		if ns := bc.CardNumbers(card); len(ns) == 2 && sel {
-			pick := min(b.numPick[card], 1)
-			opts := [2]string{strconv.Itoa(ns[0]), strconv.Itoa(ns[1])}
-			opts[pick] = "[" + opts[pick] + "]"
-			q += "  ‹ " + opts[0] + " " + opts[1] + " ›"
-		}
-		row := strconv.Itoa(i+1) + " " + q
+		k := questionRow{i: i, card: card, handSize: v.HandSize, w: w, pick: -1}
 		if sel {
-			row = " " + b.paint.selected.Render("▸ "+row)
-		} else {
-			row = "   " + row
+			k.pick = min(b.numPick[card], 1)
 		}
-		lines = append(lines, board.Truncate(row, w, "…"))
+		row, ok := b.questions[k]
+		if !ok {
+			row = k.draw(b.paint.selected)
+			if len(b.questions) >= maxQuestionRows {
+				clear(b.questions)
+			}
+			b.questions[k] = row
+		}
+		lines = append(lines, row)
 	}
 	return lines
+}
+
+// questionRow is everything one row of the questions list is drawn from;
+// the board remembers rows by it, as the same cards lie face up for many
+// turns.
+type questionRow struct {
+	i, card, handSize, w int
+	pick                 int // the number picked on the highlighted row; -1 on the others
+}
+
+// maxQuestionRows bounds the rows a board remembers.
+const maxQuestionRows = 128
+
+func (k questionRow) draw(selected *board.Painter) string {
+	sel := k.pick >= 0
+	q := bc.Question(k.card, 0, k.handSize)
+	if ns := bc.CardNumbers(k.card); len(ns) == 2 && sel {
+		opts := [2]string{strconv.Itoa(ns[0]), strconv.Itoa(ns[1])}
+		opts[k.pick] = "[" + opts[k.pick] + "]"
+		q += "  ‹ " + opts[0] + " " + opts[1] + " ›"
+	}
+	row := strconv.Itoa(k.i+1) + " " + q
+	if sel {
+		row = " " + selected.Render("▸ "+row)
+	} else {
+		row = "   " + row
+	}
+	return board.Truncate(row, k.w, "…")
 }
 
 func (b *Board) guessLines(w int) []string {
@@ -621,24 +656,29 @@ func tail(lines []string, keep int, dim *board.Painter) []string {
 // pack joins note items with " · " into lines of at most w cells.
 func pack(items []string, w int) []string {
 	var lines []string
-	cur, curW := "", 0
+	var cur strings.Builder
+	curW := 0
 	for _, it := range items {
 		// Items are single lines (sanitised), so Width is their StringWidth.
 		it = board.Truncate(it, w, "…")
 		itW := board.Width(it)
 		switch {
-		case cur == "":
-			cur, curW = it, itW
+		case cur.Len() == 0:
+			cur.WriteString(it)
+			curW = itW
 		case curW+3+itW <= w:
-			cur += " · " + it
+			cur.WriteString(" · ")
+			cur.WriteString(it)
 			curW += 3 + itW
 		default:
-			lines = append(lines, cur)
-			cur, curW = it, itW
+			lines = append(lines, cur.String())
+			cur = strings.Builder{}
+			cur.WriteString(it)
+			curW = itW
 		}
 	}
-	if cur != "" {
-		lines = append(lines, cur)
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
 	}
 	return lines
 }
