@@ -42,7 +42,7 @@ type Board struct {
 	// styled strings by text, tiles, the log's wrapped events and the
 	// seats' notes. Each depends only on its key (the styles never change),
 	// and each is bounded, so none needs clearing when the view changes.
-	paint paint
+	paint     paint
 	logs      board.LogCache
 	notes     map[bc.Note]string // a note → its sanitised "label text" item
 	questions map[questionRow]string
