@@ -6,6 +6,7 @@ package breakcode
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -39,13 +40,23 @@ type Board struct {
 	err      string
 
 	// What the board drew before and will draw again on the next frames:
-	// styled strings by text, tiles, the log's wrapped events and the
-	// seats' notes. Each depends only on its key (the styles never change),
-	// and each is bounded, so none needs clearing when the view changes.
+	// styled strings by text, tiles, the log's wrapped events, the seats'
+	// notes and the question rows. Each depends only on its key (the styles
+	// never change), and each is bounded, so none needs clearing when the
+	// view changes.
 	paint     paint
 	logs      board.LogCache
 	notes     map[bc.Note]string // a note → its sanitised "label text" item
 	questions map[questionRow]string
+	seatNotes []seatNotes // by seat
+}
+
+// seatNotes is one seat's notes as the sheets last drew them.
+type seatNotes struct {
+	notes  []bc.Note // a copy: the view's slice is not ours to keep
+	items  []string
+	w      int
+	packed []string
 }
 
 // paint is the board's styles, each remembering what it drew.
@@ -367,7 +378,11 @@ func (b *Board) lowerBlock(w, h int) []string {
 	logW := w - leftW - 2
 	logs := append([]string{b.paint.heading.Render("Log")}, b.logLines(logW, max(len(left), h)-1)...)
 	rows := max(len(left), len(logs))
-	out := make([]string, rows)
+	// The rows are written into one buffer and cut out of it, so the block
+	// costs one string rather than one per row.
+	var sb strings.Builder
+	sb.Grow(rows * (w + 48))
+	ends := make([]int, rows)
 	for i := range rows {
 		l, r := "", ""
 		if i < len(left) {
@@ -381,14 +396,17 @@ func (b *Board) lowerBlock(w, h int) []string {
 			l = ansi.Truncate(l, leftW, "…")
 			pad = 0
 		}
-		var sb strings.Builder
-		sb.Grow(len(l) + pad + 2 + len(r))
 		sb.WriteString(l)
 		for range pad + 2 {
 			sb.WriteByte(' ')
 		}
 		sb.WriteString(r)
-		out[i] = sb.String()
+		ends[i] = sb.Len()
+	}
+	all, start := sb.String(), 0
+	out := make([]string, rows)
+	for i, end := range ends {
+		out[i], start = all[start:end], end
 	}
 	return out
 }
@@ -570,8 +588,7 @@ func (b *Board) sheets(w, room int) []string {
 		}
 		parts = append(parts, b.flags(sv)...)
 		bl := block{head: mark + label + "  " + strings.Join(parts, "  "), hasParts: len(parts) > 0}
-		bl.items = b.noteItems(sv)
-		bl.packed = pack(bl.items, noteW)
+		bl.items, bl.packed = b.packedNotes(i, sv.Notes, noteW)
 		bl.need = len(bl.packed)
 		if !bl.hasParts && bl.need > 0 {
 			bl.need-- // the first line of notes sits on the head line
@@ -642,6 +659,25 @@ func (b *Board) sheets(w, room int) []string {
 	return out
 }
 
+// packedNotes is noteItems and pack(items, w) for seat i's notes,
+// remembered while the seat's notes and w stay the same. The slices are
+// shared with the memory: callers must not change them.
+func (b *Board) packedNotes(i int, notes []bc.Note, w int) (items, packed []string) {
+	if i >= len(b.seatNotes) {
+		b.seatNotes = append(b.seatNotes, make([]seatNotes, i+1-len(b.seatNotes))...)
+	}
+	m := &b.seatNotes[i]
+	if m.items == nil || !slices.Equal(m.notes, notes) {
+		m.notes = append(m.notes[:0], notes...)
+		m.items = b.noteItems(notes)
+		m.packed = nil
+	}
+	if m.packed == nil || m.w != w {
+		m.w, m.packed = w, pack(m.items, w)
+	}
+	return m.items, m.packed
+}
+
 // tail keeps the last keep lines, marking the first with … when some were cut.
 func tail(lines []string, keep int, dim *board.Painter) []string {
 	keep = min(max(keep, 1), len(lines))
@@ -684,9 +720,9 @@ func pack(items []string, w int) []string {
 }
 
 // noteItems phrases a seat's notepad: "sum 27", "8s/9s (8): d, e".
-func (b *Board) noteItems(sv bc.SeatView) []string {
-	items := make([]string, 0, len(sv.Notes))
-	for _, n := range sv.Notes {
+func (b *Board) noteItems(notes []bc.Note) []string {
+	items := make([]string, 0, len(notes))
+	for _, n := range notes {
 		items = append(items, b.noteItem(n))
 	}
 	return items
@@ -795,7 +831,7 @@ func (b *Board) notepadView(w, h int) string {
 			head += b.st.Dim.Render(fmt.Sprintf("  %d possible %s", sv.Possible, plural(sv.Possible, "hand", "hands")))
 		}
 		lines = append(lines, head)
-		items := b.noteItems(sv)
+		items := b.noteItems(sv.Notes)
 		if len(items) == 0 {
 			lines = append(lines, "    "+b.st.Dim.Render("no answers yet"))
 		}
