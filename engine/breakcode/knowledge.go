@@ -493,9 +493,10 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 }
 
 // jointAnswers3 returns, for each variant vs[i], how many 3-player deals
-// give each pair of answers: hist[i][x*64+y] deals have opponent A answer x
-// and opponent B answer y. The counts are whole numbers, so however they
-// are summed the entropy of each histogram comes out bit for bit the same.
+// give each pair of answers (A's answer x, B's answer y), in the order of
+// x*64+y; pairs no deal gives may be left out. The counts are whole
+// numbers, so however they are summed the entropy of each histogram comes
+// out bit for bit the same.
 //
 // Enumerating the deals (756,756 at the start) is what a strong bot's move
 // used to cost. Instead, while the centre is unseen, the deals are counted
@@ -545,12 +546,10 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 }
 
 // subsetAnswers3 is jointAnswers3 by inclusion–exclusion; the centre must
-// be unseen.
+// be unseen. Each histogram holds only the nonzero counts, in the order of
+// their answer pairs: the zeros change neither the total nor the sum in
+// entropy, so the entropy is the same, without 4,096 entries per question.
 func (k *knowledge) subsetAnswers3(vs []int) [][]float64 {
-	hist := make([][]float64, len(vs))
-	for i := range hist {
-		hist[i] = make([]float64, 64*64)
-	}
 	okA, okB := k.ok[0], k.ok[1]
 	// slot numbers the sets of at most handSize tiles, smallest first;
 	// layer[r] is where those of r tiles begin.
@@ -571,31 +570,38 @@ func (k *knowledge) subsetAnswers3(vs []int) [][]float64 {
 	if !same {
 		sideB = newSubsetSide(okB, slot, k.handSize)
 	}
+	// The answers each question can get (codes below 64), ascending.
+	codes := make([][]uint8, len(vs))
+	widest := 0
 	for i, v := range vs {
-		// Number the answers this question can get (at most 64) densely.
-		var index [64]int8
-		var code []int
-		for c := range index {
-			index[c] = -1
-		}
-		number := func(side *subsetSide) {
-			for j, m := range side.list {
-				c := k.table.answers[k.handID[m]][v]
-				if index[c] < 0 {
-					index[c] = int8(len(code))
-					code = append(code, int(c))
-				}
-				side.ans[j] = uint8(index[c])
+		var seen [64]bool
+		for _, list := range [][]uint32{okA, okB} {
+			for _, m := range list {
+				seen[k.table.answers[k.handID[m]][v]] = true
 			}
 		}
-		number(sideA)
-		if !same {
-			number(sideB)
+		for c, ok := range seen {
+			if ok {
+				codes[i] = append(codes[i], uint8(c))
+			}
 		}
-		nx := len(code)
-		sideA.count(nx, slots)
+		widest = max(widest, len(codes[i]))
+	}
+	sideA.grow(widest, slots)
+	if !same {
+		sideB.grow(widest, slots)
+	}
+	hist := make([][]float64, len(vs))
+	for i, v := range vs {
+		// Number the answers densely, keeping their order.
+		var index [64]uint8
+		for x, c := range codes[i] {
+			index[c] = uint8(x)
+		}
+		nx := len(codes[i])
+		sideA.count(k, v, &index, slots)
 		if !same {
-			sideB.count(nx, slots)
+			sideB.count(k, v, &index, slots)
 		}
 		pairs := make([]int64, nx*nx)
 		for r := 0; r+1 < len(layer); r++ {
@@ -616,20 +622,20 @@ func (k *knowledge) subsetAnswers3(vs []int) [][]float64 {
 				}
 			}
 		}
-		for x, cx := range code {
-			for y, cy := range code {
-				hist[i][cx*64+cy] = float64(pairs[x*nx+y])
+		for _, w := range pairs {
+			if w != 0 {
+				hist[i] = append(hist[i], float64(w))
 			}
 		}
-		sideA.reset(slots)
+		sideA.reset(nx, slots)
 		if !same {
-			sideB.reset(slots)
+			sideB.reset(nx, slots)
 		}
 	}
 	return hist
 }
 
-// subsetSide is one opponent's side of jointAnswers3: the sets it may
+// subsetSide is one opponent's side of subsetAnswers3: the sets it may
 // hold and, per question, how many of them contain each small set S and
 // give each answer.
 type subsetSide struct {
@@ -640,9 +646,10 @@ type subsetSide struct {
 	per  int
 	// ans[j] is list[j]'s answer to the current question, numbered densely.
 	ans []uint8
-	// cnt[x*slots+slot[S]] counts the members containing S that answer x;
-	// answer-major, so one member's subsets all land in one row.
-	cnt []int32
+	// cnt[x*slots+slot[S]] counts the members containing S that answer x
+	// (at most 3,003); answer-major, so one member's subsets all land in
+	// one row.
+	cnt []uint16
 	// nz[slot[S]] has bit x set when cnt for S and x is not zero.
 	nz []uint64
 }
@@ -661,19 +668,20 @@ func newSubsetSide(list []uint32, slot []int32, handSize int) *subsetSide {
 	return side
 }
 
-// count fills cnt and nz for the current answers (nx of them). Between
-// questions cnt and nz are all zero (see reset), so that the cost follows
-// the number of hands, not the 4,944 small sets times the answers.
-func (side *subsetSide) count(nx, slots int) {
-	if need := nx * slots; cap(side.cnt) < need {
-		side.cnt = make([]int32, need)
-	} else {
-		side.cnt = side.cnt[:need]
-	}
-	if side.nz == nil {
-		side.nz = make([]uint64, slots)
-	}
-	for j, x := range side.ans {
+// grow makes room for questions with up to nx answers.
+func (side *subsetSide) grow(nx, slots int) {
+	side.cnt = make([]uint16, nx*slots)
+	side.nz = make([]uint64, slots)
+}
+
+// count numbers each member's answer to variant v (index maps answers to
+// their numbers) and fills cnt and nz. Between questions cnt and nz are all
+// zero (see reset), so that the cost follows the number of hands, not the
+// 4,944 small sets times the answers.
+func (side *subsetSide) count(k *knowledge, v int, index *[64]uint8, slots int) {
+	for j, m := range side.list {
+		x := index[k.table.answers[k.handID[m]][v]]
+		side.ans[j] = x
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
 		bit := uint64(1) << x
 		for _, sl := range side.subs[j*side.per : (j+1)*side.per] {
@@ -683,8 +691,14 @@ func (side *subsetSide) count(nx, slots int) {
 	}
 }
 
-// reset zeroes what count set.
-func (side *subsetSide) reset(slots int) {
+// reset zeroes what count set: by clearing all of it when that is less
+// work (many hands, few answers), else by undoing each hand's subsets.
+func (side *subsetSide) reset(nx, slots int) {
+	if nx*slots < 8*len(side.subs) {
+		clear(side.cnt[:nx*slots])
+		clear(side.nz)
+		return
+	}
 	for j, x := range side.ans {
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
 		for _, sl := range side.subs[j*side.per : (j+1)*side.per] {
@@ -695,17 +709,14 @@ func (side *subsetSide) reset(slots int) {
 }
 
 // best returns the hand id with the highest weight (lowest id on ties) and its probability.
+// The weights are whole numbers of deals, so their float sum is exact in
+// any order and the map can be read as it comes, without sorting.
 func (b belief) best() (int32, float64) {
-	ids := make([]int32, 0, len(b.target))
+	bestID, bestW := int32(-1), -1.0
 	total := 0.0
 	for id, w := range b.target {
-		ids = append(ids, id)
 		total += w
-	}
-	slices.Sort(ids)
-	bestID, bestW := int32(-1), -1.0
-	for _, id := range ids {
-		if w := b.target[id]; w > bestW {
+		if w > bestW || (w == bestW && id < bestID) {
 			bestID, bestW = id, w
 		}
 	}
