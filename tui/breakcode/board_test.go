@@ -313,3 +313,50 @@ func TestParseGuess(t *testing.T) {
 		}
 	}
 }
+
+// TestRememberedDrawingMatchesAFreshBoard follows a game at many window
+// sizes with one board, which keeps what it drew between frames, and checks
+// every frame against a new board's, and that the memories stay bounded.
+func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
+	st := deal(t, 3, 9)
+	styled := board.Styles{
+		Heading: lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7D9CFF")),
+		Strong:  lipgloss.NewStyle().Bold(true), Dim: lipgloss.NewStyle().Foreground(lipgloss.Color("#8A8A8A")),
+		Selected: lipgloss.NewStyle().Bold(true), Error: lipgloss.NewStyle().Bold(true), Good: lipgloss.NewStyle().Underline(true),
+		TileBlack: lipgloss.NewStyle().Reverse(true), TileWhite: lipgloss.NewStyle().Bold(true),
+		TileGreen: lipgloss.NewStyle().Bold(true).Underline(true), TileHidden: lipgloss.NewStyle().Faint(true),
+	}
+	viewer := engine.SeatViewer(1)
+	kept := New(styled, testKeys())
+	var log []engine.Event
+	for move := range 12 {
+		v := st.View(viewer).(bc.View)
+		for w := 20; w <= 240; w += 11 {
+			for _, h := range []int{4, 12, 30} {
+				c := board.Context{
+					Viewer: viewer, Names: []string{"mara", "Björk", "李小龙"},
+					Status: st.Status(), Log: engine.FilterEvents(log, viewer), Width: w, Height: h,
+				}
+				kept.SetView(v, c)
+				fresh := New(styled, testKeys())
+				fresh.SetView(v, c)
+				row := string(rune('1' + (move+w)%6)) // highlight a different row now and then
+				press(kept, row)
+				press(fresh, row)
+				if got, want := kept.View(), fresh.View(); got != want {
+					t.Fatalf("move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", move, w, h, got, want)
+				}
+			}
+		}
+		log = append(log, ask(t, st, 1)...)
+	}
+	if n := len(kept.questions); n > maxQuestionRows {
+		t.Errorf("%d question rows remembered, more than %d", n, maxQuestionRows)
+	}
+	if n := len(kept.notes); n > maxNotes {
+		t.Errorf("%d notes remembered, more than %d", n, maxNotes)
+	}
+	if n := len(kept.seatNotes); n > 3 {
+		t.Errorf("notes remembered for %d seats at a 3-seat table", n)
+	}
+}
