@@ -221,18 +221,18 @@ func (k *knowledge) marginals3(b *belief) {
 	zA, zB := z[0], z[1]
 	// A's weight: B's consistent sets among the tiles A leaves (the centre takes the rest).
 	for _, a := range k.ok[0] {
-		if w := zB[k.full&^a]; w > 0 {
+		if w := zB.at(k.full &^ a); w > 0 {
 			b.opp[0][a] = float64(w)
 		}
 	}
 	for _, m := range k.ok[1] {
-		if w := zA[k.full&^m]; w > 0 {
+		if w := zA.at(k.full &^ m); w > 0 {
 			b.opp[1][m] = float64(w)
 		}
 	}
-	pairs := k.orConv(zA, zB)
+	pairs := orConv(zA, zB)
 	forSubsets(k.full, k.handSize, func(c uint32) {
-		if w := pairs[k.full&^c]; w > 0 {
+		if w := pairs.at(k.full &^ c); w > 0 {
 			b.target[k.handID[c]] += float64(w)
 		}
 	})
@@ -313,41 +313,46 @@ func (k *knowledge) marginals4(b *belief) {
 	// split two hands' worth of the rest. Counting x's sets inside the
 	// 8-tile sets within S gives z[x](S)·C(|S|-h, h) (each of x's sets in S
 	// lies in that many of them), so no transform is needed for that side.
-	spread := make([]uint32, len(k.pool)+1)
+	spread := make([]uint64, len(k.pool)+2)
 	for r := range spread {
-		spread[r] = uint32(binom(r-h, h))
+		spread[r] = uint64(binom(r-h, h))
 	}
-	var outers [3][]uint32
+	var outers [3]subsetCounts
 	for j := range k.opps {
 		y, x := (j+1)%3, (j+2)%3
 		// The count is symmetric in the two others: reuse it when an earlier
 		// opponent had the same two (as at the start, when no one has answered).
 		for i := range j {
 			yi, xi := (i+1)%3, (i+2)%3
-			if (sameSlice(z[y], z[yi]) && sameSlice(z[x], z[xi])) || (sameSlice(z[y], z[xi]) && sameSlice(z[x], z[yi])) {
+			if (z[y].same(z[yi]) && z[x].same(z[xi])) || (z[y].same(z[xi]) && z[x].same(z[yi])) {
 				outers[j] = outers[i]
 				break
 			}
 		}
 		if outers[j] == nil {
-			g := make([]uint32, len(z[x]))
-			for m := range g {
-				g[m] = z[y][m] * z[x][m] * spread[bits.OnesCount32(uint32(m))]
+			// At most 1,820 · 1,820 · 495 < 2^32 per set.
+			g := make(subsetCounts, len(z[x]))
+			for w := range g {
+				r := bits.OnesCount(uint(w)) // tiles of set 2w; set 2w+1 has one more
+				a, b := z[y][w], z[x][w]
+				lo := (a & lowLane) * (b & lowLane) * spread[r]
+				hi := (a >> 32) * (b >> 32) * spread[r+1]
+				g[w] = lo | hi<<32
 			}
-			mobius(g, len(k.pool))
+			g.mobius()
 			outers[j] = g
 		}
 		for _, m := range k.ok[j] {
-			if w := outers[j][k.full&^m]; w > 0 {
+			if w := outers[j].at(k.full &^ m); w > 0 {
 				b.opp[j][m] = float64(w)
 			}
 		}
 	}
 	// Centre: B and C split a 2-hand set exactly; A takes a hand beside them.
-	pairs := k.orConv(z[1], z[2])
-	triples := k.orConv(z[0], k.rankZeta(pairs, 2*h))
+	pairs := orConv(z[1], z[2])
+	triples := orConv(z[0], pairs.rankZeta(2*h))
 	forSubsets(k.full, h, func(c uint32) {
-		if w := triples[k.full&^c]; w > 0 {
+		if w := triples.at(k.full &^ c); w > 0 {
 			b.target[k.handID[c]] += float64(w)
 		}
 	})
@@ -356,14 +361,11 @@ func (k *knowledge) marginals4(b *belief) {
 	}
 }
 
-// sameSlice reports whether a and b are the very same slice.
-func sameSlice(a, b []uint32) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
-
 // zetasOf returns zetaOf of each list, computing it once for lists that
 // are equal (all of them, before anyone has answered); equal lists share
 // one slice, which callers only read.
-func (k *knowledge) zetasOf(lists [][]uint32) [][]uint32 {
-	out := make([][]uint32, len(lists))
+func (k *knowledge) zetasOf(lists [][]uint32) []subsetCounts {
+	out := make([]subsetCounts, len(lists))
 	for j, list := range lists {
 		for i := range j {
 			if slices.Equal(list, lists[i]) {
@@ -378,68 +380,94 @@ func (k *knowledge) zetasOf(lists [][]uint32) [][]uint32 {
 	return out
 }
 
-// The subset transforms below count in uint32 and let sums wrap around:
-// zeta, Möbius and pointwise products are ring operations, so every value
-// is exact modulo 2^32, and the counts read at the end (numbers of deals,
-// at most 63,063,000) are below 2^32, so they come out exact even where a
-// Möbius step in between wrapped. Half the memory of int64, twice as fast.
+// subsetCounts holds a count for every local set in two 32-bit lanes a
+// word: set m in word m/2, the low lane for even m. One 64-bit add or
+// subtract then does two sets' work, halving the subset transforms.
+//
+// A lane never carries into or borrows from its neighbour because every
+// count here stays within 0 and 2^32-1 at every step: each transform's
+// input is a zeta transform of nonnegative counts whose largest value is
+// below 2^32 (bounds at each use), so each step of zeta is a partial sum
+// of the final value, and each step of Möbius a partial sum of nonnegative
+// counts that ends at the final one.
+type subsetCounts []uint64
+
+const lowLane = 1<<32 - 1
+
+// at returns the count of set m.
+func (f subsetCounts) at(m uint32) uint32 { return uint32(f[m>>1] >> (32 * (m & 1))) }
+
+// same reports whether f and g are the very same slice.
+func (f subsetCounts) same(g subsetCounts) bool {
+	return len(f) == len(g) && (len(f) == 0 || &f[0] == &g[0])
+}
 
 // zetaOf returns the zeta transform of the indicator of list: for every
-// set S, how many sets of list lie inside S.
-func (k *knowledge) zetaOf(list []uint32) []uint32 {
-	f := make([]uint32, 1<<len(k.pool))
+// set S, how many sets of list lie inside S (at most 3,003).
+func (k *knowledge) zetaOf(list []uint32) subsetCounts {
+	f := make(subsetCounts, max(1, 1<<len(k.pool)/2))
 	for _, m := range list {
-		f[m] = 1
+		f[m>>1] |= 1 << (32 * (m & 1))
 	}
-	zeta(f, len(k.pool))
+	f.zeta()
 	return f
 }
 
 // orConv returns, for every set S, the sum over A ∪ B = S of fa(A)·fb(B),
-// given the zeta transforms of fa and fb. On sets whose size is the sum of
-// the two parts' sizes, A and B are disjoint.
-func (k *knowledge) orConv(za, zb []uint32) []uint32 {
-	g := make([]uint32, len(za))
-	for m := range g {
-		g[m] = za[m] * zb[m]
+// given the zeta transforms of fa and fb; each product must stay below
+// 2^32. On sets whose size is the sum of the two parts' sizes, A and B are
+// disjoint.
+func orConv(za, zb subsetCounts) subsetCounts {
+	g := make(subsetCounts, len(za))
+	for w := range g {
+		a, b := za[w], zb[w]
+		g[w] = (a&lowLane)*(b&lowLane) | (a>>32)*(b>>32)<<32
 	}
-	mobius(g, len(k.pool))
+	g.mobius()
 	return g
 }
 
-// rankZeta keeps f on sets of exactly r tiles and returns the zeta transform of that.
-func (k *knowledge) rankZeta(f []uint32, r int) []uint32 {
-	g := make([]uint32, len(f))
-	for m := range g {
-		if bits.OnesCount32(uint32(m)) == r {
-			g[m] = f[m]
+// rankZeta keeps f on sets of exactly r tiles and returns the zeta
+// transform of that.
+func (f subsetCounts) rankZeta(r int) subsetCounts {
+	g := make(subsetCounts, len(f))
+	for w := range g {
+		switch bits.OnesCount(uint(w)) { // set 2w; set 2w+1 has one tile more
+		case r:
+			g[w] = f[w] & lowLane
+		case r - 1:
+			g[w] = f[w] &^ lowLane
 		}
 	}
-	zeta(g, len(k.pool))
+	g.zeta()
 	return g
 }
 
 // zeta replaces f by its sum over subsets: f(S) = Σ_{T ⊆ S} f(T).
-func zeta(f []uint32, n int) {
-	for i := range n {
-		bit := 1 << i
+func (f subsetCounts) zeta() {
+	for w := range f {
+		f[w] += (f[w] & lowLane) << 32 // tile 0: odd sets take the even ones
+	}
+	for bit := 1; bit < len(f); bit <<= 1 { // tile i+1 is bit i of the word
 		for base := 0; base < len(f); base += 2 * bit {
 			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
-			for m := range hi {
-				hi[m] += lo[m]
+			for w := range hi {
+				hi[w] += lo[w]
 			}
 		}
 	}
 }
 
 // mobius inverts zeta.
-func mobius(f []uint32, n int) {
-	for i := range n {
-		bit := 1 << i
+func (f subsetCounts) mobius() {
+	for w := range f {
+		f[w] -= (f[w] & lowLane) << 32
+	}
+	for bit := 1; bit < len(f); bit <<= 1 {
 		for base := 0; base < len(f); base += 2 * bit {
 			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
-			for m := range hi {
-				hi[m] -= lo[m]
+			for w := range hi {
+				hi[w] -= lo[w]
 			}
 		}
 	}
