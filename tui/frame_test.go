@@ -33,10 +33,15 @@ const (
 	sampleFramesPath = "testdata/breakcode_frames_sample.golden"
 )
 
-// traceGame plays a Break the Code game with easy bots in every seat and
-// returns the table as viewer saw it after each of the first moves moves
-// (the deal first), with versions counting up from 1.
-func traceGame(t testing.TB, players []engine.Player, seed uint64, moves int, viewer engine.Viewer) []lobby.TableView {
+// traceGame plays a Break the Code game by a fixed script and returns the
+// table as viewer saw it after each of the first moves moves (the deal
+// first), with versions counting up from 1. The seat to move asks about the
+// first face-up card (its first number), except that on move wrongAt it
+// guesses its own tiles (a wrong guess), on move rightAt (or when no card is
+// left) it guesses right, and it passes a last chance; a negative move
+// never comes. The script is not a bot, so the frames depend on the rules
+// and their wording only, not on how a bot chooses.
+func traceGame(t testing.TB, players []engine.Player, seed uint64, moves, wrongAt, rightAt int, viewer engine.Viewer) []lobby.TableView {
 	t.Helper()
 	st, _, err := engine.Start(bc.Game{}, nil, players, seed)
 	if err != nil {
@@ -44,20 +49,36 @@ func traceGame(t testing.TB, players []engine.Player, seed uint64, moves int, vi
 	}
 	var log []engine.Event
 	views := []lobby.TableView{traceView(st, players, viewer, log, 1)}
-	for range moves {
+	for m := range moves {
 		s := st.Status()
 		if s.Finished || len(s.Active) == 0 {
 			break
 		}
 		seat := s.Active[0]
-		bot := &bc.Bot{Seat: seat, Level: bc.LevelEasy, Seed: seed + uint64(seat)}
-		act, err := bot.Act(st.View(engine.SeatViewer(seat)))
-		if err != nil || act == nil {
-			t.Fatalf("bot in seat %d: %v (action %q)", seat, err, act)
+		v := st.View(engine.SeatViewer(seat)).(bc.View)
+		all := st.View(engine.Omniscient()).(bc.View)
+		right := all.Centre
+		if v.CentreSize == 0 {
+			right = all.Seats[1-seat].Hand
+		}
+		var act []byte
+		switch {
+		case v.Phase == bc.LastChance:
+			act = bc.PassAction()
+		case m == wrongAt:
+			act = bc.GuessAction(v.Hand)
+		case m == rightAt || len(v.FaceUp) == 0:
+			act = bc.GuessAction(right)
+		default:
+			num := 0
+			if ns := bc.CardNumbers(v.FaceUp[0]); len(ns) > 0 {
+				num = ns[0]
+			}
+			act = bc.AskAction(v.FaceUp[0], num)
 		}
 		evs, err := st.Apply(seat, act)
 		if err != nil {
-			t.Fatalf("apply %s: %v", act, err)
+			t.Fatalf("move %d by seat %d, %s: %v", m, seat, act, err)
 		}
 		log = append(log, evs...)
 		views = append(views, traceView(st, players, viewer, log, uint64(len(views)+1)))
@@ -109,12 +130,12 @@ func showView(t testing.TB, m *app, conn *fakeConn, v lobby.TableView) {
 // frameScript is one session following a game, with things it does between
 // moves: keys pressed and window resizes.
 type frameScript struct {
-	name    string
-	players []engine.Player
-	seed    uint64
-	moves   int
-	viewer  engine.Viewer
-	w, h    int
+	name             string
+	players          []engine.Player
+	seed             uint64
+	wrongAt, rightAt int // the moves of the script's guesses (see traceGame)
+	viewer           engine.Viewer
+	w, h             int
 }
 
 // frameActions are what the session does after seeing move i (cycled
@@ -148,13 +169,14 @@ func frameScripts() []frameScript {
 	}
 	var out []frameScript
 	games := []struct {
-		players []engine.Player
-		seed    uint64
+		players          []engine.Player
+		seed             uint64
+		wrongAt, rightAt int
 	}{
-		{people("mara", "Bo"), 3},
-		{people("mara", "Bo", "Kai"), 7},
-		{people("mara", "Björk Guðmundsdóttir", "李小龙"), 11},
-		{people("mara", "Bo", "Kai", "Ana"), 5},
+		{people("mara", "Bo"), 3, 4, 13},
+		{people("mara", "Bo", "Kai"), 7, 5, 16},
+		{people("mara", "Björk Guðmundsdóttir", "李小龙"), 11, 3, 18},
+		{people("mara", "Bo", "Kai", "Ana"), 5, 6, 12},
 	}
 	sizes := [][2]int{{80, 24}, {120, 40}, {60, 20}}
 	for gi, g := range games {
@@ -170,7 +192,8 @@ func frameScripts() []frameScript {
 				}
 				out = append(out, frameScript{
 					name:    fmt.Sprintf("%dp-seed%d-%s-%dx%d", len(g.players), g.seed, who, sz[0], sz[1]),
-					players: g.players, seed: g.seed, moves: 60, viewer: v, w: sz[0], h: sz[1],
+					players: g.players, seed: g.seed, wrongAt: g.wrongAt, rightAt: g.rightAt,
+					viewer: v, w: sz[0], h: sz[1],
 				})
 			}
 		}
@@ -180,7 +203,7 @@ func frameScripts() []frameScript {
 
 // runFrameScript plays one script and returns its frames by name, in order.
 func runFrameScript(t testing.TB, sc frameScript) (names, frames []string) {
-	views := traceGame(t, sc.players, sc.seed, sc.moves, sc.viewer)
+	views := traceGame(t, sc.players, sc.seed, 60, sc.wrongAt, sc.rightAt, sc.viewer)
 	m, conn := openTableAt(t, views, sc.w, sc.h)
 	big := false
 	w, h := sc.w, sc.h
