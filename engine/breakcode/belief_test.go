@@ -33,6 +33,19 @@ func brute4(k *knowledge) belief {
 	return b
 }
 
+// denseOpp spreads a belief's per-opponent weights over every local set,
+// as brute4 and the enumeration count them.
+func denseOpp(k *knowledge, b belief) [][]float64 {
+	out := make([][]float64, len(b.opp))
+	for j := range b.opp {
+		out[j] = make([]float64, 1<<len(k.pool))
+		for i, m := range k.ok[j] {
+			out[j][m] = b.opp[j][i]
+		}
+	}
+	return out
+}
+
 func TestMarginals4MatchBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	s := newState(true, make([]engine.Player, 4), 77)
@@ -48,10 +61,11 @@ func TestMarginals4MatchBruteForce(t *testing.T) {
 	}
 	k := newKnowledge(s.view(engine.SeatViewer(0)))
 	got, want := k.belief(), brute4(k)
+	gotOpp := denseOpp(k, got)
 	for j := range k.opps {
-		for m := range got.opp[j] {
-			if got.opp[j][m] != want.opp[j][m] {
-				t.Fatalf("opponent %d set %b: %v, want %v", j, m, got.opp[j][m], want.opp[j][m])
+		for m := range gotOpp[j] {
+			if gotOpp[j][m] != want.opp[j][m] {
+				t.Fatalf("opponent %d set %b: %v, want %v", j, m, gotOpp[j][m], want.opp[j][m])
 			}
 		}
 	}
@@ -80,13 +94,14 @@ func TestMarginals3MatchEnumeration(t *testing.T) {
 	for step := range 4 {
 		k := newKnowledge(s.view(engine.SeatViewer(1)))
 		got := k.belief()
-		want := belief{target: map[int32]float64{}, opp: [][]float64{make([]float64, len(got.opp[0])), make([]float64, len(got.opp[1]))}}
+		size := 1 << len(k.pool)
+		want := belief{target: map[int32]float64{}, opp: [][]float64{make([]float64, size), make([]float64, size)}}
 		k.forJoint3(func(a, b uint32) {
 			want.opp[0][a]++
 			want.opp[1][b]++
 			want.target[k.handID[k.full&^a&^b]]++
 		})
-		if !slices.Equal(got.opp[0], want.opp[0]) || !slices.Equal(got.opp[1], want.opp[1]) {
+		if gotOpp := denseOpp(k, got); !slices.Equal(gotOpp[0], want.opp[0]) || !slices.Equal(gotOpp[1], want.opp[1]) {
 			t.Fatalf("step %d: opponent marginals differ", step)
 		}
 		if len(got.target) != len(want.target) {

@@ -157,8 +157,8 @@ func questionInfoReference(k *knowledge, b belief, vs []int) []float64 {
 		for j := range k.opps {
 			for i, v := range vs {
 				var dist [64]float64
-				for _, m := range k.ok[j] {
-					if w := b.opp[j][m]; w > 0 {
+				for idx, m := range k.ok[j] {
+					if w := b.opp[j][idx]; w > 0 {
 						dist[k.table.answers[k.handID[m]][v]] += w
 					}
 				}

@@ -141,7 +141,9 @@ func forSubsets(set uint32, size int, fn func(uint32)) {
 
 // belief is a weighting of joint deals reduced to what the bot and the aid use.
 type belief struct {
-	// opp[j][m] is the weight of opponent opps[j] holding local set m.
+	// opp[j][i] is the weight of opponent opps[j] holding local set
+	// ok[j][i] (lists the length of ok, not tables over every set: a
+	// decision would otherwise clear up to 1.5 MB).
 	opp [][]float64
 	// target maps each possible hand id of the thing to guess (the opponent's
 	// hand with 2 players, the centre otherwise) to its weight.
@@ -162,8 +164,8 @@ func (k *knowledge) countsFrom(b belief) aidCounts {
 	c := aidCounts{hands: make([]int, k.n)}
 	for j, seat := range k.opps {
 		ids := map[int32]bool{}
-		for _, m := range k.ok[j] {
-			if b.opp[j][m] > 0 {
+		for i, m := range k.ok[j] {
+			if b.opp[j][i] > 0 {
 				ids[k.handID[m]] = true
 			}
 		}
@@ -180,15 +182,14 @@ func (k *knowledge) countsFrom(b belief) aidCounts {
 // enumerated exactly. 4 players: exact marginals per opponent and for the
 // centre by counting over subsets (see marginals4).
 func (k *knowledge) belief() belief {
-	size := 1 << len(k.pool)
 	b := belief{target: map[int32]float64{}}
-	for range k.opps {
-		b.opp = append(b.opp, make([]float64, size))
+	for j := range k.opps {
+		b.opp = append(b.opp, make([]float64, len(k.ok[j])))
 	}
 	switch k.n {
 	case 2:
-		for _, m := range k.ok[0] {
-			b.opp[0][m] = 1
+		for i, m := range k.ok[0] {
+			b.opp[0][i] = 1
 			b.target[k.handID[m]]++
 		}
 	case 3:
@@ -196,12 +197,18 @@ func (k *knowledge) belief() belief {
 			k.marginals3(&b)
 			break
 		}
-		centre := make([]float64, size)
+		size := 1 << len(k.pool)
+		oppA, oppB, centre := make([]float64, size), make([]float64, size), make([]float64, size)
 		k.forJoint3(func(a, bb uint32) {
-			b.opp[0][a]++
-			b.opp[1][bb]++
+			oppA[a]++
+			oppB[bb]++
 			centre[k.full&^a&^bb]++
 		})
+		for j, opp := range [][]float64{oppA, oppB} {
+			for i, m := range k.ok[j] {
+				b.opp[j][i] = opp[m]
+			}
+		}
 		forSubsets(k.full, k.handSize, func(c uint32) {
 			if w := centre[c]; w > 0 {
 				b.target[k.handID[c]] += w
@@ -220,15 +227,11 @@ func (k *knowledge) marginals3(b *belief) {
 	z := k.zetasOf(k.ok)
 	zA, zB := z[0], z[1]
 	// A's weight: B's consistent sets among the tiles A leaves (the centre takes the rest).
-	for _, a := range k.ok[0] {
-		if w := zB.at(k.full &^ a); w > 0 {
-			b.opp[0][a] = float64(w)
-		}
+	for i, a := range k.ok[0] {
+		b.opp[0][i] = float64(zB.at(k.full &^ a))
 	}
-	for _, m := range k.ok[1] {
-		if w := zA.at(k.full &^ m); w > 0 {
-			b.opp[1][m] = float64(w)
-		}
+	for i, m := range k.ok[1] {
+		b.opp[1][i] = float64(zA.at(k.full &^ m))
 	}
 	pairs := orConv(zA, zB)
 	forSubsets(k.full, k.handSize, func(c uint32) {
@@ -342,10 +345,8 @@ func (k *knowledge) marginals4(b *belief) {
 			g.mobius()
 			outers[j] = g
 		}
-		for _, m := range k.ok[j] {
-			if w := outers[j].at(k.full &^ m); w > 0 {
-				b.opp[j][m] = float64(w)
-			}
+		for i, m := range k.ok[j] {
+			b.opp[j][i] = float64(outers[j].at(k.full &^ m))
 		}
 	}
 	// Centre: B and C split a 2-hand set exactly; A takes a hand beside them.
@@ -508,8 +509,8 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 		for j := range k.opps {
 			for i, v := range vs {
 				var dist [64]float64
-				for _, m := range k.ok[j] {
-					if w := b.opp[j][m]; w > 0 {
+				for idx, m := range k.ok[j] {
+					if w := b.opp[j][idx]; w > 0 {
 						dist[k.table.answers[k.handID[m]][v]] += w
 					}
 				}
