@@ -54,6 +54,31 @@ func BenchmarkBotAfterAsks(b *testing.B) {
 	}
 }
 
+// BenchmarkBotGame plays 10 seeded games between strong bots (as the
+// golden games do) and reports the average cost of one decision over whole
+// games, first moves and late ones alike; the game's own moves and views
+// are a small part.
+func BenchmarkBotGame(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		b.Run(fmt.Sprintf("%dp", n), func(b *testing.B) {
+			levels := make([]string, n)
+			for i := range levels {
+				levels[i] = LevelStrong
+			}
+			handsOfSize(5)
+			handsOfSize(4)
+			decisions := 0
+			for b.Loop() {
+				for seed := range uint64(10) {
+					_, moves := (goldenGame{seed: seed, levels: levels}).play(b)
+					decisions += moves
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(decisions), "ns/decision")
+		})
+	}
+}
+
 // askedPosition returns a seeded game with the aid on after asks questions
 // (random face-up cards, no guesses).
 func askedPosition(tb testing.TB, n, asks int, seed uint64) *state {
