@@ -87,13 +87,13 @@ func firstNumberOr0(card int) int {
 	return 0
 }
 
-// The 3-player belief by subset transforms equals direct enumeration of
-// every deal, at the start and after some answers.
+// The 3-player belief, by subset transforms and by testing pairs (belief
+// picks one by size), equals direct enumeration of every deal, at the start
+// and after some answers.
 func TestMarginals3MatchEnumeration(t *testing.T) {
 	s := newState(true, make([]engine.Player, 3), 12)
-	for step := range 4 {
+	for step := range 6 {
 		k := newKnowledge(s.view(engine.SeatViewer(1)))
-		got := k.belief()
 		size := 1 << len(k.pool)
 		want := belief{target: map[int32]float64{}, opp: [][]float64{make([]float64, size), make([]float64, size)}}
 		k.forJoint3(func(a, b uint32) {
@@ -101,15 +101,19 @@ func TestMarginals3MatchEnumeration(t *testing.T) {
 			want.opp[1][b]++
 			want.target[k.handID[k.full&^a&^b]]++
 		})
-		if gotOpp := denseOpp(k, got); !slices.Equal(gotOpp[0], want.opp[0]) || !slices.Equal(gotOpp[1], want.opp[1]) {
-			t.Fatalf("step %d: opponent marginals differ", step)
-		}
-		if len(got.target) != len(want.target) {
-			t.Fatalf("step %d: %d centre sets, want %d", step, len(got.target), len(want.target))
-		}
-		for id, w := range want.target {
-			if got.target[id] != w {
-				t.Fatalf("step %d: centre %v weighs %v, want %v", step, k.table.tiles[id], got.target[id], w)
+		for name, way := range map[string]func(*belief){"transforms": k.marginals3, "pairs": k.pairs3} {
+			got := belief{target: map[int32]float64{}, opp: [][]float64{make([]float64, len(k.ok[0])), make([]float64, len(k.ok[1]))}}
+			way(&got)
+			if gotOpp := denseOpp(k, got); !slices.Equal(gotOpp[0], want.opp[0]) || !slices.Equal(gotOpp[1], want.opp[1]) {
+				t.Fatalf("step %d, %s: opponent marginals differ", step, name)
+			}
+			if len(got.target) != len(want.target) {
+				t.Fatalf("step %d, %s: %d centre sets, want %d", step, name, len(got.target), len(want.target))
+			}
+			for id, w := range want.target {
+				if got.target[id] != w {
+					t.Fatalf("step %d, %s: centre %v weighs %v, want %v", step, name, k.table.tiles[id], got.target[id], w)
+				}
 			}
 		}
 		card := s.faceUp[step%len(s.faceUp)]

@@ -194,7 +194,11 @@ func (k *knowledge) belief() belief {
 		}
 	case 3:
 		if k.centreKnown < 0 {
-			k.marginals3(&b)
+			if len(k.ok[0])*len(k.ok[1]) < smallJoint3 {
+				k.pairs3(&b)
+			} else {
+				k.marginals3(&b)
+			}
 			break
 		}
 		size := 1 << len(k.pool)
@@ -218,6 +222,31 @@ func (k *knowledge) belief() belief {
 		k.marginals4(&b)
 	}
 	return b
+}
+
+// smallJoint3 is the number of (A, B) pairs of possible hands below which
+// testing every pair (pairs3) costs less than marginals3's transforms over
+// every set of the 15 unseen tiles.
+const smallJoint3 = 100_000
+
+// pairs3 is the 3-player belief, centre unseen, by testing every pair of
+// A's and B's possible sets: each disjoint pair is one deal.
+func (k *knowledge) pairs3(b *belief) {
+	centre := make([]uint32, 1<<len(k.pool))
+	for i, a := range k.ok[0] {
+		for j, bb := range k.ok[1] {
+			if a&bb == 0 {
+				b.opp[0][i]++
+				b.opp[1][j]++
+				centre[k.full&^a&^bb]++
+			}
+		}
+	}
+	forSubsets(k.full, k.handSize, func(c uint32) {
+		if w := centre[c]; w > 0 {
+			b.target[k.handID[c]] += float64(w)
+		}
+	})
 }
 
 // marginals3 is the 3-player belief counted with subset transforms; it
