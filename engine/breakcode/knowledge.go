@@ -46,11 +46,15 @@ func newKnowledge(v View) *knowledge {
 	for i := range k.handID {
 		k.handID[i] = -1
 	}
-	var all []uint32
-	forSubsets(k.full, k.handSize, func(m uint32) {
-		k.handID[m] = k.table.id(k.physical(m))
+	// Every local set of handSize tiles, in forSubsets' order: local sets
+	// are plain bit patterns, so Gosper's hack walks them directly.
+	all := make([]uint32, 0, binom(len(k.pool), k.handSize))
+	for m := uint32(1)<<k.handSize - 1; m <= k.full; {
+		k.handID[m] = k.localID(m)
 		all = append(all, m)
-	})
+		r := m + m&-m
+		m = (r^m)>>(2+bits.TrailingZeros32(m)) | r
+	}
 	if v.Centre != nil {
 		if c, err := maskOf(v.Centre); err == nil {
 			k.centreKnown = k.table.id(c)
@@ -70,12 +74,12 @@ func newKnowledge(v View) *knowledge {
 			continue
 		}
 		k.opps = append(k.opps, i)
-		notes := v.Seats[i].Notes
+		heard := k.heard(v.Seats[i].Notes)
 		var list []uint32
 		set := make([]bool, 1<<len(k.pool))
 		for _, m := range all {
 			id := k.handID[m]
-			if wrong[id] || !k.fits(id, notes) {
+			if heard == nil || wrong[id] || !k.gives(id, heard) {
 				continue
 			}
 			list = append(list, m)
@@ -87,27 +91,46 @@ func newKnowledge(v View) *knowledge {
 	return k
 }
 
-// fits reports whether hand id gives every answer in notes.
-func (k *knowledge) fits(id int32, notes []Note) bool {
-	ans := &k.table.answers[id]
+// heardAnswer is one answer a seat gave: to question variant v, code.
+type heardAnswer struct {
+	v    int
+	code uint8
+}
+
+// heard turns notes into answers to check hands against, or returns nil
+// when a note names no question (no hand can fit it).
+func (k *knowledge) heard(notes []Note) []heardAnswer {
+	out := make([]heardAnswer, 0, len(notes)) // not nil, even with no notes
 	for _, n := range notes {
 		v := variantOf(n.Card, n.Number)
-		if v < 0 || ans[v] != n.Code {
+		if v < 0 {
+			return nil
+		}
+		out = append(out, heardAnswer{v, n.Code})
+	}
+	return out
+}
+
+// gives reports whether hand id gives every answer heard.
+func (k *knowledge) gives(id int32, heard []heardAnswer) bool {
+	ans := &k.table.answers[id]
+	for _, h := range heard {
+		if ans[h.v] != h.code {
 			return false
 		}
 	}
 	return true
 }
 
-// physical converts a local set to a physical one.
-func (k *knowledge) physical(local uint32) uint32 {
-	var m uint32
-	for local != 0 {
-		i := bits.TrailingZeros32(local)
-		m |= 1 << k.pool[i]
+// localID returns the hand id of a local set of handSize tiles (the
+// table's colex lookup, reading the pool's physical indices in order).
+func (k *knowledge) localID(local uint32) int32 {
+	r := int32(0)
+	for i := 0; local != 0; i++ {
+		r += k.table.binom[i][k.pool[bits.TrailingZeros32(local)]]
 		local &= local - 1
 	}
-	return m
+	return k.table.byColex[r]
 }
 
 // forSubsets calls fn for every subset of set with exactly size bits, in a
