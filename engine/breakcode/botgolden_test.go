@@ -205,12 +205,12 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 				if n == 3 && k.centreKnown < 0 {
 					// Both ways of counting the joint answers, whichever
 					// questionInfo picked (enumeration only where it is quick).
-					ways := map[string]func([]int) [][]float64{"subsets": k.subsetAnswers3}
+					ways := map[string]func() [][]float64{"subsets": func() [][]float64 { return k.subsetAnswers3(bel, all) }}
 					if len(k.ok[0])*len(k.ok[1]) < 200_000 {
-						ways["enumeration"] = k.enumeratedAnswers3
+						ways["enumeration"] = func() [][]float64 { return k.enumeratedAnswers3(all) }
 					}
 					for name, way := range ways {
-						for v, hist := range way(all) {
+						for v, hist := range way() {
 							if got := entropy(hist); got != want[v] {
 								t.Fatalf("%s turn %d seat %d variant %d: %v bits by %s, reference %v", g.key(), s.turns, seat, v, got, name, want[v])
 							}

@@ -554,7 +554,7 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 	out := make([]float64, len(vs))
 	switch k.n {
 	case 3:
-		for i, hist := range k.jointAnswers3(vs) {
+		for i, hist := range k.jointAnswers3(b, vs) {
 			out[i] = entropy(hist)
 		}
 	default:
@@ -589,7 +589,7 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 //
 // over the sets S of at most a hand's size: about 32 subsets per hand on
 // each side instead of every pair of hands.
-func (k *knowledge) jointAnswers3(vs []int) [][]float64 {
+func (k *knowledge) jointAnswers3(b belief, vs []int) [][]float64 {
 	if k.centreKnown >= 0 {
 		return k.enumeratedAnswers3(vs) // few deals are left: the centre is fixed
 	}
@@ -597,17 +597,17 @@ func (k *knowledge) jointAnswers3(vs []int) [][]float64 {
 	// cheaper than the fixed costs of counting by subsets. Estimated
 	// times, in tenths of a nanosecond, measured on the first six moves of
 	// seeded games; either way gives the same counts.
-	a, b := len(k.ok[0]), len(k.ok[1])
+	na, nb := len(k.ok[0]), len(k.ok[1])
 	perA := binom(len(k.pool)-k.handSize, k.handSize)
-	enumCost := 180 * a * perA // a subset walk per set of A (see forJoint3)
-	if a*b <= a*perA {
-		enumCost = 20 * a * b // a bitwise test per pair, most of them failing
+	enumCost := 180 * na * perA // a subset walk per set of A (see forJoint3)
+	if na*nb <= na*perA {
+		enumCost = 20 * na * nb // a bitwise test per pair, most of them failing
 	}
-	subsetCost := 2_500_000 + 6*len(vs)*(4*(1<<k.handSize)*(a+b)+2*binom(len(k.pool), k.handSize))
+	subsetCost := 2_500_000 + 6*len(vs)*(2*(1<<k.handSize)*(na+nb)+2*binom(len(k.pool), k.handSize))
 	if enumCost < subsetCost {
 		return k.enumeratedAnswers3(vs)
 	}
-	return k.subsetAnswers3(vs)
+	return k.subsetAnswers3(b, vs)
 }
 
 // enumeratedAnswers3 is jointAnswers3 by visiting every deal.
@@ -627,10 +627,16 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 }
 
 // subsetAnswers3 is jointAnswers3 by inclusion–exclusion; the centre must
-// be unseen. Each histogram holds only the nonzero counts, in the order of
-// their answer pairs: the zeros change neither the total nor the sum in
-// entropy, so the entropy is the same, without 4,096 entries per question.
-func (k *knowledge) subsetAnswers3(vs []int) [][]float64 {
+// be unseen and b must be its belief. Each histogram holds only the nonzero
+// counts, in the order of their answer pairs: the zeros change neither the
+// total nor the sum in entropy, so the entropy is the same, without 4,096
+// entries per question.
+//
+// Each side's commonest answer is not counted by subsets: b already says
+// how many deals give A each answer (the sum of its sets' weights), so the
+// pairs with A's commonest answer are that number less the pairs counted
+// with A's other answers; likewise for B.
+func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 	okA, okB := k.ok[0], k.ok[1]
 	// slot numbers the sets of at most handSize tiles, smallest first;
 	// layer[r] is where those of r tiles begin.
@@ -645,11 +651,11 @@ func (k *knowledge) subsetAnswers3(vs []int) [][]float64 {
 		})
 	}
 	layer = append(layer, int32(slots))
-	sideA := newSubsetSide(okA, slot, k.handSize)
+	sideA := newSubsetSide(okA, b.opp[0], slot, k.handSize)
 	sideB := sideA
 	same := slices.Equal(okA, okB) // so at the start of a game: count once
 	if !same {
-		sideB = newSubsetSide(okB, slot, k.handSize)
+		sideB = newSubsetSide(okB, b.opp[1], slot, k.handSize)
 	}
 	// The answers each question can get (codes below 64), ascending.
 	codes := make([][]uint8, len(vs))
@@ -703,6 +709,36 @@ func (k *knowledge) subsetAnswers3(vs []int) [][]float64 {
 				}
 			}
 		}
+		// The commonest answers' pairs, from each side's totals.
+		xs, ys := sideA.skip, sideB.skip
+		for x := range nx {
+			if x == xs {
+				continue
+			}
+			pairs[x*nx+ys] = sideA.total[x]
+			for y := range nx {
+				if y != ys {
+					pairs[x*nx+ys] -= pairs[x*nx+y]
+				}
+			}
+		}
+		for y := range nx {
+			if y == ys {
+				continue
+			}
+			pairs[xs*nx+y] = sideB.total[y]
+			for x := range nx {
+				if x != xs {
+					pairs[xs*nx+y] -= pairs[x*nx+y]
+				}
+			}
+		}
+		pairs[xs*nx+ys] = sideA.total[xs]
+		for y := range nx {
+			if y != ys {
+				pairs[xs*nx+ys] -= pairs[xs*nx+y]
+			}
+		}
 		for _, w := range pairs {
 			if w != 0 {
 				hist[i] = append(hist[i], float64(w))
@@ -718,15 +754,21 @@ func (k *knowledge) subsetAnswers3(vs []int) [][]float64 {
 
 // subsetSide is one opponent's side of subsetAnswers3: the sets it may
 // hold and, per question, how many of them contain each small set S and
-// give each answer.
+// give each answer but the commonest.
 type subsetSide struct {
 	list []uint32
+	// weight[j] is how many deals give this opponent list[j].
+	weight []float64
 	// subs[j*per : (j+1)*per] are the slots of every subset of list[j]
 	// (per = 2^handSize), worked out once for all questions.
 	subs []int32
 	per  int
 	// ans[j] is list[j]'s answer to the current question, numbered densely.
 	ans []uint8
+	// skip is the commonest answer, which cnt leaves out; total[x] is the
+	// number of deals in which this opponent answers x.
+	skip  int
+	total []int64
 	// cnt[x*slots+slot[S]] counts the members containing S that answer x
 	// (at most 3,003); answer-major, so one member's subsets all land in
 	// one row.
@@ -735,9 +777,9 @@ type subsetSide struct {
 	nz []uint64
 }
 
-func newSubsetSide(list []uint32, slot []int32, handSize int) *subsetSide {
+func newSubsetSide(list []uint32, weight []float64, slot []int32, handSize int) *subsetSide {
 	per := 1 << handSize
-	side := &subsetSide{list: list, per: per, subs: make([]int32, 0, len(list)*per), ans: make([]uint8, len(list))}
+	side := &subsetSide{list: list, weight: weight, per: per, subs: make([]int32, 0, len(list)*per), ans: make([]uint8, len(list))}
 	for _, m := range list {
 		for s := m; ; s = (s - 1) & m {
 			side.subs = append(side.subs, slot[s])
@@ -753,16 +795,33 @@ func newSubsetSide(list []uint32, slot []int32, handSize int) *subsetSide {
 func (side *subsetSide) grow(nx, slots int) {
 	side.cnt = make([]uint16, nx*slots)
 	side.nz = make([]uint64, slots)
+	side.total = make([]int64, nx)
 }
 
 // count numbers each member's answer to variant v (index maps answers to
-// their numbers) and fills cnt and nz. Between questions cnt and nz are all
-// zero (see reset), so that the cost follows the number of hands, not the
-// 4,944 small sets times the answers.
+// their numbers), adds up total, picks skip and fills cnt and nz for the
+// other answers. Between questions cnt and nz are all zero (see reset), so
+// that the cost follows the number of hands, not the 4,944 small sets
+// times the answers.
 func (side *subsetSide) count(k *knowledge, v int, index *[64]uint8, slots int) {
+	clear(side.total)
+	var members [64]int
 	for j, m := range side.list {
 		x := index[k.table.answers[k.handID[m]][v]]
 		side.ans[j] = x
+		members[x]++
+		side.total[x] += int64(side.weight[j])
+	}
+	side.skip = 0
+	for x, n := range members {
+		if n > members[side.skip] {
+			side.skip = x
+		}
+	}
+	for j, x := range side.ans {
+		if int(x) == side.skip {
+			continue
+		}
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
 		bit := uint64(1) << x
 		for _, sl := range side.subs[j*side.per : (j+1)*side.per] {
@@ -781,6 +840,9 @@ func (side *subsetSide) reset(nx, slots int) {
 		return
 	}
 	for j, x := range side.ans {
+		if int(x) == side.skip {
+			continue
+		}
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
 		for _, sl := range side.subs[j*side.per : (j+1)*side.per] {
 			row[sl] = 0
