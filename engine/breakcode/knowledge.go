@@ -662,7 +662,11 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 	widest := 0
 	for i, v := range vs {
 		var seen [64]bool
-		for _, list := range [][]uint32{okA, okB} {
+		lists := [][]uint32{okA, okB}
+		if same {
+			lists = lists[:1]
+		}
+		for _, list := range lists {
 			for _, m := range list {
 				seen[k.table.answers[k.handID[m]][v]] = true
 			}
@@ -702,10 +706,21 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 					x := bits.TrailingZeros64(ma)
 					wa := sign * int64(sideA.cnt[x*slots+int(s)])
 					out := pairs[x*nx : (x+1)*nx]
-					for m := mb; m != 0; m &= m - 1 {
+					m := mb
+					if same {
+						m &^= 1<<x - 1 // symmetric: y ≥ x only, mirrored below
+					}
+					for ; m != 0; m &= m - 1 {
 						y := bits.TrailingZeros64(m)
 						out[y] += wa * int64(sideB.cnt[y*slots+int(s)])
 					}
+				}
+			}
+		}
+		if same {
+			for x := range nx {
+				for y := x + 1; y < nx; y++ {
+					pairs[y*nx+x] = pairs[x*nx+y]
 				}
 			}
 		}
