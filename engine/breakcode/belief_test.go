@@ -58,23 +58,37 @@ func TestMarginals4MatchBruteForce(t *testing.T) {
 			card = s.faceUp[0]
 		}
 		mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
+		checkMarginals4(t, s)
 	}
+}
+
+// checkMarginals4 compares the 4-player belief of seat 0 with brute force.
+func checkMarginals4(t *testing.T, s *state) {
+	t.Helper()
 	k := newKnowledge(s.view(engine.SeatViewer(0)))
-	got, want := k.belief(), brute4(k)
-	gotOpp := denseOpp(k, got)
-	for j := range k.opps {
-		for m := range gotOpp[j] {
-			if gotOpp[j][m] != want.opp[j][m] {
-				t.Fatalf("opponent %d set %b: %v, want %v", j, m, gotOpp[j][m], want.opp[j][m])
+	want := brute4(k)
+	// Every count by transforms (small 0), and every one added up directly.
+	for _, small := range []int{0, 1 << 40} {
+		got := belief{target: map[int32]float64{}}
+		for j := range k.opps {
+			got.opp = append(got.opp, make([]float64, len(k.ok[j])))
+		}
+		k.marginals4(&got, small)
+		gotOpp := denseOpp(k, got)
+		for j := range k.opps {
+			for m := range gotOpp[j] {
+				if gotOpp[j][m] != want.opp[j][m] {
+					t.Fatalf("small %d: opponent %d set %b: %v, want %v", small, j, m, gotOpp[j][m], want.opp[j][m])
+				}
 			}
 		}
-	}
-	if len(got.target) != len(want.target) {
-		t.Fatalf("centre: %d sets, want %d", len(got.target), len(want.target))
-	}
-	for id, w := range want.target {
-		if got.target[id] != w {
-			t.Fatalf("centre %v: %v, want %v", k.table.tiles[id], got.target[id], w)
+		if len(got.target) != len(want.target) {
+			t.Fatalf("small %d: centre: %d sets, want %d", small, len(got.target), len(want.target))
+		}
+		for id, w := range want.target {
+			if got.target[id] != w {
+				t.Fatalf("small %d: centre %v: %v, want %v", small, k.table.tiles[id], got.target[id], w)
+			}
 		}
 	}
 	t.Logf("centre sets %d, asked %d", len(want.target), len(s.asked))
