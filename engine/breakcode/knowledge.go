@@ -211,6 +211,7 @@ func (k *knowledge) belief() belief {
 	}
 	switch k.n {
 	case 2:
+		b.target = make(map[int32]float64, len(k.ok[0]))
 		for i, m := range k.ok[0] {
 			b.opp[0][i] = 1
 			b.target[k.handID[m]]++
@@ -623,15 +624,23 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 			out[i] = entropy(hist)
 		}
 	default:
+		// One pass over each opponent's hands for all questions; the weights
+		// are whole numbers, so the sums do not depend on the order.
+		dist := make([][64]float64, len(vs))
 		for j := range k.opps {
-			for i, v := range vs {
-				var dist [64]float64
-				for idx, m := range k.ok[j] {
-					if w := b.opp[j][idx]; w > 0 {
-						dist[k.table.answers[k.handID[m]][v]] += w
-					}
+			clear(dist)
+			for idx, m := range k.ok[j] {
+				w := b.opp[j][idx]
+				if w <= 0 {
+					continue
 				}
-				out[i] += entropy(dist[:])
+				ans := &k.table.answers[k.handID[m]]
+				for i, v := range vs {
+					dist[i][ans[v]] += w
+				}
+			}
+			for i := range vs {
+				out[i] += entropy(dist[i][:])
 			}
 		}
 	}
