@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // knowledge is what one seat can deduce from its View: its own tiles, every
@@ -720,19 +721,9 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 // with A's other answers; likewise for B.
 func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 	okA, okB := k.ok[0], k.ok[1]
-	// slot numbers the sets of at most handSize tiles, smallest first;
-	// layer[r] is where those of r tiles begin.
-	slot := make([]int32, 1<<len(k.pool))
-	var layer []int32
-	slots := 0
-	for r := 0; r <= k.handSize; r++ {
-		layer = append(layer, int32(slots))
-		forSubsets(k.full, r, func(m uint32) {
-			slot[m] = int32(slots)
-			slots++
-		})
-	}
-	layer = append(layer, int32(slots))
+	numbering := smallSets(len(k.pool), k.handSize)
+	slot, layer := numbering.slot, numbering.layer
+	slots := int(layer[len(layer)-1])
 	sideA := newSubsetSide(okA, b.opp[0], slot, k.handSize)
 	sideB := sideA
 	same := slices.Equal(okA, okB) // so at the start of a game: count once
@@ -847,6 +838,40 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 		}
 	}
 	return hist
+}
+
+// setNumbering numbers the sets of at most some size among n tiles,
+// smallest first: slot[m] is set m's number and layer[r] where those of r
+// tiles begin (layer[size+1] is how many there are).
+type setNumbering struct {
+	slot  []int32
+	layer []int32
+}
+
+// smallSets returns the numbering of the sets of at most size of n tiles.
+// With 3 players it is always the same one (15 unseen tiles, hands of 5),
+// built on first use and never changed; other sizes are built each time.
+func smallSets(n, size int) setNumbering {
+	if n == 15 && size == 5 {
+		return smallSets15x5()
+	}
+	return numberSmallSets(n, size)
+}
+
+var smallSets15x5 = sync.OnceValue(func() setNumbering { return numberSmallSets(15, 5) })
+
+func numberSmallSets(n, size int) setNumbering {
+	num := setNumbering{slot: make([]int32, 1<<n)}
+	slots := int32(0)
+	for r := 0; r <= size; r++ {
+		num.layer = append(num.layer, slots)
+		forSubsets(1<<n-1, r, func(m uint32) {
+			num.slot[m] = slots
+			slots++
+		})
+	}
+	num.layer = append(num.layer, slots)
+	return num
 }
 
 // subsetSide is one opponent's side of subsetAnswers3: the sets it may
