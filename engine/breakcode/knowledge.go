@@ -45,8 +45,8 @@ func newKnowledge(v View) *knowledge {
 	}
 	k.full = 1<<len(k.pool) - 1
 	k.handID = make([]int32, 1<<len(k.pool))
-	// -1 everywhere, by doubling copies (memmove), several times faster
-	// than storing 32,768 entries one by one.
+	// -1 everywhere, by doubling copies (memmove) rather than 32,768
+	// single stores: this table is rebuilt for every decision.
 	k.handID[0] = -1
 	for n := 1; n < len(k.handID); n *= 2 {
 		copy(k.handID[n:], k.handID[:n])
@@ -211,8 +211,9 @@ func (k *knowledge) countsFrom(b belief) aidCounts {
 
 // belief weighs every deal of the unseen tiles consistent with what is known.
 // 2 players: the opponent's hand alone. 3 players: every (A, B, centre) deal,
-// enumerated exactly. 4 players: exact marginals per opponent and for the
-// centre by counting over subsets (see marginals4).
+// counted exactly (pairs3 or marginals3, whichever is cheaper). 4 players:
+// exact marginals per opponent and for the centre by counting over subsets
+// (see marginals4). All weights are whole numbers of deals.
 func (k *knowledge) belief() belief {
 	b := belief{target: map[int32]float64{}}
 	for j := range k.opps {
