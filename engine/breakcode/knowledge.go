@@ -694,20 +694,55 @@ func (k *knowledge) jointAnswers3(b belief, vs []int) [][]float64 {
 	return k.subsetAnswers3(b, vs)
 }
 
-// enumeratedAnswers3 is jointAnswers3 by visiting every deal.
+// enumeratedAnswers3 is jointAnswers3 by visiting every deal. Like
+// subsetAnswers3 it numbers each question's answers densely (in order) and
+// returns only the nonzero counts.
 func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
-	hist := make([][]float64, len(vs))
-	for i := range hist {
-		hist[i] = make([]float64, 64*64)
+	codes := k.answerCodes(vs, k.ok[0], k.ok[1])
+	index := make([][64]uint8, len(vs))
+	counts := make([][]uint32, len(vs))
+	for i, c := range codes {
+		for x, code := range c {
+			index[i][code] = uint8(x)
+		}
+		counts[i] = make([]uint32, len(c)*len(c))
 	}
 	k.forJoint3(func(a, bb uint32) {
 		ansA := &k.table.answers[k.handID[a]]
 		ansB := &k.table.answers[k.handID[bb]]
 		for i, v := range vs {
-			hist[i][int(ansA[v])*64+int(ansB[v])]++
+			counts[i][int(index[i][ansA[v]])*len(codes[i])+int(index[i][ansB[v]])]++
 		}
 	})
+	hist := make([][]float64, len(vs))
+	for i, c := range counts {
+		for _, w := range c {
+			if w != 0 {
+				hist[i] = append(hist[i], float64(w))
+			}
+		}
+	}
 	return hist
+}
+
+// answerCodes returns, for each variant vs[i], the answers (codes below
+// 64) the sets of lists give, ascending.
+func (k *knowledge) answerCodes(vs []int, lists ...[]uint32) [][]uint8 {
+	codes := make([][]uint8, len(vs))
+	for i, v := range vs {
+		var seen [64]bool
+		for _, list := range lists {
+			for _, m := range list {
+				seen[k.table.answers[k.handID[m]][v]] = true
+			}
+		}
+		for c, ok := range seen {
+			if ok {
+				codes[i] = append(codes[i], uint8(c))
+			}
+		}
+	}
+	return codes
 }
 
 // subsetAnswers3 is jointAnswers3 by inclusion–exclusion; the centre must
@@ -731,26 +766,14 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 	if !same {
 		sideB = newSubsetSide(okB, b.opp[1], slot, k.handSize)
 	}
-	// The answers each question can get (codes below 64), ascending.
-	codes := make([][]uint8, len(vs))
+	lists := [][]uint32{okA, okB}
+	if same {
+		lists = lists[:1]
+	}
+	codes := k.answerCodes(vs, lists...)
 	widest := 0
-	for i, v := range vs {
-		var seen [64]bool
-		lists := [][]uint32{okA, okB}
-		if same {
-			lists = lists[:1]
-		}
-		for _, list := range lists {
-			for _, m := range list {
-				seen[k.table.answers[k.handID[m]][v]] = true
-			}
-		}
-		for c, ok := range seen {
-			if ok {
-				codes[i] = append(codes[i], uint8(c))
-			}
-		}
-		widest = max(widest, len(codes[i]))
+	for _, c := range codes {
+		widest = max(widest, len(c))
 	}
 	sideA.grow(widest, slots)
 	if !same {
