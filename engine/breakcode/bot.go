@@ -15,8 +15,9 @@ import (
 // "strong" keeps every deal of the unseen tiles that fits the answers, each
 // physical deal weighing one, and asks the question whose answers carry the
 // most expected information (Shannon entropy). With 3 players the joint of
-// both opponents and the centre is enumerated exactly; with 4 players it is
-// factored into exact per-opponent marginals (see knowledge.marginals4). It
+// both opponents' answers is counted exactly over every deal (see
+// knowledge.jointAnswers3); with 4 players it is factored into exact
+// per-opponent marginals (see knowledge.marginals4). It
 // guesses when sure: with 2 players once the likeliest hand has at least even
 // odds (a wrong guess costs only the turn), with 3–4 players once a single
 // centre set is left, or when this is its last chance to win.
