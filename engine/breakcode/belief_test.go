@@ -134,3 +134,30 @@ func TestMarginals3MatchEnumeration(t *testing.T) {
 		mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
 	}
 }
+
+// With 4 players, an opponent who has answered nothing (before the first
+// question: with 4 players the asker answers too) gives the centre's
+// weights directly; they equal the centre counted by transforms and by
+// adding up.
+func TestCentre4FromFreeOpponent(t *testing.T) {
+	for seed := range uint64(2) {
+		s := newState(true, make([]engine.Player, 4), seed)
+		k := newKnowledge(s.view(engine.SeatViewer(s.toMove)))
+		if k.freeOpponent() < 0 {
+			t.Fatal("no opponent free to hold any set at the start")
+		}
+		got := k.belief()
+		for _, small := range []int{0, 1 << 40} {
+			want := belief{target: map[int32]float64{}}
+			k.centre4(&want, k.zetasOf(k.ok), small)
+			if len(got.target) != len(want.target) {
+				t.Fatalf("seed %d small %d: %d centre sets, want %d", seed, small, len(got.target), len(want.target))
+			}
+			for id, w := range want.target {
+				if got.target[id] != w {
+					t.Fatalf("seed %d small %d: centre %v weighs %v, want %v", seed, small, k.table.tiles[id], got.target[id], w)
+				}
+			}
+		}
+	}
+}

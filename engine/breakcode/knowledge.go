@@ -432,8 +432,41 @@ func (k *knowledge) marginals4(b *belief, small int) {
 			b.opp[j][i] = float64(outers[j].at(k.full &^ m))
 		}
 	}
-	// Centre: two opponents split a 2-hand set exactly; the third (r, the
-	// one with fewest possible sets) takes a hand beside them.
+	if free := k.freeOpponent(); free >= 0 {
+		// An opponent who has answered nothing may hold any set, just like
+		// the centre: either holds a set in as many deals as the other two
+		// opponents can split the rest (the last hand being what remains),
+		// so the centre's weights are that opponent's.
+		for i, m := range k.ok[free] {
+			if w := b.opp[free][i]; w > 0 {
+				b.target[k.handID[m]] += w
+			}
+		}
+	} else {
+		k.centre4(b, z, small)
+	}
+	if k.centreKnown >= 0 {
+		b.target = map[int32]float64{k.centreKnown: 1}
+	}
+}
+
+// freeOpponent returns an opponent (index into opps) who may still hold
+// any set of the unseen tiles, or -1.
+func (k *knowledge) freeOpponent() int {
+	for j, list := range k.ok {
+		if len(list) == binom(len(k.pool), k.handSize) {
+			return j
+		}
+	}
+	return -1
+}
+
+// centre4 adds the centre's weights to b.target (4 players), given the
+// zeta transforms z of the opponents' lists.
+func (k *knowledge) centre4(b *belief, z []subsetCounts, small int) {
+	h := k.handSize
+	// Two opponents split a 2-hand set exactly; the third (r, the one with
+	// fewest possible sets) takes a hand beside them.
 	r := 0
 	for j := range k.ok {
 		if len(k.ok[j]) < len(k.ok[r]) {
@@ -454,17 +487,14 @@ func (k *knowledge) marginals4(b *belief, small int) {
 				b.target[k.handID[c]] += float64(w)
 			}
 		})
-	} else {
-		triples := orConv(z[r], pairs.rankZeta(2*h))
-		forSubsets(k.full, h, func(c uint32) {
-			if w := triples.at(k.full &^ c); w > 0 {
-				b.target[k.handID[c]] += float64(w)
-			}
-		})
+		return
 	}
-	if k.centreKnown >= 0 {
-		b.target = map[int32]float64{k.centreKnown: 1}
-	}
+	triples := orConv(z[r], pairs.rankZeta(2*h))
+	forSubsets(k.full, h, func(c uint32) {
+		if w := triples.at(k.full &^ c); w > 0 {
+			b.target[k.handID[c]] += float64(w)
+		}
+	})
 }
 
 // smallJoint4 is the number of pairs of sets below which marginals4 adds
