@@ -500,23 +500,33 @@ func nextSubset(m uint32) uint32 {
 // pa and b in pb split the other tiles, looking for one such a per centre;
 // ok is false when that takes more than searchBudget steps.
 func (s *aidSolver) centresBySearch3(pa []uint32, pb bitset) (centres bitset, ok bool) {
+	return s.searchCentres(func(c, rest uint32, _ int) (bool, int) {
+		for i, a := range pa {
+			if a&c == 0 && pb.has(rest&^a) {
+				return true, i + 1
+			}
+		}
+		return false, len(pa)
+	})
+}
+
+// searchCentres asks find about every centre set in turn, within
+// searchBudget steps in all; find says whether centre c (rest: the other
+// tiles) is possible and how many steps that took, and may give up once it
+// has spent more than budget. ok is false when the budget runs out.
+func (s *aidSolver) searchCentres(find func(c, rest uint32, budget int) (found bool, cost int)) (centres bitset, ok bool) {
 	out := newBitset(s.poolBits)
 	steps, done, total := 0, 0, binom(s.poolBits, s.handSize)
 	for c := uint32(1)<<s.handSize - 1; c <= s.full; c = nextSubset(c) {
 		if done++; overBudget(steps, done, total) {
 			return nil, false
 		}
-		rest := s.full &^ c
-		tried := len(pa)
-		for i, a := range pa {
-			if a&c == 0 && pb.has(rest&^a) {
-				out.set(c)
-				tried = i + 1
-				break
-			}
-		}
-		if steps += tried; steps > searchBudget {
+		found, cost := find(c, s.full&^c, searchBudget-steps)
+		if steps += cost; steps > searchBudget {
 			return nil, false
+		}
+		if found {
+			out.set(c)
 		}
 	}
 	return out, true
@@ -641,35 +651,24 @@ func (s *aidSolver) holdersBySearch(list, ys []uint32, room bitset) (holders bit
 // p0, b in p1 and a set of p2Set split the other tiles; ok is false past
 // searchBudget steps.
 func (s *aidSolver) centresBySearch4(p0, p1 []uint32, p2Set bitset) (centres bitset, ok bool) {
-	out := newBitset(s.poolBits)
-	steps, done, total := 0, 0, binom(s.poolBits, s.handSize)
-	for c := uint32(1)<<s.handSize - 1; c <= s.full; c = nextSubset(c) {
-		if done++; overBudget(steps, done, total) {
-			return nil, false
-		}
-		rest := s.full &^ c
-	search:
+	return s.searchCentres(func(c, rest uint32, budget int) (bool, int) {
+		cost := 0
 		for _, a := range p0 {
 			if a&c != 0 {
 				continue
 			}
-			steps++
+			cost++
 			for i, b := range p1 {
 				if b&(a|c) == 0 && p2Set.has(rest&^a&^b) {
-					out.set(c)
-					steps += i
-					break search
+					return true, cost + i
 				}
 			}
-			if steps += len(p1); steps > searchBudget {
-				return nil, false
+			if cost += len(p1); cost > budget {
+				return false, cost
 			}
 		}
-		if steps > searchBudget {
-			return nil, false
-		}
-	}
-	return out, true
+		return false, cost
+	})
 }
 
 // listOf lists the members of b.
