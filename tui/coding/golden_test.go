@@ -1,0 +1,321 @@
+package coding
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	cg "github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// updateFrames rewrites the golden frames from the code as it is:
+// go test -run TestCodingFrameGolden -update-frames ./tui/coding/
+var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames*.golden")
+
+// The golden frames: one line per move and view, its name and the sha256
+// of each frame drawn then (see TestCodingFrameGolden), and a few frames in
+// full for reading. Drawing may get faster; its output must not change.
+const (
+	goldenFramesPath = "testdata/frames.golden"
+	sampleFramesPath = "testdata/frames_sample.golden"
+)
+
+// colourStyles are styles like the session's: colours and bold, so that
+// frames carry escapes as they do on a real terminal.
+func colourStyles() board.Styles {
+	accent, grey := lipgloss.Color("#7d9cff"), lipgloss.Color("#8a8a8a")
+	red, green := lipgloss.Color("#ff6b6b"), lipgloss.Color("#5fd787")
+	return board.Styles{
+		Heading:    lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Strong:     lipgloss.NewStyle().Bold(true),
+		Dim:        lipgloss.NewStyle().Foreground(grey),
+		Selected:   lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Error:      lipgloss.NewStyle().Bold(true).Foreground(red),
+		Good:       lipgloss.NewStyle().Bold(true).Foreground(green),
+		TileBlack:  lipgloss.NewStyle().Reverse(true),
+		TileWhite:  lipgloss.NewStyle().Bold(true),
+		TileGreen:  lipgloss.NewStyle().Bold(true).Underline(true).Foreground(green),
+		TileHidden: lipgloss.NewStyle().Foreground(grey),
+	}
+}
+
+// frameKeys are pressed after move m (by m%len) on every board, each
+// followed by a frame: cursors, the decode entry and its field, the
+// details panel, taps and votes. "error" and "clock" are not keys: they
+// give the board a refusal or a time left, as the session does.
+var frameKeys = [][]string{
+	{"down"},
+	{"right", "down"},
+	{"g", "F", "9", "backspace", "left"},
+	{"esc", "n", "down"},
+	{"n"},
+	{"t", "esc"},
+	{"error", "up", "enter"},
+	{"clock", "v", "2"},
+}
+
+// frameGame is one seeded game drawn for several viewers and sizes.
+type frameGame struct {
+	system string
+	names  []string
+	bots   []bool
+	seed   uint64
+}
+
+func frameGames() []frameGame {
+	return []frameGame{
+		{cg.SystemSpeed, []string{"mara", "Bo"}, []bool{false, true}, 3},
+		{cg.SystemSpeed, []string{"mara", "Björk Guðmundsdóttir", "李小龙", "Ana bot"}, []bool{false, true, false, true}, 5},
+		{cg.SystemCounter, []string{"mara", "Bo", "Kai"}, []bool{false, false, true}, 7},
+		{cg.SystemCounter, []string{"mara", "Bo", "Kai", "Ana"}, nil, 9},
+	}
+}
+
+// frameTrace is a board kept for one viewer at one size across a game.
+type frameTrace struct {
+	name   string
+	viewer engine.Viewer
+	w, h   int
+	b      *Board
+}
+
+// drawGame plays g with bots and returns every frame each trace drew,
+// named: after each move, and after each scripted key.
+func drawGame(t testing.TB, g frameGame) (names, frames []string) {
+	t.Helper()
+	ps := make([]engine.Player, len(g.names))
+	for i, n := range g.names {
+		ps[i] = engine.Player{Name: n, Bot: i < len(g.bots) && g.bots[i]}
+	}
+	st, _, err := engine.Start(cg.Game{}, engine.Options{"system": g.system}, ps, g.seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var traces []*frameTrace
+	for _, v := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(1), engine.Spectator()} {
+		for _, sz := range [][2]int{{80, 24}, {120, 40}, {60, 20}} {
+			who := "spectator"
+			if v.Kind == engine.ViewerSeat {
+				who = fmt.Sprintf("seat%d", v.Seat)
+			}
+			traces = append(traces, &frameTrace{
+				name:   fmt.Sprintf("%s-%dp-seed%d-%s-%dx%d", g.system, len(ps), g.seed, who, sz[0], sz[1]),
+				viewer: v, w: sz[0], h: sz[1], b: New(colourStyles(), testKeys()),
+			})
+		}
+	}
+	var log []engine.Event
+	for m := 0; m <= 300; m++ {
+		for _, tr := range traces {
+			v := st.View(tr.viewer)
+			tr.b.SetView(v, board.Context{Viewer: tr.viewer, Names: g.names, Bots: g.bots, Status: st.Status(),
+				Log: engine.FilterEvents(log, tr.viewer), Width: tr.w, Height: tr.h})
+			names = append(names, fmt.Sprintf("%s/move%03d", tr.name, m))
+			frames = append(frames, tr.b.View())
+			for k, key := range frameKeys[m%len(frameKeys)] {
+				switch key {
+				case "error":
+					tr.b.SetError(fmt.Sprintf("that move is not allowed now (%d)", m))
+				case "clock":
+					tr.b.SetTimeLeft(time.Duration(m%30) * time.Second)
+				default:
+					tr.b.Update(frameKey(key))
+				}
+				names = append(names, fmt.Sprintf("%s/move%03d-%d-%s", tr.name, m, k, key))
+				frames = append(frames, tr.b.View())
+			}
+		}
+		s := st.Status()
+		if s.Finished {
+			return names, frames
+		}
+		if len(s.Active) == 0 {
+			t.Fatalf("%s: no one to move", traces[0].name)
+		}
+		seat := s.Active[m%len(s.Active)]
+		bot := &cg.Bot{Seat: seat, Level: cg.LevelEasy, Seed: g.seed + uint64(m)}
+		a, err := bot.Act(st.View(engine.SeatViewer(seat)))
+		if err != nil || a == nil {
+			t.Fatalf("bot seat %d: %s %v", seat, a, err)
+		}
+		evs, err := st.Apply(seat, a)
+		if err != nil {
+			t.Fatalf("seat %d %s: %v", seat, a, err)
+		}
+		log = append(log, evs...)
+	}
+	t.Fatal("game not finished after 300 moves")
+	return nil, nil
+}
+
+func frameKey(k string) tea.KeyPressMsg {
+	if k == "backspace" {
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyBackspace})
+	}
+	return keyMsg(k)
+}
+
+// isSample says which frames the sample file keeps in full.
+func isSample(name string) bool {
+	if !strings.Contains(name, "seat0-80x24/") && !strings.Contains(name, "spectator-120x40/") {
+		return false
+	}
+	return strings.HasSuffix(name, "/move010") || strings.HasSuffix(name, "/move002-0-g") ||
+		strings.HasSuffix(name, "/move003-1-n")
+}
+
+func frameHash(f string) string {
+	sum := sha256.Sum256([]byte(f))
+	return hex.EncodeToString(sum[:8])
+}
+
+// TestCodingFrameGolden draws seeded games for seats and a spectator at
+// three sizes, with keys pressed between moves, and compares every frame
+// with the frames recorded before drawing was made faster.
+func TestCodingFrameGolden(t *testing.T) {
+	var got []string
+	samples := map[string]string{}
+	for _, g := range frameGames() {
+		names, frames := drawGame(t, g)
+		for i, n := range names {
+			// One line per move and trace: the move's frame, then those
+			// after each key.
+			if k := strings.LastIndexByte(n, '/'); strings.Contains(n[k:], "-") {
+				got[len(got)-1] += " " + frameHash(frames[i])
+			} else {
+				got = append(got, n+" "+frameHash(frames[i]))
+			}
+			if isSample(n) {
+				samples[n] = frames[i]
+			}
+		}
+	}
+	if *updateFrames {
+		writeGolden(t, got, samples)
+		return
+	}
+	want := readLines(t, goldenFramesPath)
+	if len(want) != len(got) {
+		t.Errorf("%d frames, golden has %d", len(got), len(want))
+	}
+	bad := 0
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			bad++
+			if bad <= 5 {
+				t.Errorf("frame %d differs: got %q, want %q", i, got[i], want[i])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d frames differ from %s", bad, len(got), goldenFramesPath)
+	}
+	wantSamples := readSamples(t)
+	if len(wantSamples) == 0 {
+		t.Error("no sample frames")
+	}
+	for name, want := range wantSamples {
+		if g, ok := samples[name]; !ok {
+			t.Errorf("sample %s not drawn", name)
+		} else if g != want {
+			t.Errorf("sample %s differs:\ngot:\n%s\nwant:\n%s", name, ansi.Strip(g), ansi.Strip(want))
+		}
+	}
+}
+
+func writeGolden(t *testing.T, lines []string, samples map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(goldenFramesPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(samples)) {
+		fmt.Fprintf(&b, "=== %s %d\n%s\n", k, len(samples[k]), samples[k])
+	}
+	if err := os.WriteFile(sampleFramesPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("golden frames: %v (make them with -update-frames)", err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func readSamples(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(sampleFramesPath)
+	if err != nil {
+		t.Fatalf("sample frames: %v", err)
+	}
+	out := map[string]string{}
+	s := string(data)
+	for len(s) > 0 {
+		head, rest, ok := strings.Cut(s, "\n")
+		var name string
+		var n int
+		if !ok || !strings.HasPrefix(head, "=== ") {
+			t.Fatalf("bad sample record %q", head)
+		}
+		if _, err := fmt.Sscanf(head, "=== %s %d", &name, &n); err != nil || n > len(rest) {
+			t.Fatalf("bad sample header %q: %v", head, err)
+		}
+		out[name] = rest[:n]
+		s = strings.TrimPrefix(rest[n:], "\n")
+	}
+	return out
+}
+
+// BenchmarkFrameAfterMove draws one frame for seat 0 at 120×40 in the
+// race, the board having drawn the table before the last move (as a
+// session does: one SetView and one View per move).
+func BenchmarkFrameAfterMove(b *testing.B) {
+	g := newGame(b, 4, 14, cg.SystemSpeed)
+	g.botsUntil(phaseIs(cg.Race))
+	before := len(g.log)
+	g.apply(1, cg.VoteAction())
+	viewer := engine.SeatViewer(0)
+	bd := New(colourStyles(), testKeys())
+	v := g.st.View(viewer)
+	prev := board.Context{Viewer: viewer, Names: names, Status: g.st.Status(),
+		Log: engine.FilterEvents(g.log[:before], viewer), Width: 120, Height: 40}
+	next := prev
+	next.Log = engine.FilterEvents(g.log, viewer)
+	bd.SetView(v, prev)
+	_ = bd.View()
+	b.ReportAllocs()
+	for b.Loop() {
+		bd.SetView(v, next)
+		_ = bd.View()
+	}
+}
