@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -23,7 +22,7 @@ func (b *Board) View() string {
 		return "\n  Dealing the code cards…"
 	}
 	if b.notes {
-		return fit(b.detailsView(w), w, h, b.scrollTo(h))
+		return b.fit(b.detailsView(w), w, h, b.scrollTo(h))
 	}
 	status := b.statusLines(w)
 	panel := b.panelLines(w)
@@ -34,7 +33,7 @@ func (b *Board) View() string {
 	out = append(out, table...)
 	out = append(out, "")
 	out = append(out, b.lowerBlock(panel, w, max(len(panel), h-len(out)))...)
-	return fit(out, w, h, 0)
+	return b.fit(out, w, h, 0)
 }
 
 // scrollTo clamps the details scroll for a window of h lines.
@@ -45,7 +44,7 @@ func (b *Board) scrollTo(h int) int {
 }
 
 // fit cuts lines to h rows from start and every row to w cells.
-func fit(lines []string, w, h, start int) string {
+func (b *Board) fit(lines []string, w, h, start int) string {
 	start = min(start, len(lines))
 	lines = lines[start:]
 	if len(lines) > h {
@@ -53,8 +52,8 @@ func fit(lines []string, w, h, start int) string {
 	}
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		if lipgloss.Width(l) > w {
-			l = ansi.Truncate(l, w, "…")
+		if b.width(l) > w {
+			l = board.Truncate(l, w, "…")
 		}
 		out[i] = l
 	}
@@ -84,12 +83,12 @@ func (b *Board) statusLines(w int) []string {
 	case cg.Finished:
 		head = "Game over"
 	}
-	lines := []string{" " + b.st.Heading.Render(head)}
+	lines := []string{" " + b.paint.heading.Render(head)}
 	if p := b.prompt(); p != "" {
 		lines = append(lines, wrap(p, w, 2)...)
 	}
 	if b.err != "" {
-		lines = append(lines, wrap(b.st.Error.Render("! "+textsafe.Clean(b.err, 300)), w, 3)...)
+		lines = append(lines, wrap(b.paint.errText.Render("! "+textsafe.Clean(b.err, 300)), w, 3)...)
 	}
 	return lines
 }
@@ -138,20 +137,20 @@ func (b *Board) moreText() string {
 func (b *Board) prompt() string {
 	v := b.v
 	me, seated := b.seat()
-	you := b.st.Strong.Render("▸ Your move:")
+	you := b.paint.strong.Render("▸ Your move:")
 	switch {
 	case b.c.Replay:
 		return ""
 	case v.Phase == cg.Finished:
 		if v.Result != nil {
-			return b.st.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
+			return b.paint.strong.Render(textsafe.Clean(v.Result.Summary, 200))
 		}
-		return b.st.Strong.Render("The game is over.")
+		return b.paint.strong.Render("The game is over.")
 	case seated && v.Seats[me].Out:
 		return "You are out; your code is shown. Watching the rest."
 	}
 	waiting := func(what string) string {
-		return "Waiting for " + b.st.Strong.Render(b.names(v.Active)) + " to " + what + "."
+		return "Waiting for " + b.paint.strong.Render(b.names(v.Active)) + " to " + what + "."
 	}
 	switch v.Phase {
 	case cg.Setup:
@@ -214,7 +213,7 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 	if w < wideLayout {
 		out := panel
 		if room := h - len(panel) - 1; room > 0 {
-			out = append(out, " "+b.st.Heading.Render("Log"))
+			out = append(out, " "+b.paint.heading.Render("Log"))
 			for _, l := range b.logLines(w-2, room) {
 				out = append(out, " "+l)
 			}
@@ -223,11 +222,11 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 	}
 	leftW := 0
 	for _, l := range panel {
-		leftW = max(leftW, lipgloss.Width(l))
+		leftW = max(leftW, b.width(l))
 	}
 	leftW = min(max(leftW, 34), w*62/100)
 	logW := w - leftW - 3
-	logs := append([]string{b.st.Heading.Render("Log")}, b.logLines(logW, max(len(panel), h)-1)...)
+	logs := append([]string{b.paint.heading.Render("Log")}, b.logLines(logW, max(len(panel), h)-1)...)
 	rows := max(len(panel), len(logs))
 	out := make([]string, rows)
 	for i := range rows {
@@ -238,10 +237,10 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 		if i < len(logs) {
 			r = logs[i]
 		}
-		if lipgloss.Width(l) > leftW {
-			l = ansi.Truncate(l, leftW, "…")
+		if b.width(l) > leftW {
+			l = board.Truncate(l, leftW, "…")
 		}
-		out[i] = l + strings.Repeat(" ", leftW-lipgloss.Width(l)) + " " + b.st.Dim.Render("│") + " " + r
+		out[i] = l + strings.Repeat(" ", leftW-b.width(l)) + " " + b.paint.dim.Render("│") + " " + r
 	}
 	return out
 }
@@ -251,10 +250,10 @@ func (b *Board) logLines(w, h int) []string {
 	if h <= 0 || w < 8 {
 		return nil
 	}
-	if lines := board.LogTail(b.c.Log, w, h); len(lines) > 0 {
+	if lines := b.logs.Tail(b.c.Log, w, h); len(lines) > 0 {
 		return lines
 	}
-	return []string{b.st.Dim.Render("Nothing has happened yet.")}
+	return []string{b.paint.dim.Render("Nothing has happened yet.")}
 }
 
 // tableLines: the Data cards left, or in the race the extra cards.
@@ -283,13 +282,13 @@ func (b *Board) tableLines(w int) []string {
 		if len(items) == 0 {
 			items = []string{"none yet"}
 		}
-		items = append(items, b.st.Dim.Render(fmt.Sprintf("(%d face down)", v.Leftover)))
+		items = append(items, b.paint.dim.Render(fmt.Sprintf("(%d face down)", v.Leftover)))
 	}
 	var out []string
-	for i, l := range pack(items, w-14, "  ") {
+	for i, l := range b.pack(items, w-14, "  ") {
 		head := strings.Repeat(" ", 13)
 		if i == 0 {
-			head = " " + b.st.Heading.Render(fmt.Sprintf("%-11s", label)) + " "
+			head = " " + b.paint.heading.Render(fmt.Sprintf("%-11s", label)) + " "
 		}
 		out = append(out, head+l)
 	}
@@ -329,16 +328,16 @@ func (b *Board) panelLines(w int) []string {
 	case v.Phase == cg.Race || v.Phase == cg.Answer || v.Phase == cg.RevealX:
 		return b.raceLines()
 	case v.Phase == cg.Finished:
-		return []string{" " + b.st.Dim.Render("Press n for every hint given in this game.")}
+		return []string{" " + b.paint.dim.Render("Press n for every hint given in this game.")}
 	}
 	return b.hackLineLines(b.active() && (v.Phase == cg.Counter))
 }
 
 func (b *Board) choiceLines(head string, rows []string, cur int) []string {
-	out := []string{" " + b.st.Heading.Render(head)}
+	out := []string{" " + b.paint.heading.Render(head)}
 	for i, r := range rows {
 		if i == cur {
-			out = append(out, " "+b.st.Selected.Render("▸ "+r))
+			out = append(out, " "+b.paint.selected.Render("▸ "+r))
 		} else {
 			out = append(out, "   "+r)
 		}
@@ -349,7 +348,7 @@ func (b *Board) choiceLines(head string, rows []string, cur int) []string {
 // hackLineLines lists the face-up Hack cards for reading.
 func (b *Board) hackLineLines(decodeHint bool) []string {
 	v := b.v
-	out := []string{" " + b.st.Heading.Render("Hack line") + b.st.Dim.Render(fmt.Sprintf("  (%d in the deck)", v.HackDeck))}
+	out := []string{" " + b.paint.heading.Render("Hack line") + b.paint.dim.Render(fmt.Sprintf("  (%d in the deck)", v.HackDeck))}
 	if len(v.HackLine) == 0 {
 		out = append(out, "   No Hack cards are left.")
 	}
@@ -357,7 +356,7 @@ func (b *Board) hackLineLines(decodeHint bool) []string {
 		out = append(out, fmt.Sprintf("   %d %s", i+1, cg.Hack(id).Label()))
 	}
 	if decodeHint {
-		out = append(out, " "+b.st.Dim.Render("g decodes a player's code."))
+		out = append(out, " "+b.paint.dim.Render("g decodes a player's code."))
 	}
 	return out
 }
@@ -369,17 +368,17 @@ func (b *Board) composerLines() []string {
 	col := func(c int, head string, rows []string, cur int) []string {
 		h := head
 		if c == focus {
-			h = b.st.Heading.Render(head)
+			h = b.paint.heading.Render(head)
 		} else {
-			h = b.st.Dim.Render(head)
+			h = b.paint.dim.Render(head)
 		}
 		out := []string{h}
 		for i, r := range rows {
 			switch {
 			case i == cur && c == focus:
-				out = append(out, b.st.Selected.Render("▸ "+r))
+				out = append(out, b.paint.selected.Render("▸ "+r))
 			case i == cur:
-				out = append(out, b.st.Strong.Render("• "+r))
+				out = append(out, b.paint.strong.Render("• "+r))
 			default:
 				out = append(out, "  "+r)
 			}
@@ -410,7 +409,7 @@ func (b *Board) composerLines() []string {
 	rows := 0
 	for i, c := range cols {
 		for _, l := range c {
-			widths[i] = max(widths[i], lipgloss.Width(l))
+			widths[i] = max(widths[i], b.width(l))
 		}
 		rows = max(rows, len(c))
 	}
@@ -423,11 +422,11 @@ func (b *Board) composerLines() []string {
 			if r < len(c) {
 				cell = c[r]
 			}
-			if lipgloss.Width(cell) > widths[i] {
-				cell = ansi.Truncate(cell, widths[i], "…")
+			if b.width(cell) > widths[i] {
+				cell = board.Truncate(cell, widths[i], "…")
 			}
 			if i < 2 {
-				cell += strings.Repeat(" ", widths[i]-lipgloss.Width(cell)+2)
+				cell += strings.Repeat(" ", widths[i]-b.width(cell)+2)
 			}
 			line += cell
 		}
@@ -439,7 +438,7 @@ func (b *Board) composerLines() []string {
 // raceLines: votes, and who may act in the race.
 func (b *Board) raceLines() []string {
 	v := b.v
-	out := []string{" " + b.st.Heading.Render("The race")}
+	out := []string{" " + b.paint.heading.Render("The race")}
 	var voted, chosen []string
 	in := 0
 	for i, sv := range v.Seats {
@@ -486,21 +485,21 @@ func (b *Board) entryLines(w int) []string {
 	} else if b.answering() {
 		head = "Name a code: " + b.clockText()
 	}
-	out := []string{" " + b.st.Heading.Render(head)}
+	out := []string{" " + b.paint.heading.Render(head)}
 	who := ""
 	for i, t := range ts {
 		n := b.name(t)
 		if i == b.target {
-			n = b.st.Selected.Render("[" + n + "]")
+			n = b.paint.selected.Render("[" + n + "]")
 		}
 		who += " " + n
 	}
 	out = append(out, "   whose:"+who)
 	b.input.Width = max(6, min(12, w-12))
-	out = append(out, "   "+b.input.View()+b.st.Dim.Render("   letter A–F, then X1 and X2"))
+	out = append(out, "   "+b.input.View()+b.paint.dim.Render("   letter A–F, then X1 and X2"))
 	if len(ts) > 0 {
 		if sv := b.v.Seats[ts[clamp(b.target, len(ts))]]; sv.Sheet != nil {
-			out = append(out, "   "+b.st.Dim.Render(b.sheetText(sv)))
+			out = append(out, "   "+b.paint.dim.Render(b.sheetText(sv)))
 		}
 	}
 	return out
@@ -521,7 +520,7 @@ func (b *Board) seatLines(w, room int) []string {
 			l += " (bot)"
 		}
 		labels[i] = l
-		labelW = max(labelW, lipgloss.Width(l))
+		labelW = max(labelW, b.width(l))
 	}
 	labelW = min(labelW, 18, w/4)
 	indent := strings.Repeat(" ", labelW+4)
@@ -539,12 +538,12 @@ func (b *Board) seatLines(w, room int) []string {
 		if v.Phase != cg.Finished && len(v.Active) == 1 && v.Active[0] == s {
 			mark = "▸ "
 		}
-		label := ansi.Truncate(labels[i], labelW, "…")
-		label += strings.Repeat(" ", labelW-lipgloss.Width(label))
+		label := board.Truncate(labels[i], labelW, "…")
+		label += strings.Repeat(" ", labelW-b.width(label))
 		head := mark + label + "  " + b.codeText(s) + "  " + strings.Join(b.flags(s), "  ")
-		lines := pack(b.hintItems(sv), noteW, " · ")
+		lines := b.pack(b.hintItems(sv), noteW, " · ")
 		if sv.Sheet != nil && !sv.Out {
-			lines = append(lines, pack([]string{b.st.Dim.Render(b.sheetText(sv))}, noteW, "")...)
+			lines = append(lines, b.pack([]string{b.paint.dim.Render(b.sheetText(sv))}, noteW, "")...)
 		}
 		blocks[i] = block{head: strings.TrimRight(head, " "), lines: lines}
 	}
@@ -585,7 +584,7 @@ func (b *Board) seatLines(w, room int) []string {
 		ls := bl.lines
 		if len(ls) > bl.alloc {
 			ls = append([]string{}, ls[len(ls)-bl.alloc:]...)
-			ls[0] = b.st.Dim.Render("…") + ls[0]
+			ls[0] = b.paint.dim.Render("…") + ls[0]
 		}
 		for _, l := range ls {
 			out = append(out, indent+l)
@@ -609,18 +608,18 @@ func (b *Board) codeText(s engine.Seat) string {
 		}
 		switch {
 		case val < 0:
-			cells[p] = b.st.Dim.Render("?")
+			cells[p] = b.paint.dim.Render("?")
 		case own && sv.Revealed[p]:
-			cells[p] = b.st.Strong.Render(cg.ValueName(p, val) + "˙")
+			cells[p] = b.paint.strong.Render(cg.ValueName(p, val) + "˙")
 		case sv.Revealed[p] || !own:
-			cells[p] = b.st.Strong.Render(cg.ValueName(p, val))
+			cells[p] = b.paint.strong.Render(cg.ValueName(p, val))
 		default:
 			cells[p] = cg.ValueName(p, val)
 		}
 	}
 	text := "[" + strings.Join(cells, " ") + "]"
 	if own && v.Phase == cg.Setup && !sv.Ordered {
-		text += b.st.Dim.Render(" unset")
+		text += b.paint.dim.Render(" unset")
 	}
 	return text
 }
@@ -632,24 +631,24 @@ func (b *Board) flags(s engine.Seat) []string {
 	var f []string
 	switch {
 	case sv.Out:
-		f = append(f, b.st.Error.Render("✗ out"))
+		f = append(f, b.paint.errText.Render("✗ out"))
 	case v.Phase == cg.Setup && sv.Ordered:
-		f = append(f, b.st.Good.Render("✓ set"))
+		f = append(f, b.paint.good.Render("✓ set"))
 	case sv.Voted:
-		f = append(f, b.st.Good.Render("✓ voted"))
+		f = append(f, b.paint.good.Render("✓ voted"))
 	case sv.Chosen:
-		f = append(f, b.st.Good.Render("✓ chosen"))
+		f = append(f, b.paint.good.Render("✓ chosen"))
 	case sv.Acted && v.Phase == cg.Rounds:
-		f = append(f, b.st.Dim.Render("played"))
+		f = append(f, b.paint.dim.Render("played"))
 	}
 	if v.Result != nil && v.Result.Won(s) {
-		f = append(f, b.st.Good.Render("★ won"))
+		f = append(f, b.paint.good.Render("★ won"))
 	}
 	if sv.WrongDecodes > 0 {
-		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d/3 wrong", sv.WrongDecodes)))
+		f = append(f, b.paint.dim.Render(fmt.Sprintf("%d/3 wrong", sv.WrongDecodes)))
 	}
 	if sv.Sheet != nil && !sv.Out {
-		f = append(f, b.st.Dim.Render(fmt.Sprintf("%d %s left", sv.Candidates, plural(sv.Candidates, "code", "codes"))))
+		f = append(f, b.paint.dim.Render(fmt.Sprintf("%d %s left", sv.Candidates, plural(sv.Candidates, "code", "codes"))))
 	}
 	return f
 }
@@ -683,9 +682,9 @@ func (b *Board) hackShort(h cg.Held) string {
 	c := cg.Hack(h.Card)
 	s := posShort(c.Pos) + ":" + values(c.Pos, c.Set)
 	if h.Green {
-		return s + " " + b.st.Good.Render("✓")
+		return s + " " + b.paint.good.Render("✓")
 	}
-	return s + " " + b.st.Error.Render("✗")
+	return s + " " + b.paint.errText.Render("✗")
 }
 
 // sheetText is the crack sheet: the values still possible per position.
@@ -723,16 +722,35 @@ func spaced(c cg.Code) string {
 	return s[:1] + " " + s[1:2] + " " + s[2:]
 }
 
+// width is board.Width(s), remembered: the same lines are measured on
+// every frame, and some of them (with an en dash, say) are not plain
+// enough for board.Width's fast path.
+func (b *Board) width(s string) int {
+	if n, ok := b.widths[s]; ok {
+		return n
+	}
+	if b.widths == nil || len(b.widths) >= widthMemo {
+		b.widths = make(map[string]int, 64)
+	}
+	n := board.Width(s)
+	b.widths[s] = n
+	return n
+}
+
+// widthMemo bounds the strings a board remembers the width of: a few
+// frames' worth of lines and items.
+const widthMemo = 512
+
 // pack joins items with sep into lines of at most w cells.
-func pack(items []string, w int, sep string) []string {
+func (b *Board) pack(items []string, w int, sep string) []string {
 	var lines []string
 	cur, curW := "", 0
-	sepW := lipgloss.Width(sep)
+	sepW := b.width(sep)
 	for _, it := range items {
-		if lipgloss.Width(it) > w {
-			it = ansi.Truncate(it, w, "…")
+		if b.width(it) > w {
+			it = board.Truncate(it, w, "…")
 		}
-		itW := lipgloss.Width(it)
+		itW := b.width(it)
 		switch {
 		case cur == "":
 			cur, curW = it, itW
@@ -754,14 +772,14 @@ func pack(items []string, w int, sep string) []string {
 // each Hack card and when.
 func (b *Board) detailsView(w int) []string {
 	v := b.v
-	lines := []string{" " + b.st.Heading.Render("Details") + b.st.Dim.Render("  every hint given, per player")}
+	lines := []string{" " + b.paint.heading.Render("Details") + b.paint.dim.Render("  every hint given, per player")}
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
 		name := b.name(s)
 		if v.Viewer.IsSeat(s) && !b.c.Replay {
 			name = "You (" + name + ")"
 		}
-		lines = append(lines, " "+b.st.Strong.Render(name)+"  "+b.codeText(s))
+		lines = append(lines, " "+b.paint.strong.Render(name)+"  "+b.codeText(s))
 		var items []string
 		for _, k := range sv.Data {
 			items = append(items, "not "+cg.DataLabel(k))
@@ -774,7 +792,7 @@ func (b *Board) detailsView(w int) []string {
 			items = append(items, fmt.Sprintf("round %d, no Data card fit: in %s", nd.Round, strings.Join(ls, " & ")))
 		}
 		if len(items) > 0 {
-			for _, l := range pack(items, w-6, " · ") {
+			for _, l := range b.pack(items, w-6, " · ") {
 				lines = append(lines, "    "+l)
 			}
 		}
@@ -783,9 +801,9 @@ func (b *Board) detailsView(w int) []string {
 			if h.Round > 0 {
 				when = fmt.Sprintf("round %d", h.Round)
 			}
-			ans := b.st.Error.Render("✗ red, no")
+			ans := b.paint.errText.Render("✗ red, no")
 			if h.Green {
-				ans = b.st.Good.Render("✓ green, yes")
+				ans = b.paint.good.Render("✓ green, yes")
 			}
 			lines = append(lines, "    "+fmt.Sprintf("%s %s (from %s, %s)", cg.Hack(h.Card).Label(), ans, b.name(h.From), when))
 		}
@@ -793,10 +811,10 @@ func (b *Board) detailsView(w int) []string {
 			lines = append(lines, "    "+fmt.Sprintf("not %s (wrong decode by %s)", g.Code, b.name(g.By)))
 		}
 		if sv.Sheet != nil {
-			lines = append(lines, "    "+b.st.Dim.Render(fmt.Sprintf("%s · %d %s", b.sheetText(sv), sv.Candidates, plural(sv.Candidates, "code", "codes"))))
+			lines = append(lines, "    "+b.paint.dim.Render(fmt.Sprintf("%s · %d %s", b.sheetText(sv), sv.Candidates, plural(sv.Candidates, "code", "codes"))))
 		}
 		if len(sv.Data)+len(sv.NoData)+len(sv.Hacks)+len(sv.Wrong) == 0 {
-			lines = append(lines, "    "+b.st.Dim.Render("no hints yet"))
+			lines = append(lines, "    "+b.paint.dim.Render("no hints yet"))
 		}
 	}
 	return lines
