@@ -1,0 +1,365 @@
+package ifthen
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	it "github.com/codebreakers/codebreakers/engine/ifthen"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// updateFrames rewrites the golden frames from the code as it is:
+// go test -run TestIfThenFrameGolden -update-frames ./tui/ifthen/
+var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames*.golden")
+
+// The golden frames: one line per move and view, its name and the sha256
+// of each frame drawn then (see TestIfThenFrameGolden), and a few frames in
+// full for reading. Drawing may get faster; its output must not change.
+const (
+	goldenFramesPath = "testdata/frames.golden"
+	sampleFramesPath = "testdata/frames_sample.golden"
+)
+
+// colourStyles are styles like the session's: colours and bold, so that
+// frames carry escapes as they do on a real terminal.
+func colourStyles() board.Styles {
+	accent, grey := lipgloss.Color("#7d9cff"), lipgloss.Color("#8a8a8a")
+	red, green := lipgloss.Color("#ff6b6b"), lipgloss.Color("#5fd787")
+	return board.Styles{
+		Heading:    lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Strong:     lipgloss.NewStyle().Bold(true),
+		Dim:        lipgloss.NewStyle().Foreground(grey),
+		Selected:   lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Error:      lipgloss.NewStyle().Bold(true).Foreground(red),
+		Good:       lipgloss.NewStyle().Bold(true).Foreground(green),
+		TileBlack:  lipgloss.NewStyle().Reverse(true),
+		TileWhite:  lipgloss.NewStyle().Bold(true),
+		TileGreen:  lipgloss.NewStyle().Bold(true).Underline(true).Foreground(green),
+		TileHidden: lipgloss.NewStyle().Foreground(grey),
+	}
+}
+
+// frameKeys are pressed after move m (by m%len) on every board, each
+// followed by a frame: the hand cursor, turning a card, Market picks, the
+// guess builder and the typed guess, votes. "error" is not a key: it gives
+// the board a refusal, as the session does.
+var frameKeys = [][]string{
+	{"down"},
+	{"right", "down", "left"},
+	{"g", "down", "right", "enter", "down"},
+	{"tab", "b", "g", "backspace", "tab", "esc"},
+	{"1", "3", "1"},
+	{"error", "up"},
+	{"x", "y"},
+	{"g", "tab", "bg != prev.bg", "esc"},
+}
+
+// frameGame is one seeded game drawn for several viewers and sizes.
+type frameGame struct {
+	mode  string
+	names []string
+	bots  []bool
+	seed  uint64
+	moves int
+}
+
+func frameGames() []frameGame {
+	return []frameGame{
+		{it.ModeServer, []string{"mara", "Bo", "Kai"}, []bool{false, true, false}, 3, 60},
+		{it.ModePlayer, []string{"mara", "Björk Guðmundsdóttir", "李小龙", "Ana"}, []bool{false, true, false, true}, 5, 60},
+		{it.ModeMastermind, []string{"mara", "Bo", "Kai", "Ana"}, nil, 7, 60},
+		// One Code Breaker (seat 1), who may always guess: the builder.
+		{it.ModePlayer, []string{"mara", "Bo"}, []bool{true, false}, 4, 40},
+	}
+}
+
+// frameTrace is a board kept for one viewer at one size across a game.
+type frameTrace struct {
+	name   string
+	viewer engine.Viewer
+	w, h   int
+	b      *Board
+}
+
+// drawGame plays g's first moves with bots and returns every frame each
+// trace drew, named: after each move, and after each scripted key.
+func drawGame(t testing.TB, g frameGame) (names, frames []string) {
+	t.Helper()
+	ps := make([]engine.Player, len(g.names))
+	for i, n := range g.names {
+		ps[i] = engine.Player{Name: n, Bot: i < len(g.bots) && g.bots[i]}
+	}
+	st, _, err := engine.Start(it.Game{}, engine.Options{"level": "2", "allknowing": g.mode}, ps, g.seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var traces []*frameTrace
+	for _, v := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(1), engine.Spectator()} {
+		for _, sz := range [][2]int{{80, 24}, {120, 40}, {60, 20}} {
+			who := "spectator"
+			if v.Kind == engine.ViewerSeat {
+				who = fmt.Sprintf("seat%d", v.Seat)
+			}
+			traces = append(traces, &frameTrace{
+				name:   fmt.Sprintf("%s-%dp-seed%d-%s-%dx%d", g.mode, len(ps), g.seed, who, sz[0], sz[1]),
+				viewer: v, w: sz[0], h: sz[1], b: New(colourStyles(), testKeys()),
+			})
+		}
+	}
+	var log []engine.Event
+	for m := 0; m <= g.moves; m++ {
+		s := st.Status()
+		var res *engine.Result
+		if r, ok := st.Result(); ok {
+			res = &r
+		}
+		for _, tr := range traces {
+			tr.b.SetView(st.View(tr.viewer), board.Context{Viewer: tr.viewer, Names: g.names, Bots: g.bots, Status: s,
+				Log: engine.FilterEvents(log, tr.viewer), Result: res, Width: tr.w, Height: tr.h})
+			names = append(names, fmt.Sprintf("%s/move%03d", tr.name, m))
+			frames = append(frames, tr.b.View())
+			for k, key := range frameKeys[m%len(frameKeys)] {
+				switch key {
+				case "error":
+					tr.b.SetError(fmt.Sprintf("that move is not allowed now (%d)", m))
+				default:
+					for _, msg := range frameKey(key) {
+						tr.b.Update(msg)
+					}
+				}
+				names = append(names, fmt.Sprintf("%s/move%03d-%d-%s", tr.name, m, k, strings.ReplaceAll(key, " ", "_")))
+				frames = append(frames, tr.b.View())
+			}
+		}
+		if s.Finished || m == g.moves {
+			break
+		}
+		moved := false
+		for _, seat := range s.Active {
+			bot := &it.Bot{Seat: seat, Level: it.LevelEasy, Seed: g.seed + uint64(m)}
+			a, err := bot.Act(st.View(engine.SeatViewer(seat)))
+			if err != nil {
+				t.Fatalf("bot seat %d: %v", seat, err)
+			}
+			if a == nil {
+				continue
+			}
+			evs, err := st.Apply(seat, a)
+			if err != nil {
+				t.Fatalf("seat %d %s: %v", seat, a, err)
+			}
+			log = append(log, evs...)
+			moved = true
+			break
+		}
+		if !moved {
+			t.Fatalf("%s: no bot moved at move %d", traces[0].name, m)
+		}
+	}
+	return names, frames
+}
+
+// frameKey is the key presses for k: a named key, or text typed.
+func frameKey(k string) []tea.KeyPressMsg {
+	named := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab,
+		"backspace": tea.KeyBackspace, "up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight}
+	if c, ok := named[k]; ok {
+		return []tea.KeyPressMsg{{Code: c}}
+	}
+	var out []tea.KeyPressMsg
+	for _, r := range k {
+		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return out
+}
+
+// isSample says which frames the sample file keeps in full.
+func isSample(name string) bool {
+	if name == "player-2p-seed4-seat1-80x24/move018-2-right" || name == "player-2p-seed4-seat1-120x40/move023-2-bg_!=_prev.bg" {
+		return true // the guess builder, and a typed guess
+	}
+	if !strings.Contains(name, "seat0-80x24/") && !strings.Contains(name, "spectator-120x40/") {
+		return false
+	}
+	return strings.HasSuffix(name, "/move010") || strings.HasSuffix(name, "/move002-0-g") ||
+		strings.HasSuffix(name, "/move007-2-bg_!=_prev.bg")
+}
+
+func frameHash(f string) string {
+	sum := sha256.Sum256([]byte(f))
+	return hex.EncodeToString(sum[:8])
+}
+
+// TestIfThenFrameGolden draws seeded games for seats and a spectator at
+// three sizes, with keys pressed between moves, and compares every frame
+// with the frames recorded before drawing was made faster.
+func TestIfThenFrameGolden(t *testing.T) {
+	var got []string
+	samples := map[string]string{}
+	for _, g := range frameGames() {
+		names, frames := drawGame(t, g)
+		for i, n := range names {
+			// One line per move and trace: the move's frame, then those
+			// after each key.
+			if k := strings.LastIndexByte(n, '/'); strings.Contains(n[k:], "-") {
+				got[len(got)-1] += " " + frameHash(frames[i])
+			} else {
+				got = append(got, n+" "+frameHash(frames[i]))
+			}
+			if isSample(n) {
+				samples[n] = frames[i]
+			}
+		}
+	}
+	if *updateFrames {
+		writeGolden(t, got, samples)
+		return
+	}
+	want := readLines(t, goldenFramesPath)
+	if len(want) != len(got) {
+		t.Errorf("%d frames, golden has %d", len(got), len(want))
+	}
+	bad := 0
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			bad++
+			if bad <= 5 {
+				t.Errorf("frame %d differs: got %q, want %q", i, got[i], want[i])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d frames differ from %s", bad, len(got), goldenFramesPath)
+	}
+	wantSamples := readSamples(t)
+	if len(wantSamples) == 0 {
+		t.Error("no sample frames")
+	}
+	for name, want := range wantSamples {
+		if g, ok := samples[name]; !ok {
+			t.Errorf("sample %s not drawn", name)
+		} else if g != want {
+			t.Errorf("sample %s differs:\ngot:\n%s\nwant:\n%s", name, ansi.Strip(g), ansi.Strip(want))
+		}
+	}
+}
+
+func writeGolden(t *testing.T, lines []string, samples map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(goldenFramesPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(samples)) {
+		fmt.Fprintf(&b, "=== %s %d\n%s\n", k, len(samples[k]), samples[k])
+	}
+	if err := os.WriteFile(sampleFramesPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("golden frames: %v (make them with -update-frames)", err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func readSamples(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(sampleFramesPath)
+	if err != nil {
+		t.Fatalf("sample frames: %v", err)
+	}
+	out := map[string]string{}
+	s := string(data)
+	for len(s) > 0 {
+		head, rest, ok := strings.Cut(s, "\n")
+		var name string
+		var n int
+		if !ok || !strings.HasPrefix(head, "=== ") {
+			t.Fatalf("bad sample record %q", head)
+		}
+		if _, err := fmt.Sscanf(head, "=== %s %d", &name, &n); err != nil || n > len(rest) {
+			t.Fatalf("bad sample header %q: %v", head, err)
+		}
+		out[name] = rest[:n]
+		s = strings.TrimPrefix(rest[n:], "\n")
+	}
+	return out
+}
+
+// BenchmarkFrameAfterMove draws one frame for seat 1 at 120×40 twenty
+// moves into a game, the board having drawn the table before the last move
+// (as a session does: one SetView and one View per move).
+func BenchmarkFrameAfterMove(b *testing.B) {
+	g := frameGames()[1]
+	ps := make([]engine.Player, len(g.names))
+	for i, n := range g.names {
+		ps[i] = engine.Player{Name: n}
+	}
+	st, _, err := engine.Start(it.Game{}, engine.Options{"level": "2", "allknowing": g.mode}, ps, g.seed)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var log []engine.Event
+	viewer := engine.SeatViewer(1)
+	bd := New(colourStyles(), testKeys())
+	ctx := func() board.Context {
+		return board.Context{Viewer: viewer, Names: g.names, Status: st.Status(),
+			Log: engine.FilterEvents(log, viewer), Width: 120, Height: 40}
+	}
+	for m := range 20 {
+		if m == 19 {
+			bd.SetView(st.View(viewer), ctx())
+			_ = bd.View()
+		}
+		for _, seat := range st.Status().Active {
+			a, err := (&it.Bot{Seat: seat, Level: it.LevelEasy, Seed: uint64(m)}).Act(st.View(engine.SeatViewer(seat)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if a != nil {
+				evs, err := st.Apply(seat, a)
+				if err != nil {
+					b.Fatal(err)
+				}
+				log = append(log, evs...)
+				break
+			}
+		}
+	}
+	v, c := st.View(viewer), ctx()
+	b.ReportAllocs()
+	for b.Loop() {
+		bd.SetView(v, c)
+		_ = bd.View()
+	}
+}
