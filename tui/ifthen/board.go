@@ -57,13 +57,49 @@ type Board struct {
 	builder  guessBuilder
 	input    board.Field
 	err      string
+
+	// What the board remembers between frames, so that a frame after a
+	// move draws only what changed. Each is bounded and keyed by all its
+	// inputs: the painters by their text, the chips by the card end, the
+	// log lines by the event's text, the widths by the line.
+	paint  paint
+	chips  map[it.End]string
+	events map[string]string
+	widths map[string]int
 }
 
 var _ board.Board = (*Board)(nil)
 
+// paint is the board's styles, each remembering what it drew.
+type paint struct {
+	heading, strong, dim, selected, errText, good *board.Painter
+}
+
+func newPaint(st board.Styles) paint {
+	return paint{
+		heading: board.NewPainter(st.Heading), strong: board.NewPainter(st.Strong),
+		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
+		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
+	}
+}
+
+// memoSize bounds each of the board's memories: more than a frame's worth
+// of lines, far fewer than a long game could make.
+const memoSize = 512
+
+// remember stores v under k in *m, first dropping everything when *m is
+// full (or not made yet).
+func remember[K comparable, V any](m *map[K]V, k K, v V) V {
+	if *m == nil || len(*m) >= memoSize {
+		*m = make(map[K]V, 64)
+	}
+	(*m)[k] = v
+	return v
+}
+
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, k: newKeys(), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
+	return &Board{st: st, km: km, k: newKeys(), paint: newPaint(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
 		input: board.NewField("rule › ", "e.g. bg != prev.bg", 200)}
 }
 
@@ -400,8 +436,16 @@ func (b *Board) waitingFor() string {
 // colours maps colour indexes (yellow, blue, red) to terminal colours.
 var colours = [3]string{"3", "4", "1"}
 
-// chip draws an end in its colours; the code text says it all without colour too.
-func chip(e it.End) string {
+// chip is drawChip(e), remembered.
+func (b *Board) chip(e it.End) string {
+	if c, ok := b.chips[e]; ok {
+		return c
+	}
+	return remember(&b.chips, e, drawChip(e))
+}
+
+// drawChip draws an end in its colours; the code text says it all without colour too.
+func drawChip(e it.End) string {
 	if e.NColor < 0 || e.NColor > 2 || e.BG < 0 || e.BG > 2 {
 		return "?"
 	}
@@ -412,11 +456,22 @@ func chip(e it.End) string {
 	return s.Render(e.Code())
 }
 
-func fit(s string, w int) string {
-	if lipgloss.Width(s) > w {
-		return ansi.Truncate(s, w, "…")
+// fit cuts s to w cells.
+func (b *Board) fit(s string, w int) string {
+	if b.width(s) > w {
+		return board.Truncate(s, w, "…")
 	}
 	return s
+}
+
+// width is board.Width(s), remembered: the same lines are measured on
+// every frame, and some (with a ★ or an en dash) are not plain enough for
+// board.Width's fast path.
+func (b *Board) width(s string) int {
+	if n, ok := b.widths[s]; ok {
+		return n
+	}
+	return remember(&b.widths, s, board.Width(s))
 }
 
 // View implements board.Board.
@@ -432,12 +487,12 @@ func (b *Board) View() string {
 	top = append(top, b.marketLine())
 	switch {
 	case b.guessing && b.typing:
-		top = append(top, " "+b.st.Heading.Render("Guess the Code")+b.st.Dim.Render("  (tab: back to the builder)"),
-			" "+b.input.View(), " "+b.st.Dim.Render(b.guessPreview()))
+		top = append(top, " "+b.paint.heading.Render("Guess the Code")+b.paint.dim.Render("  (tab: back to the builder)"),
+			" "+b.input.View(), " "+b.paint.dim.Render(b.guessPreview()))
 	case b.guessing:
-		top = append(top, " "+b.st.Heading.Render("Guess the Code")+b.st.Dim.Render("  (tab: type it instead)"))
+		top = append(top, " "+b.paint.heading.Render("Guess the Code")+b.paint.dim.Render("  (tab: type it instead)"))
 		top = append(top, b.builder.lines(b, max(3, h-len(top)-3))...)
-		top = append(top, " "+b.st.Dim.Render(b.builder.preview()))
+		top = append(top, " "+b.paint.dim.Render(b.builder.preview()))
 	default:
 		top = append(top, b.handLines(max(1, h-len(top)-3))...)
 	}
@@ -449,7 +504,7 @@ func (b *Board) View() string {
 		top = top[:h]
 	}
 	for i := range top {
-		top[i] = fit(top[i], w)
+		top[i] = b.fit(top[i], w)
 	}
 	return strings.Join(top, "\n")
 }
@@ -473,14 +528,14 @@ func (b *Board) statusLines() []string {
 	switch {
 	case b.c.Replay:
 	case v.Phase == it.Finished:
-		s = b.st.Strong.Render("The game is over.")
+		s = b.paint.strong.Render("The game is over.")
 		if v.Result != nil {
 			s += " " + v.Result.Summary
 		}
 	case !seated:
 		s = "You are watching: " + b.waitingFor() + "."
 	case v.YourTurn():
-		s = b.st.Strong.Render("▸ " + b.yourMove())
+		s = b.paint.strong.Render("▸ " + b.yourMove())
 	case v.Phase == it.Turn && me == v.ToMove:
 		s = "Your turn is waiting on the team."
 	default:
@@ -491,7 +546,7 @@ func (b *Board) statusLines() []string {
 		out = append(out, " "+s)
 	}
 	if b.err != "" {
-		out = append(out, " "+b.st.Error.Render("! "+b.err))
+		out = append(out, " "+b.paint.errText.Render("! "+b.err))
 	}
 	return out
 }
@@ -553,7 +608,7 @@ func (b *Board) infoLines(w int) []string {
 		mode = b.name(v.AllKnowing) + " is Mastermind"
 	}
 	line := fmt.Sprintf(" Level %d · round %d · %s · deck %d · penalty: draw %d (%d Invalid)", v.Level, v.Round, mode, v.Deck, v.Penalty, v.Invalid)
-	out := []string{b.st.Dim.Render(fit(line, w))}
+	out := []string{b.paint.dim.Render(b.fit(line, w))}
 	var hints []string
 	for _, h := range v.Hints {
 		hints = append(hints, h.Symbol+" "+h.Text)
@@ -573,7 +628,7 @@ func (b *Board) infoLines(w int) []string {
 	out = append(out, hl)
 	ev := " Event: none"
 	if v.Event != nil {
-		ev = " Event: " + b.st.Strong.Render(v.Event.Title) + " — " + v.Event.Text
+		ev = " Event: " + b.paint.strong.Render(v.Event.Title) + " — " + v.Event.Text
 	}
 	if len(v.Keeps) > 0 {
 		var ks []string
@@ -591,9 +646,9 @@ func (b *Board) infoLines(w int) []string {
 		wrapped := strings.Split(ansi.Wordwrap(c, w-2, ""), "\n")
 		for i, l := range wrapped[:min(2, len(wrapped))] {
 			if i == 1 && len(wrapped) > 2 {
-				l = fit(l+" "+wrapped[2], w-2)
+				l = b.fit(l+" "+wrapped[2], w-2)
 			}
-			out = append(out, " "+b.st.Good.Render(l))
+			out = append(out, " "+b.paint.good.Render(l))
 		}
 	}
 	if v.Phase == it.Setup && len(v.Offered) == 2 {
@@ -617,28 +672,28 @@ func (b *Board) lineRows(w int) []string {
 	fitN := max(1, (w-13)/cell)
 	skipped := max(0, len(cards)-fitN)
 	cards = cards[skipped:]
-	head := " " + b.st.Heading.Render("Code Line") + " "
+	head := " " + b.paint.heading.Render("Code Line") + " "
 	if skipped > 0 {
-		head = " " + b.st.Heading.Render("Code Line") + b.st.Dim.Render(fmt.Sprintf("+%d", skipped))
+		head = " " + b.paint.heading.Render("Code Line") + b.paint.dim.Render(fmt.Sprintf("+%d", skipped))
 	}
-	pad := lipgloss.Width(head)
+	pad := b.width(head)
 	row := head + strings.Repeat(" ", max(0, 12-pad))
 	deep := 0
 	for _, c := range cards {
-		row += chip(c.Top) + "  "
+		row += b.chip(c.Top) + "  "
 		deep = max(deep, len(c.Invalid))
 	}
 	out := []string{row}
 	for d := range min(deep, 3) {
-		r := " " + b.st.Dim.Render(map[bool]string{true: "Invalid", false: ""}[d == 0])
-		r += strings.Repeat(" ", max(0, 12-lipgloss.Width(r)))
+		r := " " + b.paint.dim.Render(map[bool]string{true: "Invalid", false: ""}[d == 0])
+		r += strings.Repeat(" ", max(0, 12-b.width(r)))
 		for _, c := range cards {
 			k := len(c.Invalid) - 1 - d
 			switch {
 			case k >= 0 && d == 2 && len(c.Invalid) > 3:
 				r += fmt.Sprintf("%-6s", fmt.Sprintf("+%d", len(c.Invalid)-2))
 			case k >= 0:
-				r += chip(c.Invalid[k].Top) + "  "
+				r += b.chip(c.Invalid[k].Top) + "  "
 			default:
 				r += strings.Repeat(" ", cell)
 			}
@@ -655,16 +710,16 @@ func (b *Board) marketLine() string {
 		if b.picked[i] {
 			mark = "✓"
 		}
-		p := fmt.Sprintf("%s%d %s/%s", mark, i+1, chip(m.Card.End(m.Up)), m.Card.End(1-m.Up).Code())
+		p := fmt.Sprintf("%s%d %s/%s", mark, i+1, b.chip(m.Card.End(m.Up)), m.Card.End(1-m.Up).Code())
 		if m.Spotlight {
-			p += b.st.Good.Render(" ★" + m.Card.End(m.SpotUp).Code())
+			p += b.paint.good.Render(" ★" + m.Card.End(m.SpotUp).Code())
 		}
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
-		parts = []string{b.st.Dim.Render("empty")}
+		parts = []string{b.paint.dim.Render("empty")}
 	}
-	return " " + b.st.Heading.Render("Market") + "    " + strings.Join(parts, "  ")
+	return " " + b.paint.heading.Render("Market") + "    " + strings.Join(parts, "  ")
 }
 
 // handLines lists the viewer's cards: the end that would go on top first.
@@ -672,7 +727,7 @@ func (b *Board) handLines(room int) []string {
 	v := b.v
 	if v.Viewer.Kind != engine.ViewerSeat || (len(v.Hand) == 0 && !v.IsAllKnowing()) {
 		if v.Viewer.Kind == engine.ViewerSeat && b.breaker() {
-			return []string{" " + b.st.Dim.Render("Your hand is empty: you are inactive, but you still vote and advise.")}
+			return []string{" " + b.paint.dim.Render("Your hand is empty: you are inactive, but you still vote and advise.")}
 		}
 		return nil
 	}
@@ -682,7 +737,7 @@ func (b *Board) handLines(room int) []string {
 	} else if v.IsAllKnowing() {
 		return nil
 	}
-	out := []string{" " + b.st.Heading.Render(title) + b.st.Dim.Render("  top end first; ←/→ turns the card")}
+	out := []string{" " + b.paint.heading.Render(title) + b.paint.dim.Render("  top end first; ←/→ turns the card")}
 	start := 0
 	if n := room - 1; n > 0 && b.cursor >= n {
 		start = b.cursor - n + 1
@@ -694,9 +749,9 @@ func (b *Board) handLines(room int) []string {
 		if i == b.cursor {
 			mark = "› "
 		}
-		line := fmt.Sprintf(" %s%d %s over %s   %s", mark, i+1, chip(c.End(up)), c.End(1-up).Code(), b.st.Dim.Render(c.End(up).String()))
+		line := fmt.Sprintf(" %s%d %s over %s   %s", mark, i+1, b.chip(c.End(up)), c.End(1-up).Code(), b.paint.dim.Render(c.End(up).String()))
 		if i == b.cursor {
-			line = b.st.Selected.Render(line)
+			line = b.paint.selected.Render(line)
 		}
 		out = append(out, line)
 	}
@@ -717,7 +772,7 @@ func (b *Board) teamLine() string {
 			p += map[bool]string{true: " ✓", false: " …"}[s.Voted]
 		}
 		if b.v.Phase != it.Finished && slices.Contains(b.v.Active, seat) {
-			p = b.st.Strong.Render("▸" + p)
+			p = b.paint.strong.Render("▸" + p)
 		}
 		parts = append(parts, p)
 	}
@@ -735,7 +790,11 @@ func (b *Board) logLines(room int) []string {
 	}
 	var out []string
 	for _, e := range log {
-		out = append(out, " "+b.st.Dim.Render("· ")+textsafe.Clean(e.Text, 300))
+		l, ok := b.events[e.Text]
+		if !ok {
+			l = remember(&b.events, e.Text, " "+b.paint.dim.Render("· ")+textsafe.Clean(e.Text, 300))
+		}
+		out = append(out, l)
 	}
 	return out
 }
