@@ -1,0 +1,333 @@
+package whattherule
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// updateFrames rewrites the golden frames from the code as it is:
+// go test -run TestWhatTheRuleFrameGolden -update-frames ./tui/whattherule/
+var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames*.golden")
+
+// The golden frames: one line per move and view, its name and the sha256
+// of each frame drawn then (see TestWhatTheRuleFrameGolden), and a few frames in
+// full for reading. Drawing may get faster; its output must not change.
+const (
+	goldenFramesPath = "testdata/frames.golden"
+	sampleFramesPath = "testdata/frames_sample.golden"
+)
+
+// colourStyles are styles like the session's: colours and bold, so that
+// frames carry escapes as they do on a real terminal.
+func colourStyles() board.Styles {
+	accent, grey := lipgloss.Color("#7d9cff"), lipgloss.Color("#8a8a8a")
+	red, green := lipgloss.Color("#ff6b6b"), lipgloss.Color("#5fd787")
+	return board.Styles{
+		Heading:    lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Strong:     lipgloss.NewStyle().Bold(true),
+		Dim:        lipgloss.NewStyle().Foreground(grey),
+		Selected:   lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Error:      lipgloss.NewStyle().Bold(true).Foreground(red),
+		Good:       lipgloss.NewStyle().Bold(true).Foreground(green),
+		TileBlack:  lipgloss.NewStyle().Reverse(true),
+		TileWhite:  lipgloss.NewStyle().Bold(true),
+		TileGreen:  lipgloss.NewStyle().Bold(true).Underline(true).Foreground(green),
+		TileHidden: lipgloss.NewStyle().Foreground(grey),
+	}
+}
+
+// frameKeys are pressed after move m (by m%len) on every board, each
+// followed by a frame: cursors, the guess and hint fields, the notes, the
+// library, the rule builder and the rule field. "error" is not a key: it
+// gives the board a refusal, as the session does.
+var frameKeys = [][]string{
+	{"down"},
+	{"up", "right"},
+	{"g", "red", "backspace", "esc"},
+	{"n", "down", "esc"},
+	{"b", "down", "esc"},
+	{"u", "down", "right", "esc"},
+	{"error", "1", "2"},
+	{"w", "odd cards", "esc", "t", "hint", "esc"},
+	{"left", "enter"},
+}
+
+// frameGame is one seeded game drawn for several viewers and sizes.
+type frameGame struct {
+	names []string
+	free  bool // the game master writes free rules and judges
+	seed  uint64
+	moves int // frames are drawn for the first moves only
+}
+
+func frameGames() []frameGame {
+	return []frameGame{
+		{[]string{"mara", "Bo", "Kai", "Ana"}, false, 3, 50},
+		{[]string{"mara", "Björk Guðmundsdóttir", "李小龙", "Ana", "Lin", "Oz"}, false, 5, 50},
+		{[]string{"mara", "Bo", "Kai"}, true, 7, 50},
+	}
+}
+
+// frameTrace is a board kept for one viewer at one size across a game.
+type frameTrace struct {
+	name   string
+	viewer engine.Viewer
+	w, h   int
+	b      *Board
+}
+
+// drawGame plays g with the package's scripted bots (see play) and returns
+// every frame each trace drew in its first moves, named: after each move,
+// and after each scripted key.
+func drawGame(t *testing.T, g frameGame) (names, frames []string) {
+	t.Helper()
+	ps := make([]engine.Player, len(g.names))
+	for i, n := range g.names {
+		ps[i] = engine.Player{Name: n}
+	}
+	st, _, err := engine.Start(wtr.Game{}, engine.Options{"rounds": "2", "turn_time": "1m"}, ps, g.seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var traces []*frameTrace
+	for _, v := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(1), engine.Spectator()} {
+		for _, sz := range [][2]int{{80, 24}, {120, 40}, {60, 16}} {
+			who := "spectator"
+			if v.Kind == engine.ViewerSeat {
+				who = fmt.Sprintf("seat%d", v.Seat)
+			}
+			traces = append(traces, &frameTrace{
+				name:   fmt.Sprintf("%dp-seed%d-free%v-%s-%dx%d", len(ps), g.seed, g.free, who, sz[0], sz[1]),
+				viewer: v, w: sz[0], h: sz[1], b: New(colourStyles(), testKeys()),
+			})
+		}
+	}
+	m := 0
+	play(t, st, g.seed, g.free, func(st engine.State, log []engine.Event) {
+		if m > g.moves {
+			return
+		}
+		for _, tr := range traces {
+			tr.b.SetView(st.View(tr.viewer), board.Context{Viewer: tr.viewer, Names: g.names, Bots: make([]bool, len(g.names)),
+				Status: st.Status(), Log: engine.FilterEvents(log, tr.viewer), Width: tr.w, Height: tr.h})
+			names = append(names, fmt.Sprintf("%s/move%03d", tr.name, m))
+			frames = append(frames, tr.b.View())
+			for k, key := range frameKeys[m%len(frameKeys)] {
+				switch key {
+				case "error":
+					tr.b.SetError(fmt.Sprintf("that move is not allowed now (%d)", m))
+				default:
+					for _, msg := range frameKey(key) {
+						tr.b.Update(msg)
+					}
+				}
+				names = append(names, fmt.Sprintf("%s/move%03d-%d-%s", tr.name, m, k, strings.ReplaceAll(key, " ", "_")))
+				frames = append(frames, tr.b.View())
+			}
+		}
+		m++
+	})
+	return names, frames
+}
+
+// frameKey is the key presses for k: a named key, or text typed.
+func frameKey(k string) []tea.KeyPressMsg {
+	named := map[string]rune{"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab,
+		"backspace": tea.KeyBackspace, "up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight}
+	if c, ok := named[k]; ok {
+		return []tea.KeyPressMsg{{Code: c}}
+	}
+	var out []tea.KeyPressMsg
+	for _, r := range k {
+		out = append(out, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	return out
+}
+
+// isSample says which frames the sample file keeps in full.
+func isSample(name string) bool {
+	if !strings.Contains(name, "seat0-80x24/") && !strings.Contains(name, "spectator-120x40/") {
+		return false
+	}
+	return strings.HasSuffix(name, "/move010") || strings.HasSuffix(name, "/move002-1-red") ||
+		strings.HasSuffix(name, "/move005-2-right") || strings.HasSuffix(name, "/move003-0-n")
+}
+
+func frameHash(f string) string {
+	sum := sha256.Sum256([]byte(f))
+	return hex.EncodeToString(sum[:8])
+}
+
+// TestWhatTheRuleFrameGolden draws seeded games for seats and a spectator at
+// three sizes, with keys pressed between moves, and compares every frame
+// with the frames recorded before drawing was made faster.
+func TestWhatTheRuleFrameGolden(t *testing.T) {
+	var got []string
+	samples := map[string]string{}
+	for _, g := range frameGames() {
+		names, frames := drawGame(t, g)
+		for i, n := range names {
+			// One line per move and trace: the move's frame, then those
+			// after each key.
+			if k := strings.LastIndexByte(n, '/'); strings.Contains(n[k:], "-") {
+				got[len(got)-1] += " " + frameHash(frames[i])
+			} else {
+				got = append(got, n+" "+frameHash(frames[i]))
+			}
+			if isSample(n) {
+				samples[n] = frames[i]
+			}
+		}
+	}
+	if *updateFrames {
+		writeGolden(t, got, samples)
+		return
+	}
+	want := readLines(t, goldenFramesPath)
+	if len(want) != len(got) {
+		t.Errorf("%d frames, golden has %d", len(got), len(want))
+	}
+	bad := 0
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			bad++
+			if bad <= 5 {
+				t.Errorf("frame %d differs: got %q, want %q", i, got[i], want[i])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d frames differ from %s", bad, len(got), goldenFramesPath)
+	}
+	wantSamples := readSamples(t)
+	if len(wantSamples) == 0 {
+		t.Error("no sample frames")
+	}
+	for name, want := range wantSamples {
+		if g, ok := samples[name]; !ok {
+			t.Errorf("sample %s not drawn", name)
+		} else if g != want {
+			t.Errorf("sample %s differs:\ngot:\n%s\nwant:\n%s", name, ansi.Strip(g), ansi.Strip(want))
+		}
+	}
+}
+
+func writeGolden(t *testing.T, lines []string, samples map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll("testdata", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(goldenFramesPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(samples)) {
+		fmt.Fprintf(&b, "=== %s %d\n%s\n", k, len(samples[k]), samples[k])
+	}
+	if err := os.WriteFile(sampleFramesPath, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("golden frames: %v (make them with -update-frames)", err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+func readSamples(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(sampleFramesPath)
+	if err != nil {
+		t.Fatalf("sample frames: %v", err)
+	}
+	out := map[string]string{}
+	s := string(data)
+	for len(s) > 0 {
+		head, rest, ok := strings.Cut(s, "\n")
+		var name string
+		var n int
+		if !ok || !strings.HasPrefix(head, "=== ") {
+			t.Fatalf("bad sample record %q", head)
+		}
+		if _, err := fmt.Sscanf(head, "=== %s %d", &name, &n); err != nil || n > len(rest) {
+			t.Fatalf("bad sample header %q: %v", head, err)
+		}
+		out[name] = rest[:n]
+		s = strings.TrimPrefix(rest[n:], "\n")
+	}
+	return out
+}
+
+// BenchmarkFrameAfterMove draws one frame for the player to move at
+// 120×40 thirty plays into a round, the board having drawn the table before
+// the last move (as a session does: one SetView and one View per move).
+func BenchmarkFrameAfterMove(b *testing.B) {
+	players := make([]engine.Player, 6)
+	for i := range players {
+		players[i].Name = names[i]
+	}
+	st, _, err := engine.Start(wtr.Game{}, nil, players, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	om := st.View(engine.Omniscient()).(wtr.View)
+	if _, err := st.Apply(om.GM, wtr.LibraryAction(20)); err != nil {
+		b.Fatal(err)
+	}
+	var log []engine.Event
+	bd := New(colourStyles(), testKeys())
+	var viewer engine.Viewer
+	for m := range 30 {
+		v := st.View(engine.Omniscient()).(wtr.View)
+		p := v.ToMove
+		if m == 29 {
+			viewer = engine.SeatViewer(p)
+			bd.SetView(st.View(viewer), context(st, viewer, log, 120, 40))
+			_ = bd.View()
+		}
+		evs, err := st.Apply(p, wtr.PlayAction(v.Hands[p][0].ID))
+		if err != nil {
+			b.Fatal(err)
+		}
+		log = append(log, evs...)
+		if st.View(engine.Omniscient()).(wtr.View).Phase == wtr.GuessOffer {
+			evs, _ = st.Apply(p, wtr.NoGuessAction())
+			log = append(log, evs...)
+		}
+	}
+	view, ctx := st.View(viewer), context(st, viewer, log, 120, 40)
+	b.ReportAllocs()
+	for b.Loop() {
+		bd.SetView(view, ctx)
+		_ = bd.View()
+	}
+}
