@@ -13,7 +13,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
@@ -77,8 +76,28 @@ type Board struct {
 	err       string
 	lib       []wtr.LibraryRule
 	bld       builderState
-	checked   checkedRule       // the last rule text checked for the preview
-	cards     map[string]string // styled card faces, drawn once
+	checked   checkedRule         // the last rule text checked for the preview
+	cards     map[wtr.Card]string // styled card faces by face (ID 0), drawn once
+
+	// What the board remembers between frames besides the card faces:
+	// the painters by their text, the log by event and width. Each is
+	// bounded.
+	paint  paint
+	logs   board.LogCache
+	widths map[string]int // see width
+}
+
+// paint is the board's styles, each remembering what it drew.
+type paint struct {
+	heading, strong, dim, selected, errText, good *board.Painter
+}
+
+func newPaint(st board.Styles) paint {
+	return paint{
+		heading: board.NewPainter(st.Heading), strong: board.NewPainter(st.Strong),
+		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
+		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
+	}
 }
 
 // checkedRule caches CheckRule for the text being typed or built, so a
@@ -102,7 +121,7 @@ var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText),
+	return &Board{st: st, km: km, paint: newPaint(st), keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText),
 		lib: wtr.Library(), bld: newBuilder()}
 }
 
@@ -517,4 +536,28 @@ func plural(n int, one, many string) string {
 }
 
 // fit cuts a line to w cells.
-func fit(s string, w int) string { return ansi.Truncate(s, w, "…") }
+func (b *Board) fit(s string, w int) string {
+	if b.width(s) <= w {
+		return s
+	}
+	return board.Truncate(s, w, "…")
+}
+
+// width is board.Width(s), remembered: the same lines are measured on
+// every frame, and most hold card glyphs that board.Width's fast path
+// leaves to the slow one.
+func (b *Board) width(s string) int {
+	if n, ok := b.widths[s]; ok {
+		return n
+	}
+	if b.widths == nil || len(b.widths) >= widthMemo {
+		b.widths = make(map[string]int, 64)
+	}
+	n := board.Width(s)
+	b.widths[s] = n
+	return n
+}
+
+// widthMemo bounds the strings a board remembers the width of: a few
+// frames' worth of lines and items.
+const widthMemo = 512

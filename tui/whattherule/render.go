@@ -2,9 +2,8 @@ package whattherule
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
-
-	"charm.land/lipgloss/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
@@ -27,18 +26,20 @@ func glyph(c wtr.Card) string {
 // and the card colour's letter, styled like the arcade's black and white
 // tiles so the letter and the look agree even without colour.
 func (b *Board) cardText(c wtr.Card) string {
-	key := fmt.Sprintf("%d%s%c", c.Count, glyph(c), c.Color[0])
-	if s, ok := b.cards[key]; ok {
-		return s // styling is the slow part of a redraw; faces repeat
+	face := c
+	face.ID = 0 // cards with the same face look the same
+	if s, ok := b.cards[face]; ok {
+		return s // drawing is the slow part of a redraw; faces repeat
 	}
+	key := strconv.Itoa(c.Count) + glyph(c) + string(rune(c.Color[0]))
 	s := b.st.TileWhite.Render(key)
 	if c.Color == "black" {
 		s = b.st.TileBlack.Render(key)
 	}
-	if b.cards == nil {
-		b.cards = map[string]string{}
+	if b.cards == nil || len(b.cards) >= widthMemo {
+		b.cards = map[wtr.Card]string{}
 	}
-	b.cards[key] = s
+	b.cards[face] = s
 	return s
 }
 
@@ -63,7 +64,7 @@ func (b *Board) View() string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		lines[i] = fit(l, w)
+		lines[i] = b.fit(l, w)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -82,7 +83,7 @@ func (b *Board) tableView(w, h int) []string {
 		bottom = append(bottom, b.promptLines(w)...)
 	}
 	if b.err != "" {
-		bottom = append(bottom, " "+b.st.Error.Render("! "+textsafe.Clean(b.err, 300)))
+		bottom = append(bottom, " "+b.paint.errText.Render("! "+textsafe.Clean(b.err, 300)))
 	}
 	room := h - len(top) - len(bottom)
 	lineRows := b.lineRows(w, max(1, min(room, 2+b.maxBelow())))
@@ -99,7 +100,7 @@ func (b *Board) tableView(w, h int) []string {
 func (b *Board) header() string {
 	v := b.v
 	if v.Phase == wtr.Finished {
-		return " " + b.st.Heading.Render("What the Rule?!") + "  " + b.st.Strong.Render("The game is over.")
+		return " " + b.paint.heading.Render("What the Rule?!") + "  " + b.paint.strong.Render("The game is over.")
 	}
 	parts := []string{fmt.Sprintf("Round %d of %d", v.Round, v.TotalRounds), "game master " + b.name(v.GM)}
 	switch v.Mode {
@@ -119,7 +120,7 @@ func (b *Board) header() string {
 	if !v.Points {
 		parts = append(parts, "no points")
 	}
-	return " " + b.st.Heading.Render(parts[0]) + b.st.Dim.Render(" · "+strings.Join(parts[1:], " · "))
+	return " " + b.paint.heading.Render(parts[0]) + b.paint.dim.Render(" · "+strings.Join(parts[1:], " · "))
 }
 
 // seatLines list every seat: ★ game master, ▸ to move, score and cards held.
@@ -152,14 +153,14 @@ func (b *Board) seatLines(w int) []string {
 			item += " ✓"
 		}
 		if v.Viewer.IsSeat(s) && !b.c.Replay {
-			item = b.st.Strong.Render(item)
+			item = b.paint.strong.Render(item)
 		}
 		items = append(items, item)
 	}
 	var lines []string
 	cur := ""
 	for _, it := range items {
-		if cur != "" && lipgloss.Width(cur)+2+lipgloss.Width(it) > w-1 {
+		if cur != "" && b.width(cur)+2+b.width(it) > w-1 {
 			lines = append(lines, cur)
 			cur = ""
 		}
@@ -195,15 +196,15 @@ func (b *Board) ruleCard(w int) []string {
 	}
 	body := wrap(textsafe.Clean(text, 300), w-len(who)-2, "")
 	if len(body) > 2 {
-		body = []string{body[0], fit(strings.Join(body[1:], " "), w-len(who)-2)}
+		body = []string{body[0], b.fit(strings.Join(body[1:], " "), w-len(who)-2)}
 	}
-	lines := []string{" " + b.st.Good.Render(who) + body[0]}
+	lines := []string{" " + b.paint.good.Render(who) + body[0]}
 	for _, l := range body[1:] {
 		lines = append(lines, " "+strings.Repeat(" ", len(who))+l)
 	}
 	if r.Mode == wtr.Machine {
 		note := fmt.Sprintf("   %d of 72 faces fit next · %s", len(b.v.Fits), textsafe.Clean(r.Text, 200))
-		lines = append(lines, b.st.Dim.Render(note))
+		lines = append(lines, b.paint.dim.Render(note))
 	}
 	return lines
 }
@@ -227,7 +228,7 @@ func (b *Board) lineRows(w, rows int) []string {
 	first := max(0, cols-fitCols)
 	lead := "  "
 	if first > 0 {
-		lead = b.st.Dim.Render("… ")
+		lead = b.paint.dim.Render("… ")
 	}
 	row := func(get func(col int) string) string {
 		var sb strings.Builder
@@ -241,11 +242,11 @@ func (b *Board) lineRows(w, rows int) []string {
 			return b.cardText(v.Line[c]) + " "
 		}
 		if v.PendingCard != nil {
-			return b.st.Strong.Render(fmt.Sprintf("%d%s%c", v.PendingCard.Count, glyph(*v.PendingCard), v.PendingCard.Color[0])) + "?"
+			return b.paint.strong.Render(fmt.Sprintf("%d%s%c", v.PendingCard.Count, glyph(*v.PendingCard), v.PendingCard.Color[0])) + "?"
 		}
-		return b.st.Dim.Render(" · ") + " "
+		return b.paint.dim.Render(" · ") + " "
 	})
-	out := []string{b.st.Heading.Render(label) + lead + top}
+	out := []string{b.paint.heading.Render(label) + lead + top}
 	pad := strings.Repeat(" ", len(label)) + "  "
 	deep := b.maxBelow()
 	show := min(deep, rows-1)
@@ -256,7 +257,7 @@ func (b *Board) lineRows(w, rows int) []string {
 				return strings.Repeat(" ", cellW)
 			}
 			if last {
-				return b.st.Dim.Render(fmt.Sprintf("+%-2d", len(v.Below[c])-r)) + " "
+				return b.paint.dim.Render(fmt.Sprintf("+%-2d", len(v.Below[c])-r)) + " "
 			}
 			return b.cardText(v.Below[c][r]) + " "
 		}))
@@ -273,18 +274,18 @@ func (b *Board) handLines() []string {
 	case b.laying():
 		cards, label = v.Revealed, " Shown hand "
 	case len(v.Revealed) > 0:
-		return []string{" " + b.st.Heading.Render(b.name(v.ToMove)+" shows ") + b.cardRow(v.Revealed, -1)}
+		return []string{" " + b.paint.heading.Render(b.name(v.ToMove)+" shows ") + b.cardRow(v.Revealed, -1)}
 	case !b.seated() || b.isGM() && v.Phase != wtr.Finished || v.Phase == wtr.Finished && len(cards) == 0:
 		return nil
 	}
 	if len(cards) == 0 {
-		return []string{b.st.Heading.Render(label) + b.st.Dim.Render("(no cards)")}
+		return []string{b.paint.heading.Render(label) + b.paint.dim.Render("(no cards)")}
 	}
 	sel := -1
 	if b.canPlay() || b.laying() {
 		sel = b.cursor
 	}
-	return []string{b.st.Heading.Render(label) + b.cardRow(cards, sel)}
+	return []string{b.paint.heading.Render(label) + b.cardRow(cards, sel)}
 }
 
 func (b *Board) cardRow(cards []wtr.Card, sel int) string {
@@ -292,7 +293,7 @@ func (b *Board) cardRow(cards []wtr.Card, sel int) string {
 	for i, c := range cards {
 		t := b.cardText(c)
 		if i == sel {
-			t = b.st.Selected.Render("[") + t + b.st.Selected.Render("]")
+			t = b.paint.selected.Render("[") + t + b.paint.selected.Render("]")
 		} else {
 			t = " " + t + " "
 		}
@@ -309,35 +310,35 @@ func (b *Board) promptLines(w int) []string {
 	switch {
 	case v.Phase == wtr.Finished:
 		if v.Result != nil {
-			s = b.st.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
+			s = b.paint.strong.Render(textsafe.Clean(v.Result.Summary, 200))
 		}
 	case b.canVote() && v.Phase == wtr.HintVote:
-		s = b.st.Strong.Render(b.name(v.Proposer)+" proposes hints.") + " A right guess then earns 2, not 5. Agree? (y/n)"
+		s = b.paint.strong.Render(b.name(v.Proposer)+" proposes hints.") + " A right guess then earns 2, not 5. Agree? (y/n)"
 	case b.canVote():
-		s = b.st.Strong.Render("A hint is announced.") + " Let it come (y) or object (n)?"
+		s = b.paint.strong.Render("A hint is announced.") + " Let it come (y) or object (n)?"
 	case v.Phase == wtr.HintVote:
 		s = "The table is voting on hints; every player must agree."
 	case v.Phase == wtr.HintCheck:
 		s = "A hint is announced; anyone may object."
 	case b.isGM() && v.Phase == wtr.Setup:
-		s = b.st.Strong.Render("You are the game master.") + " Write a rule (w), build one (u), pick from the library (b), draw one (d) or write a free rule (f)."
+		s = b.paint.strong.Render("You are the game master.") + " Write a rule (w), build one (u), pick from the library (b), draw one (d) or write a free rule (f)."
 	case v.Phase == wtr.Setup:
 		s = "Waiting for " + b.name(v.GM) + " to choose a rule."
 	case b.judging() && v.Phase == wtr.JudgePlay && v.PendingCard != nil:
-		s = b.st.Strong.Render("Judge: does "+v.PendingCard.String()+" fit?") + " (y/n)"
+		s = b.paint.strong.Render("Judge: does "+v.PendingCard.String()+" fit?") + " (y/n)"
 	case b.judging():
-		s = b.st.Strong.Render("Judge the guess:") + " \"" + textsafe.Clean(v.PendingGuess, 200) + "\" (y right / n wrong)"
+		s = b.paint.strong.Render("Judge the guess:") + " \"" + textsafe.Clean(v.PendingGuess, 200) + "\" (y right / n wrong)"
 	case b.laying():
-		s = b.st.Strong.Render("Some of the shown hand fits:") + " choose one to lay (←/→, enter)."
+		s = b.paint.strong.Render("Some of the shown hand fits:") + " choose one to lay (←/→, enter)."
 		if v.Mode == wtr.Free {
-			s = b.st.Strong.Render("Judge the shown hand:") + " lay a card that fits (enter) or say none fits (n)."
+			s = b.paint.strong.Render("Judge the shown hand:") + " lay a card that fits (enter) or say none fits (n)."
 		}
 	case v.Phase == wtr.JudgeGuess:
 		s = b.name(v.ToMove) + " guesses \"" + textsafe.Clean(v.PendingGuess, 200) + "\"; waiting for the verdict."
 	case v.Phase == wtr.JudgePlay, v.Phase == wtr.JudgeReveal:
 		s = "Waiting for " + b.name(v.GM) + " to judge."
 	case b.isGM() && v.Phase == wtr.HintGive:
-		s = b.st.Strong.Render("Give your hint:") + " type it (t)"
+		s = b.paint.strong.Render("Give your hint:") + " type it (t)"
 		if v.Mode == wtr.Machine {
 			s += " or let the machine write the next graded hint (enter)"
 		}
@@ -345,26 +346,26 @@ func (b *Board) promptLines(w int) []string {
 	case v.Phase == wtr.HintGive:
 		s = "Waiting for " + b.name(v.GM) + "'s hint."
 	case b.canGuess():
-		s = b.st.Good.Render("It fits!") + " Guess the rule (g), or end your turn (p)."
+		s = b.paint.good.Render("It fits!") + " Guess the rule (g), or end your turn (p)."
 	case v.Phase == wtr.GuessOffer:
 		s = b.name(v.ToMove) + " may guess the rule."
 	case b.canPlay():
-		s = b.st.Strong.Render("▸ Your turn:") + " play a card (←/→, enter) or reveal a hand with no fit (r)."
+		s = b.paint.strong.Render("▸ Your turn:") + " play a card (←/→, enter) or reveal a hand with no fit (r)."
 	case b.isGM():
 		s = "Your rule is in play; " + b.name(v.ToMove) + " is to move."
 		if v.HintDue {
 			s += " You may announce a hint (a)."
 		}
 	case you:
-		s = "Waiting for " + b.st.Strong.Render(b.name(v.ToMove)) + "."
+		s = "Waiting for " + b.paint.strong.Render(b.name(v.ToMove)) + "."
 	default:
 		s = "You are watching. " + b.name(v.ToMove) + " is to move."
 	}
 	if b.confirm {
-		s = b.st.Error.Render("Call the round off? It scores nothing. Press x again to confirm.")
+		s = b.paint.errText.Render("Call the round off? It scores nothing. Press x again to confirm.")
 	}
 	if t := v.TimerMillis; t > 0 && v.Phase != wtr.Finished && s != "" {
-		s += b.st.Dim.Render(" ⏱ " + duration(t))
+		s += b.paint.dim.Render(" ⏱ " + duration(t))
 	}
 	var out []string
 	if s != "" {
@@ -374,7 +375,7 @@ func (b *Board) promptLines(w int) []string {
 		}
 	}
 	if n := len(v.Hints); n > 0 && v.Phase != wtr.Finished {
-		out = append(out, " "+b.st.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300))
+		out = append(out, " "+b.paint.dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300))
 	}
 	return out
 }
@@ -406,7 +407,7 @@ func (b *Board) entryLines(w int) []string {
 	}
 	b.input.Width = max(10, min(60, w-12))
 	lines := []string{
-		" " + b.st.Heading.Render(head) + "  " + b.st.Dim.Render(tip),
+		" " + b.paint.heading.Render(head) + "  " + b.paint.dim.Render(tip),
 		" " + b.input.View(),
 	}
 	text := strings.TrimSpace(b.input.Value())
@@ -417,17 +418,17 @@ func (b *Board) entryLines(w int) []string {
 	case b.mode == modeRule:
 		rule, err := b.check(text)
 		if err != nil {
-			return append(lines, " "+b.st.Error.Render(err.Error()))
+			return append(lines, " "+b.paint.errText.Render(err.Error()))
 		}
-		eng := wrap(b.st.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
+		eng := wrap(b.paint.good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
 		lines = append(lines, eng[:min(2, len(eng))]...)
 		return append(lines, b.previewLines(rule.Accepts)...)
 	case b.mode == modeGuess && b.v.Mode == wtr.Machine:
 		g, err := wtr.ParseGuess(text)
 		if err != nil {
-			return append(lines, " "+b.st.Dim.Render(err.Error()))
+			return append(lines, " "+b.paint.dim.Render(err.Error()))
 		}
-		return append(lines, " "+b.st.Dim.Render("reads as: ")+textsafe.Clean(g.English(), 300))
+		return append(lines, " "+b.paint.dim.Render("reads as: ")+textsafe.Clean(g.English(), 300))
 	}
 	return lines
 }
