@@ -319,3 +319,49 @@ func BenchmarkFrameAfterMove(b *testing.B) {
 		_ = bd.View()
 	}
 }
+
+// TestRememberedDrawingMatchesAFreshBoard: a board that keeps its memories
+// across moves and many sizes, and has them dropped now and then, draws
+// what a new board draws.
+func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
+	for _, system := range []string{cg.SystemSpeed, cg.SystemCounter} {
+		g := newGame(t, 3, 9, system)
+		viewer := engine.SeatViewer(1)
+		kept := New(colourStyles(), testKeys())
+		for move := 0; move < 40 && !g.st.Status().Finished; move++ {
+			if move%7 == 6 {
+				// Fill the memories past their bound, so they are dropped.
+				for i := range widthMemo + 1 {
+					kept.width(fmt.Sprint("junk ", i))
+				}
+			}
+			for w := 20; w <= 240; w += 11 {
+				for _, h := range []int{4, 12, 30} {
+					c := board.Context{Viewer: viewer, Names: []string{"mara", "Björk", "李小龙"}, Status: g.st.Status(),
+						Log: engine.FilterEvents(g.log, viewer), Width: w, Height: h}
+					kept.SetView(g.st.View(viewer), c)
+					fresh := New(colourStyles(), testKeys())
+					fresh.SetView(g.st.View(viewer), c)
+					if got, want := kept.View(), fresh.View(); got != want {
+						t.Fatalf("%s move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", system, move, w, h, got, want)
+					}
+				}
+			}
+			moved := false
+			for _, s := range g.st.Status().Active {
+				a, err := (&cg.Bot{Seat: s, Level: cg.LevelEasy, Seed: uint64(move)}).Act(g.view(s))
+				if err != nil {
+					t.Fatalf("bot seat %d: %v", s, err)
+				}
+				if a != nil {
+					g.apply(s, a)
+					moved = true
+					break
+				}
+			}
+			if !moved {
+				t.Fatalf("%s move %d: no bot moved", system, move)
+			}
+		}
+	}
+}

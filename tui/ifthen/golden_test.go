@@ -363,3 +363,62 @@ func BenchmarkFrameAfterMove(b *testing.B) {
 		_ = bd.View()
 	}
 }
+
+// TestRememberedDrawingMatchesAFreshBoard: a board that keeps its memories
+// across moves and many sizes, and has them dropped now and then, draws
+// what a new board draws.
+func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
+	for _, g := range frameGames() {
+		ps := make([]engine.Player, len(g.names))
+		for i, n := range g.names {
+			ps[i] = engine.Player{Name: n}
+		}
+		st, _, err := engine.Start(it.Game{}, engine.Options{"level": "2", "allknowing": g.mode}, ps, g.seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log []engine.Event
+		viewer := engine.SeatViewer(1)
+		kept := New(colourStyles(), testKeys())
+		for move := 0; move < 30 && !st.Status().Finished; move++ {
+			if move%7 == 6 {
+				// Fill the memories past their bound, so they are dropped.
+				for i := range memoSize + 1 {
+					kept.width(fmt.Sprint("junk ", i))
+					remember(&kept.events, fmt.Sprint("junk ", i), "junk")
+				}
+			}
+			for w := 20; w <= 240; w += 11 {
+				for _, h := range []int{4, 12, 30} {
+					c := board.Context{Viewer: viewer, Names: g.names, Status: st.Status(),
+						Log: engine.FilterEvents(log, viewer), Width: w, Height: h}
+					kept.SetView(st.View(viewer), c)
+					fresh := New(colourStyles(), testKeys())
+					fresh.SetView(st.View(viewer), c)
+					if got, want := kept.View(), fresh.View(); got != want {
+						t.Fatalf("%s move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", g.mode, move, w, h, got, want)
+					}
+				}
+			}
+			moved := false
+			for _, s := range st.Status().Active {
+				a, err := (&it.Bot{Seat: s, Level: it.LevelEasy, Seed: uint64(move)}).Act(st.View(engine.SeatViewer(s)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if a != nil {
+					evs, err := st.Apply(s, a)
+					if err != nil {
+						t.Fatal(err)
+					}
+					log = append(log, evs...)
+					moved = true
+					break
+				}
+			}
+			if !moved {
+				t.Fatalf("%s move %d: no bot moved", g.mode, move)
+			}
+		}
+	}
+}

@@ -331,3 +331,38 @@ func BenchmarkFrameAfterMove(b *testing.B) {
 		_ = bd.View()
 	}
 }
+
+// TestRememberedDrawingMatchesAFreshBoard: a board that keeps its memories
+// across moves and many sizes, and has them dropped now and then, draws
+// what a new board draws.
+func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
+	for _, free := range []bool{false, true} {
+		st := deal(t, 4, 11, engine.Options{"rounds": "2", "turn_time": "1m"})
+		viewer := engine.SeatViewer(1)
+		kept := New(colourStyles(), testKeys())
+		move := 0
+		play(t, st, 11, free, func(st engine.State, log []engine.Event) {
+			move++
+			if move > 40 {
+				return
+			}
+			if move%7 == 6 {
+				// Fill the memories past their bound, so they are dropped.
+				for i := range widthMemo + 1 {
+					kept.width(fmt.Sprint("junk ", i))
+				}
+			}
+			for w := 20; w <= 240; w += 11 {
+				for _, h := range []int{4, 12, 30} {
+					c := context(st, viewer, log, w, h)
+					kept.SetView(st.View(viewer), c)
+					fresh := New(colourStyles(), testKeys())
+					fresh.SetView(st.View(viewer), c)
+					if got, want := kept.View(), fresh.View(); got != want {
+						t.Fatalf("free %v move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", free, move, w, h, got, want)
+					}
+				}
+			}
+		})
+	}
+}
