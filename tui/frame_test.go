@@ -1,24 +1,17 @@
 package tui
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
 
 // updateFrames rewrites the golden frames from the code as it is:
@@ -32,6 +25,11 @@ const (
 	goldenFramesPath = "testdata/breakcode_frames.golden"
 	sampleFramesPath = "testdata/breakcode_frames_sample.golden"
 )
+
+// goldenFrames are the recorded frames this test compares with.
+func goldenFrames() boardtest.Golden {
+	return boardtest.Golden{Lines: goldenFramesPath, Samples: sampleFramesPath, HashLen: 12}
+}
 
 // traceGame plays a Break the Code game by a fixed script and returns the
 // table as viewer saw it after each of the first moves moves (the deal
@@ -254,11 +252,6 @@ func isKeyName(s string) bool {
 	return false
 }
 
-func frameHash(f string) string {
-	sum := sha256.Sum256([]byte(f))
-	return hex.EncodeToString(sum[:12])
-}
-
 // TestBreakCodeFrameGolden replays scripted sessions (seats and spectators,
 // 2–4 players, several window sizes, keys and resizes between moves) and
 // checks every frame is byte-identical to the recorded one. One session
@@ -270,101 +263,11 @@ func TestBreakCodeFrameGolden(t *testing.T) {
 	for _, sc := range frameScripts() {
 		names, frames := runFrameScript(t, sc)
 		for i, n := range names {
-			got = append(got, n+" "+frameHash(frames[i]))
+			got = append(got, n+" "+goldenFrames().Hash(frames[i]))
 			if isSample(n) {
 				samples[n] = frames[i]
 			}
 		}
 	}
-	if *updateFrames {
-		writeGolden(t, got, samples)
-		return
-	}
-	want := readGolden(t)
-	if len(want) != len(got) {
-		t.Errorf("%d frames, golden has %d", len(got), len(want))
-	}
-	bad := 0
-	for i := range min(len(got), len(want)) {
-		if got[i] != want[i] {
-			bad++
-			if bad <= 5 {
-				t.Errorf("frame %d differs: got %q, want %q", i, got[i], want[i])
-			}
-		}
-	}
-	if bad > 0 {
-		t.Errorf("%d of %d frames differ from %s", bad, len(got), goldenFramesPath)
-	}
-	// The readable samples must match too (and show what changed).
-	for name, want := range readSamples(t) {
-		if g, ok := samples[name]; !ok {
-			t.Errorf("sample %s not drawn", name)
-		} else if g != want {
-			t.Errorf("sample %s differs:\ngot:\n%s\nwant:\n%s", name, ansi.Strip(g), ansi.Strip(want))
-		}
-	}
-}
-
-func writeGolden(t *testing.T, lines []string, samples map[string]string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(goldenFramesPath), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(goldenFramesPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(samples)) {
-		fmt.Fprintf(&b, "=== %s %d\n%s\n", k, len(samples[k]), samples[k])
-	}
-	if err := os.WriteFile(sampleFramesPath, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readGolden(t *testing.T) []string {
-	t.Helper()
-	f, err := os.Open(goldenFramesPath)
-	if err != nil {
-		t.Fatalf("golden frames: %v (make them with -update-frames)", err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return lines
-}
-
-// readSamples parses "=== name length\nframe\n" records.
-func readSamples(t *testing.T) map[string]string {
-	t.Helper()
-	data, err := os.ReadFile(sampleFramesPath)
-	if err != nil {
-		t.Fatalf("sample frames: %v", err)
-	}
-	out := map[string]string{}
-	s := string(data)
-	for len(s) > 0 {
-		head, rest, ok := strings.Cut(s, "\n")
-		var name string
-		var n int
-		if !ok || !strings.HasPrefix(head, "=== ") {
-			t.Fatalf("bad sample record %q", head)
-		}
-		if _, err := fmt.Sscanf(head, "=== %s %d", &name, &n); err != nil || n > len(rest) {
-			t.Fatalf("bad sample header %q: %v", head, err)
-		}
-		out[name] = rest[:n]
-		s = strings.TrimPrefix(rest[n:], "\n")
-	}
-	if len(out) == 0 {
-		t.Fatal("no sample frames")
-	}
-	return out
+	goldenFrames().Check(t, got, samples, *updateFrames)
 }

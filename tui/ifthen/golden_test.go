@@ -1,24 +1,17 @@
 package ifthen
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
-	"maps"
-	"os"
-	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
 
 // updateFrames rewrites the golden frames from the code as it is:
@@ -33,23 +26,9 @@ const (
 	sampleFramesPath = "testdata/frames_sample.golden"
 )
 
-// colourStyles are styles like the session's: colours and bold, so that
-// frames carry escapes as they do on a real terminal.
-func colourStyles() board.Styles {
-	accent, grey := lipgloss.Color("#7d9cff"), lipgloss.Color("#8a8a8a")
-	red, green := lipgloss.Color("#ff6b6b"), lipgloss.Color("#5fd787")
-	return board.Styles{
-		Heading:    lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Strong:     lipgloss.NewStyle().Bold(true),
-		Dim:        lipgloss.NewStyle().Foreground(grey),
-		Selected:   lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Error:      lipgloss.NewStyle().Bold(true).Foreground(red),
-		Good:       lipgloss.NewStyle().Bold(true).Foreground(green),
-		TileBlack:  lipgloss.NewStyle().Reverse(true),
-		TileWhite:  lipgloss.NewStyle().Bold(true),
-		TileGreen:  lipgloss.NewStyle().Bold(true).Underline(true).Foreground(green),
-		TileHidden: lipgloss.NewStyle().Foreground(grey),
-	}
+// goldenFrames are the recorded frames this test compares with.
+func goldenFrames() boardtest.Golden {
+	return boardtest.Golden{Lines: goldenFramesPath, Samples: sampleFramesPath, HashLen: 8}
 }
 
 // frameKeys are pressed after move m (by m%len) on every board, each
@@ -115,7 +94,7 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 			}
 			traces = append(traces, &frameTrace{
 				name:   fmt.Sprintf("%s-%dp-seed%d-%s-%dx%d", g.mode, len(ps), g.seed, who, sz[0], sz[1]),
-				viewer: v, w: sz[0], h: sz[1], b: New(colourStyles(), testKeys()),
+				viewer: v, w: sz[0], h: sz[1], b: New(boardtest.ColourStyles(), testKeys()),
 			})
 		}
 	}
@@ -198,11 +177,6 @@ func isSample(name string) bool {
 		strings.HasSuffix(name, "/move007-2-bg_!=_prev.bg")
 }
 
-func frameHash(f string) string {
-	sum := sha256.Sum256([]byte(f))
-	return hex.EncodeToString(sum[:8])
-}
-
 // TestIfThenFrameGolden draws seeded games for seats and a spectator at
 // three sizes, with keys pressed between moves, and compares every frame
 // with the frames recorded before drawing was made faster.
@@ -215,105 +189,16 @@ func TestIfThenFrameGolden(t *testing.T) {
 			// One line per move and trace: the move's frame, then those
 			// after each key.
 			if k := strings.LastIndexByte(n, '/'); strings.Contains(n[k:], "-") {
-				got[len(got)-1] += " " + frameHash(frames[i])
+				got[len(got)-1] += " " + goldenFrames().Hash(frames[i])
 			} else {
-				got = append(got, n+" "+frameHash(frames[i]))
+				got = append(got, n+" "+goldenFrames().Hash(frames[i]))
 			}
 			if isSample(n) {
 				samples[n] = frames[i]
 			}
 		}
 	}
-	if *updateFrames {
-		writeGolden(t, got, samples)
-		return
-	}
-	want := readLines(t, goldenFramesPath)
-	if len(want) != len(got) {
-		t.Errorf("%d frames, golden has %d", len(got), len(want))
-	}
-	bad := 0
-	for i := range min(len(got), len(want)) {
-		if got[i] != want[i] {
-			bad++
-			if bad <= 5 {
-				t.Errorf("frame %d differs: got %q, want %q", i, got[i], want[i])
-			}
-		}
-	}
-	if bad > 0 {
-		t.Errorf("%d of %d frames differ from %s", bad, len(got), goldenFramesPath)
-	}
-	wantSamples := readSamples(t)
-	if len(wantSamples) == 0 {
-		t.Error("no sample frames")
-	}
-	for name, want := range wantSamples {
-		if g, ok := samples[name]; !ok {
-			t.Errorf("sample %s not drawn", name)
-		} else if g != want {
-			t.Errorf("sample %s differs:\ngot:\n%s\nwant:\n%s", name, ansi.Strip(g), ansi.Strip(want))
-		}
-	}
-}
-
-func writeGolden(t *testing.T, lines []string, samples map[string]string) {
-	t.Helper()
-	if err := os.MkdirAll("testdata", 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(goldenFramesPath, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(samples)) {
-		fmt.Fprintf(&b, "=== %s %d\n%s\n", k, len(samples[k]), samples[k])
-	}
-	if err := os.WriteFile(sampleFramesPath, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readLines(t *testing.T, path string) []string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("golden frames: %v (make them with -update-frames)", err)
-	}
-	defer f.Close()
-	var lines []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		lines = append(lines, sc.Text())
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return lines
-}
-
-func readSamples(t *testing.T) map[string]string {
-	t.Helper()
-	data, err := os.ReadFile(sampleFramesPath)
-	if err != nil {
-		t.Fatalf("sample frames: %v", err)
-	}
-	out := map[string]string{}
-	s := string(data)
-	for len(s) > 0 {
-		head, rest, ok := strings.Cut(s, "\n")
-		var name string
-		var n int
-		if !ok || !strings.HasPrefix(head, "=== ") {
-			t.Fatalf("bad sample record %q", head)
-		}
-		if _, err := fmt.Sscanf(head, "=== %s %d", &name, &n); err != nil || n > len(rest) {
-			t.Fatalf("bad sample header %q: %v", head, err)
-		}
-		out[name] = rest[:n]
-		s = strings.TrimPrefix(rest[n:], "\n")
-	}
-	return out
+	goldenFrames().Check(t, got, samples, *updateFrames)
 }
 
 // BenchmarkFrameAfterMove draws one frame for seat 1 at 120×40 twenty
@@ -331,7 +216,7 @@ func BenchmarkFrameAfterMove(b *testing.B) {
 	}
 	var log []engine.Event
 	viewer := engine.SeatViewer(1)
-	bd := New(colourStyles(), testKeys())
+	bd := New(boardtest.ColourStyles(), testKeys())
 	ctx := func() board.Context {
 		return board.Context{Viewer: viewer, Names: g.names, Status: st.Status(),
 			Log: engine.FilterEvents(log, viewer), Width: 120, Height: 40}
@@ -379,7 +264,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		}
 		var log []engine.Event
 		viewer := engine.SeatViewer(1)
-		kept := New(colourStyles(), testKeys())
+		kept := New(boardtest.ColourStyles(), testKeys())
 		for move := 0; move < 30 && !st.Status().Finished; move++ {
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
@@ -393,7 +278,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 					c := board.Context{Viewer: viewer, Names: g.names, Status: st.Status(),
 						Log: engine.FilterEvents(log, viewer), Width: w, Height: h}
 					kept.SetView(st.View(viewer), c)
-					fresh := New(colourStyles(), testKeys())
+					fresh := New(boardtest.ColourStyles(), testKeys())
 					fresh.SetView(st.View(viewer), c)
 					if got, want := kept.View(), fresh.View(); got != want {
 						t.Fatalf("%s move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", g.mode, move, w, h, got, want)

@@ -1,0 +1,153 @@
+// Package boardtest holds what the game boards' tests share: styles like a
+// session's, and golden frames. A golden is one line per frame or trace of
+// frames (a name and short hashes) plus a few frames kept in full, so that
+// a difference can be read and not just detected.
+package boardtest
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// ColourStyles are styles like the session's: colours and bold, so that
+// frames carry escapes as they do on a real terminal.
+func ColourStyles() board.Styles {
+	accent, grey := lipgloss.Color("#7d9cff"), lipgloss.Color("#8a8a8a")
+	red, green := lipgloss.Color("#ff6b6b"), lipgloss.Color("#5fd787")
+	return board.Styles{
+		Heading:    lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Strong:     lipgloss.NewStyle().Bold(true),
+		Dim:        lipgloss.NewStyle().Foreground(grey),
+		Selected:   lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Error:      lipgloss.NewStyle().Bold(true).Foreground(red),
+		Good:       lipgloss.NewStyle().Bold(true).Foreground(green),
+		TileBlack:  lipgloss.NewStyle().Reverse(true),
+		TileWhite:  lipgloss.NewStyle().Bold(true),
+		TileGreen:  lipgloss.NewStyle().Bold(true).Underline(true).Foreground(green),
+		TileHidden: lipgloss.NewStyle().Foreground(grey),
+	}
+}
+
+// Golden names a pair of golden files.
+type Golden struct {
+	Lines   string // one line per frame or trace: a name and hashes
+	Samples string // frames kept in full, as "=== name length\nframe\n" records
+	HashLen int    // bytes of a frame's SHA-256 kept in a line
+}
+
+// Hash is a frame's short hash, as it appears in the lines.
+func (g Golden) Hash(frame string) string {
+	sum := sha256.Sum256([]byte(frame))
+	return hex.EncodeToString(sum[:g.HashLen])
+}
+
+// Check compares the lines and samples drawn now with the golden files, or
+// rewrites the files when update is set (the test's -update-frames flag).
+func (g Golden) Check(t *testing.T, got []string, samples map[string]string, update bool) {
+	t.Helper()
+	if update {
+		g.write(t, got, samples)
+		return
+	}
+	want := readLines(t, g.Lines)
+	if len(want) != len(got) {
+		t.Errorf("%d frames, golden has %d", len(got), len(want))
+	}
+	bad := 0
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			bad++
+			if bad <= 5 {
+				t.Errorf("frame %d differs: got %q, want %q", i, got[i], want[i])
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d frames differ from %s", bad, len(got), g.Lines)
+	}
+	// The readable samples must match too, and show what changed.
+	wantSamples := readSamples(t, g.Samples)
+	if len(wantSamples) == 0 {
+		t.Error("no sample frames")
+	}
+	for name, want := range wantSamples {
+		if frame, ok := samples[name]; !ok {
+			t.Errorf("sample %s not drawn", name)
+		} else if frame != want {
+			t.Errorf("sample %s differs:\ngot:\n%s\nwant:\n%s", name, ansi.Strip(frame), ansi.Strip(want))
+		}
+	}
+}
+
+func (g Golden) write(t *testing.T, lines []string, samples map[string]string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(g.Lines), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(g.Lines, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(samples)) {
+		fmt.Fprintf(&b, "=== %s %d\n%s\n", k, len(samples[k]), samples[k])
+	}
+	if err := os.WriteFile(g.Samples, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readLines(t *testing.T, path string) []string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("golden frames: %v (make them with -update-frames)", err)
+	}
+	defer f.Close()
+	var lines []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
+// readSamples parses "=== name length\nframe\n" records.
+func readSamples(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("sample frames: %v", err)
+	}
+	out := map[string]string{}
+	s := string(data)
+	for len(s) > 0 {
+		head, rest, ok := strings.Cut(s, "\n")
+		var name string
+		var n int
+		if !ok || !strings.HasPrefix(head, "=== ") {
+			t.Fatalf("bad sample record %q", head)
+		}
+		if _, err := fmt.Sscanf(head, "=== %s %d", &name, &n); err != nil || n > len(rest) {
+			t.Fatalf("bad sample header %q: %v", head, err)
+		}
+		out[name] = rest[:n]
+		s = strings.TrimPrefix(rest[n:], "\n")
+	}
+	return out
+}
