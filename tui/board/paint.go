@@ -116,7 +116,7 @@ func runeCells(r rune) int {
 // game cannot make it grow without bound.
 type Painter struct {
 	style lipgloss.Style
-	memo  map[string]string
+	memo  Memo[string, string]
 }
 
 // painterMemo bounds the strings a Painter remembers.
@@ -124,18 +124,13 @@ const painterMemo = 256
 
 // NewPainter returns a Painter for st.
 func NewPainter(st lipgloss.Style) *Painter {
-	return &Painter{style: st}
+	return &Painter{style: st, memo: Memo[string, string]{Max: painterMemo}}
 }
 
 // Render is st.Render(s), remembered.
 func (p *Painter) Render(s string) string {
-	if out, ok := p.memo[s]; ok {
+	if out, ok := p.memo.Get(s); ok {
 		return out
 	}
-	if p.memo == nil || len(p.memo) >= painterMemo {
-		p.memo = make(map[string]string, 32)
-	}
-	out := p.style.Render(s)
-	p.memo[s] = out
-	return out
+	return p.memo.Put(s, p.style.Render(s))
 }

@@ -65,8 +65,8 @@ func TestPainterRendersLikeTheStyle(t *testing.T) {
 		if got, want := p.Render(s), st.Render(s); got != want {
 			t.Fatalf("Render(%q) = %q, want %q", s, got, want)
 		}
-		if len(p.memo) > painterMemo {
-			t.Fatalf("painter holds %d strings, more than %d", len(p.memo), painterMemo)
+		if p.memo.Len() > painterMemo {
+			t.Fatalf("painter holds %d strings, more than %d", p.memo.Len(), painterMemo)
 		}
 	}
 }

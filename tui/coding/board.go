@@ -68,7 +68,7 @@ type Board struct {
 	// inputs (the painters by their text, the log by event and width).
 	paint  paint
 	logs   board.LogCache
-	widths map[string]int // see width
+	widths board.Widths // see width
 }
 
 var _ board.Board = (*Board)(nil)

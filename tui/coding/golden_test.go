@@ -216,7 +216,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		for move := 0; move < 40 && !g.st.Status().Finished; move++ {
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
-				for i := range widthMemo + 1 {
+				for i := range board.DefaultMemo + 1 {
 					kept.width(fmt.Sprint("junk ", i))
 				}
 			}

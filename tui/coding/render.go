@@ -722,24 +722,8 @@ func spaced(c cg.Code) string {
 	return s[:1] + " " + s[1:2] + " " + s[2:]
 }
 
-// width is board.Width(s), remembered: the same lines are measured on
-// every frame, and some of them (with an en dash, say) are not plain
-// enough for board.Width's fast path.
-func (b *Board) width(s string) int {
-	if n, ok := b.widths[s]; ok {
-		return n
-	}
-	if b.widths == nil || len(b.widths) >= widthMemo {
-		b.widths = make(map[string]int, 64)
-	}
-	n := board.Width(s)
-	b.widths[s] = n
-	return n
-}
-
-// widthMemo bounds the strings a board remembers the width of: a few
-// frames' worth of lines and items.
-const widthMemo = 512
+// width is board.Width(s), remembered.
+func (b *Board) width(s string) int { return b.widths.Of(s) }
 
 // pack joins items with sep into lines of at most w cells.
 func (b *Board) pack(items []string, w int, sep string) []string {

@@ -63,9 +63,9 @@ type Board struct {
 	// inputs: the painters by their text, the chips by the card end, the
 	// log lines by the event's text, the widths by the line.
 	paint  paint
-	chips  map[it.End]string
-	events map[string]string
-	widths map[string]int
+	chips  board.Memo[it.End, string]
+	events board.Memo[string, string]
+	widths board.Widths
 }
 
 var _ board.Board = (*Board)(nil)
@@ -81,20 +81,6 @@ func newPaint(st board.Styles) paint {
 		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
 		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
 	}
-}
-
-// memoSize bounds each of the board's memories: more than a frame's worth
-// of lines, far fewer than a long game could make.
-const memoSize = 512
-
-// remember stores v under k in *m, first dropping everything when *m is
-// full (or not made yet).
-func remember[K comparable, V any](m *map[K]V, k K, v V) V {
-	if *m == nil || len(*m) >= memoSize {
-		*m = make(map[K]V, 64)
-	}
-	(*m)[k] = v
-	return v
 }
 
 // New returns an empty board; SetView gives it something to draw.
@@ -438,10 +424,10 @@ var colours = [3]string{"3", "4", "1"}
 
 // chip is drawChip(e), remembered.
 func (b *Board) chip(e it.End) string {
-	if c, ok := b.chips[e]; ok {
+	if c, ok := b.chips.Get(e); ok {
 		return c
 	}
-	return remember(&b.chips, e, drawChip(e))
+	return b.chips.Put(e, drawChip(e))
 }
 
 // drawChip draws an end in its colours; the code text says it all without colour too.
@@ -464,15 +450,8 @@ func (b *Board) fit(s string, w int) string {
 	return s
 }
 
-// width is board.Width(s), remembered: the same lines are measured on
-// every frame, and some (with a ★ or an en dash) are not plain enough for
-// board.Width's fast path.
-func (b *Board) width(s string) int {
-	if n, ok := b.widths[s]; ok {
-		return n
-	}
-	return remember(&b.widths, s, board.Width(s))
-}
+// width is board.Width(s), remembered.
+func (b *Board) width(s string) int { return b.widths.Of(s) }
 
 // View implements board.Board.
 func (b *Board) View() string {
@@ -790,9 +769,9 @@ func (b *Board) logLines(room int) []string {
 	}
 	var out []string
 	for _, e := range log {
-		l, ok := b.events[e.Text]
+		l, ok := b.events.Get(e.Text)
 		if !ok {
-			l = remember(&b.events, e.Text, " "+b.paint.dim.Render("· ")+textsafe.Clean(e.Text, 300))
+			l = b.events.Put(e.Text, " "+b.paint.dim.Render("· ")+textsafe.Clean(e.Text, 300))
 		}
 		out = append(out, l)
 	}

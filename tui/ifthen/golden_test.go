@@ -268,9 +268,9 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		for move := 0; move < 30 && !st.Status().Finished; move++ {
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
-				for i := range memoSize + 1 {
+				for i := range board.DefaultMemo + 1 {
 					kept.width(fmt.Sprint("junk ", i))
-					remember(&kept.events, fmt.Sprint("junk ", i), "junk")
+					kept.events.Put(fmt.Sprint("junk ", i), "junk")
 				}
 			}
 			for w := 20; w <= 240; w += 11 {

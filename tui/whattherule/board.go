@@ -76,15 +76,15 @@ type Board struct {
 	err       string
 	lib       []wtr.LibraryRule
 	bld       builderState
-	checked   checkedRule         // the last rule text checked for the preview
-	cards     map[wtr.Card]string // styled card faces by face (ID 0), drawn once
+	checked   checkedRule                  // the last rule text checked for the preview
+	cards     board.Memo[wtr.Card, string] // styled card faces by face (ID 0), drawn once
 
 	// What the board remembers between frames besides the card faces:
 	// the painters by their text, the log by event and width. Each is
 	// bounded.
 	paint  paint
 	logs   board.LogCache
-	widths map[string]int // see width
+	widths board.Widths // see width
 }
 
 // paint is the board's styles, each remembering what it drew.
@@ -543,21 +543,5 @@ func (b *Board) fit(s string, w int) string {
 	return board.Truncate(s, w, "…")
 }
 
-// width is board.Width(s), remembered: the same lines are measured on
-// every frame, and most hold card glyphs that board.Width's fast path
-// leaves to the slow one.
-func (b *Board) width(s string) int {
-	if n, ok := b.widths[s]; ok {
-		return n
-	}
-	if b.widths == nil || len(b.widths) >= widthMemo {
-		b.widths = make(map[string]int, 64)
-	}
-	n := board.Width(s)
-	b.widths[s] = n
-	return n
-}
-
-// widthMemo bounds the strings a board remembers the width of: a few
-// frames' worth of lines and items.
-const widthMemo = 512
+// width is board.Width(s), remembered.
+func (b *Board) width(s string) int { return b.widths.Of(s) }

@@ -233,7 +233,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 			}
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
-				for i := range widthMemo + 1 {
+				for i := range board.DefaultMemo + 1 {
 					kept.width(fmt.Sprint("junk ", i))
 				}
 			}

@@ -28,7 +28,7 @@ func glyph(c wtr.Card) string {
 func (b *Board) cardText(c wtr.Card) string {
 	face := c
 	face.ID = 0 // cards with the same face look the same
-	if s, ok := b.cards[face]; ok {
+	if s, ok := b.cards.Get(face); ok {
 		return s // drawing is the slow part of a redraw; faces repeat
 	}
 	key := strconv.Itoa(c.Count) + glyph(c) + string(rune(c.Color[0]))
@@ -36,11 +36,7 @@ func (b *Board) cardText(c wtr.Card) string {
 	if c.Color == "black" {
 		s = b.st.TileBlack.Render(key)
 	}
-	if b.cards == nil || len(b.cards) >= widthMemo {
-		b.cards = map[wtr.Card]string{}
-	}
-	b.cards[face] = s
-	return s
+	return b.cards.Put(face, s)
 }
 
 // View implements board.Board.
