@@ -262,12 +262,7 @@ func TestBreakCodeFrameGolden(t *testing.T) {
 	samples := map[string]string{}
 	for _, sc := range frameScripts() {
 		names, frames := runFrameScript(t, sc)
-		for i, n := range names {
-			got = append(got, n+" "+goldenFrames().Hash(frames[i]))
-			if isSample(n) {
-				samples[n] = frames[i]
-			}
-		}
+		got = goldenFrames().AddAll(got, samples, names, frames, isSample)
 	}
 	goldenFrames().Check(t, got, samples, *updateFrames)
 }

@@ -29,7 +29,7 @@ const (
 
 // goldenFrames are the recorded frames this test compares with.
 func goldenFrames() boardtest.Golden {
-	return boardtest.Golden{Lines: goldenFramesPath, Samples: sampleFramesPath, HashLen: 8}
+	return boardtest.Golden{Lines: goldenFramesPath, Samples: sampleFramesPath, HashLen: 8, Traces: true}
 }
 
 // frameKeys are pressed after move m (by m%len) on every board, each
@@ -165,18 +165,7 @@ func TestCodingFrameGolden(t *testing.T) {
 	samples := map[string]string{}
 	for _, g := range frameGames() {
 		names, frames := drawGame(t, g)
-		for i, n := range names {
-			// One line per move and trace: the move's frame, then those
-			// after each key.
-			if k := strings.LastIndexByte(n, '/'); strings.Contains(n[k:], "-") {
-				got[len(got)-1] += " " + goldenFrames().Hash(frames[i])
-			} else {
-				got = append(got, n+" "+goldenFrames().Hash(frames[i]))
-			}
-			if isSample(n) {
-				samples[n] = frames[i]
-			}
-		}
+		got = goldenFrames().AddAll(got, samples, names, frames, isSample)
 	}
 	goldenFrames().Check(t, got, samples, *updateFrames)
 }

@@ -46,6 +46,26 @@ type Golden struct {
 	Lines   string // one line per frame or trace: a name and hashes
 	Samples string // frames kept in full, as "=== name length\nframe\n" records
 	HashLen int    // bytes of a frame's SHA-256 kept in a line
+	// Traces puts a move's frame and the frames after each key pressed
+	// then (named "…/moveN-i-key") on one line.
+	Traces bool
+}
+
+// AddAll adds frames[i], named names[i], to the lines and, when sample
+// says so, to the samples.
+func (g Golden) AddAll(lines []string, samples map[string]string, names, frames []string, sample func(name string) bool) []string {
+	for i, n := range names {
+		h := g.Hash(frames[i])
+		if k := strings.LastIndexByte(n, '/'); g.Traces && len(lines) > 0 && strings.Contains(n[k+1:], "-") {
+			lines[len(lines)-1] += " " + h
+		} else {
+			lines = append(lines, n+" "+h)
+		}
+		if sample(n) {
+			samples[n] = frames[i]
+		}
+	}
+	return lines
 }
 
 // Hash is a frame's short hash, as it appears in the lines.
