@@ -18,17 +18,11 @@ import (
 // go test -run TestBreakCodeFrameGolden -update-frames ./tui/
 var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/breakcode_frames.golden")
 
-// goldenFramesPath holds one "name sha256" line per frame of the scripted
+// goldenFrames hold one "name sha256" line per frame of the scripted
 // sessions below: the frames must stay byte-identical while drawing gets
-// faster. The sample file beside it keeps a few frames in full, for reading.
-const (
-	goldenFramesPath = "testdata/breakcode_frames.golden"
-	sampleFramesPath = "testdata/breakcode_frames_sample.golden"
-)
-
-// goldenFrames are the recorded frames this test compares with.
+// faster. The sample file beside them keeps a few frames in full, for reading.
 func goldenFrames() boardtest.Golden {
-	return boardtest.Golden{Lines: goldenFramesPath, Samples: sampleFramesPath, HashLen: 12}
+	return boardtest.Golden{Lines: "testdata/breakcode_frames.golden", Samples: "testdata/breakcode_frames_sample.golden", HashLen: 12}
 }
 
 // traceGame plays a Break the Code game by a fixed script and returns the

@@ -21,14 +21,8 @@ var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames*.g
 // The golden frames: one line per move and view, its name and the sha256
 // of each frame drawn then (see TestIfThenFrameGolden), and a few frames in
 // full for reading. Drawing may get faster; its output must not change.
-const (
-	goldenFramesPath = "testdata/frames.golden"
-	sampleFramesPath = "testdata/frames_sample.golden"
-)
-
-// goldenFrames are the recorded frames this test compares with.
 func goldenFrames() boardtest.Golden {
-	return boardtest.Golden{Lines: goldenFramesPath, Samples: sampleFramesPath, HashLen: 8, Traces: true}
+	return boardtest.Golden{Lines: "testdata/frames.golden", Samples: "testdata/frames_sample.golden", HashLen: 8, Traces: true}
 }
 
 // frameKeys are pressed after move m (by m%len) on every board, each

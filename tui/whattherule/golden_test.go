@@ -21,14 +21,8 @@ var updateFrames = flag.Bool("update-frames", false, "rewrite testdata/frames*.g
 // The golden frames: one line per move and view, its name and the sha256
 // of each frame drawn then (see TestWhatTheRuleFrameGolden), and a few frames in
 // full for reading. Drawing may get faster; its output must not change.
-const (
-	goldenFramesPath = "testdata/frames.golden"
-	sampleFramesPath = "testdata/frames_sample.golden"
-)
-
-// goldenFrames are the recorded frames this test compares with.
 func goldenFrames() boardtest.Golden {
-	return boardtest.Golden{Lines: goldenFramesPath, Samples: sampleFramesPath, HashLen: 8, Traces: true}
+	return boardtest.Golden{Lines: "testdata/frames.golden", Samples: "testdata/frames_sample.golden", HashLen: 8, Traces: true}
 }
 
 // frameKeys are pressed after move m (by m%len) on every board, each
@@ -165,39 +159,13 @@ func TestWhatTheRuleFrameGolden(t *testing.T) {
 // 120×40 thirty plays into a round, the board having drawn the table before
 // the last move (as a session does: one SetView and one View per move).
 func BenchmarkFrameAfterMove(b *testing.B) {
-	players := make([]engine.Player, 6)
-	for i := range players {
-		players[i].Name = names[i]
-	}
-	st, _, err := engine.Start(wtr.Game{}, nil, players, 3)
-	if err != nil {
-		b.Fatal(err)
-	}
-	om := st.View(engine.Omniscient()).(wtr.View)
-	if _, err := st.Apply(om.GM, wtr.LibraryAction(20)); err != nil {
-		b.Fatal(err)
-	}
-	var log []engine.Event
 	bd := New(boardtest.ColourStyles(), testKeys())
 	var viewer engine.Viewer
-	for m := range 30 {
-		v := st.View(engine.Omniscient()).(wtr.View)
-		p := v.ToMove
-		if m == 29 {
-			viewer = engine.SeatViewer(p)
-			bd.SetView(st.View(viewer), context(st, viewer, log, 120, 40))
-			_ = bd.View()
-		}
-		evs, err := st.Apply(p, wtr.PlayAction(v.Hands[p][0].ID))
-		if err != nil {
-			b.Fatal(err)
-		}
-		log = append(log, evs...)
-		if st.View(engine.Omniscient()).(wtr.View).Phase == wtr.GuessOffer {
-			evs, _ = st.Apply(p, wtr.NoGuessAction())
-			log = append(log, evs...)
-		}
-	}
+	st, log := midRound(b, 30, func(st engine.State, log []engine.Event, toMove engine.Seat) {
+		viewer = engine.SeatViewer(toMove)
+		bd.SetView(st.View(viewer), context(st, viewer, log, 120, 40))
+		_ = bd.View()
+	})
 	view, ctx := st.View(viewer), context(st, viewer, log, 120, 40)
 	b.ReportAllocs()
 	for b.Loop() {
