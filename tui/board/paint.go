@@ -134,3 +134,17 @@ func (p *Painter) Render(s string) string {
 	}
 	return p.memo.Put(s, p.style.Render(s))
 }
+
+// Paints are a board's text styles, each remembering what it drew.
+type Paints struct {
+	Heading, Strong, Dim, Selected, Error, Good *Painter
+}
+
+// NewPaints returns a Painter for each of st's text styles.
+func NewPaints(st Styles) Paints {
+	return Paints{
+		Heading: NewPainter(st.Heading), Strong: NewPainter(st.Strong),
+		Dim: NewPainter(st.Dim), Selected: NewPainter(st.Selected),
+		Error: NewPainter(st.Error), Good: NewPainter(st.Good),
+	}
+}

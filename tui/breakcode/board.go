@@ -61,18 +61,13 @@ type seatNotes struct {
 
 // paint is the board's styles, each remembering what it drew.
 type paint struct {
-	heading, strong, dim, selected, errText, good, hidden *board.Painter
-	tiles                                                 map[bc.Tile]string
+	board.Paints
+	hidden *board.Painter
+	tiles  map[bc.Tile]string
 }
 
 func newPaint(st board.Styles) paint {
-	return paint{
-		heading: board.NewPainter(st.Heading), strong: board.NewPainter(st.Strong),
-		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
-		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
-		hidden: board.NewPainter(st.TileHidden),
-		tiles:  map[bc.Tile]string{},
-	}
+	return paint{Paints: board.NewPaints(st), hidden: board.NewPainter(st.TileHidden), tiles: map[bc.Tile]string{}}
 }
 
 var _ board.Board = (*Board)(nil)
@@ -368,7 +363,7 @@ func (b *Board) lowerBlock(w, h int) []string {
 	}
 	if w < wideLayout {
 		if room := h - len(left) - 1; room > 0 {
-			left = append(left, " "+b.paint.heading.Render("Log"))
+			left = append(left, " "+b.paint.Heading.Render("Log"))
 			for _, l := range b.logLines(w-2, room) {
 				left = append(left, " "+l)
 			}
@@ -376,7 +371,7 @@ func (b *Board) lowerBlock(w, h int) []string {
 		return left
 	}
 	logW := w - leftW - 2
-	logs := append([]string{b.paint.heading.Render("Log")}, b.logLines(logW, max(len(left), h)-1)...)
+	logs := append([]string{b.paint.Heading.Render("Log")}, b.logLines(logW, max(len(left), h)-1)...)
 	rows := max(len(left), len(logs))
 	// The rows are written into one buffer and cut out of it, so the block
 	// costs one string rather than one per row.
@@ -420,31 +415,31 @@ func (b *Board) statusLines(w int) []string {
 	case b.c.Replay:
 		s = ""
 	case v.Phase == bc.Finished:
-		s = b.paint.strong.Render("The game is over.")
+		s = b.paint.Strong.Render("The game is over.")
 	case !seated:
 		s = "You are watching. " + b.name(v.ToMove) + " is to move."
 	case int(me) < len(v.Seats) && v.Seats[me].GotIt:
-		s = b.paint.good.Render("✓ You broke the code!") + " Waiting for the round to finish."
+		s = b.paint.Good.Render("✓ You broke the code!") + " Waiting for the round to finish."
 	case int(me) < len(v.Seats) && v.Seats[me].Out:
 		s = "You have guessed and are out; you still answer questions."
 	case v.Phase == bc.LastChance && v.YourTurn():
-		s = b.paint.strong.Render("Your last chance:") + " guess the code to tie (g), or pass (p)."
+		s = b.paint.Strong.Render("Your last chance:") + " guess the code to tie (g), or pass (p)."
 	case v.Phase == bc.LastChance:
 		s = b.name(v.ToMove) + " has a last chance to tie."
 	case v.YourTurn():
-		s = b.paint.strong.Render("▸ Your turn:") + " ask a question (enter) or guess the " + b.target() + " (g)."
+		s = b.paint.Strong.Render("▸ Your turn:") + " ask a question (enter) or guess the " + b.target() + " (g)."
 	default:
-		s = "Waiting for " + b.paint.strong.Render(b.name(v.ToMove)) + " to ask or guess."
+		s = "Waiting for " + b.paint.Strong.Render(b.name(v.ToMove)) + " to ask or guess."
 	}
 	var lines []string
 	if s != "" {
 		lines = append(lines, " "+s)
 	}
 	if v.RoundClosing && v.Phase != bc.Finished {
-		lines = append(lines, " "+b.paint.dim.Render("Someone broke the code: this is the last round."))
+		lines = append(lines, " "+b.paint.Dim.Render("Someone broke the code: this is the last round."))
 	}
 	if b.err != "" {
-		lines = append(lines, " "+b.paint.errText.Render("! "+b.err))
+		lines = append(lines, " "+b.paint.Error.Render("! "+b.err))
 	}
 	return lines
 }
@@ -455,7 +450,7 @@ func (b *Board) questionLines(w int) []string {
 	if b.canAsk() {
 		head = "Ask a question"
 	}
-	head = " " + b.paint.heading.Render(head) + b.paint.dim.Render("  (deck: "+strconv.Itoa(v.DrawPile)+")")
+	head = " " + b.paint.Heading.Render(head) + b.paint.Dim.Render("  (deck: "+strconv.Itoa(v.DrawPile)+")")
 	lines := []string{head}
 	if len(v.FaceUp) == 0 {
 		return append(lines, "   No question cards are left.")
@@ -468,7 +463,7 @@ func (b *Board) questionLines(w int) []string {
 		}
 		row, ok := b.questions[k]
 		if !ok {
-			row = k.draw(b.paint.selected)
+			row = k.draw(b.paint.Selected)
 			if len(b.questions) >= maxQuestionRows {
 				clear(b.questions)
 			}
@@ -538,7 +533,7 @@ func (b *Board) logLines(w, h int) []string {
 	if lines := b.logs.Tail(b.c.Log, w, h); len(lines) > 0 {
 		return lines
 	}
-	return []string{b.paint.dim.Render("Nothing asked yet.")}
+	return []string{b.paint.Dim.Render("Nothing asked yet.")}
 }
 
 // sheets are one block per seat (and the centre): tiles the viewer may see,
@@ -604,12 +599,12 @@ func (b *Board) sheets(w, room int) []string {
 			tiles = b.hiddenText(v.CentreSize)
 		}
 		if v.Aid && v.CentrePossible > 0 {
-			tiles += "  " + b.paint.dim.Render("["+strconv.Itoa(v.CentrePossible)+" possible "+plural(v.CentrePossible, "set", "sets")+"]")
+			tiles += "  " + b.paint.Dim.Render("["+strconv.Itoa(v.CentrePossible)+" possible "+plural(v.CentrePossible, "set", "sets")+"]")
 		}
 		blocks = append(blocks, block{head: "  " + label + "  " + tiles, hasParts: true})
 	} else if v.Unused != nil {
 		label := "Unused" + strings.Repeat(" ", max(0, labelW-6))
-		blocks = append(blocks, block{head: "  " + label + "  " + b.paint.dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
+		blocks = append(blocks, block{head: "  " + label + "  " + b.paint.Dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
 	}
 
 	// Every block has its head line; the lines left are shared out one at a
@@ -635,14 +630,14 @@ func (b *Board) sheets(w, room int) []string {
 		case len(bl.packed) == 0:
 			out = append(out, bl.head)
 		case !bl.hasParts:
-			shown := tail(bl.packed, bl.alloc+1, b.paint.dim)
+			shown := tail(bl.packed, bl.alloc+1, b.paint.Dim)
 			out = append(out, bl.head+shown[0])
 			for _, l := range shown[1:] {
 				out = append(out, indent+l)
 			}
 		case bl.alloc > 0:
 			out = append(out, bl.head)
-			for _, l := range tail(bl.packed, bl.alloc, b.paint.dim) {
+			for _, l := range tail(bl.packed, bl.alloc, b.paint.Dim) {
 				out = append(out, indent+l)
 			}
 		default:
@@ -653,7 +648,7 @@ func (b *Board) sheets(w, room int) []string {
 				continue
 			}
 			last := pack(bl.items, room)
-			out = append(out, bl.head+"   "+b.paint.dim.Render("…")+last[len(last)-1])
+			out = append(out, bl.head+"   "+b.paint.Dim.Render("…")+last[len(last)-1])
 		}
 	}
 	return out
@@ -753,16 +748,16 @@ const maxNotes = 512
 func (b *Board) flags(sv bc.SeatView) []string {
 	var f []string
 	if b.v.Aid && sv.Possible > 0 {
-		f = append(f, b.paint.dim.Render("["+strconv.Itoa(sv.Possible)+" possible]"))
+		f = append(f, b.paint.Dim.Render("["+strconv.Itoa(sv.Possible)+" possible]"))
 	}
 	switch {
 	case sv.GotIt:
-		f = append(f, b.paint.good.Render("✓ got it"))
+		f = append(f, b.paint.Good.Render("✓ got it"))
 	case sv.Out:
-		f = append(f, b.paint.errText.Render("✗ out"))
+		f = append(f, b.paint.Error.Render("✗ out"))
 	}
 	if n := len(sv.Guesses); n > 0 && !sv.GotIt && !sv.Out {
-		f = append(f, b.paint.dim.Render(strconv.Itoa(n)+" wrong "+plural(n, "guess", "guesses")))
+		f = append(f, b.paint.Dim.Render(strconv.Itoa(n)+" wrong "+plural(n, "guess", "guesses")))
 	}
 	return f
 }

@@ -66,30 +66,17 @@ type Board struct {
 	// What the board remembers between frames, so that a frame after a
 	// move draws only what changed. Each is bounded and keyed by all its
 	// inputs (the painters by their text, the log by event and width).
-	paint  paint
+	paint  board.Paints
 	logs   board.LogCache
 	widths board.Widths // see width
 }
 
 var _ board.Board = (*Board)(nil)
 
-// paint is the board's styles, each remembering what it drew.
-type paint struct {
-	heading, strong, dim, selected, errText, good *board.Painter
-}
-
-func newPaint(st board.Styles) paint {
-	return paint{
-		heading: board.NewPainter(st.Heading), strong: board.NewPainter(st.Strong),
-		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
-		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
-	}
-}
-
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
 	return &Board{
-		st: st, km: km, paint: newPaint(st),
+		st: st, km: km, paint: board.NewPaints(st),
 		tap:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tap")),
 		vot:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vote for data")),
 		stp:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop")),

@@ -83,12 +83,12 @@ func (b *Board) statusLines(w int) []string {
 	case cg.Finished:
 		head = "Game over"
 	}
-	lines := []string{" " + b.paint.heading.Render(head)}
+	lines := []string{" " + b.paint.Heading.Render(head)}
 	if p := b.prompt(); p != "" {
 		lines = append(lines, wrap(p, w, 2)...)
 	}
 	if b.err != "" {
-		lines = append(lines, wrap(b.paint.errText.Render("! "+textsafe.Clean(b.err, 300)), w, 3)...)
+		lines = append(lines, wrap(b.paint.Error.Render("! "+textsafe.Clean(b.err, 300)), w, 3)...)
 	}
 	return lines
 }
@@ -137,20 +137,20 @@ func (b *Board) moreText() string {
 func (b *Board) prompt() string {
 	v := b.v
 	me, seated := b.seat()
-	you := b.paint.strong.Render("▸ Your move:")
+	you := b.paint.Strong.Render("▸ Your move:")
 	switch {
 	case b.c.Replay:
 		return ""
 	case v.Phase == cg.Finished:
 		if v.Result != nil {
-			return b.paint.strong.Render(textsafe.Clean(v.Result.Summary, 200))
+			return b.paint.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
 		}
-		return b.paint.strong.Render("The game is over.")
+		return b.paint.Strong.Render("The game is over.")
 	case seated && v.Seats[me].Out:
 		return "You are out; your code is shown. Watching the rest."
 	}
 	waiting := func(what string) string {
-		return "Waiting for " + b.paint.strong.Render(b.names(v.Active)) + " to " + what + "."
+		return "Waiting for " + b.paint.Strong.Render(b.names(v.Active)) + " to " + what + "."
 	}
 	switch v.Phase {
 	case cg.Setup:
@@ -213,7 +213,7 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 	if w < wideLayout {
 		out := panel
 		if room := h - len(panel) - 1; room > 0 {
-			out = append(out, " "+b.paint.heading.Render("Log"))
+			out = append(out, " "+b.paint.Heading.Render("Log"))
 			for _, l := range b.logLines(w-2, room) {
 				out = append(out, " "+l)
 			}
@@ -226,7 +226,7 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 	}
 	leftW = min(max(leftW, 34), w*62/100)
 	logW := w - leftW - 3
-	logs := append([]string{b.paint.heading.Render("Log")}, b.logLines(logW, max(len(panel), h)-1)...)
+	logs := append([]string{b.paint.Heading.Render("Log")}, b.logLines(logW, max(len(panel), h)-1)...)
 	rows := max(len(panel), len(logs))
 	out := make([]string, rows)
 	for i := range rows {
@@ -240,7 +240,7 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 		if b.width(l) > leftW {
 			l = board.Truncate(l, leftW, "…")
 		}
-		out[i] = l + strings.Repeat(" ", leftW-b.width(l)) + " " + b.paint.dim.Render("│") + " " + r
+		out[i] = l + strings.Repeat(" ", leftW-b.width(l)) + " " + b.paint.Dim.Render("│") + " " + r
 	}
 	return out
 }
@@ -253,7 +253,7 @@ func (b *Board) logLines(w, h int) []string {
 	if lines := b.logs.Tail(b.c.Log, w, h); len(lines) > 0 {
 		return lines
 	}
-	return []string{b.paint.dim.Render("Nothing has happened yet.")}
+	return []string{b.paint.Dim.Render("Nothing has happened yet.")}
 }
 
 // tableLines: the Data cards left, or in the race the extra cards.
@@ -282,13 +282,13 @@ func (b *Board) tableLines(w int) []string {
 		if len(items) == 0 {
 			items = []string{"none yet"}
 		}
-		items = append(items, b.paint.dim.Render(fmt.Sprintf("(%d face down)", v.Leftover)))
+		items = append(items, b.paint.Dim.Render(fmt.Sprintf("(%d face down)", v.Leftover)))
 	}
 	var out []string
 	for i, l := range b.pack(items, w-14, "  ") {
 		head := strings.Repeat(" ", 13)
 		if i == 0 {
-			head = " " + b.paint.heading.Render(fmt.Sprintf("%-11s", label)) + " "
+			head = " " + b.paint.Heading.Render(fmt.Sprintf("%-11s", label)) + " "
 		}
 		out = append(out, head+l)
 	}
@@ -328,16 +328,16 @@ func (b *Board) panelLines(w int) []string {
 	case v.Phase == cg.Race || v.Phase == cg.Answer || v.Phase == cg.RevealX:
 		return b.raceLines()
 	case v.Phase == cg.Finished:
-		return []string{" " + b.paint.dim.Render("Press n for every hint given in this game.")}
+		return []string{" " + b.paint.Dim.Render("Press n for every hint given in this game.")}
 	}
 	return b.hackLineLines(b.active() && (v.Phase == cg.Counter))
 }
 
 func (b *Board) choiceLines(head string, rows []string, cur int) []string {
-	out := []string{" " + b.paint.heading.Render(head)}
+	out := []string{" " + b.paint.Heading.Render(head)}
 	for i, r := range rows {
 		if i == cur {
-			out = append(out, " "+b.paint.selected.Render("▸ "+r))
+			out = append(out, " "+b.paint.Selected.Render("▸ "+r))
 		} else {
 			out = append(out, "   "+r)
 		}
@@ -348,7 +348,7 @@ func (b *Board) choiceLines(head string, rows []string, cur int) []string {
 // hackLineLines lists the face-up Hack cards for reading.
 func (b *Board) hackLineLines(decodeHint bool) []string {
 	v := b.v
-	out := []string{" " + b.paint.heading.Render("Hack line") + b.paint.dim.Render(fmt.Sprintf("  (%d in the deck)", v.HackDeck))}
+	out := []string{" " + b.paint.Heading.Render("Hack line") + b.paint.Dim.Render(fmt.Sprintf("  (%d in the deck)", v.HackDeck))}
 	if len(v.HackLine) == 0 {
 		out = append(out, "   No Hack cards are left.")
 	}
@@ -356,7 +356,7 @@ func (b *Board) hackLineLines(decodeHint bool) []string {
 		out = append(out, fmt.Sprintf("   %d %s", i+1, cg.Hack(id).Label()))
 	}
 	if decodeHint {
-		out = append(out, " "+b.paint.dim.Render("g decodes a player's code."))
+		out = append(out, " "+b.paint.Dim.Render("g decodes a player's code."))
 	}
 	return out
 }
@@ -368,17 +368,17 @@ func (b *Board) composerLines() []string {
 	col := func(c int, head string, rows []string, cur int) []string {
 		h := head
 		if c == focus {
-			h = b.paint.heading.Render(head)
+			h = b.paint.Heading.Render(head)
 		} else {
-			h = b.paint.dim.Render(head)
+			h = b.paint.Dim.Render(head)
 		}
 		out := []string{h}
 		for i, r := range rows {
 			switch {
 			case i == cur && c == focus:
-				out = append(out, b.paint.selected.Render("▸ "+r))
+				out = append(out, b.paint.Selected.Render("▸ "+r))
 			case i == cur:
-				out = append(out, b.paint.strong.Render("• "+r))
+				out = append(out, b.paint.Strong.Render("• "+r))
 			default:
 				out = append(out, "  "+r)
 			}
@@ -438,7 +438,7 @@ func (b *Board) composerLines() []string {
 // raceLines: votes, and who may act in the race.
 func (b *Board) raceLines() []string {
 	v := b.v
-	out := []string{" " + b.paint.heading.Render("The race")}
+	out := []string{" " + b.paint.Heading.Render("The race")}
 	var voted, chosen []string
 	in := 0
 	for i, sv := range v.Seats {
@@ -485,21 +485,21 @@ func (b *Board) entryLines(w int) []string {
 	} else if b.answering() {
 		head = "Name a code: " + b.clockText()
 	}
-	out := []string{" " + b.paint.heading.Render(head)}
+	out := []string{" " + b.paint.Heading.Render(head)}
 	who := ""
 	for i, t := range ts {
 		n := b.name(t)
 		if i == b.target {
-			n = b.paint.selected.Render("[" + n + "]")
+			n = b.paint.Selected.Render("[" + n + "]")
 		}
 		who += " " + n
 	}
 	out = append(out, "   whose:"+who)
 	b.input.Width = max(6, min(12, w-12))
-	out = append(out, "   "+b.input.View()+b.paint.dim.Render("   letter A–F, then X1 and X2"))
+	out = append(out, "   "+b.input.View()+b.paint.Dim.Render("   letter A–F, then X1 and X2"))
 	if len(ts) > 0 {
 		if sv := b.v.Seats[ts[clamp(b.target, len(ts))]]; sv.Sheet != nil {
-			out = append(out, "   "+b.paint.dim.Render(b.sheetText(sv)))
+			out = append(out, "   "+b.paint.Dim.Render(b.sheetText(sv)))
 		}
 	}
 	return out
@@ -543,7 +543,7 @@ func (b *Board) seatLines(w, room int) []string {
 		head := mark + label + "  " + b.codeText(s) + "  " + strings.Join(b.flags(s), "  ")
 		lines := b.pack(b.hintItems(sv), noteW, " · ")
 		if sv.Sheet != nil && !sv.Out {
-			lines = append(lines, b.pack([]string{b.paint.dim.Render(b.sheetText(sv))}, noteW, "")...)
+			lines = append(lines, b.pack([]string{b.paint.Dim.Render(b.sheetText(sv))}, noteW, "")...)
 		}
 		blocks[i] = block{head: strings.TrimRight(head, " "), lines: lines}
 	}
@@ -584,7 +584,7 @@ func (b *Board) seatLines(w, room int) []string {
 		ls := bl.lines
 		if len(ls) > bl.alloc {
 			ls = append([]string{}, ls[len(ls)-bl.alloc:]...)
-			ls[0] = b.paint.dim.Render("…") + ls[0]
+			ls[0] = b.paint.Dim.Render("…") + ls[0]
 		}
 		for _, l := range ls {
 			out = append(out, indent+l)
@@ -608,18 +608,18 @@ func (b *Board) codeText(s engine.Seat) string {
 		}
 		switch {
 		case val < 0:
-			cells[p] = b.paint.dim.Render("?")
+			cells[p] = b.paint.Dim.Render("?")
 		case own && sv.Revealed[p]:
-			cells[p] = b.paint.strong.Render(cg.ValueName(p, val) + "˙")
+			cells[p] = b.paint.Strong.Render(cg.ValueName(p, val) + "˙")
 		case sv.Revealed[p] || !own:
-			cells[p] = b.paint.strong.Render(cg.ValueName(p, val))
+			cells[p] = b.paint.Strong.Render(cg.ValueName(p, val))
 		default:
 			cells[p] = cg.ValueName(p, val)
 		}
 	}
 	text := "[" + strings.Join(cells, " ") + "]"
 	if own && v.Phase == cg.Setup && !sv.Ordered {
-		text += b.paint.dim.Render(" unset")
+		text += b.paint.Dim.Render(" unset")
 	}
 	return text
 }
@@ -631,24 +631,24 @@ func (b *Board) flags(s engine.Seat) []string {
 	var f []string
 	switch {
 	case sv.Out:
-		f = append(f, b.paint.errText.Render("✗ out"))
+		f = append(f, b.paint.Error.Render("✗ out"))
 	case v.Phase == cg.Setup && sv.Ordered:
-		f = append(f, b.paint.good.Render("✓ set"))
+		f = append(f, b.paint.Good.Render("✓ set"))
 	case sv.Voted:
-		f = append(f, b.paint.good.Render("✓ voted"))
+		f = append(f, b.paint.Good.Render("✓ voted"))
 	case sv.Chosen:
-		f = append(f, b.paint.good.Render("✓ chosen"))
+		f = append(f, b.paint.Good.Render("✓ chosen"))
 	case sv.Acted && v.Phase == cg.Rounds:
-		f = append(f, b.paint.dim.Render("played"))
+		f = append(f, b.paint.Dim.Render("played"))
 	}
 	if v.Result != nil && v.Result.Won(s) {
-		f = append(f, b.paint.good.Render("★ won"))
+		f = append(f, b.paint.Good.Render("★ won"))
 	}
 	if sv.WrongDecodes > 0 {
-		f = append(f, b.paint.dim.Render(fmt.Sprintf("%d/3 wrong", sv.WrongDecodes)))
+		f = append(f, b.paint.Dim.Render(fmt.Sprintf("%d/3 wrong", sv.WrongDecodes)))
 	}
 	if sv.Sheet != nil && !sv.Out {
-		f = append(f, b.paint.dim.Render(fmt.Sprintf("%d %s left", sv.Candidates, plural(sv.Candidates, "code", "codes"))))
+		f = append(f, b.paint.Dim.Render(fmt.Sprintf("%d %s left", sv.Candidates, plural(sv.Candidates, "code", "codes"))))
 	}
 	return f
 }
@@ -682,9 +682,9 @@ func (b *Board) hackShort(h cg.Held) string {
 	c := cg.Hack(h.Card)
 	s := posShort(c.Pos) + ":" + values(c.Pos, c.Set)
 	if h.Green {
-		return s + " " + b.paint.good.Render("✓")
+		return s + " " + b.paint.Good.Render("✓")
 	}
-	return s + " " + b.paint.errText.Render("✗")
+	return s + " " + b.paint.Error.Render("✗")
 }
 
 // sheetText is the crack sheet: the values still possible per position.
@@ -756,14 +756,14 @@ func (b *Board) pack(items []string, w int, sep string) []string {
 // each Hack card and when.
 func (b *Board) detailsView(w int) []string {
 	v := b.v
-	lines := []string{" " + b.paint.heading.Render("Details") + b.paint.dim.Render("  every hint given, per player")}
+	lines := []string{" " + b.paint.Heading.Render("Details") + b.paint.Dim.Render("  every hint given, per player")}
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
 		name := b.name(s)
 		if v.Viewer.IsSeat(s) && !b.c.Replay {
 			name = "You (" + name + ")"
 		}
-		lines = append(lines, " "+b.paint.strong.Render(name)+"  "+b.codeText(s))
+		lines = append(lines, " "+b.paint.Strong.Render(name)+"  "+b.codeText(s))
 		var items []string
 		for _, k := range sv.Data {
 			items = append(items, "not "+cg.DataLabel(k))
@@ -785,9 +785,9 @@ func (b *Board) detailsView(w int) []string {
 			if h.Round > 0 {
 				when = fmt.Sprintf("round %d", h.Round)
 			}
-			ans := b.paint.errText.Render("✗ red, no")
+			ans := b.paint.Error.Render("✗ red, no")
 			if h.Green {
-				ans = b.paint.good.Render("✓ green, yes")
+				ans = b.paint.Good.Render("✓ green, yes")
 			}
 			lines = append(lines, "    "+fmt.Sprintf("%s %s (from %s, %s)", cg.Hack(h.Card).Label(), ans, b.name(h.From), when))
 		}
@@ -795,10 +795,10 @@ func (b *Board) detailsView(w int) []string {
 			lines = append(lines, "    "+fmt.Sprintf("not %s (wrong decode by %s)", g.Code, b.name(g.By)))
 		}
 		if sv.Sheet != nil {
-			lines = append(lines, "    "+b.paint.dim.Render(fmt.Sprintf("%s · %d %s", b.sheetText(sv), sv.Candidates, plural(sv.Candidates, "code", "codes"))))
+			lines = append(lines, "    "+b.paint.Dim.Render(fmt.Sprintf("%s · %d %s", b.sheetText(sv), sv.Candidates, plural(sv.Candidates, "code", "codes"))))
 		}
 		if len(sv.Data)+len(sv.NoData)+len(sv.Hacks)+len(sv.Wrong) == 0 {
-			lines = append(lines, "    "+b.paint.dim.Render("no hints yet"))
+			lines = append(lines, "    "+b.paint.Dim.Render("no hints yet"))
 		}
 	}
 	return lines

@@ -62,7 +62,7 @@ type Board struct {
 	// move draws only what changed. Each is bounded and keyed by all its
 	// inputs: the painters by their text, the chips by the card end, the
 	// log lines by the event's text, the widths by the line.
-	paint  paint
+	paint  board.Paints
 	chips  board.Memo[it.End, string]
 	events board.Memo[string, string]
 	widths board.Widths
@@ -70,22 +70,9 @@ type Board struct {
 
 var _ board.Board = (*Board)(nil)
 
-// paint is the board's styles, each remembering what it drew.
-type paint struct {
-	heading, strong, dim, selected, errText, good *board.Painter
-}
-
-func newPaint(st board.Styles) paint {
-	return paint{
-		heading: board.NewPainter(st.Heading), strong: board.NewPainter(st.Strong),
-		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
-		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
-	}
-}
-
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, k: newKeys(), paint: newPaint(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
+	return &Board{st: st, km: km, k: newKeys(), paint: board.NewPaints(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
 		input: board.NewField("rule › ", "e.g. bg != prev.bg", 200)}
 }
 
@@ -466,12 +453,12 @@ func (b *Board) View() string {
 	top = append(top, b.marketLine())
 	switch {
 	case b.guessing && b.typing:
-		top = append(top, " "+b.paint.heading.Render("Guess the Code")+b.paint.dim.Render("  (tab: back to the builder)"),
-			" "+b.input.View(), " "+b.paint.dim.Render(b.guessPreview()))
+		top = append(top, " "+b.paint.Heading.Render("Guess the Code")+b.paint.Dim.Render("  (tab: back to the builder)"),
+			" "+b.input.View(), " "+b.paint.Dim.Render(b.guessPreview()))
 	case b.guessing:
-		top = append(top, " "+b.paint.heading.Render("Guess the Code")+b.paint.dim.Render("  (tab: type it instead)"))
+		top = append(top, " "+b.paint.Heading.Render("Guess the Code")+b.paint.Dim.Render("  (tab: type it instead)"))
 		top = append(top, b.builder.lines(b, max(3, h-len(top)-3))...)
-		top = append(top, " "+b.paint.dim.Render(b.builder.preview()))
+		top = append(top, " "+b.paint.Dim.Render(b.builder.preview()))
 	default:
 		top = append(top, b.handLines(max(1, h-len(top)-3))...)
 	}
@@ -507,14 +494,14 @@ func (b *Board) statusLines() []string {
 	switch {
 	case b.c.Replay:
 	case v.Phase == it.Finished:
-		s = b.paint.strong.Render("The game is over.")
+		s = b.paint.Strong.Render("The game is over.")
 		if v.Result != nil {
 			s += " " + v.Result.Summary
 		}
 	case !seated:
 		s = "You are watching: " + b.waitingFor() + "."
 	case v.YourTurn():
-		s = b.paint.strong.Render("▸ " + b.yourMove())
+		s = b.paint.Strong.Render("▸ " + b.yourMove())
 	case v.Phase == it.Turn && me == v.ToMove:
 		s = "Your turn is waiting on the team."
 	default:
@@ -525,7 +512,7 @@ func (b *Board) statusLines() []string {
 		out = append(out, " "+s)
 	}
 	if b.err != "" {
-		out = append(out, " "+b.paint.errText.Render("! "+b.err))
+		out = append(out, " "+b.paint.Error.Render("! "+b.err))
 	}
 	return out
 }
@@ -587,7 +574,7 @@ func (b *Board) infoLines(w int) []string {
 		mode = b.name(v.AllKnowing) + " is Mastermind"
 	}
 	line := fmt.Sprintf(" Level %d · round %d · %s · deck %d · penalty: draw %d (%d Invalid)", v.Level, v.Round, mode, v.Deck, v.Penalty, v.Invalid)
-	out := []string{b.paint.dim.Render(b.fit(line, w))}
+	out := []string{b.paint.Dim.Render(b.fit(line, w))}
 	var hints []string
 	for _, h := range v.Hints {
 		hints = append(hints, h.Symbol+" "+h.Text)
@@ -607,7 +594,7 @@ func (b *Board) infoLines(w int) []string {
 	out = append(out, hl)
 	ev := " Event: none"
 	if v.Event != nil {
-		ev = " Event: " + b.paint.strong.Render(v.Event.Title) + " — " + v.Event.Text
+		ev = " Event: " + b.paint.Strong.Render(v.Event.Title) + " — " + v.Event.Text
 	}
 	if len(v.Keeps) > 0 {
 		var ks []string
@@ -627,7 +614,7 @@ func (b *Board) infoLines(w int) []string {
 			if i == 1 && len(wrapped) > 2 {
 				l = b.fit(l+" "+wrapped[2], w-2)
 			}
-			out = append(out, " "+b.paint.good.Render(l))
+			out = append(out, " "+b.paint.Good.Render(l))
 		}
 	}
 	if v.Phase == it.Setup && len(v.Offered) == 2 {
@@ -651,9 +638,9 @@ func (b *Board) lineRows(w int) []string {
 	fitN := max(1, (w-13)/cell)
 	skipped := max(0, len(cards)-fitN)
 	cards = cards[skipped:]
-	head := " " + b.paint.heading.Render("Code Line") + " "
+	head := " " + b.paint.Heading.Render("Code Line") + " "
 	if skipped > 0 {
-		head = " " + b.paint.heading.Render("Code Line") + b.paint.dim.Render(fmt.Sprintf("+%d", skipped))
+		head = " " + b.paint.Heading.Render("Code Line") + b.paint.Dim.Render(fmt.Sprintf("+%d", skipped))
 	}
 	pad := b.width(head)
 	row := head + strings.Repeat(" ", max(0, 12-pad))
@@ -664,7 +651,7 @@ func (b *Board) lineRows(w int) []string {
 	}
 	out := []string{row}
 	for d := range min(deep, 3) {
-		r := " " + b.paint.dim.Render(map[bool]string{true: "Invalid", false: ""}[d == 0])
+		r := " " + b.paint.Dim.Render(map[bool]string{true: "Invalid", false: ""}[d == 0])
 		r += strings.Repeat(" ", max(0, 12-b.width(r)))
 		for _, c := range cards {
 			k := len(c.Invalid) - 1 - d
@@ -691,14 +678,14 @@ func (b *Board) marketLine() string {
 		}
 		p := fmt.Sprintf("%s%d %s/%s", mark, i+1, b.chip(m.Card.End(m.Up)), m.Card.End(1-m.Up).Code())
 		if m.Spotlight {
-			p += b.paint.good.Render(" ★" + m.Card.End(m.SpotUp).Code())
+			p += b.paint.Good.Render(" ★" + m.Card.End(m.SpotUp).Code())
 		}
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
-		parts = []string{b.paint.dim.Render("empty")}
+		parts = []string{b.paint.Dim.Render("empty")}
 	}
-	return " " + b.paint.heading.Render("Market") + "    " + strings.Join(parts, "  ")
+	return " " + b.paint.Heading.Render("Market") + "    " + strings.Join(parts, "  ")
 }
 
 // handLines lists the viewer's cards: the end that would go on top first.
@@ -706,7 +693,7 @@ func (b *Board) handLines(room int) []string {
 	v := b.v
 	if v.Viewer.Kind != engine.ViewerSeat || (len(v.Hand) == 0 && !v.IsAllKnowing()) {
 		if v.Viewer.Kind == engine.ViewerSeat && b.breaker() {
-			return []string{" " + b.paint.dim.Render("Your hand is empty: you are inactive, but you still vote and advise.")}
+			return []string{" " + b.paint.Dim.Render("Your hand is empty: you are inactive, but you still vote and advise.")}
 		}
 		return nil
 	}
@@ -716,7 +703,7 @@ func (b *Board) handLines(room int) []string {
 	} else if v.IsAllKnowing() {
 		return nil
 	}
-	out := []string{" " + b.paint.heading.Render(title) + b.paint.dim.Render("  top end first; ←/→ turns the card")}
+	out := []string{" " + b.paint.Heading.Render(title) + b.paint.Dim.Render("  top end first; ←/→ turns the card")}
 	start := 0
 	if n := room - 1; n > 0 && b.cursor >= n {
 		start = b.cursor - n + 1
@@ -728,9 +715,9 @@ func (b *Board) handLines(room int) []string {
 		if i == b.cursor {
 			mark = "› "
 		}
-		line := fmt.Sprintf(" %s%d %s over %s   %s", mark, i+1, b.chip(c.End(up)), c.End(1-up).Code(), b.paint.dim.Render(c.End(up).String()))
+		line := fmt.Sprintf(" %s%d %s over %s   %s", mark, i+1, b.chip(c.End(up)), c.End(1-up).Code(), b.paint.Dim.Render(c.End(up).String()))
 		if i == b.cursor {
-			line = b.paint.selected.Render(line)
+			line = b.paint.Selected.Render(line)
 		}
 		out = append(out, line)
 	}
@@ -751,7 +738,7 @@ func (b *Board) teamLine() string {
 			p += map[bool]string{true: " ✓", false: " …"}[s.Voted]
 		}
 		if b.v.Phase != it.Finished && slices.Contains(b.v.Active, seat) {
-			p = b.paint.strong.Render("▸" + p)
+			p = b.paint.Strong.Render("▸" + p)
 		}
 		parts = append(parts, p)
 	}
@@ -771,7 +758,7 @@ func (b *Board) logLines(room int) []string {
 	for _, e := range log {
 		l, ok := b.events.Get(e.Text)
 		if !ok {
-			l = b.events.Put(e.Text, " "+b.paint.dim.Render("· ")+textsafe.Clean(e.Text, 300))
+			l = b.events.Put(e.Text, " "+b.paint.Dim.Render("· ")+textsafe.Clean(e.Text, 300))
 		}
 		out = append(out, l)
 	}

@@ -262,9 +262,9 @@ func (g *guessBuilder) lines(b *Board, room int) []string {
 			if grp.Join == rulelang.JoinAny {
 				join = "any of"
 			}
-			s = b.paint.heading.Render(partNames[r.part]) + " " + join + ":"
+			s = b.paint.Heading.Render(partNames[r.part]) + " " + join + ":"
 			if r.part != 1 && len(grp.Clauses) == 0 {
-				s = b.paint.heading.Render(partNames[r.part]) + b.paint.dim.Render(" (none)")
+				s = b.paint.Heading.Render(partNames[r.part]) + b.paint.Dim.Render(" (none)")
 			}
 		case rowClause:
 			c := g.group(r.part).Clauses[r.clause]
@@ -292,7 +292,7 @@ func (g *guessBuilder) lines(b *Board, room int) []string {
 					v = "+" + strconv.Itoa(c.Offset)
 				}
 				if sel && fi == min(g.field, len(fields(c))-1) {
-					v = b.paint.selected.Render("[" + v + "]")
+					v = b.paint.Selected.Render("[" + v + "]")
 				}
 				parts = append(parts, v)
 			}
@@ -301,9 +301,9 @@ func (g *guessBuilder) lines(b *Board, room int) []string {
 			}
 			s = "   " + strings.Join(parts, " ")
 		case rowAdd:
-			s = "   " + b.paint.dim.Render("+ add a clause to "+partNames[r.part])
+			s = "   " + b.paint.Dim.Render("+ add a clause to "+partNames[r.part])
 		case rowSend:
-			s = b.paint.strong.Render("Send the guess to the team")
+			s = b.paint.Strong.Render("Send the guess to the team")
 		}
 		out = append(out, " "+mark+s)
 	}

@@ -82,22 +82,9 @@ type Board struct {
 	// What the board remembers between frames besides the card faces:
 	// the painters by their text, the log by event and width. Each is
 	// bounded.
-	paint  paint
+	paint  board.Paints
 	logs   board.LogCache
 	widths board.Widths // see width
-}
-
-// paint is the board's styles, each remembering what it drew.
-type paint struct {
-	heading, strong, dim, selected, errText, good *board.Painter
-}
-
-func newPaint(st board.Styles) paint {
-	return paint{
-		heading: board.NewPainter(st.Heading), strong: board.NewPainter(st.Strong),
-		dim: board.NewPainter(st.Dim), selected: board.NewPainter(st.Selected),
-		errText: board.NewPainter(st.Error), good: board.NewPainter(st.Good),
-	}
 }
 
 // checkedRule caches CheckRule for the text being typed or built, so a
@@ -121,7 +108,7 @@ var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, paint: newPaint(st), keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText),
+	return &Board{st: st, km: km, paint: board.NewPaints(st), keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText),
 		lib: wtr.Library(), bld: newBuilder()}
 }
 

@@ -233,7 +233,7 @@ func (b *Board) updateBuilder(msg tea.KeyPressMsg) []byte {
 // builderView draws the clauses, the rule they make and its preview.
 func (b *Board) builderView(w, h int) []string {
 	st := &b.bld
-	out := []string{" " + b.paint.heading.Render("Rule builder") + b.paint.dim.Render("  space/- change · i/t/o add · x remove · a and/or")}
+	out := []string{" " + b.paint.Heading.Render("Rule builder") + b.paint.Dim.Render("  space/- change · i/t/o add · x remove · a and/or")}
 	rows := st.rows()
 	st.clause() // clamps the row
 	names := []string{"if", "then", "otherwise"}
@@ -259,33 +259,33 @@ func (b *Board) builderView(w, h int) []string {
 		}
 		for i := range parts {
 			if k == st.row && i == st.field {
-				parts[i] = b.paint.selected.Render("[" + parts[i] + "]")
+				parts[i] = b.paint.Selected.Render("[" + parts[i] + "]")
 			} else {
 				parts[i] = " " + parts[i] + " "
 			}
 		}
 		mark := "  "
 		if k == st.row {
-			mark = b.paint.selected.Render("▸ ")
+			mark = b.paint.Selected.Render("▸ ")
 		}
-		out = append(out, " "+mark+b.paint.strong.Render(label)+" "+strings.Join(parts, ""))
+		out = append(out, " "+mark+b.paint.Strong.Render(label)+" "+strings.Join(parts, ""))
 	}
 	if len(rows) == 0 {
-		out = append(out, "   "+b.paint.dim.Render("no clauses: add one with t"))
+		out = append(out, "   "+b.paint.Dim.Render("no clauses: add one with t"))
 	}
 	if b.err != "" {
-		out = append(out, " "+b.paint.errText.Render("! "+textsafe.Clean(b.err, 300)))
+		out = append(out, " "+b.paint.Error.Render("! "+textsafe.Clean(b.err, 300)))
 	}
 	text, err := st.rule.Text(wtr.Attributes())
 	if err != nil {
-		return append(out, " "+b.paint.errText.Render(err.Error()))
+		return append(out, " "+b.paint.Error.Render(err.Error()))
 	}
-	out = append(out, " "+b.paint.dim.Render("→ ")+textsafe.Clean(text, 300))
+	out = append(out, " "+b.paint.Dim.Render("→ ")+textsafe.Clean(text, 300))
 	rule, err := b.check(text)
 	if err != nil {
-		return append(out, " "+b.paint.errText.Render(err.Error()))
+		return append(out, " "+b.paint.Error.Render(err.Error()))
 	}
-	eng := wrap(b.paint.good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
+	eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
 	out = append(out, eng[:min(2, len(eng))]...)
 	if len(out)+7 <= h {
 		out = append(out, b.previewLines(rule.Accepts)...)

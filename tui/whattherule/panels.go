@@ -34,7 +34,7 @@ func (b *Board) previewLines(accepts func([]rulelang.Card, rulelang.Card) bool) 
 	if len(line) > 0 {
 		where = "next on the line"
 	}
-	out := []string{" " + b.paint.heading.Render("Preview") + b.paint.dim.Render(fmt.Sprintf("  %d of 72 faces would fit %s", fits, where))}
+	out := []string{" " + b.paint.Heading.Render("Preview") + b.paint.Dim.Render(fmt.Sprintf("  %d of 72 faces would fit %s", fits, where))}
 	for _, shape := range []string{"circle", "triangle", "square"} {
 		for _, filled := range []bool{true, false} {
 			var sb strings.Builder
@@ -45,7 +45,7 @@ func (b *Board) previewLines(accepts func([]rulelang.Card, rulelang.Card) bool) 
 					if grid[[4]any{shape, filled, count, color}] {
 						sb.WriteString(b.cardText(c) + " ")
 					} else {
-						sb.WriteString(b.paint.dim.Render(" · ") + " ")
+						sb.WriteString(b.paint.Dim.Render(" · ") + " ")
 					}
 				}
 				sb.WriteString(" ")
@@ -58,7 +58,7 @@ func (b *Board) previewLines(accepts func([]rulelang.Card, rulelang.Card) bool) 
 
 // libraryView lists the rule library for the game master to choose from.
 func (b *Board) libraryView(w, h int) []string {
-	out := []string{" " + b.paint.heading.Render("Rule library") + b.paint.dim.Render(fmt.Sprintf("  %d rules, easiest first · enter uses one · d draws at random", len(b.lib)))}
+	out := []string{" " + b.paint.Heading.Render("Rule library") + b.paint.Dim.Render(fmt.Sprintf("  %d rules, easiest first · enter uses one · d draws at random", len(b.lib)))}
 	rows := max(1, h-3)
 	start := min(max(0, b.libCursor-rows/2), max(0, len(b.lib)-rows))
 	for i := start; i < min(len(b.lib), start+rows); i++ {
@@ -68,7 +68,7 @@ func (b *Board) libraryView(w, h int) []string {
 			row += " ·starter"
 		}
 		if i == b.libCursor {
-			out = append(out, " "+b.paint.selected.Render("▸ "+row))
+			out = append(out, " "+b.paint.Selected.Render("▸ "+row))
 		} else {
 			out = append(out, "   "+row)
 		}
@@ -76,7 +76,7 @@ func (b *Board) libraryView(w, h int) []string {
 	if b.libCursor < len(b.lib) {
 		r, err := rulelang.Parse(wtr.Attributes(), b.lib[b.libCursor].Text)
 		if err == nil {
-			out = append(out, " "+b.paint.dim.Render("rule: ")+r.String())
+			out = append(out, " "+b.paint.Dim.Render("rule: ")+r.String())
 		}
 	}
 	return out
@@ -87,9 +87,9 @@ func (b *Board) libraryView(w, h int) []string {
 func (b *Board) notesView(w, h int) []string {
 	v := b.v
 	var lines []string
-	lines = append(lines, " "+b.paint.heading.Render("Notes")+b.paint.dim.Render("  this round and every finished round"))
+	lines = append(lines, " "+b.paint.Heading.Render("Notes")+b.paint.Dim.Render("  this round and every finished round"))
 	if v.Phase != wtr.Finished {
-		lines = append(lines, " "+b.paint.strong.Render(fmt.Sprintf("Round %d", v.Round))+b.paint.dim.Render(fmt.Sprintf("  %d cards played", v.CardsPlayed)))
+		lines = append(lines, " "+b.paint.Strong.Render(fmt.Sprintf("Round %d", v.Round))+b.paint.Dim.Render(fmt.Sprintf("  %d cards played", v.CardsPlayed)))
 		for i, h := range v.Hints {
 			lines = append(lines, wrap(fmt.Sprintf("hint %d: %s", i+1, textsafe.Clean(h, 300)), w-4, "    ")...)
 		}
@@ -97,7 +97,7 @@ func (b *Board) notesView(w, h int) []string {
 			lines = append(lines, wrap(fmt.Sprintf("%s guessed %q: %s", b.name(g.Seat), textsafe.Clean(g.Text, 300), rightWrong(g.Right)), w-4, "    ")...)
 		}
 		if len(v.Hints)+len(v.Guesses) == 0 {
-			lines = append(lines, "    "+b.paint.dim.Render("no hints or guesses yet"))
+			lines = append(lines, "    "+b.paint.Dim.Render("no hints or guesses yet"))
 		}
 		lines = append(lines, b.missLines(w)...)
 		if v.Rule != nil && v.Rule.Mode == wtr.Machine && len(v.Fits) > 0 {
@@ -121,7 +121,7 @@ func (b *Board) notesView(w, h int) []string {
 		if r.Guesser >= 0 {
 			head += " by " + b.name(r.Guesser)
 		}
-		lines = append(lines, " "+b.paint.strong.Render(head))
+		lines = append(lines, " "+b.paint.Strong.Render(head))
 		rule := r.Rule
 		if r.English != "" {
 			rule = r.English + "  (" + r.Rule + ")"
@@ -161,7 +161,7 @@ func (b *Board) missLines(w int) []string {
 	if len(order) == 0 {
 		return nil
 	}
-	out := []string{"    " + b.paint.dim.Render("did not fit, by cards on the line:")}
+	out := []string{"    " + b.paint.Dim.Render("did not fit, by cards on the line:")}
 	for _, n := range order {
 		out = append(out, wrap(fmt.Sprintf("after %d: %s", n, strings.Join(byLen[n], " ")), w-4, "    ")...)
 	}
@@ -190,10 +190,10 @@ func (b *Board) logLines(w, h int) []string {
 	if h <= 1 || w < 10 {
 		return nil
 	}
-	out := []string{" " + b.paint.heading.Render("Log")}
+	out := []string{" " + b.paint.Heading.Render("Log")}
 	lines := b.logs.Tail(b.c.Log, w, h-1)
 	if len(lines) == 0 {
-		return append(out, " "+b.paint.dim.Render(" nothing yet"))
+		return append(out, " "+b.paint.Dim.Render(" nothing yet"))
 	}
 	for _, l := range lines {
 		out = append(out, " "+l)

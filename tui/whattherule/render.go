@@ -79,7 +79,7 @@ func (b *Board) tableView(w, h int) []string {
 		bottom = append(bottom, b.promptLines(w)...)
 	}
 	if b.err != "" {
-		bottom = append(bottom, " "+b.paint.errText.Render("! "+textsafe.Clean(b.err, 300)))
+		bottom = append(bottom, " "+b.paint.Error.Render("! "+textsafe.Clean(b.err, 300)))
 	}
 	room := h - len(top) - len(bottom)
 	lineRows := b.lineRows(w, max(1, min(room, 2+b.maxBelow())))
@@ -96,7 +96,7 @@ func (b *Board) tableView(w, h int) []string {
 func (b *Board) header() string {
 	v := b.v
 	if v.Phase == wtr.Finished {
-		return " " + b.paint.heading.Render("What the Rule?!") + "  " + b.paint.strong.Render("The game is over.")
+		return " " + b.paint.Heading.Render("What the Rule?!") + "  " + b.paint.Strong.Render("The game is over.")
 	}
 	parts := []string{fmt.Sprintf("Round %d of %d", v.Round, v.TotalRounds), "game master " + b.name(v.GM)}
 	switch v.Mode {
@@ -116,7 +116,7 @@ func (b *Board) header() string {
 	if !v.Points {
 		parts = append(parts, "no points")
 	}
-	return " " + b.paint.heading.Render(parts[0]) + b.paint.dim.Render(" · "+strings.Join(parts[1:], " · "))
+	return " " + b.paint.Heading.Render(parts[0]) + b.paint.Dim.Render(" · "+strings.Join(parts[1:], " · "))
 }
 
 // seatLines list every seat: ★ game master, ▸ to move, score and cards held.
@@ -149,7 +149,7 @@ func (b *Board) seatLines(w int) []string {
 			item += " ✓"
 		}
 		if v.Viewer.IsSeat(s) && !b.c.Replay {
-			item = b.paint.strong.Render(item)
+			item = b.paint.Strong.Render(item)
 		}
 		items = append(items, item)
 	}
@@ -194,13 +194,13 @@ func (b *Board) ruleCard(w int) []string {
 	if len(body) > 2 {
 		body = []string{body[0], b.fit(strings.Join(body[1:], " "), w-len(who)-2)}
 	}
-	lines := []string{" " + b.paint.good.Render(who) + body[0]}
+	lines := []string{" " + b.paint.Good.Render(who) + body[0]}
 	for _, l := range body[1:] {
 		lines = append(lines, " "+strings.Repeat(" ", len(who))+l)
 	}
 	if r.Mode == wtr.Machine {
 		note := fmt.Sprintf("   %d of 72 faces fit next · %s", len(b.v.Fits), textsafe.Clean(r.Text, 200))
-		lines = append(lines, b.paint.dim.Render(note))
+		lines = append(lines, b.paint.Dim.Render(note))
 	}
 	return lines
 }
@@ -224,7 +224,7 @@ func (b *Board) lineRows(w, rows int) []string {
 	first := max(0, cols-fitCols)
 	lead := "  "
 	if first > 0 {
-		lead = b.paint.dim.Render("… ")
+		lead = b.paint.Dim.Render("… ")
 	}
 	row := func(get func(col int) string) string {
 		var sb strings.Builder
@@ -238,11 +238,11 @@ func (b *Board) lineRows(w, rows int) []string {
 			return b.cardText(v.Line[c]) + " "
 		}
 		if v.PendingCard != nil {
-			return b.paint.strong.Render(fmt.Sprintf("%d%s%c", v.PendingCard.Count, glyph(*v.PendingCard), v.PendingCard.Color[0])) + "?"
+			return b.paint.Strong.Render(fmt.Sprintf("%d%s%c", v.PendingCard.Count, glyph(*v.PendingCard), v.PendingCard.Color[0])) + "?"
 		}
-		return b.paint.dim.Render(" · ") + " "
+		return b.paint.Dim.Render(" · ") + " "
 	})
-	out := []string{b.paint.heading.Render(label) + lead + top}
+	out := []string{b.paint.Heading.Render(label) + lead + top}
 	pad := strings.Repeat(" ", len(label)) + "  "
 	deep := b.maxBelow()
 	show := min(deep, rows-1)
@@ -253,7 +253,7 @@ func (b *Board) lineRows(w, rows int) []string {
 				return strings.Repeat(" ", cellW)
 			}
 			if last {
-				return b.paint.dim.Render(fmt.Sprintf("+%-2d", len(v.Below[c])-r)) + " "
+				return b.paint.Dim.Render(fmt.Sprintf("+%-2d", len(v.Below[c])-r)) + " "
 			}
 			return b.cardText(v.Below[c][r]) + " "
 		}))
@@ -270,18 +270,18 @@ func (b *Board) handLines() []string {
 	case b.laying():
 		cards, label = v.Revealed, " Shown hand "
 	case len(v.Revealed) > 0:
-		return []string{" " + b.paint.heading.Render(b.name(v.ToMove)+" shows ") + b.cardRow(v.Revealed, -1)}
+		return []string{" " + b.paint.Heading.Render(b.name(v.ToMove)+" shows ") + b.cardRow(v.Revealed, -1)}
 	case !b.seated() || b.isGM() && v.Phase != wtr.Finished || v.Phase == wtr.Finished && len(cards) == 0:
 		return nil
 	}
 	if len(cards) == 0 {
-		return []string{b.paint.heading.Render(label) + b.paint.dim.Render("(no cards)")}
+		return []string{b.paint.Heading.Render(label) + b.paint.Dim.Render("(no cards)")}
 	}
 	sel := -1
 	if b.canPlay() || b.laying() {
 		sel = b.cursor
 	}
-	return []string{b.paint.heading.Render(label) + b.cardRow(cards, sel)}
+	return []string{b.paint.Heading.Render(label) + b.cardRow(cards, sel)}
 }
 
 func (b *Board) cardRow(cards []wtr.Card, sel int) string {
@@ -289,7 +289,7 @@ func (b *Board) cardRow(cards []wtr.Card, sel int) string {
 	for i, c := range cards {
 		t := b.cardText(c)
 		if i == sel {
-			t = b.paint.selected.Render("[") + t + b.paint.selected.Render("]")
+			t = b.paint.Selected.Render("[") + t + b.paint.Selected.Render("]")
 		} else {
 			t = " " + t + " "
 		}
@@ -306,35 +306,35 @@ func (b *Board) promptLines(w int) []string {
 	switch {
 	case v.Phase == wtr.Finished:
 		if v.Result != nil {
-			s = b.paint.strong.Render(textsafe.Clean(v.Result.Summary, 200))
+			s = b.paint.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
 		}
 	case b.canVote() && v.Phase == wtr.HintVote:
-		s = b.paint.strong.Render(b.name(v.Proposer)+" proposes hints.") + " A right guess then earns 2, not 5. Agree? (y/n)"
+		s = b.paint.Strong.Render(b.name(v.Proposer)+" proposes hints.") + " A right guess then earns 2, not 5. Agree? (y/n)"
 	case b.canVote():
-		s = b.paint.strong.Render("A hint is announced.") + " Let it come (y) or object (n)?"
+		s = b.paint.Strong.Render("A hint is announced.") + " Let it come (y) or object (n)?"
 	case v.Phase == wtr.HintVote:
 		s = "The table is voting on hints; every player must agree."
 	case v.Phase == wtr.HintCheck:
 		s = "A hint is announced; anyone may object."
 	case b.isGM() && v.Phase == wtr.Setup:
-		s = b.paint.strong.Render("You are the game master.") + " Write a rule (w), build one (u), pick from the library (b), draw one (d) or write a free rule (f)."
+		s = b.paint.Strong.Render("You are the game master.") + " Write a rule (w), build one (u), pick from the library (b), draw one (d) or write a free rule (f)."
 	case v.Phase == wtr.Setup:
 		s = "Waiting for " + b.name(v.GM) + " to choose a rule."
 	case b.judging() && v.Phase == wtr.JudgePlay && v.PendingCard != nil:
-		s = b.paint.strong.Render("Judge: does "+v.PendingCard.String()+" fit?") + " (y/n)"
+		s = b.paint.Strong.Render("Judge: does "+v.PendingCard.String()+" fit?") + " (y/n)"
 	case b.judging():
-		s = b.paint.strong.Render("Judge the guess:") + " \"" + textsafe.Clean(v.PendingGuess, 200) + "\" (y right / n wrong)"
+		s = b.paint.Strong.Render("Judge the guess:") + " \"" + textsafe.Clean(v.PendingGuess, 200) + "\" (y right / n wrong)"
 	case b.laying():
-		s = b.paint.strong.Render("Some of the shown hand fits:") + " choose one to lay (←/→, enter)."
+		s = b.paint.Strong.Render("Some of the shown hand fits:") + " choose one to lay (←/→, enter)."
 		if v.Mode == wtr.Free {
-			s = b.paint.strong.Render("Judge the shown hand:") + " lay a card that fits (enter) or say none fits (n)."
+			s = b.paint.Strong.Render("Judge the shown hand:") + " lay a card that fits (enter) or say none fits (n)."
 		}
 	case v.Phase == wtr.JudgeGuess:
 		s = b.name(v.ToMove) + " guesses \"" + textsafe.Clean(v.PendingGuess, 200) + "\"; waiting for the verdict."
 	case v.Phase == wtr.JudgePlay, v.Phase == wtr.JudgeReveal:
 		s = "Waiting for " + b.name(v.GM) + " to judge."
 	case b.isGM() && v.Phase == wtr.HintGive:
-		s = b.paint.strong.Render("Give your hint:") + " type it (t)"
+		s = b.paint.Strong.Render("Give your hint:") + " type it (t)"
 		if v.Mode == wtr.Machine {
 			s += " or let the machine write the next graded hint (enter)"
 		}
@@ -342,26 +342,26 @@ func (b *Board) promptLines(w int) []string {
 	case v.Phase == wtr.HintGive:
 		s = "Waiting for " + b.name(v.GM) + "'s hint."
 	case b.canGuess():
-		s = b.paint.good.Render("It fits!") + " Guess the rule (g), or end your turn (p)."
+		s = b.paint.Good.Render("It fits!") + " Guess the rule (g), or end your turn (p)."
 	case v.Phase == wtr.GuessOffer:
 		s = b.name(v.ToMove) + " may guess the rule."
 	case b.canPlay():
-		s = b.paint.strong.Render("▸ Your turn:") + " play a card (←/→, enter) or reveal a hand with no fit (r)."
+		s = b.paint.Strong.Render("▸ Your turn:") + " play a card (←/→, enter) or reveal a hand with no fit (r)."
 	case b.isGM():
 		s = "Your rule is in play; " + b.name(v.ToMove) + " is to move."
 		if v.HintDue {
 			s += " You may announce a hint (a)."
 		}
 	case you:
-		s = "Waiting for " + b.paint.strong.Render(b.name(v.ToMove)) + "."
+		s = "Waiting for " + b.paint.Strong.Render(b.name(v.ToMove)) + "."
 	default:
 		s = "You are watching. " + b.name(v.ToMove) + " is to move."
 	}
 	if b.confirm {
-		s = b.paint.errText.Render("Call the round off? It scores nothing. Press x again to confirm.")
+		s = b.paint.Error.Render("Call the round off? It scores nothing. Press x again to confirm.")
 	}
 	if t := v.TimerMillis; t > 0 && v.Phase != wtr.Finished && s != "" {
-		s += b.paint.dim.Render(" ⏱ " + duration(t))
+		s += b.paint.Dim.Render(" ⏱ " + duration(t))
 	}
 	var out []string
 	if s != "" {
@@ -371,7 +371,7 @@ func (b *Board) promptLines(w int) []string {
 		}
 	}
 	if n := len(v.Hints); n > 0 && v.Phase != wtr.Finished {
-		out = append(out, " "+b.paint.dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300))
+		out = append(out, " "+b.paint.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300))
 	}
 	return out
 }
@@ -403,7 +403,7 @@ func (b *Board) entryLines(w int) []string {
 	}
 	b.input.Width = max(10, min(60, w-12))
 	lines := []string{
-		" " + b.paint.heading.Render(head) + "  " + b.paint.dim.Render(tip),
+		" " + b.paint.Heading.Render(head) + "  " + b.paint.Dim.Render(tip),
 		" " + b.input.View(),
 	}
 	text := strings.TrimSpace(b.input.Value())
@@ -414,17 +414,17 @@ func (b *Board) entryLines(w int) []string {
 	case b.mode == modeRule:
 		rule, err := b.check(text)
 		if err != nil {
-			return append(lines, " "+b.paint.errText.Render(err.Error()))
+			return append(lines, " "+b.paint.Error.Render(err.Error()))
 		}
-		eng := wrap(b.paint.good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
+		eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
 		lines = append(lines, eng[:min(2, len(eng))]...)
 		return append(lines, b.previewLines(rule.Accepts)...)
 	case b.mode == modeGuess && b.v.Mode == wtr.Machine:
 		g, err := wtr.ParseGuess(text)
 		if err != nil {
-			return append(lines, " "+b.paint.dim.Render(err.Error()))
+			return append(lines, " "+b.paint.Dim.Render(err.Error()))
 		}
-		return append(lines, " "+b.paint.dim.Render("reads as: ")+textsafe.Clean(g.English(), 300))
+		return append(lines, " "+b.paint.Dim.Render("reads as: ")+textsafe.Clean(g.English(), 300))
 	}
 	return lines
 }
