@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 var (
@@ -40,7 +42,7 @@ func codingGuess(screen string) string {
 // assertWinner checks that a finished board names a winner.
 func assertWinner(t *testing.T, screen string) {
 	t.Helper()
-	if !strings.Contains(title(screen), "finished") || !strings.Contains(screen, "Game over") ||
+	if !strings.Contains(seen.Title(screen), "finished") || !strings.Contains(screen, "Game over") ||
 		!strings.Contains(screen, "★ won") || !strings.Contains(screen, "wins") {
 		t.Fatalf("the game ended without a winner shown:\n%s", screen)
 	}
@@ -60,7 +62,7 @@ type codingDriver struct {
 // codingMove is the key the player should press on screen now, or "" when
 // it has nothing useful to do.
 func codingMove(screen string) string {
-	if !strings.Contains(title(screen), "your turn") {
+	if !strings.Contains(seen.Title(screen), "your turn") {
 		return ""
 	}
 	help := helpLine(screen)
@@ -95,7 +97,7 @@ func (d *codingDriver) waitMove() (*term, string) {
 				actor, move = p, m
 				return true
 			}
-			if strings.Contains(title(s), "finished") {
+			if strings.Contains(seen.Title(s), "finished") {
 				finished++
 			}
 		}
@@ -113,7 +115,7 @@ func (d *codingDriver) step() bool {
 		return false
 	}
 	screen := p.screen()
-	before := turnRe.FindString(title(screen))
+	before, _ := seen.Turn(screen)
 	if move == "t" {
 		d.tapAndAnswer(p, screen)
 		return true
@@ -137,8 +139,8 @@ func (d *codingDriver) step() bool {
 		p.send(move)
 	}
 	p.waitUntil("the move to be taken", func(s string) bool {
-		tl := title(s)
-		return strings.Contains(tl, "finished") || turnRe.FindString(tl) != before
+		now, _ := seen.Turn(s)
+		return strings.Contains(seen.Title(s), "finished") || now != before
 	})
 	return true
 }
@@ -156,7 +158,7 @@ func (d *codingDriver) tapAndAnswer(p *term, screen string) {
 	}
 	target := m[1]
 	readying := func(s string) bool { return strings.Contains(s, "Ready an answer") }
-	over := func(s string) bool { return !strings.Contains(title(s), "your turn") }
+	over := func(s string) bool { return !strings.Contains(seen.Title(s), "your turn") }
 	p.send("g")
 	s := p.waitUntil("the answer entry", func(s string) bool { return readying(s) || over(s) })
 	chosen := func(s string) string {
@@ -213,7 +215,7 @@ func TestCodingSpeedCrackingWithBotsOverSSH(t *testing.T) {
 	createGameTable(ann, menuCoding, "The Coding", keyDown, keyRight, keyRight) // Bots: 0 → 2
 	ann.waitFor("bot · strong", "System: speed")
 	ann.send("s")
-	ann.waitUntil("the game to start", func(s string) bool { return turnRe.MatchString(title(s)) })
+	ann.waitUntil("the game to start", seen.HasTurn)
 
 	d := &codingDriver{t: t, players: []*term{ann}}
 	d.playToEnd()

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 // buildBinary compiles the server once for this test.
@@ -117,8 +119,8 @@ func TestCrashMidGameResumesFromLastShownMove(t *testing.T) {
 		t.Fatal("the game ended before the crash")
 	}
 	shown := actor.screen()
-	shownTitle := title(shown)
-	shownHand := ownHand(shown)
+	shownTitle := seen.Title(shown)
+	shownHand := seen.OwnHand(shown)
 	lastAsk := lastAsked(shown)
 	if lastAsk == "" {
 		t.Fatalf("no question in the log before the crash:\n%s", shown)
@@ -141,9 +143,11 @@ func TestCrashMidGameResumesFromLastShownMove(t *testing.T) {
 	}
 	again = openTerm(t, dial(t, second.addr, withKey(actorKey)), actor.name+"-again", termW, termH, "")
 	s := again.waitUntil("the same position as before the crash", func(s string) bool {
-		return turnOf(title(s)) == turnOf(shownTitle) && strings.Contains(title(s), "your turn")
+		now, _ := seen.Turn(s)
+		then, _ := seen.Turn(shownTitle)
+		return now == then && strings.Contains(seen.Title(s), "your turn")
 	})
-	if got := ownHand(s); strings.Join(got, " ") != strings.Join(shownHand, " ") {
+	if got := seen.OwnHand(s); strings.Join(got, " ") != strings.Join(shownHand, " ") {
 		t.Errorf("hand after restart = %v, want %v", got, shownHand)
 	}
 	if !strings.Contains(flatten(s), lastAsk) {
@@ -178,12 +182,4 @@ func lastAsked(screen string) string {
 // whole: runs of spaces and newlines become one space.
 func flatten(screen string) string {
 	return strings.Join(strings.Fields(screen), " ")
-}
-
-func turnOf(title string) string {
-	m := turnRe.FindStringSubmatch(title)
-	if m == nil {
-		return ""
-	}
-	return m[1]
 }

@@ -9,27 +9,21 @@ import (
 	"testing"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 // Terminal size for players in these tests.
 const termW, termH = 100, 30
 
-var (
-	codeRe  = regexp.MustCompile(`code ([A-Z0-9]{3}-[A-Z0-9]{3})`)
-	handRe  = regexp.MustCompile(`You \([^)]*\)\s+a (\S+)\s+b (\S+)\s+c (\S+)\s+d (\S+)\s+e (\S+)`)
-	turnRe  = regexp.MustCompile(`turn (\d+)`)
-	tilesRe = regexp.MustCompile(`^\s+(\S+)\s+((?:\d[bwg] ?){4,5})$`)
-)
-
-// title is the first line of a screen: where the player is and whose turn it is.
-func title(screen string) string { return strings.SplitN(screen, "\n", 2)[0] }
+var tilesRe = regexp.MustCompile(`^\s+(\S+)\s+((?:\d[bwg] ?){4,5})$`)
 
 // waitGame waits until the board is up (the bot may already have moved, so
 // the turn number is not known) and returns the screen.
 func waitGame(tm *term) string {
 	tm.t.Helper()
 	return tm.waitUntil("the game to start", func(s string) bool {
-		return turnRe.MatchString(title(s)) && ownHand(s) != nil
+		return seen.HasTurn(s) && seen.OwnHand(s) != nil
 	})
 }
 
@@ -54,17 +48,9 @@ func createTable(host *term) string {
 		return regexp.MustCompile(`Bots\s+‹ 1 ›`).MatchString(s)
 	})
 	host.send(keyDown, keyDown, keyDown, keyDown, keyEnter)
-	s := host.waitUntil("a join code", codeRe.MatchString)
-	return codeRe.FindStringSubmatch(s)[1]
-}
-
-// ownHand reads the player's tiles off the board, as the row shows them.
-func ownHand(screen string) []string {
-	m := handRe.FindStringSubmatch(screen)
-	if m == nil {
-		return nil
-	}
-	return m[1:]
+	s := host.waitUntil("a join code", seen.HasJoinCode)
+	code, _ := seen.JoinCode(s)
+	return code
 }
 
 // handRow is how a hand looks in a board row: "a 3b  b 3w  c 5g  d 7b  e 7w".
@@ -74,34 +60,6 @@ func handRow(tiles []string) string {
 		parts[i] = fmt.Sprintf("%c %s", 'a'+i, t)
 	}
 	return strings.Join(parts, "  ")
-}
-
-// guessFor picks five centre tiles missing from the player's own hand, in
-// table order: a legal guess, almost surely wrong.
-func guessFor(hand []string) string {
-	own := map[string]int{}
-	for _, t := range hand {
-		own[t]++
-	}
-	var all []string
-	for n := 0; n <= 9; n++ {
-		if n == 5 {
-			all = append(all, "5g", "5g")
-			continue
-		}
-		all = append(all, fmt.Sprintf("%db", n), fmt.Sprintf("%dw", n))
-	}
-	var pick []string
-	for _, t := range all {
-		if own[t] > 0 {
-			own[t]--
-			continue
-		}
-		if pick = append(pick, t); len(pick) == 5 {
-			break
-		}
-	}
-	return strings.Join(pick, " ")
 }
 
 // driver plays the humans' turns: each asks questions until it has asked
@@ -126,7 +84,7 @@ func (d *driver) waitTurn() *term {
 	d.players[0].waitUntil("someone's turn or the end", func(string) bool {
 		finished := 0
 		for _, p := range d.players {
-			tl := title(p.screen())
+			tl := seen.Title(p.screen())
 			if strings.Contains(tl, "your turn") {
 				actor = p
 				return true
@@ -148,18 +106,18 @@ func (d *driver) step() bool {
 	if p == nil {
 		return false
 	}
-	before := title(p.screen())
+	before := seen.Title(p.screen())
 	if d.asks[p] < d.asksBeforeGuess {
 		d.asks[p]++
 		p.send(keyEnter)
 	} else {
 		p.send("g")
 		p.waitFor("Guess the centre")
-		p.send(guessFor(ownHand(p.screen())), keyEnter)
+		p.send(seen.GuessFor(seen.OwnHand(p.screen())), keyEnter)
 		p.waitFor("Press enter again")
 		p.send(keyEnter)
 	}
-	p.waitUntil("the turn to pass", func(s string) bool { return title(s) != before })
+	p.waitUntil("the turn to pass", func(s string) bool { return seen.Title(s) != before })
 	return true
 }
 
@@ -221,7 +179,7 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	ann.send("s")
 	annScreen := waitGame(ann)
 	bobScreen := waitGame(bob)
-	annHand, bobHand := ownHand(annScreen), ownHand(bobScreen)
+	annHand, bobHand := seen.OwnHand(annScreen), seen.OwnHand(bobScreen)
 	if annHand == nil || bobHand == nil {
 		t.Fatalf("hands not shown:\n%s\n%s", annScreen, bobScreen)
 	}
@@ -232,13 +190,13 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	// Bob signs in again with the same key: the new session takes over his
 	// seat and the old one is told why it lost it.
 	bob2 := openTerm(t, dial(t, addr, withKey(bobKey)), "bob2", termW, termH, "")
-	if got := ownHand(waitGame(bob2)); strings.Join(got, " ") != strings.Join(bobHand, " ") {
+	if got := seen.OwnHand(waitGame(bob2)); strings.Join(got, " ") != strings.Join(bobHand, " ") {
 		t.Errorf("bob's second session shows hand %v, want %v", got, bobHand)
 	}
 	bob.waitFor("signed in elsewhere")
 
 	newDriver(t, 2, ann, bob2).playToEnd()
-	cy.waitUntil("the spectator to see the end", func(s string) bool { return strings.Contains(title(s), "finished") })
+	cy.waitUntil("the spectator to see the end", func(s string) bool { return strings.Contains(seen.Title(s), "finished") })
 
 	// The finished game is in history, without a terminal.
 	c := dial(t, addr, withKey(annKey))
@@ -284,7 +242,7 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	secrets = append(secrets, "the centre is")
 	live := 0
 	for _, s := range cy.recorded() {
-		if strings.Contains(title(s), "finished") {
+		if strings.Contains(seen.Title(s), "finished") {
 			continue
 		}
 		live++

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 // Menu positions of the games on the "which game?" screen, in the order
@@ -35,8 +37,9 @@ func createGameTable(host *term, game int, gameName string, form ...string) stri
 		return strings.Contains(s, "▸ [ Create the table ]")
 	})
 	host.send(keyEnter) // …and enter on the button creates
-	s := host.waitUntil("a join code", codeRe.MatchString)
-	return codeRe.FindStringSubmatch(s)[1]
+	s := host.waitUntil("a join code", seen.HasJoinCode)
+	code, _ := seen.JoinCode(s)
+	return code
 }
 
 // formRow matches a create-table row showing value, e.g. formRow("Bots", "2").

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 // ifThenMove is the key a Code Breaker presses on screen now, or "" when
@@ -12,7 +14,7 @@ import (
 // draws penalties from the deck and agrees to every proposal: a plain
 // player, but one who moves the game on every time.
 func ifThenMove(screen string) string {
-	if !strings.Contains(title(screen), "your turn") {
+	if !strings.Contains(seen.Title(screen), "your turn") {
 		return ""
 	}
 	help := helpLine(screen)
@@ -70,7 +72,7 @@ func (d *ifThenDriver) step() bool {
 				actor, move = p, m
 				return true
 			}
-			if strings.Contains(title(s), "finished") {
+			if strings.Contains(seen.Title(s), "finished") {
 				finished++
 			}
 		}
@@ -80,7 +82,7 @@ func (d *ifThenDriver) step() bool {
 		return false
 	}
 	s := actor.screen()
-	before := title(s) + "\n" + helpLine(s)
+	before := seen.Title(s) + "\n" + helpLine(s)
 	if !d.guessed && strings.Contains(helpLine(s), "g guess") {
 		// Once in the game, when the team may guess, one player types a
 		// guess of the Code and puts it to the team's vote.
@@ -92,7 +94,7 @@ func (d *ifThenDriver) step() bool {
 		// The field starts with the builder's draft: ctrl+u clears it.
 		actor.send("\x15", "bg != prev.bg", keyEnter)
 		actor.waitUntil("the guess to go to the vote", func(s string) bool {
-			return !strings.Contains(helpLine(s), "tab") && title(s)+"\n"+helpLine(s) != before
+			return !strings.Contains(helpLine(s), "tab") && seen.Title(s)+"\n"+helpLine(s) != before
 		})
 		d.t.Logf("%s put a guess to the vote", actor.name)
 		return true
@@ -104,7 +106,7 @@ func (d *ifThenDriver) step() bool {
 		}
 	}
 	actor.send(move)
-	actor.waitUntil("the move to be taken", func(s string) bool { return title(s)+"\n"+helpLine(s) != before })
+	actor.waitUntil("the move to be taken", func(s string) bool { return seen.Title(s)+"\n"+helpLine(s) != before })
 	return true
 }
 
@@ -142,7 +144,7 @@ func TestIfThenTwoCodeBreakersOverSSH(t *testing.T) {
 	d.playToEnd()
 	for _, p := range []*term{ann, bob} {
 		end := p.screen()
-		if !strings.Contains(title(end), "finished") || !strings.Contains(end, "The game is over.") ||
+		if !strings.Contains(seen.Title(end), "finished") || !strings.Contains(end, "The game is over.") ||
 			!ifThenResultRe.MatchString(end) {
 			t.Fatalf("%s: the game ended without a result shown:\n%s", p.name, end)
 		}

@@ -9,6 +9,8 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 // wtrMenu is What the Rule?!'s place on the "which game?" menu (the order
@@ -172,8 +174,9 @@ func createWTRTable(host *term) string {
 	host.send(keyEnter) // enter on a row jumps to the button…
 	host.waitFor("▸ [ Create the table ]")
 	host.send(keyEnter) // …and creates
-	s := host.waitUntil("a join code", codeRe.MatchString)
-	return codeRe.FindStringSubmatch(s)[1]
+	s := host.waitUntil("a join code", seen.HasJoinCode)
+	code, _ := seen.JoinCode(s)
+	return code
 }
 
 // formRowRe matches a create-table row showing value.

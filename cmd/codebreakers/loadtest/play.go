@@ -6,20 +6,18 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 // Players' terminals are the size the game board is laid out for.
 const playW, playH = 100, 30
 
 var (
-	codeRe  = regexp.MustCompile(`code ([A-Z0-9]{3}-[A-Z0-9]{3})`)
-	turnRe  = regexp.MustCompile(`turn (\d+)`)
-	handRe  = regexp.MustCompile(`You \([^)]*\)\s+a (\S+)\s+b (\S+)\s+c (\S+)\s+d (\S+)\s+e (\S+)`)
 	readyRe = regexp.MustCompile(`g\d+\s+(✓ )?ready`)
 	botsRe  = regexp.MustCompile(`Bots\s+‹ 1 ›`)
 )
@@ -219,11 +217,11 @@ func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, er
 			return tb, fmt.Errorf("create: %w", err)
 		}
 	}
-	s, err := h.waitUntil(ctx, "a join code", lim, codeRe.MatchString)
+	s, err := h.waitUntil(ctx, "a join code", lim, seen.HasJoinCode)
 	if err != nil {
 		return tb, err
 	}
-	code := codeRe.FindStringSubmatch(s)[1]
+	code, _ := seen.JoinCode(s)
 
 	o.command = "join " + code
 	if tb.guest, err = openClient(ctx, fmt.Sprintf("g%d", i), o); err != nil {
@@ -259,7 +257,7 @@ func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, er
 		return tb, err
 	}
 	for _, c := range tb.observers() {
-		if _, err := c.waitUntil(ctx, "the game to start", lim, func(s string) bool { return turnRe.MatchString(title(s)) }); err != nil {
+		if _, err := c.waitUntil(ctx, "the game to start", lim, seen.HasTurn); err != nil {
 			return tb, err
 		}
 	}
@@ -314,7 +312,7 @@ func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error)
 	for ctx.Err() == nil {
 		finished := 0
 		for _, p := range tb.players() {
-			tl := title(p.screen())
+			tl := seen.Title(p.screen())
 			if strings.Contains(tl, "your turn") {
 				return p, false, nil
 			}
@@ -326,7 +324,7 @@ func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error)
 			return nil, true, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, false, fmt.Errorf("nobody's turn: %q / %q", title(tb.host.screen()), title(tb.guest.screen()))
+			return nil, false, fmt.Errorf("nobody's turn: %q / %q", seen.Title(tb.host.screen()), seen.Title(tb.guest.screen()))
 		}
 		sleep(ctx, 25*time.Millisecond)
 	}
@@ -338,13 +336,12 @@ func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error)
 // table shows the next turn (or the end).
 func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *samples) error {
 	screen := p.screen()
-	m := turnRe.FindStringSubmatch(title(screen))
-	if m == nil {
-		return fmt.Errorf("no turn number in %q", title(screen))
+	turn, ok := seen.Turn(screen)
+	if !ok {
+		return fmt.Errorf("no turn number in %q", seen.Title(screen))
 	}
-	turn, _ := strconv.Atoi(m[1])
 	if tb.asks[p] >= cfg.AsksBeforeGuess {
-		hand := ownHand(screen)
+		hand := seen.OwnHand(screen)
 		if hand == nil {
 			return errors.New("own hand not on the board")
 		}
@@ -354,7 +351,7 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 		if _, err := p.waitFor(ctx, cfg.StepTimeout, "Guess the centre"); err != nil {
 			return err
 		}
-		if err := p.send(guessFor(hand), keyEnter); err != nil {
+		if err := p.send(seen.GuessFor(hand), keyEnter); err != nil {
 			return err
 		}
 		if _, err := p.waitFor(ctx, cfg.StepTimeout, "Press enter again"); err != nil {
@@ -363,16 +360,11 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 	}
 	tb.asks[p]++
 	moved := func(s string) bool {
-		tl := title(s)
-		if strings.Contains(tl, "finished") {
+		if strings.Contains(seen.Title(s), "finished") {
 			return true
 		}
-		m := turnRe.FindStringSubmatch(tl)
-		if m == nil {
-			return false
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n > turn
+		n, ok := seen.Turn(s)
+		return ok && n > turn
 	}
 	obs := tb.observers()
 	got := make([]chan time.Duration, len(obs))
@@ -387,7 +379,7 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 	for i, c := range obs {
 		d, err := c.await(ctx, got[i], cfg.StepTimeout)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("turn %d reaching %s (shows %q): %w", turn, c.name, title(c.screen()), err))
+			errs = append(errs, fmt.Errorf("turn %d reaching %s (shows %q): %w", turn, c.name, seen.Title(c.screen()), err))
 			continue
 		}
 		every.add(d)
@@ -413,10 +405,10 @@ func rematch(ctx context.Context, cfg Config, tb *table) error {
 		return err
 	}
 	// Everyone ready may start the game at once; otherwise the host starts it.
-	started := func(s string) bool { return turnRe.MatchString(title(s)) }
+	started := seen.HasTurn
 	s, err := tb.host.waitUntil(ctx, "guest ready", lim, func(s string) bool { return readyRe.MatchString(s) || started(s) })
 	if err != nil {
-		return fmt.Errorf("%w; host sees %q, guest sees %q", err, title(tb.host.screen()), title(tb.guest.screen()))
+		return fmt.Errorf("%w; host sees %q, guest sees %q", err, seen.Title(tb.host.screen()), seen.Title(tb.guest.screen()))
 	}
 	if !started(s) {
 		if err := tb.host.send("s"); err != nil {
@@ -424,49 +416,9 @@ func rematch(ctx context.Context, cfg Config, tb *table) error {
 		}
 	}
 	for _, c := range tb.observers() {
-		if _, err := c.waitUntil(ctx, "the next game", lim, func(s string) bool { return turnRe.MatchString(title(s)) }); err != nil {
+		if _, err := c.waitUntil(ctx, "the next game", lim, seen.HasTurn); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// title is the first line of a screen: where the player is and whose turn.
-func title(screen string) string { return strings.SplitN(screen, "\n", 2)[0] }
-
-// ownHand reads the player's tiles off the board.
-func ownHand(screen string) []string {
-	m := handRe.FindStringSubmatch(screen)
-	if m == nil {
-		return nil
-	}
-	return m[1:]
-}
-
-// guessFor picks five centre tiles missing from the player's own hand, in
-// table order: a legal guess, almost surely wrong.
-func guessFor(hand []string) string {
-	own := map[string]int{}
-	for _, t := range hand {
-		own[t]++
-	}
-	var all []string
-	for n := 0; n <= 9; n++ {
-		if n == 5 {
-			all = append(all, "5g", "5g")
-			continue
-		}
-		all = append(all, fmt.Sprintf("%db", n), fmt.Sprintf("%dw", n))
-	}
-	var pick []string
-	for _, t := range all {
-		if own[t] > 0 {
-			own[t]--
-			continue
-		}
-		if pick = append(pick, t); len(pick) == 5 {
-			break
-		}
-	}
-	return strings.Join(pick, " ")
 }

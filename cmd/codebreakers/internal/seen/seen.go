@@ -1,0 +1,85 @@
+// Package seen reads a session's screen the way a player does, as plain
+// text: the join code, the title and its turn number, the player's own
+// Break the Code hand. The end-to-end tests and the load generator drive
+// real sessions with it, so both read the screen one way.
+package seen
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The patterns below are compiled once and only read.
+var (
+	codeRe = regexp.MustCompile(`code ([A-Z0-9]{3}-[A-Z0-9]{3})`)
+	turnRe = regexp.MustCompile(`turn (\d+)`)
+	handRe = regexp.MustCompile(`You \([^)]*\)\s+a (\S+)\s+b (\S+)\s+c (\S+)\s+d (\S+)\s+e (\S+)`)
+)
+
+// Title is the first line of a screen: where the player is and whose turn it is.
+func Title(screen string) string { return strings.SplitN(screen, "\n", 2)[0] }
+
+// Turn is the turn number in the screen's title, if it shows one.
+func Turn(screen string) (int, bool) {
+	m := turnRe.FindStringSubmatch(Title(screen))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}
+
+// HasTurn reports whether the title shows a turn number: a game is on.
+func HasTurn(screen string) bool { _, ok := Turn(screen); return ok }
+
+// JoinCode is the table's join code shown on the screen, e.g. "KQ7-M4X".
+func JoinCode(screen string) (string, bool) {
+	m := codeRe.FindStringSubmatch(screen)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
+// HasJoinCode reports whether the screen shows a join code.
+func HasJoinCode(screen string) bool { _, ok := JoinCode(screen); return ok }
+
+// OwnHand reads the player's tiles off the Break the Code board, as its
+// row shows them ("a 3b  b 3w  c 5g …"); nil when the row is not there.
+func OwnHand(screen string) []string {
+	m := handRe.FindStringSubmatch(screen)
+	if m == nil {
+		return nil
+	}
+	return m[1:]
+}
+
+// GuessFor picks five centre tiles missing from the player's own hand, in
+// table order: a legal guess, almost surely wrong.
+func GuessFor(hand []string) string {
+	own := map[string]int{}
+	for _, t := range hand {
+		own[t]++
+	}
+	var all []string
+	for n := 0; n <= 9; n++ {
+		if n == 5 {
+			all = append(all, "5g", "5g")
+			continue
+		}
+		all = append(all, fmt.Sprintf("%db", n), fmt.Sprintf("%dw", n))
+	}
+	var pick []string
+	for _, t := range all {
+		if own[t] > 0 {
+			own[t]--
+			continue
+		}
+		if pick = append(pick, t); len(pick) == 5 {
+			break
+		}
+	}
+	return strings.Join(pick, " ")
+}
