@@ -379,24 +379,9 @@ func TestRandomPlaythroughs(t *testing.T) {
 // Replaying a prefix of a record rebuilds every intermediate state.
 func TestReplayPrefixes(t *testing.T) {
 	rec := playthrough(t, 3, 42, nil, true, 0)
-	reg := engine.NewRegistry(Game{})
-	players := rec.Players
-	st, _, err := engine.Start(Game{}, rec.Options, players, rec.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, m := range rec.Moves {
-		if _, err := st.Apply(m.Seat, m.Action); err != nil {
-			t.Fatal(err)
-		}
-		prefix, _, err := engine.Replay(reg, rec, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if omniJSON(t, prefix.(*state)) != omniJSON(t, st.(*state)) {
-			t.Fatalf("state after move %d differs on replay", i+1)
-		}
-	}
+	enginetest.ReplayPrefixes(t, Game{}, rec, 1, func(a, b engine.State) bool {
+		return omniJSON(t, a.(*state)) == omniJSON(t, b.(*state))
+	})
 }
 
 func FuzzApply(f *testing.F) {

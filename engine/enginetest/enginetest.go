@@ -44,3 +44,30 @@ func Bots(t testing.TB, g engine.Game, seed uint64, levels map[engine.Seat]strin
 	}
 	return bots
 }
+
+// ReplayPrefixes plays rec's moves on a fresh game and checks, after every
+// every-th move and the last, that replaying that prefix of the record
+// rebuilds the same state (as same judges it).
+func ReplayPrefixes(t testing.TB, g engine.Game, rec engine.Record, every int, same func(replayed, played engine.State) bool) {
+	t.Helper()
+	reg := engine.NewRegistry(g)
+	st, _, err := engine.Start(g, rec.Options, rec.Players, rec.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range rec.Moves {
+		if _, err := st.Apply(m.Seat, m.Action); err != nil {
+			t.Fatal(err)
+		}
+		if i%every != 0 && i != len(rec.Moves)-1 {
+			continue
+		}
+		prefix, _, err := engine.Replay(reg, rec, i+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !same(prefix, st) {
+			t.Fatalf("state after move %d differs on replay", i+1)
+		}
+	}
+}

@@ -349,23 +349,9 @@ func TestRandomPlaythroughs(t *testing.T) {
 // Replaying a prefix of a record rebuilds every intermediate state.
 func TestReplayPrefixes(t *testing.T) {
 	rec := playthrough(t, 4, ModeMastermind, 2, 42, map[engine.Seat]string{0: LevelStrong, 2: LevelEasy}, 0)
-	reg := engine.NewRegistry(Game{})
-	st, _, err := engine.Start(Game{}, rec.Options, rec.Players, rec.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, m := range rec.Moves {
-		if _, err := st.Apply(m.Seat, m.Action); err != nil {
-			t.Fatal(err)
-		}
-		prefix, _, err := engine.Replay(reg, rec, i+1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if omniJSON(t, prefix.(*state)) != omniJSON(t, st.(*state)) {
-			t.Fatalf("state after move %d differs on replay", i+1)
-		}
-	}
+	enginetest.ReplayPrefixes(t, Game{}, rec, 1, func(a, b engine.State) bool {
+		return omniJSON(t, a.(*state)) == omniJSON(t, b.(*state))
+	})
 }
 
 func FuzzApply(f *testing.F) {
