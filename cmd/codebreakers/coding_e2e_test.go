@@ -87,23 +87,7 @@ func codingMove(screen string) string {
 // every player's game is over (nil).
 func (d *codingDriver) waitMove() (*term, string) {
 	d.t.Helper()
-	var actor *term
-	var move string
-	d.players[0].waitUntil("someone's move or the end", func(string) bool {
-		finished := 0
-		for _, p := range d.players {
-			s := p.screen()
-			if m := codingMove(s); m != "" {
-				actor, move = p, m
-				return true
-			}
-			if strings.Contains(seen.Title(s), "finished") {
-				finished++
-			}
-		}
-		return finished == len(d.players)
-	})
-	return actor, move
+	return waitForMove(d.players, codingMove)
 }
 
 // step makes one move and waits until the table has taken it. It returns

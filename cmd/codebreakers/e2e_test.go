@@ -80,20 +80,11 @@ func newDriver(t *testing.T, asksBeforeGuess int, players ...*term) *driver {
 // game is over (nil).
 func (d *driver) waitTurn() *term {
 	d.t.Helper()
-	var actor *term
-	d.players[0].waitUntil("someone's turn or the end", func(string) bool {
-		finished := 0
-		for _, p := range d.players {
-			tl := seen.Title(p.screen())
-			if strings.Contains(tl, "your turn") {
-				actor = p
-				return true
-			}
-			if strings.Contains(tl, "finished") {
-				finished++
-			}
+	actor, _ := waitForMove(d.players, func(s string) string {
+		if strings.Contains(seen.Title(s), "your turn") {
+			return "turn"
 		}
-		return finished == len(d.players)
+		return ""
 	})
 	return actor
 }

@@ -65,3 +65,27 @@ func lastTranscript(t *testing.T, c *gossh.Client, gameName string) string {
 	}
 	return transcript
 }
+
+// waitForMove waits until one of players has a move, as moveOf reads it
+// off that player's screen (non-empty: the key to press), and returns the
+// player and the move; or, once every player's game is over, nil.
+func waitForMove(players []*term, moveOf func(screen string) string) (*term, string) {
+	players[0].t.Helper()
+	var actor *term
+	var move string
+	players[0].waitUntil("someone's move or the end", func(string) bool {
+		finished := 0
+		for _, p := range players {
+			s := p.screen()
+			if m := moveOf(s); m != "" {
+				actor, move = p, m
+				return true
+			}
+			if strings.Contains(seen.Title(s), "finished") {
+				finished++
+			}
+		}
+		return finished == len(players)
+	})
+	return actor, move
+}

@@ -62,22 +62,7 @@ type ifThenDriver struct {
 // false once the game is over.
 func (d *ifThenDriver) step() bool {
 	d.t.Helper()
-	var actor *term
-	var move string
-	d.players[0].waitUntil("someone's move or the end", func(string) bool {
-		finished := 0
-		for _, p := range d.players {
-			s := p.screen()
-			if m := ifThenMove(s); m != "" {
-				actor, move = p, m
-				return true
-			}
-			if strings.Contains(seen.Title(s), "finished") {
-				finished++
-			}
-		}
-		return finished == len(d.players)
-	})
+	actor, move := waitForMove(d.players, ifThenMove)
 	if actor == nil {
 		return false
 	}
