@@ -197,10 +197,7 @@ func checkTurnOrder(t *testing.T, s *state, seat engine.Seat, before Phase) {
 func playthrough(t *testing.T, n int, seed uint64, bots map[engine.Seat]string, aid bool, checks int) engine.Record {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 99))
-	players := make([]engine.Player, n)
-	for i := range players {
-		players[i].Name = fmt.Sprintf("p%d", i)
-	}
+	players := enginetest.Players(n)
 	opts := engine.Options{"aid": "on"}
 	if !aid {
 		opts["aid"] = "off"

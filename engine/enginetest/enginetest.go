@@ -5,6 +5,7 @@ package enginetest
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -70,4 +71,13 @@ func ReplayPrefixes(t testing.TB, g engine.Game, rec engine.Record, every int, s
 			t.Fatalf("state after move %d differs on replay", i+1)
 		}
 	}
+}
+
+// Players returns n players named p0, p1, …, none of them bots.
+func Players(n int) []engine.Player {
+	out := make([]engine.Player, n)
+	for i := range out {
+		out[i].Name = fmt.Sprintf("p%d", i)
+	}
+	return out
 }

@@ -199,9 +199,8 @@ func checkNoninterference(t *testing.T, rng *rand.Rand, s *state, seat engine.Se
 func playthrough(t *testing.T, n int, mode string, level int, seed uint64, bots map[engine.Seat]string, checks int) engine.Record {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
-	players := make([]engine.Player, n)
+	players := enginetest.Players(n)
 	for i := range players {
-		players[i].Name = fmt.Sprintf("p%d", i)
 		_, players[i].Bot = bots[engine.Seat(i)]
 	}
 	opts := engine.Options{"level": fmt.Sprint(level), "allknowing": mode}

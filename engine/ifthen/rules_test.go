@@ -7,15 +7,10 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
-func players(n int) []engine.Player {
-	out := make([]engine.Player, n)
-	for i := range out {
-		out[i].Name = fmt.Sprintf("p%d", i)
-	}
-	return out
-}
+func players(n int) []engine.Player { return enginetest.Players(n) }
 
 func mustApply(t *testing.T, s *state, seat engine.Seat, action []byte) []engine.Event {
 	t.Helper()

@@ -7,15 +7,13 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // newTest deals a game for n players named p0, p1, ... with options.
 func newTest(t *testing.T, n int, seed uint64, opts engine.Options) *state {
 	t.Helper()
-	players := make([]engine.Player, n)
-	for i := range players {
-		players[i].Name = fmt.Sprintf("p%d", i)
-	}
+	players := enginetest.Players(n)
 	st, _, err := engine.Start(Game{}, opts, players, seed)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package whattherule
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -231,10 +230,7 @@ func sameState(a, b *state) bool {
 func playthrough(t *testing.T, n int, seed uint64, opts engine.Options, bots map[engine.Seat]string, checks int) engine.Record {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 99))
-	players := make([]engine.Player, n)
-	for i := range players {
-		players[i].Name = fmt.Sprintf("p%d", i)
-	}
+	players := enginetest.Players(n)
 	st, resolved, err := engine.Start(Game{}, opts, players, seed)
 	if err != nil {
 		t.Fatal(err)
