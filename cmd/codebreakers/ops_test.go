@@ -437,4 +437,10 @@ func TestPprofOnlyWhenAsked(t *testing.T) {
 	if code := get("http://" + metricsAddr + "/debug/pprof/cmdline"); code == http.StatusOK {
 		t.Error("the metrics listener serves profiles")
 	}
+	// An address that cannot be listened on stops the server with a clear
+	// message instead of serving without profiles.
+	_, _, err := runCmd(t, "serve", "--addr", "127.0.0.1:0", "--data-dir", shortDataDir(t), "--pprof-addr", "nonsense")
+	if err == nil || !strings.Contains(err.Error(), "pprof: listen on nonsense") {
+		t.Errorf("bad --pprof-addr: %v", err)
+	}
 }
