@@ -1,0 +1,224 @@
+package rating
+
+import (
+	"math"
+	"testing"
+)
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol {
+		t.Errorf("%s = %.6f, want %.6f (±%g)", what, got, want, tol)
+	}
+}
+
+// TestGlicko2PaperExample is the worked example in Glickman's "Example of
+// the Glicko-2 system": a 1500/200 player beats a 1400/30 player and loses
+// to 1550/100 and 1700/300 players, τ = 0.5.
+func TestGlicko2PaperExample(t *testing.T) {
+	p := Rating{R: 1500, RD: 200, Vol: 0.06}
+	got := Glicko2(p, []Outcome{
+		{Opponent: Rating{R: 1400, RD: 30, Vol: 0.06}, Score: 1},
+		{Opponent: Rating{R: 1550, RD: 100, Vol: 0.06}, Score: 0},
+		{Opponent: Rating{R: 1700, RD: 300, Vol: 0.06}, Score: 0},
+	}, 0.5)
+	near(t, "rating", got.R, 1464.06, 0.01)
+	near(t, "RD", got.RD, 151.52, 0.01)
+	near(t, "volatility", got.Vol, 0.05999, 0.00001)
+}
+
+// TestGlicko2IdlePeriod: a player who did not compete keeps the rating and
+// grows the deviation to √(φ²+σ²) (the paper's rule for such players).
+func TestGlicko2IdlePeriod(t *testing.T) {
+	p := Rating{R: 1700, RD: 50, Vol: 0.06}
+	got := Glicko2(p, nil, Tau)
+	want := math.Sqrt(math.Pow(50/glickoScale, 2)+0.06*0.06) * glickoScale
+	if got.R != 1700 || got.Vol != 0.06 {
+		t.Errorf("idle period changed rating or volatility: %+v", got)
+	}
+	near(t, "RD", got.RD, want, 1e-9)
+	if got := Glicko2(New(), nil, Tau); got.RD != InitialRD {
+		t.Errorf("idle newcomer RD = %v, want capped at %v", got.RD, InitialRD)
+	}
+}
+
+// The openskill.js fixtures for the Bradley-Terry full-pair model (its
+// defaults μ=25, σ=25/3, β=25/6, κ=0.0001, γ=σ/c): n equal players finishing
+// in seat order.
+func TestWengLinPublishedFFA(t *testing.T) {
+	cases := []struct {
+		n     int
+		mus   []float64
+		sigma float64
+	}{
+		{2, []float64{27.63523138347365, 22.36476861652635}, 8.065506316323548},
+		{3, []float64{30.2704627669473, 25.0, 19.7295372330527}, 7.788474807872566},
+		{4, []float64{32.90569415042095, 27.63523138347365, 22.36476861652635, 17.09430584957905}, 7.5012190693964005},
+		{5, []float64{35.5409255338946, 30.2704627669473, 25.0, 19.729537233052703, 14.4590744661054}, 7.202515895247076},
+	}
+	for _, c := range cases {
+		ratings := make([]Rating, c.n)
+		ranks := make([]int, c.n)
+		for i := range ratings {
+			ratings[i] = Rating{R: 25, RD: 25.0 / 3, Vol: InitialVol}
+			ranks[i] = i
+		}
+		got, err := WengLin(ratings, ranks, 25.0/6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range got {
+			near(t, "mu", r.R, c.mus[i], 1e-9)
+			near(t, "sigma", r.RD, c.sigma, 1e-9)
+			if r.Vol != InitialVol {
+				t.Errorf("%d players: volatility changed to %v", c.n, r.Vol)
+			}
+		}
+	}
+}
+
+// TestWengLinTies: players who tie (a shared win, or a game nobody won)
+// are scored ½ against each other, so equal players who all tie keep their
+// ratings, and tied players move together.
+func TestWengLinTies(t *testing.T) {
+	eq := []Rating{New(), New(), New()}
+	got, err := WengLin(eq, []int{0, 0, 0}, Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range got {
+		near(t, "rating after an all-way tie", r.R, Initial, 1e-9)
+		if r.RD >= InitialRD {
+			t.Errorf("seat %d: a game played must make the rating surer, RD %v", i, r.RD)
+		}
+	}
+	got, err = WengLin([]Rating{New(), New(), New(), New()}, []int{0, 0, 1, 1}, Beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != got[1] || got[2] != got[3] || got[0].R <= Initial || got[2].R >= Initial {
+		t.Errorf("shared win of seats 0 and 1: %+v", got)
+	}
+}
+
+// TestBetaMatchesGlickoOdds: for two players whose ratings are certain, the
+// Weng-Lin win chance with Beta equals Glicko's 1/(1+10^(-d/400)).
+func TestBetaMatchesGlickoOdds(t *testing.T) {
+	for _, d := range []float64{0, 50, 200, 400, 800} {
+		c := math.Sqrt(2 * Beta * Beta)
+		wl := 1 / (1 + math.Exp(-d/c))
+		gl := 1 / (1 + math.Pow(10, -d/400))
+		near(t, "win chance", wl, gl, 1e-6)
+	}
+}
+
+// TestUpdateTwoPlayers: a two-player game is one Glicko-2 period for each:
+// the winner goes up, the loser down, a draw between equals moves nobody.
+func TestUpdateTwoPlayers(t *testing.T) {
+	a, b := Rating{R: 1600, RD: 80, Vol: 0.06}, Rating{R: 1500, RD: 120, Vol: 0.06}
+	got, err := Update([]Rating{a, b}, []int{1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].R >= a.R || got[1].R <= b.R {
+		t.Fatalf("upset must move ratings in opposite directions: %+v", got)
+	}
+	want0 := Glicko2(a, []Outcome{{Opponent: b, Score: 0}}, Tau)
+	if got[0] != want0 {
+		t.Errorf("seat 0 = %+v, want the Glicko-2 period %+v", got[0], want0)
+	}
+	got, err = Update([]Rating{New(), New()}, []int{0, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "draw between equals", got[0].R, Initial, 1e-9)
+	near(t, "draw between equals", got[1].R, Initial, 1e-9)
+}
+
+// TestUpdateMultiplayer: with 3+ seats the winner gains, the last loses, a
+// stronger favourite who wins gains less than an underdog who wins.
+func TestUpdateMultiplayer(t *testing.T) {
+	strong := Rating{R: 1900, RD: 60, Vol: 0.06}
+	weak := Rating{R: 1300, RD: 60, Vol: 0.06}
+	mid := Rating{R: 1600, RD: 60, Vol: 0.06}
+	fav, err := Update([]Rating{strong, mid, weak}, []int{0, 1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upset, err := Update([]Rating{strong, mid, weak}, []int{2, 1, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fav[0].R <= strong.R || fav[2].R >= weak.R {
+		t.Errorf("expected result: %+v", fav)
+	}
+	if gainFav, gainUpset := fav[0].R-strong.R, upset[2].R-weak.R; gainFav >= gainUpset {
+		t.Errorf("favourite gained %.1f, underdog %.1f: the surprise must count more", gainFav, gainUpset)
+	}
+}
+
+// TestUpdateBadInput: mismatched or too few ranks are refused, and a damaged
+// (zero or NaN) rating is treated as a newcomer's instead of spreading NaN.
+func TestUpdateBadInput(t *testing.T) {
+	if _, err := Update([]Rating{New()}, []int{0}); err == nil {
+		t.Error("one player: want an error")
+	}
+	if _, err := Update([]Rating{New(), New()}, []int{0}); err == nil {
+		t.Error("missing rank: want an error")
+	}
+	for _, n := range []int{2, 3} {
+		rs := make([]Rating, n)
+		ranks := make([]int, n)
+		rs[0] = Rating{R: math.NaN(), RD: 10, Vol: 0.06}
+		for i := range ranks {
+			ranks[i] = i
+		}
+		got, err := Update(rs, ranks)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range got {
+			if !r.valid() {
+				t.Errorf("%d players: seat %d rating %+v is not a number", n, i, r)
+			}
+		}
+	}
+}
+
+func TestProvisional(t *testing.T) {
+	if !New().Provisional() {
+		t.Error("a newcomer must be provisional")
+	}
+	if (Rating{R: 1500, RD: ProvisionalRD - 1, Vol: 0.06}).Provisional() {
+		t.Error("a well-known rating must not be provisional")
+	}
+}
+
+// TestBecomesEstablished: a player who keeps playing settles below the
+// provisional threshold within a few dozen games (not never, not at once).
+func TestBecomesEstablished(t *testing.T) {
+	p, opp := New(), Rating{R: 1500, RD: 60, Vol: 0.06}
+	games := 0
+	for p.Provisional() && games < 100 {
+		res := []int{games % 2, 1 - games%2}
+		got, err := Update([]Rating{p, opp}, res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = got[0]
+		games++
+	}
+	if games < 3 || games >= 100 {
+		t.Errorf("provisional for %d games", games)
+	}
+}
+
+func BenchmarkUpdate4(b *testing.B) {
+	rs := []Rating{New(), {R: 1600, RD: 80, Vol: 0.06}, {R: 1400, RD: 200, Vol: 0.06}, {R: 1550, RD: 50, Vol: 0.06}}
+	ranks := []int{1, 0, 2, 2}
+	for b.Loop() {
+		if _, err := Update(rs, ranks); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
