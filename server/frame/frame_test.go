@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,25 +129,101 @@ func want(content string, w, h int) []string {
 	return rows
 }
 
+// cell is one terminal cell of a generated line: a glyph, with the style
+// sequences that open before it or close after it.
+type cell struct{ pre, glyph, post string }
+
+// genLine is a generated line, cell by cell, so that a change can hit any
+// single cell: the first, the last, the last wide glyph, the screen's edge.
+type genLine []cell
+
+func (l genLine) String() string {
+	var b strings.Builder
+	for _, c := range l {
+		b.WriteString(c.pre + c.glyph + c.post)
+	}
+	return b.String()
+}
+
+// lineGen makes random lines and random one-cell changes to them.
+type lineGen struct{ rng *rand.Rand }
+
+// genWords are the words lines are made of; a style spans its whole word.
+var genWords = []struct{ style, text string }{
+	{"", "ab"}, {"", "é"}, {"", "世界"}, {"\x1b[1m", "bold"}, {"\x1b[38;2;200;10;10m", "red"},
+	{"", "·◆○"}, {"", strings.Repeat("x", 30)}, {"", "score 1"}, {"\x1b[7m", "界"},
+}
+
+// genGlyphs are what a changed cell becomes: narrow and wide.
+var genGlyphs = []string{"1", "2", "x", "é", "◆", "·", "世", "界", "間", " "}
+
+// line returns up to four words separated by single spaces; nothing pads
+// the end, so a line's last cell is part of a word.
+func (g lineGen) line() genLine {
+	var l genLine
+	for i := range g.rng.IntN(5) {
+		if i > 0 {
+			l = append(l, cell{glyph: " "})
+		}
+		w := genWords[g.rng.IntN(len(genWords))]
+		start := len(l)
+		for _, r := range w.text {
+			l = append(l, cell{glyph: string(r)})
+		}
+		if w.style != "" {
+			l[start].pre = w.style
+			l[len(l)-1].post = "\x1b[m"
+		}
+	}
+	return l
+}
+
+// change replaces one glyph of l with a different one, keeping its
+// style. The cell is often the last, the last wide one or the one at the
+// screen's right edge (column width), where a lazy comparison would look
+// away; otherwise any cell.
+func (g lineGen) change(l genLine, width int) genLine {
+	if len(l) == 0 {
+		return l
+	}
+	i := g.rng.IntN(len(l))
+	switch g.rng.IntN(6) {
+	case 0, 1:
+		i = len(l) - 1
+	case 2:
+		for j, c := range l {
+			if ansi.StringWidth(c.glyph) == 2 {
+				i = j
+			}
+		}
+	case 3:
+		col := 0
+		for j, c := range l {
+			i, col = j, col+ansi.StringWidth(c.glyph)
+			if col >= width {
+				break
+			}
+		}
+	}
+	l = slices.Clone(l)
+	for old := l[i].glyph; l[i].glyph == old; {
+		l[i].glyph = genGlyphs[g.rng.IntN(len(genGlyphs))]
+	}
+	return l
+}
+
 // TestScreenMatchesTheViewAfterRandomChanges draws a long run of random
 // frames, resizes included, into a virtual terminal and checks that every
-// row shows exactly what the latest view says.
+// row shows exactly what the latest view says. Most changes touch a single
+// cell, so a comparison that skips any part of a line shows up here.
 func TestScreenMatchesTheViewAfterRandomChanges(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 8))
-	words := []string{"", "ab", "é", "世界", "\x1b[1mbold\x1b[m", "\x1b[38;2;200;10;10mred\x1b[m", "· ◆ ○", strings.Repeat("x", 30)}
-	line := func() string {
-		var b strings.Builder
-		for range rng.IntN(5) {
-			b.WriteString(words[rng.IntN(len(words))])
-			b.WriteByte(' ')
-		}
-		return b.String()
-	}
+	gen := lineGen{rng: rand.New(rand.NewPCG(7, 8))}
+	rng := gen.rng
 	w, h := 24, 8
 	term := newEmulator(w, h)
 	r := New(term, Options{Width: w, Height: h, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
-	lines := make([]string, 6)
-	for step := range 300 {
+	lines := make([]genLine, 6)
+	for step := range 400 {
 		if step%50 == 49 {
 			w, h = 16+rng.IntN(20), 4+rng.IntN(8)
 			term.emu.Resize(w, h)
@@ -154,18 +231,59 @@ func TestScreenMatchesTheViewAfterRandomChanges(t *testing.T) {
 		}
 		n := 1 + rng.IntN(len(lines)+6)
 		for len(lines) < n {
-			lines = append(lines, line())
+			lines = append(lines, gen.line())
 		}
 		lines = lines[:n]
 		for range 1 + rng.IntN(3) {
-			lines[rng.IntN(n)] = line()
+			i := rng.IntN(n)
+			if rng.IntN(4) == 0 {
+				lines[i] = gen.line()
+			} else {
+				lines[i] = gen.change(lines[i], w)
+			}
 		}
-		content := strings.Join(lines, "\n")
+		texts := make([]string, n)
+		for i, l := range lines {
+			texts[i] = l.String()
+		}
+		content := strings.Join(texts, "\n")
 		r.Render(view(content))
 		settle(t, r)
 		if got, exp := term.rows(), want(content, w, h); !equalRows(got, exp) {
-			t.Fatalf("step %d at %d×%d:\ngot  %q\nwant %q\nlines %q", step, w, h, got, exp, lines)
+			t.Fatalf("step %d at %d×%d:\ngot  %q\nwant %q\nlines %q", step, w, h, got, exp, texts)
 		}
+	}
+}
+
+// TestChangeInTheLastCellIsDrawn checks the direct cases of a line whose
+// only change is its last cell: a score that goes up, a wide glyph, a
+// styled cell, a line that fills the row and one cut at the row's end.
+func TestChangeInTheLastCellIsDrawn(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		width    int
+		from, to string
+	}{
+		{"score", 20, "score 1", "score 2"},
+		{"score filling the row", 7, "score 1", "score 2"},
+		{"wide glyph", 20, "ab 世界", "ab 世間"},
+		{"wide glyph filling the row", 7, "ab 世界", "ab 世間"},
+		{"styled", 20, "\x1b[1mscore 1\x1b[m", "\x1b[1mscore 2\x1b[m"},
+		{"cut at the row's end", 7, "score 1 of 9", "score 2 of 9"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term := newEmulator(tc.width, 3)
+			r := New(term, Options{Width: tc.width, Height: 3, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+			for _, line := range []string{tc.from, tc.to} {
+				content := "top\n" + line + "\nend"
+				r.Render(view(content))
+				settle(t, r)
+				if got, exp := term.rows(), want(content, tc.width, 3); !equalRows(got, exp) {
+					t.Fatalf("after drawing %q:\ngot  %q\nwant %q", line, got, exp)
+				}
+			}
+			r.Close(waitLimit)
+		})
 	}
 }
 
