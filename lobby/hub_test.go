@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -546,10 +547,17 @@ func TestDeadlineFollowsTheTimer(t *testing.T) {
 	}
 }
 
+// TestFailedAppendLosesNothing checks that a move the Store refused is
+// nowhere: not on the board, not in any seat's or spectator's log, not in
+// the Store; and that a retry then shows it, once, everywhere.
 func TestFailedAppendLosesNothing(t *testing.T) {
 	store := newMemStore()
 	h := testHub(t, store, nil)
 	ann, bob := startTwo(t, h, nil)
+	spy, err := h.Watch(ident("spy"), ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := ann.Act(say(1)); err != nil {
 		t.Fatal(err)
 	}
@@ -559,15 +567,67 @@ func TestFailedAppendLosesNothing(t *testing.T) {
 	if err := bob.Act(say(2)); !errors.Is(err, ErrNotSaved) {
 		t.Fatalf("failed append: %v", err)
 	}
-	if v := bob.View(); board(t, v).Moves != 1 {
-		t.Fatalf("an unsaved move was shown: %+v", board(t, v))
+	// A spectator arriving now makes the table publish what it holds.
+	late, err := h.Watch(ident("late"), ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitView(t, ann, "the late spectator", func(v TableView) bool { return v.Spectators == 2 })
+	before := map[string][]string{
+		"ann": {"say: ann said 1", "psst: own secret"},
+		"bob": {"say: ann said 1"},
+		"spy": {"say: ann said 1"},
+	}
+	after := map[string][]string{
+		"ann": {"say: ann said 1", "psst: own secret", "say: bob said 2"},
+		"bob": {"say: ann said 1", "say: bob said 2", "psst: own secret"},
+		"spy": {"say: ann said 1", "say: bob said 2"},
+	}
+	viewers := []struct {
+		name, kind string
+		c          *Conn
+	}{{"ann", "ann", ann}, {"bob", "bob", bob}, {"spy", "spy", spy}, {"late", "spy", late}}
+	for _, vw := range viewers {
+		v := vw.c.View()
+		if b := board(t, v); b.Moves != 1 || fmt.Sprint(b.Said) != "[1]" {
+			t.Errorf("%s was shown an unsaved move: %+v", vw.name, b)
+		}
+		if got := logLines(t, v); !slices.Equal(got, before[vw.kind]) {
+			t.Errorf("%s's log after the failed append:\n got  %q\n want %q", vw.name, got, before[vw.kind])
+		}
 	}
 	if err := bob.Act(say(2)); err != nil {
 		t.Fatalf("retry: %v", err)
 	}
-	if b := board(t, ann.View()); b.Moves != 2 || fmt.Sprint(b.Said) != "[1 2]" {
-		t.Fatalf("after retry: %+v", b)
+	for _, vw := range viewers {
+		v := vw.c.View()
+		if b := board(t, v); b.Moves != 2 || fmt.Sprint(b.Said) != "[1 2]" {
+			t.Errorf("%s's board after the retry: %+v", vw.name, b)
+		}
+		if got := logLines(t, v); !slices.Equal(got, after[vw.kind]) {
+			t.Errorf("%s's log after the retry:\n got  %q\n want %q", vw.name, got, after[vw.kind])
+		}
 	}
+	store.mu.Lock()
+	defer store.mu.Unlock()
+	if g := store.live[ann.View().GameID]; g == nil || len(g.Record.Moves) != 2 {
+		t.Errorf("stored game: %+v", g)
+	}
+}
+
+// logLines is v's log as "kind: text" lines; a whisper of the viewer's own
+// secret reads "psst: own secret", any other whisper keeps its text.
+func logLines(t *testing.T, v TableView) []string {
+	t.Helper()
+	var out []string
+	for _, e := range v.Log {
+		text := e.Text
+		if e.Kind == "psst" && v.Board != nil && text == "psst "+board(t, v).Secret {
+			text = "own secret"
+		}
+		out = append(out, e.Kind+": "+text)
+	}
+	return out
 }
 
 func TestPanicBreaksOnlyThatTable(t *testing.T) {
