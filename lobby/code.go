@@ -7,9 +7,23 @@ import (
 )
 
 // Join codes are six characters from an alphabet without look-alikes (no
-// 0/O, 1/I/L): 31^6 ≈ 8.9e8 codes, about 29.7 bits. With at most
-// JoinFailuresPerMinute wrong tries per account and a few thousand open
-// tables, a guesser needs years per hit.
+// 0/O, 1/I/L): 31^6 = 887,503,681 codes, about 29.7 bits.
+//
+// The odds of guessing one, with the default limits: wrong codes are
+// refused after 10 in a minute and 60 in an hour, counted per account, per
+// SSH connection and per address (an IPv6 /64 is one address), so a new
+// guest session or a new connection starts no fresh count; the hourly cap
+// is the one that binds: 60 × 24 = 1,440 guesses a day from one address.
+// With T tables open, one guess finds one with probability T / 31^6:
+//
+//	T = 1,000: 887,503,681 / 1,000 = 887,504 guesses per hit,
+//	           / 1,440 a day = 616 days, about 1.7 years per address;
+//	T =   100: about 17 years per address.
+//
+// (With the per-minute cap alone it would be 14,400 a day: 62 days at
+// T = 1,000.) A guesser with N addresses is N times faster, which is why
+// addresses are grouped by network for IPv6, where one customer holds
+// many; an operator facing a botnet can ban networks (--ban-file).
 const (
 	codeAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 	codeLen      = 6

@@ -23,7 +23,7 @@ type Conn struct {
 	mu     sync.Mutex
 	reason string
 	frozen TableView       // the last view, kept when the Conn ends
-	muted  map[string]bool // accounts whose chat this viewer hides
+	muted  map[string]bool // muteKeys of the people whose chat this viewer hides
 }
 
 func newConn(t *table, id Identity, v engine.Viewer) *Conn {
@@ -56,7 +56,36 @@ func (c *Conn) View() TableView {
 
 // hides reports whether this viewer muted the line's author. Called with
 // c.mu held.
-func (c *Conn) hides(l ChatLine) bool { return c.muted[l.account] }
+func (c *Conn) hides(l ChatLine) bool {
+	a := l.author
+	switch {
+	case a.Account == c.id.Account:
+		return false // never one's own lines
+	case c.muted["account "+a.Account]:
+		return true
+	case !a.Guest:
+		return false
+	}
+	return a.ConnID != "" && c.muted["conn "+a.ConnID] || a.Addr != "" && c.muted["addr "+a.Addr]
+}
+
+// muteKeys are what muting id hides: its account and, for a guest, whose
+// every session is a new account, its connection and its address too, so
+// a muted guest cannot come back under a new guest handle. An account with
+// a key is an identity its owner keeps, so only the account is muted:
+// hiding a whole address would also hide the other people behind it.
+func muteKeys(id Identity) []string {
+	keys := []string{"account " + id.Account}
+	if id.Guest {
+		if id.ConnID != "" {
+			keys = append(keys, "conn "+id.ConnID)
+		}
+		if id.Addr != "" {
+			keys = append(keys, "addr "+id.Addr)
+		}
+	}
+	return keys
+}
 
 // current reads this viewer's entry of the latest snapshot.
 func (c *Conn) current() TableView {
@@ -90,7 +119,8 @@ func (c *Conn) Act(action []byte) error {
 
 // Chat posts a line to the table's chat. The text is sanitised (escape
 // sequences, control, bidi and zero-width characters removed), cut to the
-// configured width and rate-limited per account; refusals are user-facing.
+// configured width and rate-limited per account, connection and address;
+// refusals are user-facing.
 //
 // Two commands are answered instead of posted: "/mute NAME" hides NAME's
 // chat from this viewer (the others still see it) and "/unmute NAME" shows
@@ -113,29 +143,31 @@ func (c *Conn) Mute(handle string, mute bool) error { return c.setMuted(handle, 
 
 func (c *Conn) setMuted(name string, mute bool) error {
 	name = textsafe.Clean(name, 32)
-	var account string
+	var who Identity
 	err := c.call(func() error {
-		a, ok := c.t.accountOfHandle(name)
+		id, ok := c.t.whoIs(name)
 		if !ok {
 			return engine.Illegal("Nobody called %q is at this table.", name)
 		}
-		account = a
+		who = id
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if account == c.id.Account {
+	if who.Account == c.id.Account || who.ConnID != "" && who.ConnID == c.id.ConnID {
 		return engine.Illegal("You cannot mute yourself.")
 	}
 	c.mu.Lock()
-	if mute {
-		if c.muted == nil {
-			c.muted = make(map[string]bool)
+	for _, k := range muteKeys(who) {
+		if mute {
+			if c.muted == nil {
+				c.muted = make(map[string]bool)
+			}
+			c.muted[k] = true
+		} else {
+			delete(c.muted, k)
 		}
-		c.muted[account] = true
-	} else {
-		delete(c.muted, account)
 	}
 	c.mu.Unlock()
 	c.notify()

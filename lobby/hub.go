@@ -35,13 +35,15 @@ type Hub struct {
 	sessions atomic.Int64 // live Conns
 	// thinkers holds a token for each bot thinking now (Config.BotThinkers).
 	thinkers chan struct{}
+	// pause waits d before a bot moves, or returns false when quit closes
+	// first. Tests replace it to see the pauses without waiting them out.
+	pause func(d time.Duration, quit <-chan struct{}) bool
 
 	mu       sync.Mutex
 	closed   bool
-	tables   map[string]*table  // canonical code → table
-	seats    map[string]*table  // account → the table where it most recently took a seat
-	failures map[string]*window // account → recent wrong codes
-	pruned   time.Time          // when failures was last swept
+	tables   map[string]*table // canonical code → table
+	seats    map[string]*table // account → the table where it most recently took a seat
+	failures *keyedLimit       // recent wrong codes per account, connection and address
 }
 
 // NewHub builds a hub and resumes every game in progress from
@@ -53,12 +55,15 @@ func NewHub(cfg Config) (*Hub, error) {
 	}
 	cfg = cfg.withDefaults()
 	h := &Hub{
-		cfg:      cfg,
-		log:      cfg.Logger.With("component", "lobby"),
-		tables:   make(map[string]*table),
-		seats:    make(map[string]*table),
-		failures: make(map[string]*window),
+		cfg:    cfg,
+		log:    cfg.Logger.With("component", "lobby"),
+		tables: make(map[string]*table),
+		seats:  make(map[string]*table),
+		failures: newKeyedLimit(
+			rate{Max: cfg.JoinFailuresPerMinute, Span: time.Minute},
+			rate{Max: cfg.JoinFailuresPerHour, Span: time.Hour}),
 		thinkers: make(chan struct{}, cfg.BotThinkers),
+		pause:    sleep,
 	}
 	live, err := cfg.Store.LiveGames()
 	if err != nil {
@@ -71,6 +76,21 @@ func NewHub(cfg Config) (*Hub, error) {
 		}
 	}
 	return h, nil
+}
+
+// sleep waits d, or returns false as soon as quit closes.
+func sleep(d time.Duration, quit <-chan struct{}) bool {
+	if d <= 0 {
+		return true
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-quit:
+		return false
+	}
 }
 
 // Close stops every table and ends every Conn. Live logs are already
@@ -237,51 +257,30 @@ func (h *Hub) Online() (sessions, tables int) {
 	return int(h.sessions.Load()), tables
 }
 
-// lookup finds the table for a typed code, enforcing the wrong-code limit.
+// lookup finds the table for a typed code, enforcing the wrong-code limit
+// on the account, the connection and the address alike.
 func (h *Hub) lookup(id Identity, typed string) (*table, error) {
 	now := h.cfg.Now()
+	keys := limitKeys(id)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
 		return nil, ErrShutdown
 	}
-	w := h.failures[id.Account]
-	if w != nil && w.full(now, time.Minute, h.cfg.JoinFailuresPerMinute) {
-		if !w.warned {
-			w.warned = true // one line per burst of guesses
-			h.log.Warn("abuse", "kind", "join code guessing", "account", id.Account, "detail", "joins refused for a while")
+	if key, warn := h.failures.blocked(keys, now); key != "" {
+		if warn { // one line per burst of guesses
+			h.log.Warn("abuse", "kind", "join code guessing", "account", id.Account, "remote", id.Addr,
+				"detail", "joins refused for a while", "key", key)
 		}
 		return nil, ErrTooManyCodes
-	}
-	if w != nil {
-		w.warned = false
 	}
 	code, ok := NormalizeCode(typed)
 	t := h.tables[code]
 	if !ok || t == nil {
-		if w == nil {
-			h.pruneFailures(now)
-			w = &window{}
-			h.failures[id.Account] = w
-		}
-		w.add(now)
+		h.failures.add(keys, now)
 		return nil, ErrNoTable
 	}
 	return t, nil
-}
-
-// pruneFailures drops accounts with no recent wrong codes, so the map stays
-// as small as the set of people currently mistyping. Called under h.mu.
-func (h *Hub) pruneFailures(now time.Time) {
-	if len(h.failures) < 1024 || now.Sub(h.pruned) < time.Minute {
-		return
-	}
-	h.pruned = now
-	for acct, w := range h.failures {
-		if w.prune(now, time.Minute); len(w.times) == 0 {
-			delete(h.failures, acct)
-		}
-	}
 }
 
 // open registers t under a fresh code (or the wanted one when free) and

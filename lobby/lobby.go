@@ -27,6 +27,15 @@ type Identity struct {
 	Account string
 	Handle  string
 	Guest   bool
+	// ConnID names the SSH connection the session came on, and Addr the
+	// client's address as limits group it (an IPv4 address, or an IPv6
+	// network, a /64 by default). A guest gets a new account with every
+	// session, so the limits a new session could dodge (wrong join codes,
+	// chat) count against the connection and the address as well as the
+	// account, and /mute silences a guest's connection and address. Empty
+	// means unknown (tests, tools): that key is simply not counted.
+	ConnID string
+	Addr   string
 }
 
 // Store is what the hub needs from storage. *storage.DB satisfies it; tests
@@ -59,14 +68,20 @@ type Config struct {
 	// screens of the people playing.
 	BotThinkers int
 	// ChatPerMinute and MaxChatLen limit chat (defaults 20 lines, 200 cells).
+	// The lines a minute count per table, per account, per connection and
+	// per address.
 	ChatPerMinute int
 	MaxChatLen    int
 	// Muted reports accounts the operator has muted: they may play but not
 	// chat. Nil mutes nobody.
 	Muted func(account string) bool
-	// JoinFailuresPerMinute is how many wrong codes an account may enter in a
-	// minute before joins are refused for a while (default 10).
+	// JoinFailuresPerMinute is how many wrong codes may be entered in a
+	// minute before joins are refused for a while (default 10), and
+	// JoinFailuresPerHour the same over an hour (default 60). Both count
+	// per account, per connection and per address (see Identity); the odds
+	// they give a guesser are worked out beside the code alphabet.
 	JoinFailuresPerMinute int
+	JoinFailuresPerHour   int
 	// Now is the clock for timestamps, rate limits and the deadlines shown
 	// in views (default time.Now). Timers (grace, bot delay, game timers)
 	// use real time.
@@ -125,6 +140,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.JoinFailuresPerMinute <= 0 {
 		c.JoinFailuresPerMinute = 10
+	}
+	if c.JoinFailuresPerHour <= 0 {
+		c.JoinFailuresPerHour = 60
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -237,7 +255,7 @@ type ChatLine struct {
 	Handle string
 	Text   string
 
-	account string // who said it, for muting; never shown
+	author Identity // who said it, for muting; never shown
 }
 
 // View lengths kept per table.

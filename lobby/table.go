@@ -102,14 +102,19 @@ type table struct {
 	// logs[i] is seat i's log of events and logs[len(seats)] the
 	// spectators'. Each only grows between trims, so published views share
 	// them instead of copying.
-	logs        [][]engine.Event
-	chatLines   []ChatLine
-	chatLimits  map[string]*window
-	notice      string
-	version     uint64
-	dirty       bool   // something changed since the last publish
-	done        bool   // the table is closing itself
-	closeReason string // why, for the Conns
+	logs       [][]engine.Event
+	chatLines  []ChatLine
+	chatLimits *keyedLimit // lines per account, connection and address
+	notice     string
+	// saveFailures counts the moves the Store refused in a row: bots wait
+	// longer after each (botBackoff) instead of retrying in a tight loop
+	// against a full disk, and appendErrs logs the run once, with a count.
+	saveFailures int
+	appendErrs   repeatLog
+	version      uint64
+	dirty        bool   // something changed since the last publish
+	done         bool   // the table is closing itself
+	closeReason  string // why, for the Conns
 }
 
 func newTable(h *Hub, g engine.Game, opts engine.Options, public bool, botLevel string) *table {
@@ -126,7 +131,7 @@ func newTable(h *Hub, g engine.Game, opts engine.Options, public bool, botLevel 
 		quit:       make(chan struct{}),
 		stopped:    make(chan struct{}),
 		spectators: make(map[*Conn]struct{}),
-		chatLimits: make(map[string]*window),
+		chatLimits: newKeyedLimit(rate{Max: h.cfg.ChatPerMinute, Span: time.Minute}),
 	}
 }
 
@@ -508,7 +513,8 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 	}
 	m := engine.Move{Seat: s, Action: bytes.Clone(action)}
 	if err := t.hub.cfg.Store.AppendMove(t.gameID, len(t.record.Moves), m); err != nil {
-		t.log.Error("append move", "code", t.code, "game_id", t.gameID, "err", err)
+		t.saveFailures++
+		t.appendErrs.fail(t.log, t.cfg.Now(), err, "code", t.code, "game_id", t.gameID)
 		// The engine has moved on but the log has not: rebuild from the log.
 		st, _, rerr := engine.Replay(t.hub.cfg.Games, t.record, -1)
 		if rerr != nil {
@@ -522,6 +528,10 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 		return ErrNotSaved
 	}
 	t.record.Moves = append(t.record.Moves, m)
+	if t.saveFailures > 0 {
+		t.saveFailures = 0
+		t.appendErrs.recovered(t.log, "code", t.code, "game_id", t.gameID)
+	}
 	t.pushEvents(events)
 	t.gen++
 	t.stateChanged()
@@ -654,8 +664,29 @@ func (t *table) runBots() {
 		view := t.board(engine.SeatViewer(a)) // the same view a person in the seat gets
 		s.thinking = true
 		t.bg.Add(1)
-		go t.think(int(a), t.gen, s.ctl, view)
+		go t.think(int(a), t.gen, s.ctl, view, t.cfg.BotDelay+botBackoff(t.saveFailures))
 	}
+}
+
+// Bot backoff after moves the Store refused: the first retry waits
+// botBackoffBase, each further one twice as long, up to botBackoffMax.
+const (
+	botBackoffBase = 250 * time.Millisecond
+	botBackoffMax  = 30 * time.Second
+)
+
+// botBackoff is the extra pause before a bot tries again after failures
+// moves in a row could not be saved (a full or read-only disk): without it,
+// a bot with no delay retries as fast as the disk refuses.
+func botBackoff(failures int) time.Duration {
+	if failures <= 0 {
+		return 0
+	}
+	d := botBackoffBase
+	for i := 1; i < failures && d < botBackoffMax; i++ {
+		d *= 2
+	}
+	return min(d, botBackoffMax)
 }
 
 // botResult is what a bot came back with.
@@ -667,16 +698,10 @@ type botResult struct {
 }
 
 // think runs one bot move and hands the result back to the table.
-func (t *table) think(i int, gen uint64, bot engine.Bot, view any) {
+func (t *table) think(i int, gen uint64, bot engine.Bot, view any, delay time.Duration) {
 	defer t.bg.Done()
-	if d := t.cfg.BotDelay; d > 0 {
-		pause := time.NewTimer(d)
-		defer pause.Stop()
-		select {
-		case <-pause.C:
-		case <-t.quit:
-			return
-		}
+	if !t.hub.pause(delay, t.quit) {
+		return
 	}
 	select {
 	case t.hub.thinkers <- struct{}{}:
@@ -908,21 +933,16 @@ func (t *table) chat(c *Conn, text string) error {
 		return engine.Illegal("There is nothing to send.")
 	}
 	now := t.cfg.Now()
-	w := t.chatLimits[c.id.Account]
-	if w == nil {
-		w = &window{}
-		t.chatLimits[c.id.Account] = w
-	}
-	if w.full(now, time.Minute, t.cfg.ChatPerMinute) {
-		if !w.warned {
-			w.warned = true // one line per burst, not one per refused message
-			t.log.Warn("abuse", "kind", "chat rate", "account", c.id.Account, "detail", "chat refused", "code", t.code)
+	keys := limitKeys(c.id)
+	if key, warn := t.chatLimits.blocked(keys, now); key != "" {
+		if warn { // one line per burst, not one per refused message
+			t.log.Warn("abuse", "kind", "chat rate", "account", c.id.Account, "remote", c.id.Addr,
+				"detail", "chat refused", "code", t.code, "key", key)
 		}
 		return engine.Illegal("You are chatting too fast; wait a little and try again.")
 	}
-	w.warned = false
-	w.add(now)
-	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.Handle, Text: line, account: c.id.Account})
+	t.chatLimits.add(keys, now)
+	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.Handle, Text: line, author: c.id})
 	if n := len(t.chatLines); n > 2*ChatLen {
 		t.chatLines = slices.Clone(t.chatLines[n-ChatLen:])
 	}
@@ -930,20 +950,29 @@ func (t *table) chat(c *Conn, text string) error {
 	return nil
 }
 
-// accountOfHandle finds who at the table (seated or watching) goes by
-// handle, case-insensitively.
-func (t *table) accountOfHandle(handle string) (string, bool) {
+// whoIs finds who at the table goes by handle, case-insensitively: a
+// person seated or watching, or else the author of a recent chat line (a
+// guest who spammed and left can still be muted).
+func (t *table) whoIs(handle string) (Identity, bool) {
 	for _, s := range t.seats {
 		if s.human() && strings.EqualFold(s.id.Handle, handle) {
-			return s.id.Account, true
+			if s.conn != nil {
+				return s.conn.id, true // the live session's connection and address
+			}
+			return s.id, true
 		}
 	}
 	for c := range t.spectators {
 		if strings.EqualFold(c.id.Handle, handle) {
-			return c.id.Account, true
+			return c.id, true
 		}
 	}
-	return "", false
+	for i := len(t.chatLines) - 1; i >= 0; i-- {
+		if l := t.chatLines[i]; strings.EqualFold(l.Handle, handle) {
+			return l.author, true
+		}
+	}
+	return Identity{}, false
 }
 
 // pushEvents adds events to the log of every viewer who may see them.
@@ -1142,4 +1171,42 @@ func humanDuration(d time.Duration) string {
 	default:
 		return "a moment"
 	}
+}
+
+// repeatLog logs a failure that may repeat many times in a row (every bot
+// move against a full disk) once, with a count, instead of once per
+// attempt: the first occurrence at once, a reminder with the count at most
+// once a minute while it goes on, and the total when it stops. Owned by one
+// goroutine.
+type repeatLog struct {
+	last   string    // the error being repeated; "" when none
+	count  int       // occurrences of last so far
+	logged time.Time // when a line about it was last written
+}
+
+// repeatLogEvery is how often a failure that goes on is logged again.
+const repeatLogEvery = time.Minute
+
+// fail records one failure, logging it when it is new or a reminder is due.
+func (r *repeatLog) fail(log *slog.Logger, now time.Time, err error, attrs ...any) {
+	text := err.Error()
+	if text != r.last {
+		r.recovered(log, attrs...)
+		r.last, r.count, r.logged = text, 1, now
+		log.Error("append move", append(attrs, "err", text)...)
+		return
+	}
+	r.count++
+	if now.Sub(r.logged) >= repeatLogEvery {
+		r.logged = now
+		log.Error("append move still failing", append(attrs, "err", text, "times", r.count)...)
+	}
+}
+
+// recovered closes a run of failures with its total.
+func (r *repeatLog) recovered(log *slog.Logger, attrs ...any) {
+	if r.count > 0 {
+		log.Warn("append move failures ended", append(attrs, "err", r.last, "times", r.count)...)
+	}
+	r.last, r.count = "", 0
 }

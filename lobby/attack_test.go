@@ -1,0 +1,265 @@
+package lobby
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// guest is a fresh guest session: a new account each time, as a client
+// without a key gets for every session, on the given connection and address.
+func guest(n int, conn, addr string) Identity {
+	return Identity{Account: fmt.Sprintf("guest:%d", n), Handle: fmt.Sprintf("guest-%d", n), Guest: true, ConnID: conn, Addr: addr}
+}
+
+// The attack: sessions opened one after another on one connection, each a
+// new guest, each guessing codes. The limit must follow the connection and
+// the address, or it never bites.
+func TestWrongCodesCountPerConnectionAndAddressNotJustAccount(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	h := testHub(t, newMemStore(), func(c *Config) { c.Now = clock.Now })
+	host, err := h.Create(ident("host"), TableSpec{Game: "secret", Seats: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := host.View().Code
+
+	n := 0
+	next := func(conn, addr string) Identity { n++; return guest(n, conn, addr) }
+	for i := range 10 {
+		if _, err := h.Join(next("c1", "203.0.113.5"), "ZZZZZZ"); !errors.Is(err, ErrNoTable) {
+			t.Fatalf("wrong code %d: %v", i+1, err)
+		}
+	}
+	// A new guest on the same connection, with the right code: refused.
+	if _, err := h.Join(next("c1", "203.0.113.5"), code); !errors.Is(err, ErrTooManyCodes) {
+		t.Fatalf("11th try from the same connection as a new guest: %v, want %v", err, ErrTooManyCodes)
+	}
+	// A new connection from the same address: refused too.
+	if _, err := h.Join(next("c2", "203.0.113.5"), code); !errors.Is(err, ErrTooManyCodes) {
+		t.Fatalf("a new connection from the same address: %v, want %v", err, ErrTooManyCodes)
+	}
+	// Somebody else is not held up.
+	if c, err := h.Join(next("c3", "198.51.100.9"), code); err != nil {
+		t.Fatalf("another address: %v", err)
+	} else {
+		c.Leave()
+	}
+	// A key counts against its account wherever it connects from.
+	for i := range 10 {
+		id := ident("mallory")
+		id.ConnID, id.Addr = fmt.Sprintf("k%d", i), fmt.Sprintf("192.0.2.%d", i)
+		if _, err := h.Join(id, "ZZZZZZ"); !errors.Is(err, ErrNoTable) {
+			t.Fatalf("key, wrong code %d: %v", i+1, err)
+		}
+	}
+	id := ident("mallory")
+	id.ConnID, id.Addr = "k99", "192.0.2.99"
+	if _, err := h.Join(id, code); !errors.Is(err, ErrTooManyCodes) {
+		t.Fatalf("a key from a new address after 10 wrong codes: %v", err)
+	}
+
+	// After a minute the address may try again, but only up to the hourly
+	// cap: 60 wrong codes an hour.
+	wrong := 10
+	for minute := 1; wrong < 60; minute++ {
+		clock.Add(time.Minute)
+		for range 10 {
+			if _, err := h.Join(next(fmt.Sprintf("m%d", minute), "203.0.113.5"), "ZZZZZZ"); !errors.Is(err, ErrNoTable) {
+				t.Fatalf("minute %d, wrong code %d: %v", minute, wrong+1, err)
+			}
+			wrong++
+		}
+	}
+	clock.Add(time.Minute)
+	if _, err := h.Join(next("late", "203.0.113.5"), code); !errors.Is(err, ErrTooManyCodes) {
+		t.Fatalf("after 60 wrong codes within the hour: %v, want %v", err, ErrTooManyCodes)
+	}
+	clock.Add(time.Hour)
+	if c, err := h.Join(next("later", "203.0.113.5"), code); err != nil {
+		t.Fatalf("an hour later: %v", err)
+	} else {
+		c.Leave()
+	}
+}
+
+// The attack: each line from a new guest handle on one connection, each
+// under the per-account limit, together a flood on another player's screen.
+func TestChatRateFollowsConnectionAndAddress(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := ann.View().Code
+	chatAs := func(id Identity, line string) error {
+		c, err := h.Watch(id, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Leave()
+		return c.Chat(line)
+	}
+	for i := range 20 {
+		if err := chatAs(guest(i, "c1", "203.0.113.5"), fmt.Sprintf("spam %d", i)); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+	}
+	for _, id := range []Identity{guest(100, "c1", "203.0.113.5"), guest(101, "c2", "203.0.113.5")} {
+		if err := chatAs(id, "one more"); !engine.IsIllegal(err) || !strings.Contains(err.Error(), "too fast") {
+			t.Errorf("%s on %s from %s: %v, want the chat limit", id.Handle, id.ConnID, id.Addr, err)
+		}
+	}
+	if err := chatAs(guest(102, "c3", "198.51.100.9"), "hello"); err != nil {
+		t.Errorf("someone else: %v", err)
+	}
+	if got := strings.Count(chatTexts(ann.View()), "spam"); got != 20 {
+		t.Errorf("ann's screen has %d spam lines, want the 20 allowed", got)
+	}
+}
+
+// The attack: a muted guest opens a new session (a new guest account) on
+// the same connection, or a new connection from the same address, and
+// carries on.
+func TestMuteSilencesAGuestsConnectionAndAddress(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := ann.View().Code
+	say := func(id Identity, line string) {
+		t.Helper()
+		c, err := h.Watch(id, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Leave()
+		if err := c.Chat(line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	say(guest(1, "c1", "203.0.113.5"), "first spam")
+	// The guest has left; the handle is still found through its chat line.
+	if err := ann.Chat("/mute guest-1"); !engine.IsIllegal(err) || !strings.Contains(err.Error(), "Muted") {
+		t.Fatalf("mute: %v", err)
+	}
+	say(guest(2, "c1", "203.0.113.5"), "same connection spam")
+	say(guest(3, "c2", "203.0.113.5"), "same address spam")
+	neighbour := ident("neighbour")
+	neighbour.ConnID, neighbour.Addr = "c4", "203.0.113.5"
+	say(neighbour, "a keyed neighbour")
+	say(guest(4, "c5", "198.51.100.9"), "someone else")
+
+	got := chatTexts(waitView(t, ann, "the last line", func(v TableView) bool {
+		return strings.Contains(chatTexts(v), "someone else")
+	}))
+	if strings.Contains(got, "spam") {
+		t.Errorf("ann muted a guest but still sees %q", got)
+	}
+	if !strings.Contains(got, "a keyed neighbour") {
+		t.Errorf("a player with a key at the same address was hidden: %q", got)
+	}
+	if err := ann.Chat("/unmute guest-3"); !engine.IsIllegal(err) || !strings.Contains(err.Error(), "Unmuted") {
+		t.Fatalf("unmute: %v", err)
+	}
+	if got := chatTexts(ann.View()); !strings.Contains(got, "same address spam") {
+		t.Errorf("unmuting did not show the address's lines again: %q", got)
+	}
+}
+
+// The attack: a full disk and no bot delay, so a bot retried its refused
+// move as fast as the disk refused it, logging every try.
+func TestBotBacksOffWhileMovesCannotBeSaved(t *testing.T) {
+	store := newMemStore()
+	clock := &fakeClock{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	var logs syncBuffer
+	h := testHub(t, store, func(c *Config) {
+		c.Now = clock.Now
+		c.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
+	pauses := make(chan time.Duration, 64)
+	proceed := make(chan struct{})
+	h.pause = func(d time.Duration, quit <-chan struct{}) bool {
+		pauses <- d
+		select {
+		case <-proceed:
+			return true
+		case <-quit:
+			return false
+		}
+	}
+	ann, err := h.QuickPlay(ident("ann"), "secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Act(say(0)); err != nil {
+		t.Fatal(err)
+	}
+	next := func() time.Duration {
+		t.Helper()
+		select {
+		case d := <-pauses:
+			return d
+		case <-time.After(20 * time.Second):
+			t.Fatal("the bot never tried again")
+			return 0
+		}
+	}
+	if d := next(); d != 0 {
+		t.Fatalf("first bot pause %v, want none (no bot delay, no failure yet)", d)
+	}
+	store.mu.Lock()
+	store.failAppend = 1 << 30
+	store.mu.Unlock()
+	var got []time.Duration
+	for range 10 {
+		proceed <- struct{}{}
+		got = append(got, next())
+	}
+	want := []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
+		4 * time.Second, 8 * time.Second, 16 * time.Second, 30 * time.Second, 30 * time.Second, 30 * time.Second}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("pauses after refused moves %v, want %v", got, want)
+	}
+	if n := strings.Count(logs.String(), `msg="append move"`); n != 1 {
+		t.Errorf("10 identical failures logged %d times, want once:\n%s", n, logs.String())
+	}
+	clock.Add(2 * time.Minute)
+	proceed <- struct{}{}
+	next()
+	if !logLine(logs.String(), `msg="append move still failing"`, "times=11") {
+		t.Errorf("no reminder with a count after a minute:\n%s", logs.String())
+	}
+	store.mu.Lock()
+	store.failAppend = 0
+	store.mu.Unlock()
+	proceed <- struct{}{}
+	waitView(t, ann, "the bot's move", func(v TableView) bool { return board(t, v).Moves == 2 })
+	if !logLine(logs.String(), `msg="append move failures ended"`, "times=11") {
+		t.Errorf("the end of the failures was not logged with its count:\n%s", logs.String())
+	}
+	if d := next(); d != 0 {
+		t.Errorf("after a saved move the next bot waits %v, want no backoff", d)
+	}
+	close(proceed)
+}
+
+// logLine reports whether one line of logs holds every one of parts.
+func logLine(logs string, parts ...string) bool {
+	for _, line := range strings.Split(logs, "\n") {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(line, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
+}
