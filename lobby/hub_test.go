@@ -825,7 +825,7 @@ func TestCloseEndsEverything(t *testing.T) {
 func TestHumanDuration(t *testing.T) {
 	for d, want := range map[time.Duration]string{
 		time.Minute: "1 minute", 3 * time.Minute: "3 minutes", 90 * time.Second: "90 seconds",
-		45 * time.Second: "45 seconds", 10 * time.Millisecond: "a moment",
+		45 * time.Second: "45 seconds", 10 * time.Millisecond: "a moment", time.Second: "1 second",
 	} {
 		if got := humanDuration(d); got != want {
 			t.Errorf("humanDuration(%v) = %q, want %q", d, got, want)

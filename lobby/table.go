@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
@@ -784,7 +785,7 @@ func (t *table) start(c *Conn) error {
 		}
 	}
 	if n := countFunc(t.seats, (*seat).open); n > 0 && t.botLevel == "" {
-		return engine.Illegal("Waiting for %d more player(s); %s has no bots to fill seats.", n, t.info.Name)
+		return engine.Illegal("Waiting for %s; %s has no bots to fill seats.", words.Count(n, "more player", "more players"), t.info.Name)
 	}
 	t.seats[t.host].ready = true
 	return t.startGame()
@@ -1162,12 +1163,9 @@ func countFunc[T any](s []T, f func(T) bool) int {
 func humanDuration(d time.Duration) string {
 	switch {
 	case d >= time.Minute && d%time.Minute == 0:
-		if d == time.Minute {
-			return "1 minute"
-		}
-		return fmt.Sprintf("%d minutes", d/time.Minute)
+		return words.Count(int(d/time.Minute), "minute", "minutes")
 	case d >= time.Second:
-		return fmt.Sprintf("%d seconds", d/time.Second)
+		return words.Count(int(d/time.Second), "second", "seconds")
 	default:
 		return "a moment"
 	}

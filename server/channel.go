@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/codebreakers/codebreakers/engine/words"
+
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -92,7 +94,7 @@ func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, n
 		st.channels.Add(-1)
 		s.abuse("sessions per connection", accountOf(conn), st.key, "session channel rejected")
 		_ = newChan.Reject(gossh.ResourceShortage,
-			fmt.Sprintf("at most %d sessions per connection", s.cfg.MaxSessionsPerConn))
+			"at most "+words.Count(s.cfg.MaxSessionsPerConn, "session", "sessions")+" per connection")
 		return
 	}
 	defer st.channels.Add(-1)

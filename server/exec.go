@@ -136,7 +136,11 @@ func (s *Server) execHistory(out, errOut io.Writer, id Identity) int {
 		writeLine(out, "No finished games yet. Play one with `ssh -t HOST`!")
 		return 0
 	}
-	writeLine(out, fmt.Sprintf("Your last %d games, newest first (replay with `ssh HOST replay ID`):", len(games)))
+	head := "Your last game"
+	if len(games) > 1 {
+		head = fmt.Sprintf("Your last %d games, newest first", len(games))
+	}
+	writeLine(out, head+" (replay with `ssh HOST replay ID`):")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	_, _ = fmt.Fprintln(tw, "ID\tGAME\tFINISHED (UTC)\tRESULT\tMOVES\tPLAYERS")
 	for _, g := range games {

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/codebreakers/codebreakers/engine/words"
+
 	"errors"
 	"fmt"
 	"net"
@@ -107,7 +109,7 @@ func (l *limiter) acquireSession(key string) error {
 		return errServerFull
 	}
 	if c.sessions >= l.maxSessionsPerIP {
-		return fmt.Errorf("You already have %d sessions open from this address. Close one and try again.", c.sessions)
+		return fmt.Errorf("You already have %s open from this address. Close one and try again.", words.Count(c.sessions, "session", "sessions"))
 	}
 	l.sessions++
 	c.sessions++

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
 )
 
@@ -215,7 +216,7 @@ func (s *createScreen) body(a *app, w, h int) string {
 		b.WriteString("  " + a.st.dim.Render(s.fields[s.cursor].help))
 	case s.cursor < len(s.fields) && s.fields[s.cursor].key == fieldCreate:
 		sp := s.spec()
-		b.WriteString("  " + a.st.dim.Render(fmt.Sprintf("%d seats: you, %d bot(s), %d open for people.", sp.Seats, sp.Bots, sp.Seats-1-sp.Bots)))
+		b.WriteString("  " + a.st.dim.Render(fmt.Sprintf("%s: you, %s, %d open for people.", words.Count(sp.Seats, "seat", "seats"), words.Count(sp.Bots, "bot", "bots"), sp.Seats-1-sp.Bots)))
 	}
 	return b.String()
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/tui/board"
@@ -457,7 +458,7 @@ func (a *app) render() string {
 	right := a.id.Handle
 	if a.hub != nil {
 		_, tables := a.hub.Online()
-		right = fmt.Sprintf("%s · %d tables", a.id.Handle, tables)
+		right = a.id.Handle + " · " + words.Count(tables, "table", "tables")
 	}
 	if r, ok := s.(interface{ titleRight(*app) string }); ok {
 		right = r.titleRight(a)

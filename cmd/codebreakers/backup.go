@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -342,7 +343,7 @@ func importCmd(args []string, getenv func(string) string, stdin io.Reader, stdou
 	}
 	added, skipped, err := importGames(db, games(), in)
 	err = errors.Join(err, db.Close())
-	fmt.Fprintf(stdout, "imported %d games, skipped %d already present\n", added, skipped)
+	fmt.Fprintf(stdout, "imported %s, skipped %d already present\n", words.Count(added, "game", "games"), skipped)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}

@@ -172,7 +172,7 @@ func TestMetricsBackupExportWhileServingAndRestore(t *testing.T) {
 	// Import the export into another fresh data directory (server stopped).
 	imported := shortDataDir(t)
 	stdout, stderr, err = runCmd(t, "import", "--data-dir", imported, exported)
-	if err != nil || !strings.Contains(stdout, "imported 1 games") {
+	if err != nil || !strings.Contains(stdout, "imported 1 game,") {
 		t.Fatalf("import: %v %q %s", err, stdout, stderr)
 	}
 	if stdout, _, err := runCmd(t, "import", "--data-dir", imported, exported); err != nil || !strings.Contains(stdout, "skipped 1") {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/words"
 )
 
 // state is one game in progress. Tile sets are bit masks over the 20
@@ -245,7 +246,7 @@ func (s *state) guessOpponent(seat engine.Seat, tiles []Tile) ([]engine.Event, e
 			Text: fmt.Sprintf("%s may guess %s's tiles once to tie.", s.name(opp), s.name(seat))}), nil
 	}
 	return append(events, s.finish([]engine.Seat{seat}, false,
-		fmt.Sprintf("%s broke the code in %d turns.", s.name(seat), s.turns))), nil
+		fmt.Sprintf("%s broke the code in %s.", s.name(seat), words.Count(s.turns, "turn", "turns")))), nil
 }
 
 func (s *state) lastChanceGuess(seat engine.Seat, tiles []Tile) ([]engine.Event, error) {
@@ -265,14 +266,14 @@ func (s *state) lastChanceGuess(seat engine.Seat, tiles []Tile) ([]engine.Event,
 				fmt.Sprintf("%s and %s both broke the code: a tie.", s.name(s.starter), s.name(seat)))}, nil
 	}
 	return []engine.Event{{Kind: "guess", Text: said + " — wrong."},
-		s.finish([]engine.Seat{opp}, false, fmt.Sprintf("%s broke the code in %d turns.", s.name(opp), s.turns-1))}, nil
+		s.finish([]engine.Seat{opp}, false, fmt.Sprintf("%s broke the code in %s.", s.name(opp), words.Count(s.turns-1, "turn", "turns")))}, nil
 }
 
 func (s *state) lastChancePass(seat engine.Seat) []engine.Event {
 	opp := s.other(seat)
 	s.turns++
 	return []engine.Event{{Kind: "pass", Text: fmt.Sprintf("%s passed.", s.name(seat))},
-		s.finish([]engine.Seat{opp}, false, fmt.Sprintf("%s broke the code in %d turns.", s.name(opp), s.turns-1))}
+		s.finish([]engine.Seat{opp}, false, fmt.Sprintf("%s broke the code in %s.", s.name(opp), words.Count(s.turns-1, "turn", "turns")))}
 }
 
 // guessCentre is a 3–4-player guess: written down, checked privately.
@@ -338,7 +339,7 @@ func (s *state) finishCentre() engine.Event {
 		return s.finish(nil, false, "Everyone guessed wrong; nobody broke the code.")
 	}
 	return s.finish(winners, len(winners) > 1,
-		fmt.Sprintf("%s broke the code in %d turns.", joinNames(names), s.turns))
+		fmt.Sprintf("%s broke the code in %s.", joinNames(names), words.Count(s.turns, "turn", "turns")))
 }
 
 // questionsRanOut ends the game when no face-up card is left.

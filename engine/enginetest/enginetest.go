@@ -81,3 +81,70 @@ func Players(n int) []engine.Player {
 	}
 	return out
 }
+
+// Played is a whole game played by bots: its record, every event in order
+// (unfiltered), and its result.
+type Played struct {
+	Record engine.Record
+	Events []engine.Event
+	Result engine.Result
+}
+
+// PlayBots plays a whole game of g with n bots of level, dealt from seed:
+// each seat that may act is asked in turn, and when no bot has a move the
+// state's timer (if any) is applied as the System move, as a table would.
+// It fails the test if the game does not end within maxMoves moves.
+func PlayBots(t testing.TB, g engine.Game, opts engine.Options, n int, level string, seed uint64, maxMoves int) Played {
+	t.Helper()
+	players := Players(n)
+	for i := range players {
+		players[i].Bot = true
+	}
+	st, resolved, err := engine.Start(g, opts, players, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := make(map[engine.Seat]string, n)
+	for i := range n {
+		levels[engine.Seat(i)] = level
+	}
+	bots := Bots(t, g, seed, levels)
+	p := Played{Record: engine.Record{Game: g.Info().ID, Options: resolved, Players: players, Seed: seed}}
+	apply := func(seat engine.Seat, action []byte) {
+		t.Helper()
+		evs, err := st.Apply(seat, action)
+		if err != nil {
+			t.Fatalf("%s seed %d move %d by seat %d %s: %v", p.Record.Game, seed, len(p.Record.Moves)+1, seat, action, err)
+		}
+		p.Record.Moves = append(p.Record.Moves, engine.Move{Seat: seat, Action: action})
+		p.Events = append(p.Events, evs...)
+	}
+	for len(p.Record.Moves) < maxMoves {
+		if res, done := st.Result(); done {
+			p.Result = res
+			return p
+		}
+		moved := false
+		for _, seat := range st.Status().Active {
+			action, err := bots[seat].Act(st.View(engine.SeatViewer(seat)))
+			if err != nil {
+				t.Fatalf("%s seed %d: bot in seat %d: %v", p.Record.Game, seed, seat, err)
+			}
+			if action != nil {
+				apply(seat, action)
+				moved = true
+				break // the state changed: ask again from the top
+			}
+		}
+		if moved {
+			continue
+		}
+		tm := st.Timer()
+		if tm == nil {
+			t.Fatalf("%s seed %d: stuck after %d moves: no bot moves and no timer", p.Record.Game, seed, len(p.Record.Moves))
+		}
+		apply(engine.System, tm.Action)
+	}
+	t.Fatalf("%s seed %d: not over after %d moves", p.Record.Game, seed, maxMoves)
+	return p
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/words"
 )
 
 // Phase says what the table is waiting for.
@@ -362,7 +363,7 @@ func (s *state) waitingFor() error {
 
 func (s *state) handCard(seat engine.Seat, i int) (int, error) {
 	if i < 0 || i >= len(s.hands[seat]) {
-		return 0, engine.Illegal("You have no card %d; pick one of your %d cards.", i+1, len(s.hands[seat]))
+		return 0, engine.Illegal("You have no card %d; pick one of your %s.", i+1, words.Count(len(s.hands[seat]), "card", "cards"))
 	}
 	return s.hands[seat][i], nil
 }
@@ -427,10 +428,10 @@ func (s *state) applyTurn(seat engine.Seat, a Action) ([]engine.Event, error) {
 func (s *state) startPenalty(seat engine.Seat, evs []engine.Event) []engine.Event {
 	s.owed = s.penalty()
 	if len(s.deck)+len(s.market) < s.owed {
-		return s.lose(evs, fmt.Sprintf("%s owes %d cards but only %d are left to draw.", s.name(seat), s.owed, len(s.deck)+len(s.market)))
+		return s.lose(evs, fmt.Sprintf("%s owes %s but only %d %s left to draw.", s.name(seat), words.Count(s.owed, "card", "cards"), len(s.deck)+len(s.market), words.Plural(len(s.deck)+len(s.market), "is", "are")))
 	}
 	s.phase = Penalty
-	evs = append(evs, engine.Event{Kind: "penalty", Text: fmt.Sprintf("%s must draw %d cards.", s.name(seat), s.owed)})
+	evs = append(evs, engine.Event{Kind: "penalty", Text: fmt.Sprintf("%s must draw %s.", s.name(seat), words.Count(s.owed, "card", "cards"))})
 	if len(s.market) == 0 { // nothing to choose: draw from the deck at once
 		more, _ := s.applyDraw(seat, nil)
 		evs = append(evs, more...)
@@ -443,7 +444,7 @@ func (s *state) applyDraw(seat engine.Seat, market []int) ([]engine.Event, error
 		return nil, s.waitingFor()
 	}
 	if len(market) > s.owed {
-		return nil, engine.Illegal("You owe only %d cards.", s.owed)
+		return nil, engine.Illegal("You owe only %s.", words.Count(s.owed, "card", "cards"))
 	}
 	seen := map[int]bool{}
 	for _, m := range market {
@@ -454,7 +455,7 @@ func (s *state) applyDraw(seat engine.Seat, market []int) ([]engine.Event, error
 	}
 	fromDeck := s.owed - len(market)
 	if fromDeck > len(s.deck) {
-		return nil, engine.Illegal("The deck has only %d cards: take %d more from the Market.", len(s.deck), fromDeck-len(s.deck))
+		return nil, engine.Illegal("The deck has only %s: take %d more from the Market.", words.Count(len(s.deck), "card", "cards"), fromDeck-len(s.deck))
 	}
 	var got []string
 	var taken []string
@@ -591,8 +592,8 @@ func (s *state) drawEvent(evs []engine.Event) []engine.Event {
 			for _, p := range s.line[best].invalid {
 				s.discard = append(s.discard, p.Card)
 			}
-			evs = append(evs, engine.Event{Kind: "clean", Text: fmt.Sprintf("%d Invalid cards leave the Code Line; the penalty is now %d.",
-				len(s.line[best].invalid), s.penaltyAfterClear(best))})
+			evs = append(evs, engine.Event{Kind: "clean", Text: fmt.Sprintf("%s the Code Line; the penalty is now %d.",
+				words.Count(len(s.line[best].invalid), "Invalid card leaves", "Invalid cards leave"), s.penaltyAfterClear(best))})
 			s.line[best].invalid = nil
 		}
 	case EventFreshMarket:
@@ -748,9 +749,9 @@ func (s *state) applyPropose(seat engine.Seat, p Proposal) ([]engine.Event, erro
 			return nil, engine.Illegal("No Hint can be bought now: the first needs 3 Invalid cards in the Code Line, the second 6.")
 		}
 		if len(s.deck) < cost {
-			return nil, engine.Illegal("A Hint costs %d cards from the deck, which has only %d.", cost, len(s.deck))
+			return nil, engine.Illegal("A Hint costs %s from the deck, which has only %d.", words.Count(cost, "card", "cards"), len(s.deck))
 		}
-		what = fmt.Sprintf("pay %d cards from the deck for a Hint", cost)
+		what = fmt.Sprintf("pay %s from the deck for a Hint", words.Count(cost, "card", "cards"))
 	case ProposeFreeHint:
 		if s.keepIndex(EventFreeHint) < 0 {
 			return nil, engine.Illegal("The team holds no Free Hint.")
@@ -843,7 +844,7 @@ func (s *state) settleVote(evs []engine.Event) []engine.Event {
 		cost, _ := s.hintCost()
 		s.discard = append(s.discard, s.deck[:cost]...)
 		s.deck = s.deck[cost:]
-		evs = append(evs, engine.Event{Kind: "hint_paid", Text: fmt.Sprintf("The team pays %d cards from the deck.", cost)})
+		evs = append(evs, engine.Event{Kind: "hint_paid", Text: fmt.Sprintf("The team pays %s from the deck.", words.Count(cost, "card", "cards"))})
 		return s.hintPaid(evs)
 	case ProposeFreeHint:
 		k := s.keepIndex(EventFreeHint)
@@ -915,7 +916,7 @@ func (s *state) judgeGuess(text string, evs []engine.Event) []engine.Event {
 	if len(s.breakers) == 1 {
 		cost *= 2
 	}
-	evs = append(evs, engine.Event{Kind: "guess_wrong", Text: fmt.Sprintf("That is not the Code. The team throws away %d cards from the deck.", cost)})
+	evs = append(evs, engine.Event{Kind: "guess_wrong", Text: fmt.Sprintf("That is not the Code. The team throws away %s from the deck.", words.Count(cost, "card", "cards"))})
 	if len(s.deck) < cost {
 		return s.lose(evs, "The deck cannot pay for the wrong guess.")
 	}

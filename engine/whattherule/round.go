@@ -8,6 +8,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
 
@@ -525,7 +526,7 @@ func (s *state) finish() engine.Event {
 	}
 	if !s.set.Points {
 		res.Draw = true
-		res.Summary = fmt.Sprintf("%d of %d rules were found; this game had no points.", found, len(s.history))
+		res.Summary = fmt.Sprintf("%d of %d rules %s found; this game had no points.", found, len(s.history), words.Plural(found, "was", "were"))
 	} else {
 		best := slices.Max(s.scores)
 		var names []string
@@ -538,9 +539,9 @@ func (s *state) finish() engine.Event {
 		res.Scores = slices.Clone(s.scores)
 		res.Draw = len(res.Winners) > 1
 		if res.Draw {
-			res.Summary = fmt.Sprintf("%s tie with %d points.", joinNames(names), best)
+			res.Summary = fmt.Sprintf("%s tie with %s.", joinNames(names), words.Count(best, "point", "points"))
 		} else {
-			res.Summary = fmt.Sprintf("%s wins with %d points.", names[0], best)
+			res.Summary = fmt.Sprintf("%s wins with %s.", names[0], words.Count(best, "point", "points"))
 		}
 	}
 	s.result = res

@@ -17,6 +17,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
@@ -834,15 +835,7 @@ func (b *Board) notepadView(w, h int) string {
 			lines = append(lines, "    "+l)
 		}
 		for _, g := range sv.Guesses {
-			res := "wrong"
-			if g.Right {
-				res = "right"
-			}
-			what := "a guess"
-			if len(g.Tiles) > 0 {
-				what = bc.FormatTiles(g.Tiles)
-			}
-			lines = append(lines, "    "+b.st.Dim.Render(fmt.Sprintf("turn %d guessed %s: %s", g.Turn, what, res)))
+			lines = append(lines, "    "+b.st.Dim.Render(guessNote(g)))
 		}
 	}
 	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
@@ -853,9 +846,17 @@ func (b *Board) notepadView(w, h int) string {
 	return strings.Join(lines[b.scroll:end], "\n")
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
+// plural is words.Plural, the one plural rule of the arcade.
+func plural(n int, one, many string) string { return words.Plural(n, one, many) }
+
+// guessNote says how one of a seat's guesses went, as the notepad lists it.
+func guessNote(g bc.GuessOutcome) string {
+	res := "wrong"
+	if g.Right {
+		res = "right"
 	}
-	return many
+	if len(g.Tiles) == 0 {
+		return fmt.Sprintf("Turn %d: made a guess, which was %s.", g.Turn, res)
+	}
+	return fmt.Sprintf("Turn %d: guessed %s, which was %s.", g.Turn, bc.FormatTiles(g.Tiles), res)
 }

@@ -360,3 +360,16 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		t.Errorf("notes remembered for %d seats at a 3-seat table", n)
 	}
 }
+
+// TestGuessNoteIsASentence: the notepad says how a guess went as a person
+// would write it, not "turn 10 guessed a guess: right".
+func TestGuessNoteIsASentence(t *testing.T) {
+	hidden := guessNote(bc.GuessOutcome{Turn: 10, Right: true})
+	if hidden != "Turn 10: made a guess, which was right." {
+		t.Errorf("hidden guess note = %q", hidden)
+	}
+	shown := guessNote(bc.GuessOutcome{Turn: 4, Tiles: []bc.Tile{{Number: 1, Color: bc.Black}}})
+	if !strings.HasPrefix(shown, "Turn 4: guessed 1b") || !strings.HasSuffix(shown, "which was wrong.") {
+		t.Errorf("shown guess note = %q", shown)
+	}
+}

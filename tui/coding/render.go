@@ -8,6 +8,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	cg "github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
@@ -804,9 +805,5 @@ func (b *Board) detailsView(w int) []string {
 	return lines
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// plural is words.Plural, the one plural rule of the arcade.
+func plural(n int, one, many string) string { return words.Plural(n, one, many) }

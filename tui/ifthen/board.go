@@ -19,6 +19,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
@@ -548,7 +549,7 @@ func (b *Board) proposalText() string {
 	who := b.name(p.By)
 	switch p.Kind {
 	case it.ProposeHint:
-		return fmt.Sprintf("%s wants to buy a Hint for %d cards.", who, b.v.HintCost)
+		return fmt.Sprintf("%s wants to buy a Hint for %s.", who, words.Count(b.v.HintCost, "card", "cards"))
 	case it.ProposeFreeHint:
 		return who + " wants to use the Free Hint."
 	case it.ProposeLuckyDraw:

@@ -515,13 +515,6 @@ func withHelp(k key.Binding, keys, desc string) key.Binding {
 	return k
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // fit cuts a line to w cells.
 func (b *Board) fit(s string, w int) string {
 	if b.width(s) <= w {

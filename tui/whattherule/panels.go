@@ -9,6 +9,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
 
@@ -89,7 +90,7 @@ func (b *Board) notesView(w, h int) []string {
 	var lines []string
 	lines = append(lines, " "+b.paint.Heading.Render("Notes")+b.paint.Dim.Render("  this round and every finished round"))
 	if v.Phase != wtr.Finished {
-		lines = append(lines, " "+b.paint.Strong.Render(fmt.Sprintf("Round %d", v.Round))+b.paint.Dim.Render(fmt.Sprintf("  %d cards played", v.CardsPlayed)))
+		lines = append(lines, " "+b.paint.Strong.Render(fmt.Sprintf("Round %d", v.Round))+b.paint.Dim.Render("  "+words.Count(v.CardsPlayed, "card", "cards")+" played"))
 		for i, h := range v.Hints {
 			lines = append(lines, wrap(fmt.Sprintf("hint %d: %s", i+1, textsafe.Clean(h, 300)), w-4, "    ")...)
 		}

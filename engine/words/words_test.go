@@ -1,0 +1,20 @@
+package words
+
+import "testing"
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, "0 tables"}, {1, "1 table"}, {2, "2 tables"}, {11, "11 tables"}, {-1, "-1 table"}} {
+		if got := Count(c.n, "table", "tables"); got != c.want {
+			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+	if got := Plural(1, "guess", "guesses"); got != "guess" {
+		t.Errorf("Plural(1) = %q", got)
+	}
+	if got := Plural(2, "was", "were"); got != "were" {
+		t.Errorf("Plural(2) = %q", got)
+	}
+}
