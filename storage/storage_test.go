@@ -211,22 +211,6 @@ func TestOpenUnwritablePlaces(t *testing.T) {
 	}
 }
 
-func TestReadOnlyDataDir(t *testing.T) {
-	ro := filepath.Join(t.TempDir(), "ro")
-	if err := os.Mkdir(ro, 0o500); err != nil {
-		t.Fatal(err)
-	}
-	probe := filepath.Join(ro, "probe")
-	if f, err := os.Create(probe); err == nil {
-		f.Close()
-		t.Skip("running with privileges that ignore directory permissions (root); see TestOpenUnwritablePlaces")
-	}
-	_, err := Open(filepath.Join(ro, "codebreakers.db"), quietOptions())
-	if err == nil || !strings.Contains(err.Error(), "permission denied") {
-		t.Fatalf("Open in read-only dir: %v", err)
-	}
-}
-
 func TestAccountsAndHandles(t *testing.T) {
 	db, _ := openTemp(t)
 	if _, err := db.Account("SHA256:ann"); !errors.Is(err, ErrNotFound) {
