@@ -29,7 +29,19 @@ type Info struct {
 	MaxPlayers int          // inclusive
 	Options    []OptionSpec // settings with their defaults
 	BotLevels  []string     // bot levels, strongest first; empty when the game has no bots
+	// Rules lists the revisions of the game's rules, oldest first, once a
+	// rule has changed in a way that would play a stored game differently.
+	// A new game is recorded with the newest under the option RulesOption;
+	// a record without that option was played before revisions existed and
+	// is read with the first (see ResolveRecord), so it replays exactly as
+	// it was played. Empty: the game has one set of rules.
+	Rules []string
 }
+
+// RulesOption is the option key under which a game's rules revision is
+// recorded (see Info.Rules). It is set by the game, not chosen at a table:
+// it is not among Info.Options.
+const RulesOption = "rules"
 
 // Defaults returns every option at its default value.
 func (in Info) Defaults() Options {
@@ -40,10 +52,27 @@ func (in Info) Defaults() Options {
 	return o
 }
 
-// Resolve fills missing options with defaults and rejects unknown keys or
-// values that are not among an option's choices.
+// Resolve fills missing options with defaults (and the newest rules
+// revision) and rejects unknown keys or values that are not among an
+// option's choices. It is for new games; a stored record is read with
+// ResolveRecord.
 func (in Info) Resolve(opts Options) (Options, error) {
+	return in.resolve(opts, len(in.Rules)-1)
+}
+
+// ResolveRecord is Resolve for the options of a stored record: a record
+// without the rules revision was made before the game had revisions, so it
+// gets the first one, the rules it was played under.
+func (in Info) ResolveRecord(opts Options) (Options, error) {
+	return in.resolve(opts, 0)
+}
+
+// resolve fills defaults, with rules revision rev when opts has none.
+func (in Info) resolve(opts Options, rev int) (Options, error) {
 	out := in.Defaults()
+	if len(in.Rules) > 0 {
+		out[RulesOption] = in.Rules[rev]
+	}
 	keys := make([]string, 0, len(opts))
 	for k := range opts {
 		keys = append(keys, k)
@@ -51,6 +80,13 @@ func (in Info) Resolve(opts Options) (Options, error) {
 	sort.Strings(keys) // deterministic error messages
 	for _, k := range keys {
 		v := opts[k]
+		if k == RulesOption && len(in.Rules) > 0 {
+			if !slices.Contains(in.Rules, v) {
+				return nil, Illegal("%s has no rules revision %q (it has %v).", in.Name, v, in.Rules)
+			}
+			out[k] = v
+			continue
+		}
 		i := slices.IndexFunc(in.Options, func(s OptionSpec) bool { return s.Key == k })
 		if i < 0 {
 			return nil, Illegal("%s has no option %q.", in.Name, k)

@@ -45,13 +45,25 @@ func (r *Registry) Lookup(id string) (Game, bool) {
 	return nil, false
 }
 
-// Start resolves options, checks the player count and deals a new game.
+// Start resolves options, checks the player count and deals a new game,
+// under the game's newest rules unless opts names a revision.
 func Start(g Game, opts Options, players []Player, seed uint64) (State, Options, error) {
+	return start(g, opts, players, seed, Info.Resolve)
+}
+
+// StartRecord deals the game rec records, as it was dealt when it was
+// played: under the rules revision its options name, or the game's first
+// one when they name none (see Info.Rules). Replays start here.
+func StartRecord(g Game, rec Record) (State, Options, error) {
+	return start(g, rec.Options, rec.Players, rec.Seed, Info.ResolveRecord)
+}
+
+func start(g Game, opts Options, players []Player, seed uint64, resolve func(Info, Options) (Options, error)) (State, Options, error) {
 	info := g.Info()
 	if err := info.CheckPlayers(len(players)); err != nil {
 		return nil, nil, err
 	}
-	resolved, err := info.Resolve(opts)
+	resolved, err := resolve(info, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -71,7 +83,7 @@ func Replay(reg *Registry, rec Record, n int) (State, []Event, error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("replay: unknown game %q", rec.Game)
 	}
-	st, _, err := Start(g, rec.Options, rec.Players, rec.Seed)
+	st, _, err := StartRecord(g, rec)
 	if err != nil {
 		return nil, nil, fmt.Errorf("replay: %w", err)
 	}

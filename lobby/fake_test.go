@@ -38,7 +38,7 @@ func (secretGame) New(opts engine.Options, players []engine.Player, seed uint64)
 	turns, _ := strconv.Atoi(opts["turns"])
 	timer, _ := strconv.Atoi(opts["timer"])
 	timed, _ := strconv.Atoi(opts["timed"])
-	st := &secretState{players: players, turns: turns, timerMs: timer, timed: timed}
+	st := &secretState{players: players, turns: turns, timerMs: timer, timed: timed, rules: opts[engine.RulesOption]}
 	for i := range players {
 		st.secrets = append(st.secrets, fmt.Sprintf("SECRET%d-%x", i, seed*uint64(i+7)))
 	}
@@ -62,6 +62,15 @@ func (g renamedGame) Info() engine.Info {
 	return info
 }
 
+// revisedGame is the test game with two rules revisions, "old" and "new".
+type revisedGame struct{ secretGame }
+
+func (revisedGame) Info() engine.Info {
+	info := secretGame{}.Info()
+	info.ID, info.Name, info.Rules = "revised", "Revised", []string{"old", "new"}
+	return info
+}
+
 type secretAction struct {
 	Say     *int `json:"say,omitempty"`
 	Panic   bool `json:"panic,omitempty"`
@@ -74,6 +83,7 @@ func say(n int) []byte {
 }
 
 type secretState struct {
+	rules   string // the rules revision it was dealt under (revisedGame)
 	players []engine.Player
 	secrets []string
 	turns   int
@@ -134,10 +144,11 @@ type secretView struct {
 	Said   []int    // the last 50 numbers said
 	Secret string   // only for a seat
 	All    []string // only for omniscient viewers
+	Rules  string   // the rules revision the game was dealt under
 }
 
 func (s *secretState) View(v engine.Viewer) any {
-	out := secretView{You: v, Active: s.active, Moves: s.moves, Said: slices.Clone(s.said[max(0, len(s.said)-50):])}
+	out := secretView{You: v, Active: s.active, Moves: s.moves, Said: slices.Clone(s.said[max(0, len(s.said)-50):]), Rules: s.rules}
 	switch v.Kind {
 	case engine.ViewerSeat:
 		out.Secret = s.secrets[v.Seat]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -373,7 +374,11 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 	if level, err = botLevel(info, level, false); err != nil {
 		return err
 	}
-	t := newTable(h, g, lg.Record.Options, lg.Public, level)
+	// The game goes on under the rules it was recorded with; a rematch at
+	// this table is a new game, under the newest.
+	opts := maps.Clone(lg.Record.Options)
+	delete(opts, engine.RulesOption)
+	t := newTable(h, g, opts, lg.Public, level)
 	t.phase = Playing
 	t.gameID, t.record, t.state, t.started = lg.ID, lg.Record, st, lg.Started
 	t.host = -1

@@ -150,3 +150,47 @@ func TestCrashResume(t *testing.T) {
 		}
 	}
 }
+
+// A game logged before its game had rules revisions, or under an older
+// revision, resumes under the rules it was played with; a rematch at that
+// table is dealt under the newest.
+func TestResumeKeepsRecordedRules(t *testing.T) {
+	for _, opts := range []engine.Options{{"turns": "2"}, {"turns": "2", engine.RulesOption: "old"}} {
+		store := newMemStore()
+		store.live["G1"] = &storage.LiveGame{
+			ID: "G1", Code: "KQ7-M4X",
+			Seats: []storage.SeatRecord{{AccountID: "SHA256:ann", Handle: "ann"}, {AccountID: "SHA256:bob", Handle: "bob"}},
+			Record: engine.Record{Game: "revised", Options: opts, Seed: 1,
+				Players: []engine.Player{{Name: "ann"}, {Name: "bob"}}, Moves: []engine.Move{{Seat: 0, Action: say(0)}}},
+		}
+		h := testHub(t, store, nil, revisedGame{})
+		ann, ok := h.Resume(ident("ann"))
+		if !ok {
+			t.Fatal("ann has no seat after the restart")
+		}
+		if b := board(t, ann.View()); b.Rules != "old" || b.Moves != 1 {
+			t.Fatalf("options %v: resumed under rules %q after %d moves; want the old rules", opts, b.Rules, b.Moves)
+		}
+		bob, ok := h.Resume(ident("bob"))
+		if !ok {
+			t.Fatal("bob has no seat after the restart")
+		}
+		if err := bob.Act(say(1)); err != nil {
+			t.Fatal(err)
+		}
+		waitView(t, ann, "the end", func(v TableView) bool { return v.Phase == Finished })
+		if fg, ok := store.finished["G1"]; !ok || fg.Record.Options[engine.RulesOption] != opts[engine.RulesOption] {
+			t.Fatalf("finished record %+v: it must keep the options it was played with", fg.Record.Options)
+		}
+		if err := bob.Rematch(); err != nil {
+			t.Fatal(err)
+		}
+		if err := ann.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if b := board(t, ann.View()); b.Rules != "new" || b.Moves != 0 {
+			t.Fatalf("options %v: rematch dealt under rules %q; want the newest", opts, b.Rules)
+		}
+		h.Close()
+	}
+}

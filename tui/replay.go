@@ -60,7 +60,7 @@ func buildFrames(games *engine.Registry, id string, rec engine.Record, viewer en
 	if !ok {
 		return nil, fmt.Errorf("replay %s: unknown game %q", id, rec.Game)
 	}
-	st, _, err := engine.Start(gm, rec.Options, rec.Players, rec.Seed)
+	st, _, err := engine.StartRecord(gm, rec)
 	if err != nil {
 		return nil, fmt.Errorf("replay %s: %w", id, err)
 	}

@@ -52,7 +52,7 @@ func Bots(t testing.TB, g engine.Game, seed uint64, levels map[engine.Seat]strin
 func ReplayPrefixes(t testing.TB, g engine.Game, rec engine.Record, every int, same func(replayed, played engine.State) bool) {
 	t.Helper()
 	reg := engine.NewRegistry(g)
-	st, _, err := engine.Start(g, rec.Options, rec.Players, rec.Seed)
+	st, _, err := engine.StartRecord(g, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
