@@ -11,6 +11,15 @@
 // window is a Timer whose expiry the table applies as an engine.System move,
 // so replays are exact. Bots (bot.go) play a seat from that seat's View.
 //
+// Data cards: with 2 players one of each of the eight kinds lies out (8
+// cards); with 3 or 4, all sixteen, two of each kind stacked. The
+// rulebook's setup sentence reads the other way, but only this agrees with
+// its end of round 4, where every player holds four Data cards unless they
+// announced they could not take one (8 cards cannot give 3 or 4 players
+// four each). The shared spec first had it backwards; this is the project's
+// decision. Games recorded before the change carry no rules revision and
+// replay with the first layout (RulesFirst), so they end as they did.
+//
 // Online adaptations, where the table-top rules rely on people:
 //   - The first-player card goes to a seat drawn from the seed (the
 //     table-top "youngest player").
@@ -93,8 +102,19 @@ func (Game) Info() engine.Info {
 			Default: "on",
 		}},
 		BotLevels: []string{LevelStrong, LevelEasy},
+		Rules:     []string{RulesFirst, RulesDataByPlayers},
 	}
 }
+
+// Rules revisions (engine.Info.Rules), recorded in a game's options.
+const (
+	// RulesFirst is how the game was first played: 16 Data cards with 2
+	// players and 8 with 3 or 4. Records without a revision replay this way.
+	RulesFirst = "1"
+	// RulesDataByPlayers lays out 8 Data cards with 2 players and all 16
+	// (two of each kind) with 3 or 4, as the rulebook's end of round 4 needs.
+	RulesDataByPlayers = "2"
+)
 
 // New deals a game from one generator seeded with seed.
 func (g Game) New(opts engine.Options, players []engine.Player, seed uint64) (engine.State, error) {
@@ -116,7 +136,15 @@ func (g Game) New(opts engine.Options, players []engine.Player, seed uint64) (en
 		}
 		secs = n
 	}
-	return newState(config{system: system, answerMillis: secs * 1000, sheet: opts["sheet"] != "off"}, players, seed), nil
+	cfg := config{system: system, answerMillis: secs * 1000, sheet: opts["sheet"] != "off"}
+	switch r := opts[engine.RulesOption]; r {
+	case RulesFirst:
+		cfg.firstRules = true
+	case "", RulesDataByPlayers:
+	default:
+		return nil, engine.Illegal("The Coding has no rules revision %q.", r)
+	}
+	return newState(cfg, players, seed), nil
 }
 
 // NewBot returns a bot of the given level for seat.

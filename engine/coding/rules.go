@@ -21,7 +21,8 @@ The four rounds
   Within a round you send only to players who have not played yet, never
   back to whoever just sent to you (fine with 2 players), and the round's
   first player receives last. After each round the first-player card moves
-  one seat on. With 2 players there are two Data cards of each range.
+  one seat on. With 2 players there is one Data card of each range; with 3
+  or 4 there are two of each, so everyone can end round 4 holding four.
 
 Speed Cracking (system "speed")
   After round 4 the table is cleared and the race starts. Tap to claim the

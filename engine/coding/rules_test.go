@@ -103,6 +103,14 @@ func simplePlay(s *state) []byte {
 	return PlayAction(data, s.hackLine[0], s.recipients(s.toMove)[0])
 }
 
+// anyData is the first Data card kind seat may take now, or -1.
+func anyData(s *state, seat engine.Seat) int {
+	if ks := s.takeable(seat); len(ks) > 0 {
+		return ks[0]
+	}
+	return -1
+}
+
 func playRounds(t *testing.T, s *state) {
 	t.Helper()
 	for s.phase == Rounds {
@@ -187,8 +195,8 @@ func TestRulebookDataCardExample(t *testing.T) {
 	if !slices.Equal(s.data[0], []int{Data20to39}) || !strings.Contains(evs[0].Text, "not in 20–39") {
 		t.Fatalf("data %v, event %q", s.data[0], evs[0].Text)
 	}
-	if s.dataField[Data20to39] != 1 {
-		t.Fatalf("2 players: %d copies of 20–39 left", s.dataField[Data20to39])
+	if s.dataField[Data20to39] != 0 {
+		t.Fatalf("2 players: %d copies of 20–39 left after Ann took the only one", s.dataField[Data20to39])
 	}
 }
 
@@ -356,8 +364,8 @@ func TestSendingConstraintsThreePlayers(t *testing.T) {
 
 func TestTwoPlayersSendBack(t *testing.T) {
 	s := fixedGame(t, SystemCounter, []string{"A01", "B23"}, 1)
-	if s.dataTotal != 16 {
-		t.Fatalf("2 players use %d Data cards", s.dataTotal)
+	if s.dataTotal != 8 {
+		t.Fatalf("2 players use %d Data cards, want 8", s.dataTotal)
 	}
 	mustApply(t, s, 1, simplePlay(s))
 	if !slices.Equal(s.recipients(0), []engine.Seat{1}) {
@@ -380,10 +388,10 @@ func TestCounterCracking(t *testing.T) {
 	if s.phase != Counter || s.toMove != 1 || s.first != 1 {
 		t.Fatalf("phase %v to move %d", s.phase, s.toMove)
 	}
-	mustApply(t, s, 1, PlayAction(-1, s.hackLine[0], 2))
+	mustApply(t, s, 1, PlayAction(anyData(s, 1), s.hackLine[0], 2))
 	// Kai may not send back to Bo, who just sent to him.
-	mustRefuse(t, s, 2, PlayAction(-1, s.hackLine[0], 1), "to Ann, not")
-	mustApply(t, s, 2, PlayAction(-1, s.hackLine[0], 0))
+	mustRefuse(t, s, 2, PlayAction(anyData(s, 2), s.hackLine[0], 1), "to Ann, not")
+	mustApply(t, s, 2, PlayAction(anyData(s, 2), s.hackLine[0], 0))
 	mustRefuse(t, s, 0, StopAction(), "only right after a right decode")
 	mustRefuse(t, s, 0, DecodeAction(0, s.codes[0]), "another player")
 	// A wrong decode: Ann turns one card face up, then Bo plays.
@@ -400,7 +408,7 @@ func TestCounterCracking(t *testing.T) {
 	if len(s.hacks[0]) != MaxHacksHeld || len(s.hacks[2]) != MaxHacksHeld || len(s.recipients(1)) != 0 {
 		t.Fatalf("hacks held %d %d, Bo may send to %v", len(s.hacks[0]), len(s.hacks[2]), s.recipients(1))
 	}
-	mustRefuse(t, s, 1, PlayAction(-1, s.hackLine[0], 2), "decode someone instead")
+	mustRefuse(t, s, 1, PlayAction(anyData(s, 1), s.hackLine[0], 2), "decode someone instead")
 	// A right decode: Kai is out; Bo may play on or stop.
 	evs = mustApply(t, s, 1, DecodeAction(2, s.codes[2]))
 	if !s.out[2] || !s.mayStop || s.toMove != 1 || s.revealed[2] != [3]bool{true, true, true} {

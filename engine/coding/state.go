@@ -16,6 +16,9 @@ type config struct {
 	system       string
 	answerMillis int
 	sheet        bool
+	// firstRules deals the Data cards as rules revision 1 did (see
+	// RulesFirst): kept only so games recorded then replay as played.
+	firstRules bool
 }
 
 // Held is a Hack card answered by the seat holding it. Answers are public.
@@ -127,10 +130,7 @@ func newState(cfg config, players []engine.Player, seed uint64) *state {
 		s.leftover = append(s.leftover, Letters+d)
 	}
 	rng.Shuffle(len(s.leftover), func(i, j int) { s.leftover[i], s.leftover[j] = s.leftover[j], s.leftover[i] })
-	copies := 1
-	if n == 2 {
-		copies = 2
-	}
+	copies := dataCopies(n, cfg.firstRules)
 	for k := range DataKinds {
 		s.dataField[k] = copies
 	}
@@ -140,6 +140,17 @@ func newState(cfg config, players []engine.Player, seed uint64) *state {
 	s.hackDeck = deck[HackLine:]
 	s.first = engine.Seat(rng.IntN(n))
 	return s
+}
+
+// dataCopies is how many copies of each Data card kind a game of n players
+// lays out: one with 2 players (8 cards), two with 3 or 4 (16), so that
+// after round 4 everyone can hold four. Rules revision 1 had it the other
+// way round (firstRules).
+func dataCopies(n int, firstRules bool) int {
+	if (n == 2) == firstRules {
+		return 2
+	}
+	return 1
 }
 
 func (s *state) name(seat engine.Seat) string {

@@ -1,0 +1,183 @@
+package coding
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// Two players lay out one Data card of each kind, three or four players two
+// of each; rules revision 1 (old records) had it the other way round.
+func TestDataCardsByPlayers(t *testing.T) {
+	for _, c := range []struct {
+		n      int
+		rules  string
+		copies int
+	}{
+		{2, RulesDataByPlayers, 1}, {3, RulesDataByPlayers, 2}, {4, RulesDataByPlayers, 2},
+		{2, RulesFirst, 2}, {3, RulesFirst, 1}, {4, RulesFirst, 1},
+	} {
+		st, opts, err := engine.Start(Game{}, engine.Options{engine.RulesOption: c.rules}, make([]engine.Player, c.n), 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*state)
+		v := s.View(engine.SeatViewer(0)).(View)
+		for k := range DataKinds {
+			if v.DataField[k] != c.copies {
+				t.Errorf("%d players, rules %s: %d copies of %s, want %d", c.n, opts[engine.RulesOption], v.DataField[k], DataLabel(k), c.copies)
+			}
+		}
+		if s.dataTotal != c.copies*DataKinds {
+			t.Errorf("%d players, rules %s: %d Data cards in all", c.n, c.rules, s.dataTotal)
+		}
+	}
+	// A new game is recorded with the newest rules.
+	if _, opts, _ := engine.Start(Game{}, nil, make([]engine.Player, 3), 1); opts[engine.RulesOption] != RulesDataByPlayers {
+		t.Fatalf("a new game records rules %q", opts[engine.RulesOption])
+	}
+	if _, err := (Game{}).New(engine.Options{engine.RulesOption: "9"}, make([]engine.Player, 3), 1); !engine.IsIllegal(err) {
+		t.Fatalf("an unknown rules revision gave %v", err)
+	}
+}
+
+// roundsEndFull plays rounds 1–4 of a deal, taking Data cards in a random
+// order, and reports whether every seat ended them holding four Data cards
+// except for its announcements that none on the table could be taken (every
+// kind left covers its code). A seat that finds only kinds it already holds
+// has been short-changed.
+func roundsEndFull(t *testing.T, n int, seed uint64, try uint64, first bool) bool {
+	t.Helper()
+	s := newState(config{system: []string{SystemSpeed, SystemCounter}[seed%2], answerMillis: 30000, firstRules: first}, make([]engine.Player, n), seed)
+	rng := rand.New(rand.NewPCG(seed, try))
+	for s.phase != Rounds {
+		seat := s.active()[0]
+		mustApply(t, s, seat, OrderAction(s.codes[seat].X1))
+	}
+	for s.phase == Rounds {
+		seat := s.toMove
+		data := -1
+		if ks := s.takeable(seat); len(ks) > 0 {
+			data = pick(rng, ks)
+		}
+		mustApply(t, s, seat, PlayAction(data, pick(rng, s.hackLine), pick(rng, s.recipients(seat))))
+	}
+	for i := range n {
+		if len(s.data[i])+len(s.noData[i]) != RoundCount {
+			return false
+		}
+	}
+	return true
+}
+
+// The rulebook's end of round 4: every player holds four Data cards, except
+// for the turns on which they announced they could not take one. With 8
+// cards, 3 or 4 players cannot all reach four (the first rules); with 16,
+// some order of play gets everyone there in every deal tried.
+func TestFourDataCardsAfterRoundFour(t *testing.T) {
+	deals := uint64(60)
+	if testing.Short() || raceEnabled {
+		deals = 15
+	}
+	for n := 2; n <= 4; n++ {
+		oldShort := 0
+		for seed := range deals {
+			ok, oldOK := false, false
+			for try := uint64(0); try < 40 && !ok; try++ {
+				ok = roundsEndFull(t, n, seed, try, false)
+			}
+			for try := uint64(0); try < 40 && !oldOK; try++ {
+				oldOK = roundsEndFull(t, n, seed, try, true)
+			}
+			if !ok {
+				t.Fatalf("%d players, deal %d: no order of play tried gives every seat four Data cards (or an announcement)", n, seed)
+			}
+			if !oldOK {
+				oldShort++
+			}
+		}
+		// The check has teeth: the first rules fail it.
+		if n > 2 && oldShort == 0 {
+			t.Fatalf("%d players: the first rules' 8 Data cards gave every seat four in every deal", n)
+		}
+		t.Logf("%d players: the first rules leave someone short in %d of %d deals", n, oldShort, deals)
+	}
+}
+
+// legacyGame is a game recorded by the code before the Data card change
+// (testdata/legacy_records.json, made at commit 93019c6): its record and
+// how it ended.
+type legacyGame struct {
+	Note   string        `json:"note"`
+	Record engine.Record `json:"record"`
+	Result engine.Result `json:"result"`
+	Data   [][]int       `json:"data"` // Data card kinds each seat held at the end
+}
+
+func loadLegacy(t *testing.T) []legacyGame {
+	t.Helper()
+	b, err := os.ReadFile("testdata/legacy_records.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []legacyGame
+	if err := json.Unmarshal(b, &games); err != nil {
+		t.Fatal(err)
+	}
+	return games
+}
+
+// Games recorded before rules revisions existed replay exactly as they were
+// played (finished games, and live logs resumed after an upgrade), while
+// the same moves under the new Data cards would not.
+func TestLegacyRecordsReplay(t *testing.T) {
+	reg := engine.NewRegistry(Game{})
+	games := loadLegacy(t)
+	if len(games) == 0 {
+		t.Fatal("no legacy records")
+	}
+	diverged := 0
+	for i, g := range games {
+		if _, ok := g.Record.Options[engine.RulesOption]; ok {
+			t.Fatalf("legacy record %d names a rules revision", i)
+		}
+		st, _, err := engine.Replay(reg, g.Record, -1)
+		if err != nil {
+			t.Fatalf("legacy record %d (%d players): %v", i, len(g.Record.Players), err)
+		}
+		s := st.(*state)
+		r, done := s.Result()
+		if !done || !reflect.DeepEqual(r, g.Result) || !reflect.DeepEqual(s.data, g.Data) {
+			t.Fatalf("legacy record %d replays to %+v with Data %v; it ended %+v with Data %v", i, r, s.data, g.Result, g.Data)
+		}
+		// A live log resumed halfway goes on under the same rules.
+		half := g.Record
+		half.Moves = half.Moves[:len(half.Moves)/2]
+		hs, _, err := engine.Replay(reg, half, -1)
+		if err != nil || !hs.(*state).firstRules {
+			t.Fatalf("legacy record %d, first half: %v (first rules %v)", i, err, err == nil && hs.(*state).firstRules)
+		}
+		// Under the new rules the same moves play differently (or not at all).
+		now := g.Record
+		now.Options = engine.Options{engine.RulesOption: RulesDataByPlayers}
+		for k, v := range g.Record.Options {
+			now.Options[k] = v
+		}
+		ns, _, err := engine.Replay(reg, now, -1)
+		if err != nil {
+			diverged++
+			continue
+		}
+		nr, _ := ns.Result()
+		if !reflect.DeepEqual(nr, g.Result) || !reflect.DeepEqual(ns.(*state).data, g.Data) || !reflect.DeepEqual(ns.(*state).noData, s.noData) {
+			diverged++
+		}
+	}
+	if diverged == 0 {
+		t.Fatal("no legacy record plays differently under the new rules: the test would not notice a lost revision")
+	}
+}
