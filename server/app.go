@@ -42,6 +42,8 @@ type Records interface {
 	History(accountID string, limit int) ([]storage.GameSummary, error)
 	Stats(accountID string) (storage.Stats, error)
 	Game(id string) (storage.FinishedGame, error)
+	Leaderboard(q storage.LeaderQuery) ([]storage.Leader, error)
+	Profile(handle string, recent int) (storage.Profile, error)
 }
 
 // Identity is who a session belongs to: the lobby's identity.

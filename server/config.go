@@ -26,6 +26,10 @@ const (
 	DefaultStallTimeout       = 30 * time.Second
 	DefaultInputPerSecond     = 1024
 	DefaultInputBurst         = 4096
+	// DefaultLeaderboardMinGames and DefaultLeaderboardWindow choose who a
+	// leaderboard lists: enough rated games, recently.
+	DefaultLeaderboardMinGames = 5
+	DefaultLeaderboardWindow   = 30 * 24 * time.Hour
 )
 
 // Config is everything the SSH server needs. Zero values take the defaults
@@ -85,6 +89,11 @@ type Config struct {
 	Records Records
 	// Games rebuilds finished games for the `replay ID` transcript.
 	Games *engine.Registry
+	// LeaderboardMinGames is how many rated games an account needs to be
+	// on a leaderboard (default 5), and LeaderboardWindow how recent its
+	// last rated game must be (default 30 days).
+	LeaderboardMinGames int
+	LeaderboardWindow   time.Duration
 }
 
 func (c Config) withDefaults() (Config, error) {
@@ -114,6 +123,8 @@ func (c Config) withDefaults() (Config, error) {
 	setDuration(&c.StallTimeout, DefaultStallTimeout)
 	setInt(&c.InputPerSecond, DefaultInputPerSecond)
 	setInt(&c.InputBurst, DefaultInputBurst)
+	setInt(&c.LeaderboardMinGames, DefaultLeaderboardMinGames)
+	setDuration(&c.LeaderboardWindow, DefaultLeaderboardWindow)
 	return c, nil
 }
 

@@ -36,6 +36,8 @@ Without a terminal:
   ssh HOST history            your last games, newest first
   ssh HOST stats              games played and won
   ssh HOST replay ID          a finished game as text, every hand shown
+  ssh HOST top [GAME]         the best-rated players (of every game, or one)
+  ssh HOST profile HANDLE     a player's ratings, record and recent games
 
 Your account is your SSH key: connect with the same key to keep your handle,
 history and seats. Without a key you play as a guest and nothing is kept.
@@ -111,6 +113,10 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 		return s.execHistory(out, sess.Stderr(), id)
 	case "stats":
 		return s.execStats(out, sess.Stderr(), id)
+	case "top":
+		return s.execTop(out, sess.Stderr(), arg)
+	case "profile":
+		return s.execProfile(out, sess.Stderr(), arg)
 	default:
 		writeLine(sess.Stderr(), fmt.Sprintf("Unknown command %q. Try `ssh HOST help`.", name))
 		return 1
@@ -146,7 +152,7 @@ func (s *Server) execHistory(out, errOut io.Writer, id Identity) int {
 	for _, g := range games {
 		_, _ = fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\n",
 			g.ID, s.gameName(g.Game), g.Finished.UTC().Format("2006-01-02 15:04"),
-			outcome(g.Seats, g.Result, id.Account), g.Moves, seatNames(g.Seats))
+			g.Outcome, g.Moves, seatNames(g.Seats))
 	}
 	_ = tw.Flush()
 	return 0
@@ -167,15 +173,14 @@ func (s *Server) execStats(out, errOut io.Writer, id Identity) int {
 		writeLine(errOut, "Your stats could not be read just now. Please try again.")
 		return 1
 	}
-	writeLine(out, fmt.Sprintf("Played %d · won %d · drawn %d", st.Played, st.Won, st.Drawn))
+	writeLine(out, "All games: "+st.Totals.String())
 	ids := make([]string, 0, len(st.ByGame))
 	for g := range st.ByGame {
 		ids = append(ids, g)
 	}
 	sort.Strings(ids)
 	for _, g := range ids {
-		n := st.ByGame[g]
-		writeLine(out, fmt.Sprintf("  %-20s played %d · won %d", s.gameName(g), n[0], n[1]))
+		writeLine(out, fmt.Sprintf("  %-20s %s", s.gameName(g), st.ByGame[g]))
 	}
 	return 0
 }
@@ -248,22 +253,4 @@ func seatNames(seats []storage.SeatRecord) string {
 		names[i] = n
 	}
 	return strings.Join(names, ", ")
-}
-
-// outcome says how the game went for account.
-func outcome(seats []storage.SeatRecord, r engine.Result, account string) string {
-	for i, st := range seats {
-		if st.AccountID != account || st.Bot {
-			continue
-		}
-		switch {
-		case r.Won(engine.Seat(i)) && r.Draw:
-			return "draw"
-		case r.Won(engine.Seat(i)):
-			return "won"
-		default:
-			return "lost"
-		}
-	}
-	return "-"
 }

@@ -296,47 +296,12 @@ func indexKey(finished time.Time, seq uint64) []byte {
 	return binary.BigEndian.AppendUint64(key, seq)
 }
 
-// humanSeats maps each account that played a game to its first seat. Bots
-// and guests ("guest:…" accounts, which cannot come back to read a history)
-// are left out.
-func humanSeats(seats []SeatRecord) ([]string, map[string]engine.Seat) {
-	var order []string
-	first := make(map[string]engine.Seat)
-	for i, s := range seats {
-		if s.Bot || s.AccountID == "" || strings.HasPrefix(s.AccountID, "guest:") {
-			continue
-		}
-		if _, ok := first[s.AccountID]; ok {
-			continue
-		}
-		first[s.AccountID] = engine.Seat(i)
-		order = append(order, s.AccountID)
-	}
-	return order, first
-}
-
-// addResult counts one finished game of the given kind into st for seat.
-func addResult(st *statsRecord, game string, res engine.Result, seat engine.Seat) {
-	st.Played++
-	won := 0
-	switch {
-	case res.Draw && (len(res.Winners) == 0 || res.Won(seat)):
-		st.Drawn++
-	case res.Won(seat):
-		st.Won++
-		won = 1
-	}
-	if st.ByGame == nil {
-		st.ByGame = make(map[string][2]int)
-	}
-	pw := st.ByGame[game]
-	st.ByGame[game] = [2]int{pw[0] + 1, pw[1] + won}
-}
-
-// FinishGame atomically stores the finished game, deletes its live log and
-// indexes it (with stats) under every human seat's account. A game can be
-// finished once; again fails with an error matching ErrGameExists. A zero
-// Finished time means now. Durable on return.
+// FinishGame atomically stores the finished game, deletes its live log,
+// indexes it under every human seat's account, counts it into their stats
+// (and If Then records), lists it among finished games and, for a rated
+// game, updates the players' ratings and rating history — all in one
+// durable write. A game can be finished once; again fails with an error
+// matching ErrGameExists. A zero Finished time means now. Durable on return.
 func (db *DB) FinishGame(g FinishedGame) error {
 	if err := checkGameID(g.ID); err != nil {
 		return fmt.Errorf("finish game: %w", err)
@@ -345,34 +310,20 @@ func (db *DB) FinishGame(g FinishedGame) error {
 	if g.Finished.IsZero() {
 		g.Finished = time.Now().UTC()
 	}
-	val, err := json.Marshal(newFinishedRecord(g))
-	if err != nil {
-		return fmt.Errorf("finish game %s: encode: %w", g.ID, err)
-	}
-	accounts, seats := humanSeats(g.Seats)
+	g.Changes = nil
 	id := []byte(g.ID)
 	return db.write(func(tx *bolt.Tx) error {
 		games := tx.Bucket([]byte(bucketGames))
 		if games.Get(id) != nil || tx.Bucket([]byte(bucketAbandoned)).Get(id) != nil {
 			return reject(fmt.Errorf("finish game %s: %w", g.ID, ErrGameExists))
 		}
-		statsBucket := tx.Bucket([]byte(bucketStats))
-		statVals := make([][]byte, len(accounts))
-		for i, acct := range accounts {
-			st := statsRecord{V: recordVersion}
-			if raw := statsBucket.Get([]byte(acct)); raw != nil {
-				old, err := decode[statsRecord](raw, "stats of "+acct)
-				if err != nil {
-					return reject(fmt.Errorf("finish game %s: %w", g.ID, err))
-				}
-				st = old
-			}
-			addResult(&st, g.Record.Game, g.Result, seats[acct])
-			v, err := json.Marshal(st)
-			if err != nil {
-				return reject(fmt.Errorf("finish game %s: encode stats: %w", g.ID, err))
-			}
-			statVals[i] = v
+		plan, err := planFinish(tx, g)
+		if err != nil {
+			return reject(fmt.Errorf("finish game %s: %w", g.ID, err))
+		}
+		val, err := json.Marshal(newFinishedRecord(plan.game))
+		if err != nil {
+			return reject(fmt.Errorf("finish game %s: encode: %w", g.ID, err))
 		}
 		// Checks done; now change things.
 		if err := games.Put(id, val); err != nil {
@@ -385,7 +336,7 @@ func (db *DB) FinishGame(g FinishedGame) error {
 			}
 		}
 		index := tx.Bucket([]byte(bucketIndex))
-		for i, acct := range accounts {
+		for _, acct := range plan.accounts {
 			ib, err := index.CreateBucketIfNotExists([]byte(acct))
 			if err != nil {
 				return err
@@ -397,11 +348,8 @@ func (db *DB) FinishGame(g FinishedGame) error {
 			if err := ib.Put(indexKey(g.Finished, seq), id); err != nil {
 				return err
 			}
-			if err := statsBucket.Put([]byte(acct), statVals[i]); err != nil {
-				return err
-			}
 		}
-		return nil
+		return plan.write(tx)
 	})
 }
 
@@ -427,37 +375,17 @@ func (db *DB) Game(id string) (FinishedGame, error) {
 }
 
 // History returns up to limit of the account's finished games, newest
-// first (all of them when limit <= 0). An unknown account has none.
+// first (all of them when limit <= 0), each with the account's Outcome. An
+// unknown account has none.
 func (db *DB) History(accountID string, limit int) ([]GameSummary, error) {
-	var raws [][]byte
-	var ids []string
+	var out []GameSummary
 	err := db.view(func(tx *bolt.Tx) error {
-		ib := tx.Bucket([]byte(bucketIndex)).Bucket([]byte(accountID))
-		if ib == nil {
-			return nil
-		}
-		games := tx.Bucket([]byte(bucketGames))
-		c := ib.Cursor()
-		for k, v := c.Last(); k != nil && (limit <= 0 || len(raws) < limit); k, v = c.Prev() {
-			raw := games.Get(v)
-			if raw == nil {
-				continue // index entry without a game: never written, but not worth failing over
-			}
-			ids = append(ids, string(v))
-			raws = append(raws, bytes.Clone(raw))
-		}
-		return nil
+		var err error
+		out, err = readHistory(tx, accountID, limit, false)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read history of %q: %w", accountID, err)
-	}
-	out := make([]GameSummary, 0, len(raws))
-	for i, raw := range raws {
-		rec, err := decode[summaryRecord](raw, "game "+ids[i])
-		if err != nil {
-			return nil, fmt.Errorf("history of %q: %w", accountID, err)
-		}
-		out = append(out, rec.summary())
 	}
 	return out, nil
 }
@@ -474,7 +402,7 @@ func (db *DB) Stats(accountID string) (Stats, error) {
 		return Stats{}, fmt.Errorf("read stats of %q: %w", accountID, err)
 	}
 	if raw == nil {
-		return Stats{ByGame: map[string][2]int{}}, nil
+		return Stats{ByGame: map[string]Totals{}}, nil
 	}
 	rec, err := decode[statsRecord](raw, "stats of "+accountID)
 	if err != nil {

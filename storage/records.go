@@ -3,9 +3,11 @@ package storage
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/rating"
 )
 
 // Account is a player known by their SSH key fingerprint (or guest id).
@@ -30,6 +32,10 @@ type LiveGame struct {
 	ID     string // short unique game id from NewGameID
 	Code   string // the table's join code
 	Public bool
+	// Rated asks for the game to change its players' ratings when it
+	// finishes. FinishGame rates it only when every seat is a key account
+	// (no bots, no guests) and the game is competitive.
+	Rated  bool
 	Seats  []SeatRecord
 	Record engine.Record // Moves holds every move appended so far
 	// Started is when the game was dealt.
@@ -41,22 +47,76 @@ type FinishedGame struct {
 	LiveGame
 	Result   engine.Result
 	Finished time.Time
+	// Turns is how many turns the game took (Status().Turn-1 at the end);
+	// 0 when unknown (games stored before it was kept).
+	Turns int
+	// Changes are the rating changes the game made, one per seat, filled
+	// by FinishGame for a rated game (the caller's value is ignored).
+	// Empty when the game was not rated.
+	Changes []RatingChange
 }
 
-// GameSummary is one line of a player's history.
+// RatingChange is one seat's rating before and after a rated game.
+type RatingChange struct {
+	Seat   int           `json:"seat"`
+	Before rating.Rating `json:"before"`
+	After  rating.Rating `json:"after"`
+}
+
+// GameSummary is one line of a player's history or of a list of finished
+// games.
 type GameSummary struct {
 	ID       string
 	Game     string
+	Public   bool
+	Rated    bool
 	Seats    []SeatRecord
 	Result   engine.Result
 	Finished time.Time
 	Moves    int
+	// Outcome is how it went for the account whose history this is
+	// (NotPlayed in listings that belong to nobody).
+	Outcome Outcome
+	// TopRating is the highest rating at the table when it began (0 for
+	// unrated games).
+	TopRating float64
 }
 
-// Stats are an account's running totals over finished games.
+// Totals count finished games by outcome.
+type Totals struct {
+	Played     int `json:"played"`
+	Won        int `json:"won"`
+	SharedWins int `json:"shared,omitempty"`
+	Lost       int `json:"lost,omitempty"`
+	NoWinner   int `json:"noWinner,omitempty"`
+	Left       int `json:"left,omitempty"`
+}
+
+// Wins counts the games won alone or shared.
+func (t Totals) Wins() int { return t.Won + t.SharedWins }
+
+// add counts one game with outcome o.
+func (t *Totals) add(o Outcome) {
+	t.Played++
+	switch o {
+	case Won:
+		t.Won++
+	case SharedWin:
+		t.SharedWins++
+	case Lost:
+		t.Lost++
+	case NoWinner:
+		t.NoWinner++
+	case Left:
+		t.Left++
+	}
+}
+
+// Stats are an account's running totals over finished games, overall and
+// per game id.
 type Stats struct {
-	Played, Won, Drawn int
-	ByGame             map[string][2]int // game id → {played, won}
+	Totals
+	ByGame map[string]Totals
 }
 
 // recordVersion is the version written into every JSON record. Readers
@@ -89,6 +149,7 @@ type liveHeader struct {
 	ID      string          `json:"id"`
 	Code    string          `json:"code"`
 	Public  bool            `json:"public,omitempty"`
+	Rated   bool            `json:"rated,omitempty"`
 	Seats   []seatRecordV1  `json:"seats"`
 	Game    string          `json:"game"`
 	Options engine.Options  `json:"options,omitempty"`
@@ -102,19 +163,23 @@ type finishedRecord struct {
 	ID       string         `json:"id"`
 	Code     string         `json:"code"`
 	Public   bool           `json:"public,omitempty"`
+	Rated    bool           `json:"rated,omitempty"`
 	Seats    []seatRecordV1 `json:"seats"`
 	Record   engine.Record  `json:"record"`
 	Started  time.Time      `json:"started"`
 	Result   engine.Result  `json:"result"`
 	Finished time.Time      `json:"finished"`
+	Turns    int            `json:"turns,omitempty"`
+	Changes  []RatingChange `json:"ratings,omitempty"`
 }
 
+// statsRecord holds an account's totals. Schema 1 kept played/won/drawn
+// and a byGame map of [played, won]; the schema 2 migration recounts every
+// account's stats from its games in the new shape.
 type statsRecord struct {
-	V      int               `json:"v"`
-	Played int               `json:"played"`
-	Won    int               `json:"won"`
-	Drawn  int               `json:"drawn"`
-	ByGame map[string][2]int `json:"byGame,omitempty"`
+	V int `json:"v"`
+	Totals
+	ByGame map[string]Totals `json:"games,omitempty"`
 }
 
 // abandonedRecord keeps a broken game's log for a post-mortem.
@@ -168,7 +233,7 @@ func (r accountRecord) account() Account {
 
 func newLiveHeader(g LiveGame) liveHeader {
 	return liveHeader{
-		V: recordVersion, ID: g.ID, Code: g.Code, Public: g.Public, Seats: toSeatRecords(g.Seats),
+		V: recordVersion, ID: g.ID, Code: g.Code, Public: g.Public, Rated: g.Rated, Seats: toSeatRecords(g.Seats),
 		Game: g.Record.Game, Options: g.Record.Options, Players: g.Record.Players, Seed: g.Record.Seed,
 		Started: g.Started,
 	}
@@ -176,7 +241,7 @@ func newLiveHeader(g LiveGame) liveHeader {
 
 func (h liveHeader) liveGame(moves []engine.Move) LiveGame {
 	return LiveGame{
-		ID: h.ID, Code: h.Code, Public: h.Public, Seats: fromSeatRecords(h.Seats),
+		ID: h.ID, Code: h.Code, Public: h.Public, Rated: h.Rated, Seats: fromSeatRecords(h.Seats),
 		Record: engine.Record{
 			Game: h.Game, Options: h.Options, Players: h.Players, Seed: h.Seed, Moves: moves,
 		},
@@ -186,19 +251,22 @@ func (h liveHeader) liveGame(moves []engine.Move) LiveGame {
 
 func newFinishedRecord(g FinishedGame) finishedRecord {
 	return finishedRecord{
-		V: recordVersion, ID: g.ID, Code: g.Code, Public: g.Public, Seats: toSeatRecords(g.Seats),
-		Record: g.Record, Started: g.Started, Result: g.Result, Finished: g.Finished,
+		V: recordVersion, ID: g.ID, Code: g.Code, Public: g.Public, Rated: g.Rated, Seats: toSeatRecords(g.Seats),
+		Record: g.Record, Started: g.Started, Result: g.Result, Finished: g.Finished, Turns: g.Turns,
+		Changes: g.Changes,
 	}
 }
 
 func (r finishedRecord) finishedGame() FinishedGame {
 	return FinishedGame{
 		LiveGame: LiveGame{
-			ID: r.ID, Code: r.Code, Public: r.Public, Seats: fromSeatRecords(r.Seats),
+			ID: r.ID, Code: r.Code, Public: r.Public, Rated: r.Rated, Seats: fromSeatRecords(r.Seats),
 			Record: r.Record, Started: r.Started,
 		},
 		Result:   r.Result,
 		Finished: r.Finished,
+		Turns:    r.Turns,
+		Changes:  r.Changes,
 	}
 }
 
@@ -207,28 +275,40 @@ func (r finishedRecord) finishedGame() FinishedGame {
 type summaryRecord struct {
 	V      int            `json:"v"`
 	ID     string         `json:"id"`
+	Public bool           `json:"public,omitempty"`
+	Rated  bool           `json:"rated,omitempty"`
 	Seats  []seatRecordV1 `json:"seats"`
 	Record struct {
 		Game  string     `json:"game"`
 		Moves []struct{} `json:"moves"` // each move decodes to nothing: counted, not kept
 	} `json:"record"`
-	Result   engine.Result `json:"result"`
-	Finished time.Time     `json:"finished"`
+	Result   engine.Result  `json:"result"`
+	Finished time.Time      `json:"finished"`
+	Changes  []RatingChange `json:"ratings,omitempty"`
 }
 
 func (r summaryRecord) version() int { return r.V }
 
 func (r summaryRecord) summary() GameSummary {
 	return GameSummary{
-		ID: r.ID, Game: r.Record.Game, Seats: fromSeatRecords(r.Seats), Result: r.Result,
-		Finished: r.Finished, Moves: len(r.Record.Moves),
+		ID: r.ID, Game: r.Record.Game, Public: r.Public, Rated: r.Rated, Seats: fromSeatRecords(r.Seats),
+		Result: r.Result, Finished: r.Finished, Moves: len(r.Record.Moves), TopRating: topRating(r.Changes),
 	}
 }
 
+// topRating is the highest rating at the table before the game.
+func topRating(changes []RatingChange) float64 {
+	top := 0.0
+	for _, c := range changes {
+		top = max(top, c.Before.R)
+	}
+	return top
+}
+
 func (r statsRecord) stats() Stats {
-	s := Stats{Played: r.Played, Won: r.Won, Drawn: r.Drawn, ByGame: make(map[string][2]int, len(r.ByGame))}
-	for k, v := range r.ByGame {
-		s.ByGame[k] = v
+	s := Stats{Totals: r.Totals, ByGame: maps.Clone(r.ByGame)}
+	if s.ByGame == nil {
+		s.ByGame = map[string]Totals{}
 	}
 	return s
 }

@@ -15,8 +15,20 @@
 //	games      game id → finished game, all moves included
 //	live       game id → bucket { "header" → header; "moves" → bucket { big-endian uint32 index → engine.Move JSON } }
 //	index      account id → bucket { big-endian (finish unix nanos, seq) → game id (raw) }
-//	stats      account id → running totals
+//	stats      account id → running totals by outcome, overall and per game
 //	abandoned  game id → the header and moves of a live game that will never finish
+//
+// Since schema 2 (people, ratings and finished games anyone can find):
+//
+//	finished   big-endian finish nanos ‖ game id → the game's listing (seats, result, public, rated, top rating)
+//	ratings    account id ‖ NUL ‖ game → rating, games, wins, last rated game
+//	leaders    game ‖ NUL ‖ rating (8 bytes, sorting best first) ‖ account id → empty
+//	ratinghist account id ‖ NUL ‖ game ‖ NUL ‖ big-endian finish nanos ‖ game id → rating after that game
+//	ifthen     account id → If Then record per level (played, cleared, fewest turns)
+//
+// A finished game's record, stats, listing, ratings and history are written
+// in the one transaction that stores it, so they are exactly as durable as
+// its moves.
 package storage
 
 import (
@@ -52,7 +64,7 @@ var (
 
 // schemaVersion is the layout this build writes. Bump it and extend
 // migrate when the layout changes.
-const schemaVersion = 1
+const schemaVersion = 2
 
 const (
 	bucketMeta      = "meta"
@@ -64,6 +76,12 @@ const (
 	bucketStats     = "stats"
 	bucketAbandoned = "abandoned"
 
+	bucketFinished   = "finished"
+	bucketRatings    = "ratings"
+	bucketLeaders    = "leaders"
+	bucketRatingHist = "ratinghist"
+	bucketIfThen     = "ifthen"
+
 	keySchema   = "schema"
 	keyHeader   = "header"
 	bucketMoves = "moves"
@@ -72,7 +90,8 @@ const (
 // topBuckets lists every top-level bucket of the current schema.
 func topBuckets() []string {
 	return []string{bucketMeta, bucketAccounts, bucketHandles, bucketGames, bucketLive,
-		bucketIndex, bucketStats, bucketAbandoned}
+		bucketIndex, bucketStats, bucketAbandoned,
+		bucketFinished, bucketRatings, bucketLeaders, bucketRatingHist, bucketIfThen}
 }
 
 // Options tunes Open.
@@ -208,10 +227,11 @@ func prepare(tx *bolt.Tx, plan schemaPlan) error {
 }
 
 // migrate upgrades a file from schema version from to from+1 inside the
-// opening transaction. Schema 1 is the first, so nothing older exists yet;
-// a future layout change adds a case here.
+// opening transaction.
 func migrate(tx *bolt.Tx, from int) error {
 	switch from {
+	case 1:
+		return migrateTo2(tx)
 	default:
 		return fmt.Errorf("no migration from schema %d", from)
 	}

@@ -441,13 +441,23 @@ func TestFinishedGamesHistoryAndStats(t *testing.T) {
 		t.Errorf("History of unknown = %+v, %v", hist, err)
 	}
 
+	// One vocabulary: a shared win is counted as one (not as a draw), a game
+	// nobody won as no winner, and Kai, whose seat a bot took over, left.
+	wantOutcomes := []Outcome{Lost, NoWinner, SharedWin, Lost, Won} // newest first
+	for i, h := range hist {
+		if h.Outcome != wantOutcomes[i] {
+			t.Errorf("history[%d] outcome = %v, want %v", i, h.Outcome, wantOutcomes[i])
+		}
+	}
 	ann, _ := db.Stats("SHA256:ann")
-	wantAnn := Stats{Played: 5, Won: 1, Drawn: 2, ByGame: map[string][2]int{"breakcode": {4, 1}, "other": {1, 0}}}
+	wantAnn := Stats{Totals: Totals{Played: 5, Won: 1, SharedWins: 1, Lost: 2, NoWinner: 1}, ByGame: map[string]Totals{
+		"breakcode": {Played: 4, Won: 1, SharedWins: 1, Lost: 1, NoWinner: 1}, "other": {Played: 1, Lost: 1}}}
 	if !reflect.DeepEqual(ann, wantAnn) {
 		t.Errorf("Ann's stats = %+v, want %+v", ann, wantAnn)
 	}
 	kai, _ := db.Stats("SHA256:kai")
-	wantKai := Stats{Played: 5, Won: 1, Drawn: 2, ByGame: map[string][2]int{"breakcode": {4, 1}, "other": {1, 0}}}
+	wantKai := Stats{Totals: Totals{Played: 5, Left: 5}, ByGame: map[string]Totals{
+		"breakcode": {Played: 4, Left: 4}, "other": {Played: 1, Left: 1}}}
 	if !reflect.DeepEqual(kai, wantKai) {
 		t.Errorf("Kai's stats = %+v, want %+v", kai, wantKai)
 	}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
@@ -26,8 +25,6 @@ func newBoard(gameID string, st board.Styles, km board.KeyMap) board.Board {
 	}
 	return nil
 }
-
-func engineSeat(i int) engine.Seat { return engine.Seat(i) }
 
 // boardContext builds what a board needs from a table view.
 func boardContext(v lobby.TableView, w, h int) board.Context {

@@ -142,7 +142,7 @@ func (f *fakeStore) ClaimHandle(id, handle string) (storage.Account, error) {
 func (f *fakeStore) History(string, int) ([]storage.GameSummary, error) { return f.history, nil }
 
 func (f *fakeStore) Stats(string) (storage.Stats, error) {
-	return storage.Stats{Played: len(f.history)}, nil
+	return storage.Stats{Totals: storage.Totals{Played: len(f.history)}}, nil
 }
 
 func (f *fakeStore) Game(id string) (storage.FinishedGame, error) {

@@ -80,28 +80,6 @@ func (s *historyScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// outcome says how a past game went for this account.
-func outcome(g storage.GameSummary, account string) string {
-	for i, seat := range g.Seats {
-		if seat.AccountID != account || seat.Bot {
-			continue
-		}
-		switch {
-		case g.Result.Draw && len(g.Result.Winners) > 0 && g.Result.Won(engineSeat(i)):
-			return "tie"
-		case g.Result.Won(engineSeat(i)):
-			return "won"
-		case len(g.Result.Winners) == 0 && g.Result.Draw:
-			return "draw"
-		case len(g.Result.Winners) == 0:
-			return "no winner"
-		default:
-			return "lost"
-		}
-	}
-	return "—"
-}
-
 func (s *historyScreen) body(a *app, w, h int) string {
 	var b strings.Builder
 	b.WriteString("\n")
@@ -118,12 +96,12 @@ func (s *historyScreen) body(a *app, w, h int) string {
 		return b.String()
 	}
 	st := s.stats
-	b.WriteString(fmt.Sprintf("  Played %d · won %d · tied %d\n\n", st.Played, st.Won, st.Drawn))
+	b.WriteString("  " + st.Totals.String() + "\n\n")
 	if len(s.games) == 0 {
 		b.WriteString("  No finished games yet. Quick play deals one in a second.\n")
 		return b.String()
 	}
-	b.WriteString(a.st.dim.Render(fmt.Sprintf("    %-6s  %-16s  %-9s  %5s  %-10s  %s", "id", "game", "result", "moves", "date", "players")) + "\n")
+	b.WriteString(a.st.dim.Render(fmt.Sprintf("    %-6s  %-16s  %-10s  %5s  %-10s  %s", "id", "game", "result", "moves", "date", "players")) + "\n")
 	rows := max(1, h-5)
 	first := max(0, min(s.cursor-rows/2, len(s.games)-rows))
 	for i := first; i < len(s.games) && i < first+rows; i++ {
@@ -140,7 +118,7 @@ func (s *historyScreen) body(a *app, w, h int) string {
 		if gm, ok := a.games.Lookup(g.Game); ok {
 			name = gm.Info().Name
 		}
-		row := fmt.Sprintf("%-6s  %-16s  %-9s  %5d  %-10s  %s", textsafe.Clean(g.ID, 8), name, outcome(g, a.id.Account), g.Moves,
+		row := fmt.Sprintf("%-6s  %-16s  %-10s  %5d  %-10s  %s", textsafe.Clean(g.ID, 8), name, g.Outcome, g.Moves,
 			g.Finished.UTC().Format("2006-01-02"), strings.Join(names, ", "))
 		if i == s.cursor {
 			b.WriteString("  " + a.st.selected.Render("▸ "+row) + "\n")

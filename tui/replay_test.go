@@ -136,7 +136,7 @@ func TestReplayFromHistory(t *testing.T) {
 	m := newTestApp(t, &fakeHub{}, store, 80, 24)
 	press(t, m, "down", "down", "down", "down", "enter")
 	out := screenText(m)
-	if !strings.Contains(out, "8F3K2") || !strings.Contains(out, "Played 1") {
+	if !strings.Contains(out, "8F3K2") || !strings.Contains(out, "played 1") {
 		t.Fatalf("history:\n%s", out)
 	}
 	press(t, m, "enter")

@@ -43,6 +43,9 @@ type serveOptions struct {
 	Grace            time.Duration
 	BotDelay         time.Duration
 	ShutdownTimeout  time.Duration
+	// LeaderboardMinGames is how many rated games put a player on a
+	// leaderboard.
+	LeaderboardMinGames int
 	LogFormat        string
 	LogLevel         string
 	// Operator settings: metrics/health address (off when empty), admin
@@ -118,6 +121,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.MaxSessionTime, server.DefaultMaxSessionTime, "max-session-time", "CODEBREAKERS_MAX_SESSION_TIME", "end any session after this long"),
 		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
 		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
+		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
 		stringSetting(&o.LogLevel, "info", "log-level", "CODEBREAKERS_LOG_LEVEL", "log level: debug, info, warn or error"),
@@ -241,6 +245,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		Bans:                 in.bans,
 		Records:              db,
 		Games:                reg,
+		LeaderboardMinGames:  o.LeaderboardMinGames,
 		App: func(s server.Session) tea.Model {
 			return tui.New(deps, tui.Session{
 				Identity: s.Identity,

@@ -222,3 +222,33 @@ func BenchmarkUpdate4(b *testing.B) {
 		}
 	}
 }
+
+func TestShow(t *testing.T) {
+	cases := map[Rating]string{
+		{R: 1411.6, RD: 48, Vol: 0.06}:  "1,412",
+		{R: 1530, RD: 160, Vol: 0.06}:   "1,530?",
+		{R: 987.2, RD: 60, Vol: 0.06}:   "987",
+		{R: 12345.4, RD: 60, Vol: 0.06}: "12,345",
+		{R: -1234.4, RD: 60, Vol: 0.06}: "-1,234",
+	}
+	for r, want := range cases {
+		if got := r.String(); got != want {
+			t.Errorf("%+v.String() = %q, want %q", r, got, want)
+		}
+	}
+	if got := (Rating{R: 1500, RD: 47.6}).Deviation(); got != "±48" {
+		t.Errorf("Deviation = %q", got)
+	}
+}
+
+func TestSpark(t *testing.T) {
+	if got := Spark([]float64{1400, 1500, 1450, 1600}, 10); got != "▁▅▃█" {
+		t.Errorf("Spark = %q", got)
+	}
+	if got := Spark([]float64{1, 2, 3, 1500, 1500}, 2); got != "▅▅" {
+		t.Errorf("Spark of the last two, flat = %q", got)
+	}
+	if got := Spark(nil, 10); got != "" {
+		t.Errorf("Spark(nil) = %q", got)
+	}
+}

@@ -1,0 +1,101 @@
+package server
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/engine/ifthen"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// peopleStore is a real store with two rated Break the Code games between
+// mara and a player whose handle tries to smuggle an escape sequence, plus
+// a private game that must never be listed.
+func peopleStore(t *testing.T) *storage.DB {
+	t.Helper()
+	db, err := storage.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	for id, h := range map[string]string{"SHA256:mara": "mara", "SHA256:evil": "ev\x1b[31mil"} {
+		if _, err := db.ClaimHandle(id, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seats := []storage.SeatRecord{{AccountID: "SHA256:mara", Handle: "mara"}, {AccountID: "SHA256:evil", Handle: "ev\x1b[31mil"}}
+	at := time.Now().Add(-time.Hour)
+	for i, public := range []bool{true, true, false} {
+		id, _ := db.NewGameID()
+		g := storage.FinishedGame{LiveGame: storage.LiveGame{ID: id, Public: public, Rated: true, Seats: seats,
+			Record: engine.Record{Game: breakcode.ID, Players: []engine.Player{{Name: "mara"}, {Name: "evil"}}}},
+			Result: engine.Result{Winners: []engine.Seat{0}, Summary: "mara broke the code."}, Finished: at.Add(time.Duration(i) * time.Minute)}
+		if i == 2 {
+			g.ID = "SECRET"
+		}
+		if err := db.FinishGame(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
+}
+
+func TestExecTopAndProfile(t *testing.T) {
+	db := peopleStore(t)
+	ts := startServer(t, func(c *Config) {
+		c.Records = db
+		c.Games = engine.NewRegistry(breakcode.Game{}, coding.Game{}, ifthen.Game{})
+		c.LeaderboardMinGames = 1
+	})
+	c := dial(t, ts.addr, withKey(newKey(t)))
+
+	out, errOut, code := run(t, c, "top breakcode")
+	if code != 0 || !strings.Contains(out, "Break the Code · top players") {
+		t.Fatalf("top breakcode = %q %q (exit %d)", out, errOut, code)
+	}
+	mara, evil := strings.Index(out, "mara"), strings.Index(out, "evil")
+	if mara < 0 || evil < 0 || mara > evil {
+		t.Errorf("top breakcode must list mara above evil:\n%s", out)
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Errorf("a handle's escape sequence reached the output: %q", out)
+	}
+	if out, _, code := run(t, c, "top Break-The-Code"); code != 0 || !strings.Contains(out, "mara") {
+		t.Errorf("top by name = %q (exit %d)", out, code)
+	}
+	if out, _, code := run(t, c, "top"); code != 0 || !strings.Contains(out, "The Coding · top players") || !strings.Contains(out, "Nobody yet") {
+		t.Errorf("top of every game = %q (exit %d)", out, code)
+	}
+	if _, errOut, code := run(t, c, "top chess"); code == 0 || !strings.Contains(errOut, `No game is called "chess"`) || !strings.Contains(errOut, "breakcode") {
+		t.Errorf("top of an unknown game = %q (exit %d)", errOut, code)
+	}
+	if _, errOut, code := run(t, c, "top ifthen"); code == 0 || !strings.Contains(errOut, "no ratings") {
+		t.Errorf("top of If Then = %q (exit %d)", errOut, code)
+	}
+
+	out, errOut, code = run(t, c, "profile MARA")
+	if code != 0 || !strings.Contains(out, "mara · joined") || !strings.Contains(out, "Break the Code") ||
+		!strings.Contains(out, "won 3 of 3 rated (provisional)") || !strings.Contains(out, "won") {
+		t.Fatalf("profile mara = %q %q (exit %d)", out, errOut, code)
+	}
+	if strings.Contains(out, "SECRET") {
+		t.Errorf("a private game was listed on a profile:\n%s", out)
+	}
+	if strings.Count(out, "Break the Code  ") < 1 || !strings.ContainsAny(out, "▁▂▃▄▅▆▇█") {
+		t.Errorf("profile has no trend chart:\n%s", out)
+	}
+	if _, errOut, code := run(t, c, "profile nobody"); code == 0 || !strings.Contains(errOut, `Nobody has the handle "nobody"`) {
+		t.Errorf("profile of an unknown handle = %q (exit %d)", errOut, code)
+	}
+	if _, errOut, code := run(t, c, "profile"); code == 0 || !strings.Contains(errOut, "profile HANDLE") {
+		t.Errorf("profile without a handle = %q (exit %d)", errOut, code)
+	}
+	if out, _, _ := run(t, c, "profile ev\x1b[31mil"); strings.Contains(out, "\x1b") {
+		t.Errorf("escape in a profile: %q", out)
+	}
+}
