@@ -46,8 +46,8 @@ type serveOptions struct {
 	// LeaderboardMinGames is how many rated games put a player on a
 	// leaderboard.
 	LeaderboardMinGames int
-	LogFormat        string
-	LogLevel         string
+	LogFormat           string
+	LogLevel            string
 	// Operator settings: metrics/health address (off when empty), admin
 	// socket for backup/export ("off" disables), PROXY protocol senders.
 	MetricsAddr       string
