@@ -200,7 +200,7 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 		t.Fatalf("no game id in history:\n%s", out)
 	}
 	stats, _, status := execRun(t, c, "stats")
-	if status != 0 || !strings.Contains(stats, "Played 1") || !strings.Contains(stats, "Break the Code") {
+	if status != 0 || !strings.Contains(stats, "played 1") || !strings.Contains(stats, "Break the Code") {
 		t.Errorf("stats (exit %d):\n%s", status, stats)
 	}
 	bobOut, _, _ := execRun(t, dial(t, addr, withKey(bobKey)), "history")
