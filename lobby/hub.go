@@ -45,6 +45,8 @@ type Hub struct {
 	tables   map[string]*table // canonical code → table
 	seats    map[string]*table // account → the table where it most recently took a seat
 	failures *keyedLimit       // recent wrong codes per account, connection and address
+
+	mm *matchmaker // the pools of people seeking people (its own lock)
 }
 
 // NewHub builds a hub and resumes every game in progress from
@@ -70,6 +72,7 @@ func NewHub(cfg Config) (*Hub, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lobby: load live games: %w", err)
 	}
+	h.mm = newMatchmaker(h)
 	for _, lg := range live {
 		if err := h.resumeGame(lg); err != nil {
 			// Keep the log: a fixed engine may resume it on a later start.
@@ -103,6 +106,9 @@ func (h *Hub) Close() {
 		return
 	}
 	h.closed = true
+	h.mu.Unlock()
+	h.mm.close()
+	h.mu.Lock()
 	tables := make([]*table, 0, len(h.tables))
 	for _, t := range h.tables {
 		tables = append(tables, t)
@@ -362,7 +368,8 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 	}
 	if res, done := st.Result(); done {
 		// It ended but the finish was not recorded (crash in between).
-		return h.cfg.Store.FinishGame(storage.FinishedGame{LiveGame: lg, Result: res, Finished: h.cfg.Now()})
+		return h.cfg.Store.FinishGame(storage.FinishedGame{LiveGame: lg, Result: res, Finished: h.cfg.Now(),
+			Turns: st.Status().Turn - 1})
 	}
 	level := ""
 	for _, s := range lg.Seats {
@@ -381,6 +388,7 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 	t := newTable(h, g, opts, lg.Public, level)
 	t.phase = Playing
 	t.gameID, t.record, t.state, t.started = lg.ID, lg.Record, st, lg.Started
+	t.rated, t.gameRated = lg.Rated, lg.Rated
 	t.host = -1
 	for i, sr := range lg.Seats {
 		s := &seat{botLevel: sr.BotLevel, replaced: sr.Replaced}

@@ -89,6 +89,12 @@ type Config struct {
 	// Observer, when set, is told about every action and broken table (for
 	// metrics). Nil: nothing is measured.
 	Observer Observer
+	// SeekBotWait is how long a person seeking people waits before being
+	// offered to fill the seats with bots (default 30s).
+	SeekBotWait time.Duration
+	// SeeksPerMinute is how many times an account, connection or address
+	// may start seeking in a minute (default 10; six times that an hour).
+	SeeksPerMinute int
 }
 
 // Observer receives the hub's measurements. Calls come from table
@@ -146,6 +152,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.SeekBotWait <= 0 {
+		c.SeekBotWait = 30 * time.Second
+	}
+	if c.SeeksPerMinute <= 0 {
+		c.SeeksPerMinute = 10
 	}
 	return c
 }

@@ -70,6 +70,9 @@ type table struct {
 	opts     engine.Options
 	public   bool
 	botLevel string // for bots that fill or take over seats; "" when the game has none
+	// rated marks a table seated by matchmaking from key accounts only: its
+	// games are rated while every seat is such a person (see startGame).
+	rated bool
 
 	cmds       chan command
 	quit       chan struct{} // closed by stop
@@ -92,6 +95,7 @@ type table struct {
 	status     engine.Status
 	result     *engine.Result
 	started    time.Time
+	gameRated  bool   // the game in progress (or just finished) changes ratings
 	gen        uint64 // bumps on every change of game state; stale bots and timers compare it
 	timer      *time.Timer
 	deadline   time.Time // when timer fires, by cfg.Now; zero when none is armed
@@ -580,7 +584,7 @@ func (t *table) finish(res engine.Result) {
 		s.ready = false
 		t.cancelGrace(s)
 	}
-	fg := storage.FinishedGame{LiveGame: t.liveGame(), Result: res, Finished: t.cfg.Now()}
+	fg := storage.FinishedGame{LiveGame: t.liveGame(), Result: res, Finished: t.cfg.Now(), Turns: t.status.Turn - 1}
 	if err := t.hub.cfg.Store.FinishGame(fg); err != nil {
 		// The live log is still there; the next start records the finish.
 		t.log.Error("finish game", "code", t.code, "game_id", t.gameID, "err", err)
@@ -601,7 +605,8 @@ func (t *table) liveGame() storage.LiveGame {
 			seats[i].BotLevel = t.botLevel
 		}
 	}
-	return storage.LiveGame{ID: t.gameID, Code: t.code, Public: t.public, Seats: seats, Record: t.record, Started: t.started}
+	return storage.LiveGame{ID: t.gameID, Code: t.code, Public: t.public, Rated: t.gameRated, Seats: seats,
+		Record: t.record, Started: t.started}
 }
 
 // armTimer schedules the state's timer, if any, as a System move, and
@@ -843,6 +848,11 @@ func (t *table) startGame() error {
 	t.gameID = id
 	t.record = engine.Record{Game: t.info.ID, Options: opts, Players: players, Seed: seed}
 	t.started = t.cfg.Now()
+	// Rated only while every seat is a person with a key: a rematch whose
+	// empty seats bots fill is casual.
+	t.gameRated = t.rated && !slices.ContainsFunc(t.seats, func(s *seat) bool {
+		return !s.human() || isGuest(s.id)
+	})
 	if err := t.hub.cfg.Store.StartGame(t.liveGame()); err != nil {
 		t.log.Error("start game", "code", t.code, "game_id", id, "err", err)
 		t.seats, t.gameID, t.record = prev, "", engine.Record{}

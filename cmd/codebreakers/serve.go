@@ -46,8 +46,11 @@ type serveOptions struct {
 	// LeaderboardMinGames is how many rated games put a player on a
 	// leaderboard.
 	LeaderboardMinGames int
-	LogFormat           string
-	LogLevel            string
+	// SeekBotWait is how long a person seeking people waits before bots
+	// are offered.
+	SeekBotWait time.Duration
+	LogFormat   string
+	LogLevel    string
 	// Operator settings: metrics/health address (off when empty), admin
 	// socket for backup/export ("off" disables), PROXY protocol senders.
 	MetricsAddr       string
@@ -121,6 +124,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.MaxSessionTime, server.DefaultMaxSessionTime, "max-session-time", "CODEBREAKERS_MAX_SESSION_TIME", "end any session after this long"),
 		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
 		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
+		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
 		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
@@ -218,13 +222,14 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	}
 	reg := games()
 	hub, err := lobby.NewHub(lobby.Config{
-		Muted:    in.bans.Muted,
-		Games:    reg,
-		Store:    db,
-		Logger:   log,
-		Grace:    o.Grace,
-		BotDelay: o.BotDelay,
-		Observer: ops.lobbyObserver(),
+		Muted:       in.bans.Muted,
+		Games:       reg,
+		Store:       db,
+		Logger:      log,
+		Grace:       o.Grace,
+		BotDelay:    o.BotDelay,
+		Observer:    ops.lobbyObserver(),
+		SeekBotWait: o.SeekBotWait,
 	})
 	if err != nil {
 		_ = db.Close()
