@@ -17,7 +17,7 @@ type keys struct {
 	tab                   key.Binding
 
 	// table screen
-	chat, ready, start, rematch, leave key.Binding
+	chat, ready, start, rematch, leave, replayGame key.Binding
 	// lists
 	refresh, watch, replay key.Binding
 	// replay
@@ -48,6 +48,8 @@ func newKeys() keys {
 		start:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start")),
 		rematch: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
 		leave:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave")),
+		// replayGame opens the replay of the game a finished table just played.
+		replayGame: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "replay")),
 
 		refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),

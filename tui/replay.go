@@ -8,13 +8,16 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
+
+// replayStepLines is the most lines the footer gives one step's events;
+// the log above the footer has them all.
+const replayStepLines = 3
 
 // replayStepEvery is the pace of automatic play in a replay.
 const replayStepEvery = 1200 * time.Millisecond
@@ -265,26 +268,23 @@ func (r *replayScreen) body(a *app, w, h int) string {
 		last = "The deal. Press → to step through the game."
 	}
 	prefix := fmt.Sprintf(" step %d/%d   ", r.step, r.moves())
-	stepLine := prefix + last
 	if r.play {
-		stepLine = " ▶" + stepLine[1:]
+		prefix = " ▶" + prefix[1:]
 	}
 	var footer []string
-	for i, l := range strings.Split(ansi.Wordwrap(stepLine, max(20, w-1), ""), "\n") {
-		if i == 2 {
-			break // two lines at most; the log above has the rest
-		}
-		if i > 0 {
-			l = strings.Repeat(" ", len(prefix)) + l
-		}
+	for _, l := range capLines(board.WrapIndent(last, w, prefix, strings.Repeat(" ", board.Width(prefix))), replayStepLines, w) {
 		footer = append(footer, a.st.strong.Render(l))
 	}
 	if r.step == r.moves() {
-		footer = append(footer, " "+a.st.strong.Render(textsafe.Clean(r.game.Result.Summary, w)))
+		for _, l := range board.WrapIndent(textsafe.Clean(r.game.Result.Summary, 300), w, " ", " ") {
+			footer = append(footer, a.st.strong.Render(l))
+		}
 	}
 	switch {
 	case r.err != "":
-		footer = append(footer, " "+a.st.errText.Render("! "+r.err))
+		for _, l := range board.WrapIndent("! "+r.err, w, " ", "   ") {
+			footer = append(footer, a.st.errText.Render(l))
+		}
 	case r.building:
 		footer = append(footer, " "+a.st.dim.Render("Replaying the game for that view…"))
 	}

@@ -5,8 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
+	"github.com/codebreakers/codebreakers/tui/board"
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
 	codingboard "github.com/codebreakers/codebreakers/tui/coding"
 	ifboard "github.com/codebreakers/codebreakers/tui/ifthen"
@@ -80,6 +80,8 @@ type textScreen struct {
 	offset int
 	lines  int // wrapped line count at the last draw, for clamping the scroll
 	rows   int
+	wrap   []string // the text laid out at wrapW
+	wrapW  int
 }
 
 func newTextScreen(name, text string) *textScreen { return &textScreen{name: name, text: text} }
@@ -113,7 +115,7 @@ func (s *textScreen) update(a *app, msg tea.Msg) tea.Cmd {
 }
 
 func (s *textScreen) body(a *app, w, h int) string {
-	wrapped := strings.Split(ansi.Wordwrap(s.text, max(20, min(w-4, 78)), ""), "\n")
+	wrapped := s.wrapped(w)
 	s.lines, s.rows = len(wrapped), max(1, h-1)
 	s.offset = min(s.offset, max(0, s.lines-s.rows))
 	end := min(len(wrapped), s.offset+s.rows)
@@ -125,6 +127,16 @@ func (s *textScreen) body(a *app, w, h int) string {
 		b.WriteString(a.st.dim.Render("  ── lines " + itoa(s.offset+1) + "–" + itoa(end) + " of " + itoa(s.lines) + " ──"))
 	}
 	return b.String()
+}
+
+// wrapped is the text laid out for a window w cells wide (two cells of
+// margin each side), remembered for the last width.
+func (s *textScreen) wrapped(w int) []string {
+	tw := max(20, w-4)
+	if s.wrapW != tw || s.wrap == nil {
+		s.wrapW, s.wrap = tw, board.Reflow(s.text, tw)
+	}
+	return s.wrap
 }
 
 func (s *textScreen) shortHelp(a *app) []key.Binding {

@@ -7,6 +7,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
@@ -261,14 +262,14 @@ func (s *tableScreen) update(a *app, msg tea.Msg) tea.Cmd {
 func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	if s.ended != "" {
 		if key.Matches(msg, a.km.back) || key.Matches(msg, a.km.enter) {
-			a.pop()
+			a.leaveTable()
 		}
 		return nil
 	}
 	if s.confirmLeave {
 		switch {
 		case key.Matches(msg, a.km.yes):
-			a.pop()
+			a.leaveTable()
 		case key.Matches(msg, a.km.no):
 			s.confirmLeave = false
 		}
@@ -307,15 +308,18 @@ func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 				s.confirmLeave = true
 				return nil
 			}
-			a.pop()
+			a.leaveTable()
 			return nil
 		}
 		switch s.view.Phase {
 		case lobby.Waiting:
 			return s.waitingKey(a, msg)
 		case lobby.Finished:
-			if key.Matches(msg, a.km.rematch) && s.seated() {
+			switch {
+			case key.Matches(msg, a.km.rematch) && s.seated():
 				return s.call(func(c tableConn) error { return c.Rematch() })
+			case key.Matches(msg, a.km.replayGame) && s.gameID() != "":
+				return a.openReplay(s.gameID())
 			}
 		}
 	}
@@ -346,6 +350,20 @@ func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	s.busy = true
 	c := s.conn
 	return tea.Batch(cmd, func() tea.Msg { return actDoneMsg{conn: c, err: c.Act(action)} })
+}
+
+// leaveTable closes the table screen and goes home, or back to the public
+// tables when it was opened from their list: never back to the form that
+// made the table (or the code that joined it), where a stray enter would
+// make another table.
+func (a *app) leaveTable() {
+	a.pop()
+	if _, ok := a.top().(*tablesScreen); !ok {
+		a.goHome()
+		if h, ok := a.top().(*homeScreen); ok {
+			h.cursor = 0
+		}
+	}
 }
 
 // waitForMove is said when a key would make a move before the last one
@@ -435,27 +453,36 @@ func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
 		s.board.SetView(s.view.Board, s.boardContext(w, max(1, h-len(strip))))
 		main = s.board.View()
 	}
+	if s.view.Phase == lobby.Waiting || s.board == nil {
+		return wrapBlock(main, w, max(0, h-len(strip))), strip
+	}
 	return fitBlock(main, w, max(0, h-len(strip))), strip
 }
 
-// strip is the few lines under the board: chat, notices, the result.
+// strip is the few lines under the board: chat, notices, the result and
+// how to replay it. Every line is wrapped by words to w cells, so nothing
+// is cut off at 80 columns.
 func (s *tableScreen) strip(a *app, w int) []string {
 	var out []string
+	say := func(st lipgloss.Style, text string) {
+		for _, l := range board.WrapIndent(text, w, " ", " ") {
+			out = append(out, st.Render(l))
+		}
+	}
 	switch {
 	case s.ended != "":
-		out = append(out, " "+a.st.notice.Render(s.ended+" Press esc to go back."))
+		say(a.st.notice, s.ended+" Press esc to go home.")
 	case s.confirmLeave:
-		out = append(out, " "+a.st.strong.Render("Leave this game? Your seat waits for you a little while. y/n"))
+		say(a.st.strong, "Leave this game? Your seat waits for you a little while. y/n")
 	case s.err != "":
-		out = append(out, " "+a.st.errText.Render("! "+s.err))
+		say(a.st.errText, "! "+s.err)
 	case s.view.Phase == lobby.Finished && s.view.Result != nil:
-		line := textsafe.Clean(s.view.Result.Summary, w)
-		if s.seated() {
-			line += "  (r rematch · esc leave)"
+		say(a.st.strong, textsafe.Clean(s.view.Result.Summary, 300))
+		if id := s.gameID(); id != "" {
+			say(a.st.dim, "Game "+id+" is saved: press v to replay it now, choose Replay a game at home later, or run ssh -t <this server> replay "+id)
 		}
-		out = append(out, " "+a.st.strong.Render(line))
 	case s.view.Notice != "":
-		out = append(out, " "+a.st.notice.Render(textsafe.Clean(s.view.Notice, w)))
+		say(a.st.notice, textsafe.Clean(s.view.Notice, 300))
 	}
 	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
 		// One line of chat under the board; a few more while typing.
@@ -474,6 +501,11 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		out = append(out, " chat "+s.chat.View())
 	}
 	return out
+}
+
+// gameID is the finished game's id, safe to draw; empty when there is none.
+func (s *tableScreen) gameID() string {
+	return textsafe.Clean(s.view.GameID, 12)
 }
 
 func chatLine(a *app, c lobby.ChatLine) string {
@@ -573,6 +605,9 @@ func (s *tableScreen) shortHelp(a *app) []key.Binding {
 		}
 		if s.seated() {
 			ks = append(ks, a.km.rematch)
+		}
+		if s.gameID() != "" {
+			ks = append(ks, a.km.replayGame)
 		}
 	}
 	if s.board != nil && (s.board.Capturing() || s.board.Overlay()) {

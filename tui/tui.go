@@ -474,7 +474,7 @@ func (a *app) render() string {
 	case a.confirmQuit:
 		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center,
 			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
-				"Your seat is kept for a little while; reconnect with the same key to resume.")
+				strings.Join(board.Wrap("Your seat is kept for a little while; reconnect with the same key to resume.", w-4), "\n"))
 		keysLine = a.keyBar([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
 	case a.showHelp:
 		body = a.fullHelp(s, w, bodyH)
@@ -488,7 +488,7 @@ func (a *app) render() string {
 		keysLine = a.keyBar(s.shortHelp(a))
 	}
 	if bodyLines == nil {
-		bodyLines = fitBlock(body, w, bodyH)
+		bodyLines = wrapBlock(body, w, bodyH)
 	}
 	// The title bar and the rules are exactly w cells and the body's lines
 	// are fitted, so only the key bar is left to fit.
@@ -554,7 +554,7 @@ func (a *app) fullHelp(s screen, w, h int) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n" + a.st.dim.Render(ansi.Wordwrap("Arrows and vim keys (h j k l) both work. Esc goes back; q quits (during a game you are asked first).", max(20, w-6), "")))
+	b.WriteString("\n" + a.st.dim.Render(strings.Join(board.Wrap("Arrows and vim keys (h j k l) both work. Esc goes back; q quits (during a game you are asked first).", max(20, w-6)), "\n")))
 	return lipgloss.NewStyle().Padding(0, 2).Render(b.String())
 }
 
@@ -618,6 +618,40 @@ func fitBlock(s string, w, h int) []string {
 	}
 	for i, l := range lines {
 		lines[i] = fitLine(l, w)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// wrapBlock splits s into exactly h lines of at most w cells, word-wrapping
+// every line that is wider (its continuation lines indented like it) instead
+// of cutting it off; lines past h are dropped.
+func wrapBlock(s string, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	lines := make([]string, 0, h)
+	for l := range strings.SplitSeq(s, "\n") {
+		if len(lines) >= h {
+			break
+		}
+		if len(l) <= w || board.Width(l) <= w {
+			lines = append(lines, l)
+			continue
+		}
+		body := strings.TrimLeft(l, " ")
+		lead := l[:len(l)-len(body)]
+		if len(lead) > w/2 {
+			lead = ""
+		}
+		for _, part := range board.WrapIndent(body, w, lead, lead) {
+			lines = append(lines, fitLine(part, w))
+		}
+	}
+	if len(lines) > h {
+		lines = lines[:h]
 	}
 	for len(lines) < h {
 		lines = append(lines, "")

@@ -1,10 +1,6 @@
 package board
 
 import (
-	"strings"
-
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
@@ -48,17 +44,10 @@ func (c *LogCache) Tail(log []engine.Event, w, h int) []string {
 }
 
 // wrapEvent sanitises and word-wraps one event into lines of at most w
-// cells, continuation lines indented.
+// cells, continuation lines indented. It breaks at spaces only, so a name
+// like "bot-Cy" is never split across lines.
 func wrapEvent(text string, w int) []string {
-	text = textsafe.Clean(text, 400)
-	wrapped := strings.Split(ansi.Wordwrap(text, w-2, ""), "\n")
-	for k, l := range wrapped {
-		if k > 0 {
-			l = "  " + l
-		}
-		wrapped[k] = Truncate(l, w, "…")
-	}
-	return wrapped
+	return WrapIndent(textsafe.Clean(text, 400), w, "", "  ")
 }
 
 func logTail(log []engine.Event, w, h int, wrap func(text string, w int) []string) []string {

@@ -15,8 +15,8 @@ func TestLogTailKeepsTheNewestWholeEvents(t *testing.T) {
 		{Text: "second \x1b]0;pwned\x07event"},
 		{Text: "third event is long enough to wrap onto a second line here"},
 	}
-	got := LogTail(log, 30, 4)
-	if len(got) != 4 || !strings.HasPrefix(got[0], "second") || !strings.HasPrefix(got[1], "third") || !strings.HasPrefix(got[2], "  ") {
+	got := LogTail(log, 30, 3)
+	if len(got) != 3 || !strings.HasPrefix(got[0], "second") || !strings.HasPrefix(got[1], "third") || !strings.HasPrefix(got[2], "  ") {
 		t.Fatalf("LogTail = %q; want the second event, then the third wrapped and indented", got)
 	}
 	for _, l := range got {

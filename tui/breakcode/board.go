@@ -337,7 +337,7 @@ func (b *Board) View() string {
 	status := b.statusLines(w)
 	leftH := 1 + max(1, len(b.v.FaceUp))
 	if b.guessing {
-		leftH = 4
+		leftH = len(b.guessLines(leftWidth(w)))
 	}
 	sheets := b.sheets(w, max(1, h-len(status)-leftH-1))
 	out := append(sheets, "")
@@ -349,13 +349,19 @@ func (b *Board) View() string {
 // wideLayout is the width from which the log sits beside the questions.
 const wideLayout = 72
 
+// leftWidth is the width of the questions (or the guess entry) in a board
+// w cells wide: all of it in narrow windows, beside the log in wide ones.
+func leftWidth(w int) int {
+	if w >= wideLayout {
+		return min(50, w*55/100)
+	}
+	return w
+}
+
 // lowerBlock is the questions (or the guess entry) and the log: side by
 // side in wide windows, the log underneath in narrow ones; h rows at most.
 func (b *Board) lowerBlock(w, h int) []string {
-	leftW := w
-	if w >= wideLayout {
-		leftW = min(50, w*55/100)
-	}
+	leftW := leftWidth(w)
 	var left []string
 	if b.guessing {
 		left = b.guessLines(leftW)
@@ -515,13 +521,18 @@ func (b *Board) guessLines(w int) []string {
 	}
 	b.input.Width = max(8, min(30, w-6))
 	lines = append(lines, " "+b.input.View())
+	say := func(p *board.Painter, text string) {
+		for _, l := range board.WrapIndent(text, w, " ", " ") {
+			lines = append(lines, p.Render(l))
+		}
+	}
 	switch {
 	case b.confirm:
-		lines = append(lines, " "+b.st.Strong.Render("You get one guess. Press enter again to send it, esc to think more."))
+		say(b.paint.Strong, "You get one guess. Press enter again to send it, esc to think more.")
 	case b.v.CentreSize == 0:
-		lines = append(lines, " "+b.st.Dim.Render("A wrong guess costs only this turn."))
+		say(b.paint.Dim, "A wrong guess costs only this turn.")
 	default:
-		lines = append(lines, " "+b.st.Dim.Render("Right wins; wrong puts you out."))
+		say(b.paint.Dim, "Right wins; wrong puts you out.")
 	}
 	return lines
 }

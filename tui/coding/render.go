@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/codebreakers/codebreakers/engine"
 	cg "github.com/codebreakers/codebreakers/engine/coding"
 	"github.com/codebreakers/codebreakers/engine/words"
@@ -94,20 +92,16 @@ func (b *Board) statusLines(w int) []string {
 	return lines
 }
 
-// wrap word-wraps text into at most n lines of w cells, each indented by
-// one space (and continuation lines by three).
+// wrap word-wraps text into at most n lines of w cells, the first
+// indented by one space and the others by three.
 func wrap(text string, w, n int) []string {
-	ls := strings.Split(ansi.Wordwrap(text, max(10, w-3), ""), "\n")
+	ls := board.WrapIndent(text, max(10, w), " ", "   ")
 	if len(ls) > n {
 		ls = ls[:n]
-		ls[n-1] += "…"
-	}
-	for i := range ls {
-		if i == 0 {
-			ls[i] = " " + ls[i]
-		} else {
-			ls[i] = "   " + ls[i]
+		if board.Width(ls[n-1]) >= w {
+			ls[n-1] = board.Truncate(ls[n-1], w-1, "")
 		}
+		ls[n-1] += "…"
 	}
 	return ls
 }

@@ -14,7 +14,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
@@ -610,7 +609,7 @@ func (b *Board) infoLines(w int) []string {
 		if v.Loyal != nil {
 			c += " Your loyalty: " + map[bool]string{true: "True", false: "False"}[*v.Loyal] + "."
 		}
-		wrapped := strings.Split(ansi.Wordwrap(c, w-2, ""), "\n")
+		wrapped := board.Wrap(c, w-2)
 		for i, l := range wrapped[:min(2, len(wrapped))] {
 			if i == 1 && len(wrapped) > 2 {
 				l = b.fit(l+" "+wrapped[2], w-2)

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // previewLines show, for a rule being written, every face and whether it
@@ -178,11 +177,7 @@ func rightWrong(ok bool) string {
 
 // wrap word-wraps s to w cells, indenting every line.
 func wrap(s string, w int, indent string) []string {
-	out := strings.Split(ansi.Wordwrap(s, max(10, w-len(indent)), ""), "\n")
-	for i := range out {
-		out[i] = indent + out[i]
-	}
-	return out
+	return board.WrapIndent(s, max(10+len(indent), w), indent, indent)
 }
 
 // logLines are the newest events that fit in h lines of width w, oldest

@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+// TestLeavingAFinishedTableGoesHome: a table made from the create form,
+// once finished and left, goes home, so a stray enter does not make a
+// second table from the form.
+func TestLeavingAFinishedTableGoesHome(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "Bo", Bot: true}, {Name: "Kai", Bot: true}}
+	views := traceGame(t, players, 5, 12, -1, 4, engine.SeatViewer(0))
+	conn := newFakeConn(views[0])
+	h := &countingHub{fakeHub: fakeHub{conn: conn}}
+	m := newTestApp(t, h, nil, 80, 24)
+	press(t, m, "down", "enter") // Create a table
+	if _, ok := m.top().(*createScreen); !ok {
+		t.Fatalf("no create form: %T", m.top())
+	}
+	press(t, m, "enter", "enter") // jump to the button, create
+	if _, ok := m.top().(*tableScreen); !ok || h.creates != 1 {
+		t.Fatalf("the table did not open (%T, %d creates)", m.top(), h.creates)
+	}
+	showView(t, m, conn, views[len(views)-1])
+	if v := conn.View(); v.Phase != lobby.Finished {
+		t.Fatal("the traced game did not finish")
+	}
+	press(t, m, "esc")
+	home, ok := m.top().(*homeScreen)
+	if !ok || len(m.stack) != 1 {
+		t.Fatalf("leaving a finished table went to %T (stack %d), want home", m.top(), len(m.stack))
+	}
+	if home.cursor != 0 || !strings.Contains(screenText(m), "▸ Quick play") {
+		t.Errorf("home should start at its top:\n%s", screenText(m))
+	}
+	press(t, m, "enter")
+	if h.creates != 1 {
+		t.Errorf("a stray enter after leaving made another table (%d creates)", h.creates)
+	}
+}
+
+// countingHub counts the tables created through it.
+type countingHub struct {
+	fakeHub
+	creates int
+}
+
+func (h *countingHub) Create(id lobby.Identity, spec lobby.TableSpec) (tableConn, error) {
+	h.creates++
+	return h.fakeHub.Create(id, spec)
+}
+
+// TestEndScreenShowsTheGameID: every seat and spectator of a finished table
+// is told the game's id and how to replay it, and v opens the replay there.
+func TestEndScreenShowsTheGameID(t *testing.T) {
+	g := finishedGame(t)
+	players := []engine.Player{{Name: "mara"}, {Name: "Bo", Bot: true}, {Name: "Kai", Bot: true}}
+	for _, viewer := range []engine.Viewer{engine.SeatViewer(0), engine.Spectator()} {
+		views := traceGame(t, players, 5, 12, -1, 4, viewer)
+		conn := newFakeConn(views[len(views)-1])
+		store := newFakeStore()
+		store.games[g.ID] = g
+		m := newTestApp(t, &fakeHub{conn: conn}, store, 80, 24)
+		run(t, m, m.pushTable(conn))
+		s := screenText(m)
+		if !strings.Contains(s, "Game 8F3K2 is saved") || !strings.Contains(s, "ssh -t <this server> replay 8F3K2") ||
+			!strings.Contains(s, "v replay") {
+			t.Errorf("viewer %v: the end screen does not say how to replay the game:\n%s", viewer, s)
+		}
+		press(t, m, "v")
+		if _, ok := m.top().(*replayScreen); !ok {
+			t.Errorf("viewer %v: v opened %T, want the replay", viewer, m.top())
+		}
+		press(t, m, "esc")
+		if _, ok := m.top().(*tableScreen); !ok {
+			t.Errorf("viewer %v: esc from the replay went to %T, want the table", viewer, m.top())
+		}
+	}
+}
