@@ -208,6 +208,8 @@ type fakeHub struct {
 	tables  []lobby.TableSummary
 	joined  []string
 	quick   int
+	seeker  *fakeSeeker // what Seek returns (people_test.go)
+	seekErr error
 }
 
 func (h *fakeHub) Create(lobby.Identity, lobby.TableSpec) (tableConn, error) { return h.conn, nil }
@@ -319,3 +321,21 @@ func mustJSON(t testing.TB, b []byte) map[string]any {
 }
 
 var tileRE = regexp.MustCompile(`\b[0-9][bwg]\b`)
+
+// chooseHome moves home's cursor to the item labelled label and chooses it,
+// so that tests do not depend on the order of the menu.
+func chooseHome(t testing.TB, m *app, label string) {
+	t.Helper()
+	h, ok := m.top().(*homeScreen)
+	if !ok {
+		t.Fatalf("not home: %T", m.top())
+	}
+	for i, it := range h.items {
+		if it.label == label {
+			h.cursor = i
+			press(t, m, "enter")
+			return
+		}
+	}
+	t.Fatalf("home has no %q", label)
+}

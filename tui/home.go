@@ -28,6 +28,7 @@ type homeScreen struct {
 func newHomeScreen() *homeScreen {
 	return &homeScreen{items: []menuItem{
 		{"Quick play", fixed("start a game now; bots fill the empty seats"), quickPlay},
+		{"Play people", seekingHint, playPeople},
 		{"Create a table", fixed("choose the game, seats, bots and options"), func(a *app) tea.Cmd {
 			return pickGame(a, "Create a table", func(a *app, game string) tea.Cmd {
 				a.push(newCreateScreen(a, game))
@@ -41,6 +42,25 @@ func newHomeScreen() *homeScreen {
 		{"Public tables", publicHint, func(a *app) tea.Cmd {
 			a.push(newTablesScreen(a))
 			return nil
+		}},
+		{"Watch", fixed("games being played, and finished ones to replay"), func(a *app) tea.Cmd {
+			s, cmd := newWatchScreen(a)
+			a.push(s)
+			return cmd
+		}},
+		{"Leaderboards", fixed("the best-rated players of each game"), func(a *app) tea.Cmd {
+			s, cmd := newLeadersScreen(a)
+			a.push(s)
+			return cmd
+		}},
+		{"My profile", fixed("your ratings, their trend and your record"), func(a *app) tea.Cmd {
+			if a.id.Guest {
+				if h, ok := a.top().(*homeScreen); ok {
+					h.setError("Guests have no profile: connect with an SSH key to be rated.")
+				}
+				return nil
+			}
+			return a.openProfile(a.id.Handle)
 		}},
 		{"My games", fixed("history, replays and stats"), func(a *app) tea.Cmd {
 			h := newHistoryScreen()

@@ -18,7 +18,40 @@ type hubAPI interface {
 	Resume(id lobby.Identity) (tableConn, bool)
 	PublicTables() []lobby.TableSummary
 	Online() (sessions, tables int)
+	Seek(id lobby.Identity, spec lobby.SeekSpec) (seekConn, error)
+	Seeking() map[string]int
 }
+
+// seekConn is the part of *lobby.Seeker the UI uses.
+type seekConn interface {
+	Updates() <-chan struct{}
+	Status() lobby.SeekStatus
+	Cancel()
+	// Seat is the table found, or nil while still seeking.
+	Seat() tableConn
+	PlayBots() (tableConn, error)
+}
+
+// lobbySeeker adapts *lobby.Seeker to seekConn.
+type lobbySeeker struct{ *lobby.Seeker }
+
+func (s lobbySeeker) Seat() tableConn {
+	if c := s.Seeker.Conn(); c != nil {
+		return c
+	}
+	return nil
+}
+
+func (s lobbySeeker) PlayBots() (tableConn, error) { return wrapConn(s.Seeker.PlayBots()) }
+
+func (l lobbyHub) Seek(id lobby.Identity, spec lobby.SeekSpec) (seekConn, error) {
+	s, err := l.h.Seek(id, spec)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	return lobbySeeker{s}, nil
+}
+func (l lobbyHub) Seeking() map[string]int { return l.h.Seeking() }
 
 // tableConn is the part of *lobby.Conn the UI uses.
 type tableConn interface {

@@ -22,6 +22,8 @@ type keys struct {
 	refresh, watch, replay key.Binding
 	// replay
 	play, viewAs key.Binding
+	// seeking
+	bots key.Binding
 
 	board board.KeyMap
 }
@@ -57,6 +59,8 @@ func newKeys() keys {
 
 		play:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play/pause")),
 		viewAs: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view as")),
+
+		bots: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "play bots now")),
 	}
 	k.board = board.KeyMap{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),

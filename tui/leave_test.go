@@ -17,7 +17,7 @@ func TestLeavingAFinishedTableGoesHome(t *testing.T) {
 	conn := newFakeConn(views[0])
 	h := &countingHub{fakeHub: fakeHub{conn: conn}}
 	m := newTestApp(t, h, nil, 80, 24)
-	press(t, m, "down", "enter") // Create a table
+	chooseHome(t, m, "Create a table")
 	if _, ok := m.top().(*createScreen); !ok {
 		t.Fatalf("no create form: %T", m.top())
 	}

@@ -134,7 +134,7 @@ func TestReplayFromHistory(t *testing.T) {
 	store.games[g.ID] = g
 	store.history = []storage.GameSummary{{ID: g.ID, Game: bc.ID, Seats: g.Seats, Result: g.Result, Moves: len(g.Record.Moves)}}
 	m := newTestApp(t, &fakeHub{}, store, 80, 24)
-	press(t, m, "down", "down", "down", "down", "enter")
+	chooseHome(t, m, "My games")
 	out := screenText(m)
 	if !strings.Contains(out, "8F3K2") || !strings.Contains(out, "played 1") {
 		t.Fatalf("history:\n%s", out)

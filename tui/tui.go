@@ -6,6 +6,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -44,6 +45,9 @@ type AccountStore interface {
 	History(accountID string, limit int) ([]storage.GameSummary, error)
 	Stats(accountID string) (storage.Stats, error)
 	Game(id string) (storage.FinishedGame, error)
+	Leaderboard(q storage.LeaderQuery) ([]storage.Leader, error)
+	Profile(handle string, recent int) (storage.Profile, error)
+	FinishedGames(q storage.ListQuery) ([]storage.GameSummary, error)
 }
 
 // Deps are the shared services every session uses.
@@ -52,6 +56,9 @@ type Deps struct {
 	Store  AccountStore
 	Games  *engine.Registry
 	Logger *slog.Logger
+	// LeaderboardMinGames is how many rated games put a player on a
+	// leaderboard (default 5, as the `top` command).
+	LeaderboardMinGames int
 }
 
 // Start says where a session begins, from the SSH command line
@@ -111,9 +118,11 @@ type app struct {
 	store  AccountStore
 	games  *engine.Registry
 	logger *slog.Logger
-	ctx    context.Context
-	id     lobby.Identity
-	start  Start
+	// minRated is Deps.LeaderboardMinGames.
+	minRated int
+	ctx      context.Context
+	id       lobby.Identity
+	start    Start
 
 	width, height int
 	st            styles
@@ -132,6 +141,8 @@ type app struct {
 	// pump waits for a table's next change; tests replace it to deliver
 	// changes by hand.
 	pump func(ctx context.Context, c tableConn) tea.Cmd
+	// seekPump waits for a seek's next change (waitSeek); tests replace it.
+	seekPump func(ctx context.Context, s seekConn) tea.Cmd
 	// now and after are the clock of countdowns (time.Now and tea.Tick);
 	// tests replace them so that nothing waits on real time.
 	now   func() time.Time
@@ -155,7 +166,8 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx,
 		id: s.Identity, start: s.Start,
 		st: newStyles(), km: newKeys(), help: help.New(),
-		dirty: true, pump: waitTable, now: time.Now, after: tea.Tick,
+		dirty: true, pump: waitTable, seekPump: waitSeek, now: time.Now, after: tea.Tick,
+		minRated: cmp.Or(deps.LeaderboardMinGames, 5),
 	}
 	a.help.Styles = a.st.help
 	a.help.ShortSeparator = " · "
@@ -347,6 +359,8 @@ func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 	case replayLoadedMsg:
 		a.replayLoaded(msg)
 		return nil, true
+	case seekStartedMsg:
+		return a.seekStarted(msg), true
 	case tea.KeyPressMsg:
 		return a.key(msg), true
 	}

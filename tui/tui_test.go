@@ -111,7 +111,7 @@ func TestHomeNavigation(t *testing.T) {
 	if !strings.Contains(out, "▸ Quick play") {
 		t.Fatalf("cursor not on the first item:\n%s", out)
 	}
-	press(t, m, "j", "down")
+	press(t, m, "j", "down", "down")
 	if !strings.Contains(screenText(m), "▸ Join with a code") {
 		t.Fatalf("j and down should move twice:\n%s", screenText(m))
 	}
@@ -146,7 +146,7 @@ func TestHomeNavigation(t *testing.T) {
 func TestJoinWithBadCodeSaysWhatToDo(t *testing.T) {
 	h := &fakeHub{joinErr: engine.Illegal("That code matches no open table. Codes look like KQ7-M4X.")}
 	m := newTestApp(t, h, nil, 80, 24)
-	press(t, m, "down", "down", "enter")
+	chooseHome(t, m, "Join with a code")
 	typeText(t, m, "zzz999")
 	press(t, m, "enter")
 	if len(h.joined) != 1 || h.joined[0] != "zzz999" {
@@ -164,7 +164,7 @@ func TestJoinWithBadCodeSaysWhatToDo(t *testing.T) {
 
 func TestCreateFormBuildsSpec(t *testing.T) {
 	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
-	press(t, m, "down", "enter")
+	chooseHome(t, m, "Create a table")
 	cs := m.top().(*createScreen)
 	// Seats 3 by default; one more seat, then two bots.
 	press(t, m, "right", "down", "right", "right")
@@ -256,10 +256,7 @@ func TestEveryScreenFits80x24(t *testing.T) {
 		check("home")
 		for i, name := range []string{"create", "join", "tables", "history", "replay-id", "rules"} {
 			press(t, m, "home")
-			for range i + 1 {
-				press(t, m, "down")
-			}
-			press(t, m, "enter")
+			chooseHome(t, m, []string{"Create a table", "Join with a code", "Public tables", "My games", "Replay a game", "How to play"}[i])
 			check(name)
 			if name == "rules" {
 				press(t, m, "down", "enter")
@@ -381,7 +378,7 @@ func TestPublicTablesJoinOrWatch(t *testing.T) {
 		{Code: "CCC-DDD", GameName: "Break the Code", Phase: lobby.Playing, Seats: 2, Humans: 2},
 	}}
 	m := newTestApp(t, hub, nil, 80, 24)
-	press(t, m, "down", "down", "down", "enter")
+	chooseHome(t, m, "Public tables")
 	if !strings.Contains(screenText(m), "AAA-BBB") || !strings.Contains(screenText(m), "2 open") {
 		t.Fatalf("tables:\n%s", screenText(m))
 	}

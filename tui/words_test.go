@@ -15,8 +15,8 @@ func TestCountsReadRight(t *testing.T) {
 	if s := screenText(m); !strings.Contains(s, "mara · 1 table ") || strings.Contains(s, "1 tables") {
 		t.Errorf("title with one table:\n%s", s)
 	}
-	press(t, m, "down", "enter") // Create a table (one game: no game menu)
-	press(t, m, "down", "right") // one bot
+	chooseHome(t, m, "Create a table") // one game: no game menu
+	press(t, m, "down", "right")       // one bot
 	cs := m.top().(*createScreen)
 	cs.cursor = len(cs.fields) - 1 // the Create button shows the summary
 	m.dirty = true

@@ -235,7 +235,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("start lobby: %w", err)
 	}
-	deps := tui.Deps{Hub: hub, Store: db, Games: reg, Logger: log}
+	deps := tui.Deps{Hub: hub, Store: db, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames}
 	srv, err := server.New(server.Config{
 		Addr:                 o.Addr,
 		HostKeyPath:          o.HostKey,

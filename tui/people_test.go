@@ -1,0 +1,212 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/rating"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// fakeSeeker is a seek whose status the test sets.
+type fakeSeeker struct {
+	status    lobby.SeekStatus
+	seat      tableConn
+	cancelled int
+	bots      int
+	updates   chan struct{}
+}
+
+func (s *fakeSeeker) Updates() <-chan struct{}     { return s.updates }
+func (s *fakeSeeker) Status() lobby.SeekStatus     { return s.status }
+func (s *fakeSeeker) Cancel()                      { s.cancelled++ }
+func (s *fakeSeeker) Seat() tableConn              { return s.seat }
+func (s *fakeSeeker) PlayBots() (tableConn, error) { s.bots++; return s.seat, nil }
+
+func (h *fakeHub) Seek(lobby.Identity, lobby.SeekSpec) (seekConn, error) {
+	if h.seekErr != nil {
+		return nil, h.seekErr
+	}
+	return h.seeker, nil
+}
+func (h *fakeHub) Seeking() map[string]int { return map[string]int{"breakcode": 4} }
+
+func (f *fakeStore) Leaderboard(q storage.LeaderQuery) ([]storage.Leader, error) {
+	return []storage.Leader{
+		{Rank: 1, Handle: "bo\x1b[31m", GameRating: storage.GameRating{Game: q.Game, Rating: rating.Rating{R: 1662, RD: 290}, Games: 1, Wins: 1}},
+		{Rank: 2, Handle: "mara", GameRating: storage.GameRating{Game: q.Game, Rating: rating.Rating{R: 1338, RD: 290}, Games: 1}},
+	}, nil
+}
+
+func (f *fakeStore) Profile(handle string, _ int) (storage.Profile, error) {
+	if handle != "mara" && handle != "bo\x1b[31m" {
+		return storage.Profile{}, storage.ErrNotFound
+	}
+	return storage.Profile{
+		Account: storage.Account{ID: "SHA256:test", Handle: handle, Created: time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)},
+		Ratings: []storage.GameRating{{Game: "breakcode", Rating: rating.Rating{R: 1412, RD: 48}, Games: 96, Wins: 50}},
+		Trends:  map[string][]storage.RatingPoint{"breakcode": {{R: 1400}, {R: 1380}, {R: 1412}}},
+		Stats:   storage.Stats{Totals: storage.Totals{Played: 3, Won: 1, SharedWins: 1, Lost: 1}},
+		Recent: []storage.GameSummary{{ID: "8F3K2", Game: "breakcode", Outcome: storage.SharedWin,
+			Seats: []storage.SeatRecord{{Handle: "mara"}, {Handle: "bo"}}}},
+	}, nil
+}
+
+func (f *fakeStore) FinishedGames(q storage.ListQuery) ([]storage.GameSummary, error) {
+	g := storage.GameSummary{ID: "8F3K2", Game: "breakcode", Public: true, Rated: true, TopRating: 1500,
+		Seats: []storage.SeatRecord{{Handle: "mara"}, {Handle: "bo"}}, Result: engine.Result{Summary: "mara broke the code."}}
+	return []storage.GameSummary{g}, nil
+}
+
+// peopleApp is a test app whose seek pump and timers never wait.
+func peopleApp(t *testing.T, h *fakeHub, store AccountStore) *app {
+	t.Helper()
+	m := newTestApp(t, h, store, 80, 24)
+	m.seekPump = func(context.Context, seekConn) tea.Cmd { return nil }
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	return m
+}
+
+func TestHomeShowsPlayPeopleWithSeekingCounts(t *testing.T) {
+	m := peopleApp(t, &fakeHub{}, nil)
+	out := screenText(m)
+	for _, want := range []string{"Play people", "Break the Code 4 seeking", "Watch", "Leaderboards", "My profile"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("home lacks %q:\n%s", want, out)
+		}
+	}
+	checkFits(t, m, 80, 24)
+}
+
+// TestSeekScreen: Play people → count → the seeking screen (who waits, the
+// window, the wait); b before the wait says when; esc stops seeking.
+func TestSeekScreen(t *testing.T) {
+	now := time.Date(2026, 11, 26, 12, 0, 14, 0, time.UTC)
+	sk := &fakeSeeker{updates: make(chan struct{}, 1), status: lobby.SeekStatus{
+		Game: engine.Info{ID: "breakcode", Name: "Break the Code"}, Players: 2, Rated: true,
+		Rating: rating.Rating{R: 1412, RD: 60}, Since: now.Add(-14 * time.Second), Window: 100,
+		BotsAt: now.Add(16 * time.Second), Waiting: 3,
+		Others: []lobby.SeekerInfo{{Handle: "kai\x1b]0;x\a", Players: 3, Rated: true, Rating: rating.Rating{R: 1380, RD: 60}, InRange: true},
+			{Handle: "lee", Players: 2, Rated: true, Rating: rating.Rating{R: 1655, RD: 60}}},
+	}}
+	h := &fakeHub{seeker: sk}
+	m := peopleApp(t, h, nil)
+	m.now = func() time.Time { return now }
+	chooseHome(t, m, "Play people") // only one game, so straight to the count
+	press(t, m, "down", "enter")    // 2 players
+	s, ok := m.top().(*seekScreen)
+	if !ok {
+		t.Fatalf("not seeking: %T\n%s", m.top(), screenText(m))
+	}
+	out := screenText(m)
+	for _, want := range []string{"PLAY PEOPLE", "rated", "0:14 waiting", "one opponent near 1,412", "range 1,312–1,512",
+		"3 people are seeking", "kai 1,380 (3 players)", "lee 1,655 (2 players), out of range", "At 0:30", "esc stop seeking"} {
+		if !strings.Contains(strings.ToUpper(out), strings.ToUpper(want)) {
+			t.Errorf("seeking screen lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(m.View().Content, "\x1b]0;") {
+		t.Error("a seeker's handle sent an escape sequence")
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "b")
+	if sk.bots != 0 || !strings.Contains(screenText(m), "Bots can fill the seats from 0:30") {
+		t.Errorf("b before the wait: bots %d\n%s", sk.bots, screenText(m))
+	}
+	press(t, m, "esc")
+	if sk.cancelled != 1 || m.top() == s {
+		t.Errorf("esc: cancelled %d times, top %T", sk.cancelled, m.top())
+	}
+}
+
+// TestSeekScreenBotsOfferAndSeat: once the wait is over b plays bots; when
+// a table is found the seeking screen gives way to the table.
+func TestSeekScreenBotsOfferAndSeat(t *testing.T) {
+	conn := newFakeConn(lobby.TableView{Code: "KQ7-M4X", Game: engine.Info{ID: "breakcode", Name: "Break the Code"}})
+	sk := &fakeSeeker{updates: make(chan struct{}, 1), status: lobby.SeekStatus{
+		Game: engine.Info{ID: "breakcode", Name: "Break the Code"}, BotsReady: true, Waiting: 1}}
+	m := peopleApp(t, &fakeHub{seeker: sk}, nil)
+	chooseHome(t, m, "Play people")
+	press(t, m, "enter") // any number
+	if !strings.Contains(screenText(m), "press b to fill the seats with bots") {
+		t.Fatalf("no bots offer:\n%s", screenText(m))
+	}
+	sk.seat = conn
+	press(t, m, "b")
+	if sk.bots != 1 {
+		t.Fatalf("b did not play bots")
+	}
+	if _, ok := m.top().(*tableScreen); !ok {
+		t.Fatalf("after bots: %T\n%s", m.top(), screenText(m))
+	}
+
+	// Seated by matchmaking: the seek's change moves to the table.
+	sk2 := &fakeSeeker{updates: make(chan struct{}, 1), status: lobby.SeekStatus{Game: engine.Info{ID: "breakcode", Name: "Break the Code"}}}
+	m2 := peopleApp(t, &fakeHub{seeker: sk2}, nil)
+	chooseHome(t, m2, "Play people")
+	press(t, m2, "enter")
+	sk2.seat = conn
+	run(t, m2, send(m2, seekChangedMsg{seek: sk2}))
+	if _, ok := m2.top().(*tableScreen); !ok {
+		t.Fatalf("seated: %T\n%s", m2.top(), screenText(m2))
+	}
+	if sk2.cancelled != 0 {
+		t.Error("a seated seek was cancelled")
+	}
+}
+
+// TestWatchLeaderboardsProfile walks the three lists: finished games open
+// replays, leaderboard rows open profiles, handles are sanitised.
+func TestWatchLeaderboardsProfile(t *testing.T) {
+	g := finishedGame(t)
+	store := newFakeStore()
+	store.games["8F3K2"] = g
+	h := &fakeHub{tables: []lobby.TableSummary{{Code: "KQ7M4X", GameName: "Break the Code", Phase: lobby.Playing, Turn: 4, Host: "kai"}}}
+	m := peopleApp(t, h, store)
+	chooseHome(t, m, "Watch")
+	out := screenText(m)
+	if !strings.Contains(out, "KQ7-M4X") || !strings.Contains(out, "turn 4") {
+		t.Fatalf("watch live:\n%s", out)
+	}
+	press(t, m, "tab")
+	out = screenText(m)
+	if !strings.Contains(out, "8F3K2") || !strings.Contains(out, "mara broke") || !strings.Contains(out, "★ 1,500") {
+		t.Fatalf("watch finished:\n%s", out)
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "enter")
+	if _, ok := m.top().(*replayScreen); !ok {
+		t.Fatalf("enter on a finished game: %T\n%s", m.top(), screenText(m))
+	}
+	press(t, m, "esc", "esc")
+	chooseHome(t, m, "Leaderboards")
+	out = screenText(m)
+	if !strings.Contains(out, "LEADERBOARDS") || !strings.Contains(out, "1,662? ±290") || strings.Contains(m.View().Content, "\x1b[31m") {
+		t.Fatalf("leaderboard:\n%q", m.View().Content)
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "down", "enter")
+	out = screenText(m)
+	for _, want := range []string{"PROFILE", "mara", "1,412", "±48", "▅▁█", "won 50 of 96 rated", "8F3K2", "shared win",
+		"joined 2026-11-02"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("profile lacks %q:\n%s", want, out)
+		}
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "enter")
+	if _, ok := m.top().(*replayScreen); !ok {
+		t.Fatalf("enter on a recent game: %T", m.top())
+	}
+	// An unknown handle says so.
+	run(t, m, m.openProfile("ghost"))
+	if !strings.Contains(screenText(m), `Nobody has the handle "ghost"`) {
+		t.Errorf("unknown handle:\n%s", screenText(m))
+	}
+}
