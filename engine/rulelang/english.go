@@ -186,17 +186,27 @@ func (w englishWriter) noun(e *expr) string {
 	case xN:
 		return "the card's position in the line"
 	case xNeg:
-		return "minus " + w.noun(e.kids[0])
+		return "minus " + w.operand(e.kids[0])
 	case xAdd:
-		return w.noun(e.kids[0]) + " plus " + w.noun(e.kids[1])
+		return w.noun(e.kids[0]) + " plus " + w.operand(e.kids[1])
 	case xSub:
-		return w.noun(e.kids[0]) + " minus " + w.noun(e.kids[1])
+		return w.noun(e.kids[0]) + " minus " + w.operand(e.kids[1])
 	case xMod:
 		return "the remainder of " + w.noun(e.kids[0]) + " divided by " + strconv.Itoa(e.num)
 	case xNext:
 		return "the next " + w.as.list[e.dom].Noun + " after " + w.noun(e.kids[0])
 	}
 	return w.boolNoun(e)
+}
+
+// operand names a value that follows "plus", "minus" or "minus" as a
+// sign. Sums read left to right, so a sum there is bracketed: "the number
+// minus (the size plus 1)" is not "the number minus the size plus 1".
+func (w englishWriter) operand(e *expr) string {
+	if e.op == xAdd || e.op == xSub {
+		return "(" + w.noun(e) + ")"
+	}
+	return w.noun(e)
 }
 
 // list writes the values of a set: "yellow, blue or red".
