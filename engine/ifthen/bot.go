@@ -84,7 +84,7 @@ func (b *Bot) easyTurn(v View, rng *rand.Rand) []byte {
 func Candidates(v View) []Challenge {
 	as := rulelang.IfThenAttributes()
 	var out []Challenge
-	level := ChallengesAt(v.Level)
+	level := challengesAt(v.Level, v.FirstRules)
 	for _, c := range level {
 		r := c.Rule()
 		if consistent(r, as, v) {

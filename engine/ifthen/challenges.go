@@ -69,9 +69,10 @@ func (c Challenge) Rule() *rulelang.Rule {
 }
 
 // Hints returns the Challenge's Hint cards, computed from the attributes its
-// rule never reads: two of them when two or more attributes are unused (which
-// two rotates with the Challenge's place in its level, so every symbol comes
-// up), one when only one is unused.
+// rule never reads. Every Challenge reads two attributes, so two Hints are
+// always true of it: when it reads one, which two of the three rotates with
+// the Challenge's place in its level, so every symbol comes up. (A first
+// rules Challenge that read three attributes has only one.)
 func (c Challenge) Hints() []Hint {
 	used := c.Rule().AttributesUsed()
 	var unused []Hint
@@ -88,9 +89,12 @@ func (c Challenge) Hints() []Hint {
 }
 
 // ChallengesAt returns the Challenges of one level, in their fixed order.
-func ChallengesAt(level int) []Challenge {
+func ChallengesAt(level int) []Challenge { return challengesAt(level, false) }
+
+// challengesAt is ChallengesAt under the first rules (first) or the current.
+func challengesAt(level int, first bool) []Challenge {
 	var out []Challenge
-	for _, c := range Challenges() {
+	for _, c := range challengeList(first) {
 		if c.Level == level {
 			out = append(out, c)
 		}
@@ -100,28 +104,34 @@ func ChallengesAt(level int) []Challenge {
 
 // Challenges returns all 124 Challenges: 4 at Level 0 and 40 at each of
 // Levels 1 to 3. Level 0 reads one attribute with no condition; Level 1 one
-// attribute under a condition; Level 2 two attributes; Level 3 two or three,
-// with wrapping arithmetic on numbers.
-func Challenges() []Challenge {
+// attribute under a condition; Level 2 two attributes; Level 3 two, with
+// arithmetic on numbers that counts round from 9 to 0.
+func Challenges() []Challenge { return challengeList(false) }
+
+func challengeList(first bool) []Challenge {
 	out := make([]Challenge, 0, 124)
 	for level, texts := range challengeTexts {
 		for i := range texts {
-			out = append(out, challengeOf(level, i))
+			out = append(out, challengeOf(level, i, first))
 		}
 	}
 	return out
 }
 
-func challengeOf(level, i int) Challenge {
-	return Challenge{ID: fmt.Sprintf("%d-%02d", level, i+1), Level: level, Number: i + 1, Text: challengeTexts[level][i]}
+func challengeOf(level, i int, first bool) Challenge {
+	c := Challenge{ID: fmt.Sprintf("%d-%02d", level, i+1), Level: level, Number: i + 1, Text: challengeTexts[level][i]}
+	if text, ok := firstTexts[c.ID]; ok && first {
+		c.Text = text
+	}
+	return c
 }
 
-// challengeAt returns the Challenge at index i of Challenges() without
-// building the whole list.
-func challengeAt(i int) Challenge {
+// challengeAt returns the Challenge at index i of Challenges() (under the
+// first rules when first is set) without building the whole list.
+func challengeAt(i int, first bool) Challenge {
 	for level, texts := range challengeTexts {
 		if i < len(texts) {
-			return challengeOf(level, i)
+			return challengeOf(level, i, first)
 		}
 		i -= len(texts)
 	}
@@ -209,11 +219,11 @@ var challengeTexts = [4][]string{
 		"if prev.number > 4 then bg == yellow else bg == red",
 		"if bg == blue then number < prev.number else number > prev.number or number == 0",
 		"ncolor == prev.ncolor or size == prev.size",
-		"if size == prev.size then bg != prev.bg else bg == prev.bg",
+		"if size < prev.size then bg != prev.bg else bg == prev.bg",
 		"if prev.bg == blue then ncolor == yellow else ncolor == blue",
 		"if odd(number) then ncolor == prev.ncolor else ncolor != prev.ncolor",
 		"if prev.size == small then even(number) else odd(number)",
-		"bg == prev.ncolor or ncolor == prev.bg",
+		"bg == prev.ncolor or ncolor == prev.ncolor",
 		"if number <= 2 then size == large else size != prev.size",
 		"if prev.ncolor == red then bg != red else bg == red",
 		"if bg == prev.bg then number != prev.number else number == prev.number",
@@ -229,7 +239,7 @@ var challengeTexts = [4][]string{
 		"if bg == red then number == prev.number + 1 else number == prev.number - 1",
 		"even(number + prev.number) and bg != prev.bg",
 		"number - prev.number in {1, 2, 3} and ncolor != prev.ncolor",
-		"if ncolor == prev.bg then number == prev.number + 2 else number == prev.number + 5",
+		"if ncolor == prev.ncolor then number == prev.number + 2 else number == prev.number + 5",
 		"number == prev.number + prev.size",
 		"if size == large then even(number + prev.number) else odd(number + prev.number)",
 		"even(number + size)",
@@ -248,22 +258,45 @@ var challengeTexts = [4][]string{
 		"if prev.bg == red then number == prev.number + 2 else number == prev.number + 7",
 		"number - prev.number in {2, 4, 6} and bg != prev.bg",
 		"if ncolor == red then number + prev.number in {9, 0, 1} else even(number)",
-		"number == prev.number + size or bg == prev.bg and size == prev.size",
+		"number == prev.number + size or number == prev.number - size",
 		"if size > prev.size then number == prev.number + 1 else number == prev.number + 9",
 		"even(number + prev.number + size)",
 		"if ncolor == prev.ncolor then number - prev.number in {1, 2} else number - prev.number in {8, 9}",
 		"number - prev.number == size + 1",
-		"if bg == blue then odd(number + prev.number) else size != prev.size",
+		"if bg == blue then odd(number + prev.number) else number - prev.number in {4, 5, 6}",
 		"number + prev.number in {3, 6, 9} and bg != prev.bg",
-		"if prev.size == large then number == prev.number + 4 else number - prev.number in {1, 2, 3} and ncolor != prev.ncolor",
-		"(number + prev.number) % 4 == 1 or ncolor == prev.bg",
-		"if even(number) then number == prev.number + 2 else bg != prev.bg and size == large",
-		"number - prev.number in {4, 5, 6} and size >= prev.size or bg == prev.bg",
-		"if size == small then number == prev.number + 1 else number == prev.number + size",
-		"odd(number - prev.number) and ncolor != prev.ncolor and bg != prev.bg",
-		"if bg == prev.ncolor then number + prev.number == 10 or number == prev.number else number == prev.number + 6",
-		"number - prev.number in {7, 8, 9} or size == prev.size and bg != prev.bg",
-		"if ncolor == blue then even(number + prev.number) else number == prev.number + prev.size",
+		"if prev.size == large then number == prev.number + 4 else number - prev.number in {1, 2, 3}",
+		"(number + prev.number) % 4 == 1 and bg != prev.bg",
+		"if even(number) then number == prev.number + 2 else size != prev.size",
+		"number - prev.number in {4, 5, 6} and size >= prev.size",
+		"if size == small then number == prev.number - 1 else number == prev.number + size",
+		"number - prev.number in {3, 5, 7} and bg != prev.bg",
+		"if bg == prev.bg then number + prev.number == 0 or number == prev.number else number == prev.number + 6",
+		"number - prev.number in {7, 8, 9} and size != prev.size",
+		"if ncolor == blue then even(number + prev.number) else number == prev.number + 3",
 		"(number + size) % 3 == (prev.number + prev.size) % 3",
 	},
+}
+
+// firstTexts are the Challenges as the game was first played (rules
+// revision RulesFirst) where they differ from challengeTexts: eleven Level
+// 3 Challenges read three attributes (so they had one true Hint, not two),
+// 3-37 compared a sum, which wraps, with 10, and 2-27, 2-31 and 3-35 were
+// 2-08, 2-18 and 3-01 in other words. Kept only so that games recorded then
+// replay as they were played.
+var firstTexts = map[string]string{
+	"2-27": "if size == prev.size then bg != prev.bg else bg == prev.bg",
+	"2-31": "bg == prev.ncolor or ncolor == prev.bg",
+	"3-05": "if ncolor == prev.bg then number == prev.number + 2 else number == prev.number + 5",
+	"3-24": "number == prev.number + size or bg == prev.bg and size == prev.size",
+	"3-29": "if bg == blue then odd(number + prev.number) else size != prev.size",
+	"3-31": "if prev.size == large then number == prev.number + 4 else number - prev.number in {1, 2, 3} and ncolor != prev.ncolor",
+	"3-32": "(number + prev.number) % 4 == 1 or ncolor == prev.bg",
+	"3-33": "if even(number) then number == prev.number + 2 else bg != prev.bg and size == large",
+	"3-34": "number - prev.number in {4, 5, 6} and size >= prev.size or bg == prev.bg",
+	"3-35": "if size == small then number == prev.number + 1 else number == prev.number + size",
+	"3-36": "odd(number - prev.number) and ncolor != prev.ncolor and bg != prev.bg",
+	"3-37": "if bg == prev.ncolor then number + prev.number == 10 or number == prev.number else number == prev.number + 6",
+	"3-38": "number - prev.number in {7, 8, 9} or size == prev.size and bg != prev.bg",
+	"3-39": "if ncolor == blue then even(number + prev.number) else number == prev.number + prev.size",
 }

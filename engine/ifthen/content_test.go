@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/rulelang/rulelangtest"
 )
 
 func TestDeckBalance(t *testing.T) {
@@ -94,6 +95,11 @@ func TestChallengesContent(t *testing.T) {
 		if r.Lookback() > 1 || r.UsesPosition() {
 			t.Errorf("challenge %s reads more than the last valid card", c.ID)
 		}
+		// Numbers count round (9 + 1 is 0): no comparison may name a value
+		// its side can never take, as a sum compared with 10 would.
+		for _, f := range r.FixedComparisons() {
+			t.Errorf("challenge %s: %v", c.ID, f)
+		}
 		// From every possible last card, some end is valid and some invalid.
 		for _, p := range ends {
 			valid := 0
@@ -124,18 +130,19 @@ func TestChallengesContent(t *testing.T) {
 				t.Errorf("level 2 challenge %s: %d attributes, arithmetic %v", c.ID, attrs, arith)
 			}
 		case 3:
-			if attrs < 2 || attrs > 3 || !arith {
-				t.Errorf("level 3 challenge %s: %d attributes, arithmetic %v", c.ID, attrs, arith)
+			if attrs != 2 || !arith {
+				t.Errorf("level 3 challenge %s: %d attributes, arithmetic %v; want 2 attributes and arithmetic", c.ID, attrs, arith)
 			}
 		}
 		d, _ := difficulty(r, ends)
 		sums[c.Level] += d
-		// Hints: computed from the unused attributes, two where possible.
+		// Hints: computed from the unused attributes. Every Challenge card
+		// shows two Hint symbols and the second Hint costs six cards, so
+		// both must be true of the Code.
 		hints := c.Hints()
 		used := r.AttributesUsed()
-		want := min(2, 4-len(used))
-		if len(hints) != want {
-			t.Errorf("challenge %s has %d hints, want %d", c.ID, len(hints), want)
+		if len(hints) != 2 {
+			t.Errorf("challenge %s (%s) has %d true hints, want exactly 2", c.ID, strings.Join(used, ", "), len(hints))
 		}
 		for _, h := range hints {
 			if slices.Contains(used, h.Attribute()) {
@@ -144,6 +151,17 @@ func TestChallengesContent(t *testing.T) {
 		}
 		if len(hints) == 2 && hints[0] == hints[1] {
 			t.Errorf("challenge %s: the same hint twice", c.ID)
+		}
+	}
+	// No two Challenges are the same Code in other words.
+	for level := range 4 {
+		cs := ChallengesAt(level)
+		for i := range cs {
+			for j := range i {
+				if same, _, err := rulelang.Equivalent(cs[i].Rule(), cs[j].Rule()); err != nil || same {
+					t.Errorf("challenges %s and %s are the same Code (%v)", cs[j].ID, cs[i].ID, err)
+				}
+			}
 		}
 	}
 	if counts[0] != 4 || counts[1] != 40 || counts[2] != 40 || counts[3] != 40 || len(all) != 124 {
@@ -160,10 +178,38 @@ func TestChallengesContent(t *testing.T) {
 	}
 }
 
+// Each Challenge's English, read on its own (rulelangtest), judges every
+// pair of deck ends as the Challenge does.
+func TestChallengesSayWhatTheyJudge(t *testing.T) {
+	as := rulelang.IfThenAttributes()
+	ends := deckEnds(Deck())
+	for _, c := range Challenges() {
+		r := c.Rule()
+		rd, err := rulelangtest.ReadEnglish(as, r.English())
+		if err != nil {
+			t.Errorf("challenge %s: %v", c.ID, err)
+			continue
+		}
+	pairs:
+		for _, p := range ends {
+			for _, e := range ends {
+				says, err := rd.Judge([]rulelang.Card{p}, e)
+				if err != nil {
+					t.Fatalf("challenge %s: %v", c.ID, err)
+				}
+				if judged := r.Accepts([]rulelang.Card{p}, e); says != judged {
+					t.Errorf("challenge %s: %q says %v for %s after %s; it is judged %v", c.ID, r.English(), says, as.Format(e), as.Format(p), judged)
+					break pairs
+				}
+			}
+		}
+	}
+}
+
 func TestHintSymbolsExamples(t *testing.T) {
 	for i, c := range Challenges() {
-		if challengeAt(i) != c {
-			t.Fatalf("challengeAt(%d) = %+v, want %+v", i, challengeAt(i), c)
+		if challengeAt(i, false) != c {
+			t.Fatalf("challengeAt(%d) = %+v, want %+v", i, challengeAt(i, false), c)
 		}
 	}
 	c := Challenge{ID: "0-01", Level: 0, Number: 1, Text: "bg != prev.bg"}
@@ -172,9 +218,14 @@ func TestHintSymbolsExamples(t *testing.T) {
 			t.Fatalf("a background Code got the background hint")
 		}
 	}
-	c = Challenge{ID: "3-01", Level: 3, Number: 1, Text: "number == prev.number + size and bg != prev.bg"}
-	if got := c.Hints(); !slices.Equal(got, []Hint{HintCircle}) {
-		t.Fatalf("three-attribute Code hints %v, want only the number-colour hint", got)
+	c = Challenge{ID: "3-01", Level: 3, Number: 1, Text: "number == prev.number + size"}
+	if got := c.Hints(); !slices.Equal(got, []Hint{HintCircle, HintTriangle}) {
+		t.Fatalf("number-and-size Code hints %v, want the number-colour and background hints", got)
+	}
+	// A first-rules Code that read three attributes had one true Hint.
+	c = challengeAt(slices.IndexFunc(Challenges(), func(c Challenge) bool { return c.ID == "3-05" }), true)
+	if got := c.Hints(); !slices.Equal(got, []Hint{HintX}) {
+		t.Fatalf("first-rules 3-05 (%s) hints %v, want only the size hint", c.Text, got)
 	}
 	seen := map[Hint]bool{}
 	for _, c := range Challenges() {

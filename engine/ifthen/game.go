@@ -9,6 +9,20 @@
 // the Mastermind variant (3+ players), a first seat with a secret loyalty
 // who also takes a turn each round.
 //
+// Challenges. Every Challenge reads exactly two of the four attributes (Level
+// 0 and 1 read one, and show two of the three Hints it leaves true), so the
+// two Hint symbols on every Challenge card both name attributes the Code
+// ignores, and the second Hint the team pays six cards for always tells
+// them something. Level 3 keeps its difficulty through arithmetic on
+// numbers that counts round from 9 to 0, never through a third attribute.
+// The shared spec once allowed Level 3 "two or three attributes"; that was
+// wrong (the rulebook's All Knowing lays out the two Hint cards a Challenge
+// names) and this is the project's decision. No Challenge compares a sum
+// with a value it cannot take (a sum of numbers wraps, so it is never 10),
+// and each Challenge's English says what its judgement does; content tests
+// hold all three. Games recorded before this carry no rules revision and
+// replay with the Challenges as first written (RulesFirst).
+//
 // The package is pure: a State is built from options, players and a seed,
 // changed only by Apply, and shown only through View, which hides what the
 // viewer may not know.
@@ -70,8 +84,19 @@ func (Game) Info() engine.Info {
 			},
 		},
 		BotLevels: []string{LevelStrong, LevelEasy},
+		Rules:     []string{RulesFirst, RulesTwoHints},
 	}
 }
+
+// Rules revisions (engine.Info.Rules), recorded in a game's options.
+const (
+	// RulesFirst is the Challenges as first written, some reading three
+	// attributes. Records without a revision replay this way.
+	RulesFirst = "1"
+	// RulesTwoHints is every Challenge reading two attributes (two true
+	// Hints), with no sum compared with a value it cannot take.
+	RulesTwoHints = "2"
+)
 
 // New deals a game.
 func (g Game) New(opts engine.Options, players []engine.Player, seed uint64) (engine.State, error) {
@@ -92,7 +117,15 @@ func (g Game) New(opts engine.Options, players []engine.Player, seed uint64) (en
 	default:
 		mode = ModeServer
 	}
-	return newState(level, mode, players, seed), nil
+	s := newState(level, mode, players, seed)
+	switch r := opts[engine.RulesOption]; r {
+	case RulesFirst:
+		s.firstRules = true // the deal is the same: only the Challenges' texts differ
+	case "", RulesTwoHints:
+	default:
+		return nil, engine.Illegal("If Then has no rules revision %q.", r)
+	}
+	return s, nil
 }
 
 // NewBot returns a bot of the given level for seat.

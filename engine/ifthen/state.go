@@ -76,7 +76,8 @@ type state struct {
 	level      int
 	mode       string
 	seed       uint64
-	draws      int // random draws taken after the deal (see rngAt)
+	firstRules bool // Challenges as first written (rules revision RulesFirst)
+	draws      int  // random draws taken after the deal (see rngAt)
 	ak         engine.Seat
 	breakers   []engine.Seat
 	challenge  int    // index into Challenges(); -1 until the Mastermind chooses
@@ -95,7 +96,7 @@ type state struct {
 	event      int // the Event card in force, -1 none
 	keeps      []int
 	hints      []Hint // revealed, in order
-	hintsOut   int    // Hints bought or given so far (a three-attribute Code has only one to show)
+	hintsOut   int    // Hints bought or given so far (a first-rules Code that read three attributes had only one to show)
 	spotlight  int    // Market slot marked by Spotlight, -1 none
 	spotUp     int
 	phase      Phase
@@ -179,7 +180,10 @@ func challengeIndexes(level int) []int {
 	return out
 }
 
-func (s *state) rule() *rulelang.Rule { return challengeAt(s.challenge).Rule() }
+// challengeOf is Challenge i under the rules this game is played by.
+func (s *state) challengeOf(i int) Challenge { return challengeAt(i, s.firstRules) }
+
+func (s *state) rule() *rulelang.Rule { return s.challengeOf(s.challenge).Rule() }
 
 func (s *state) name(seat engine.Seat) string {
 	if seat == engine.System {
@@ -719,7 +723,7 @@ func (s *state) hintCost() (cost int, ok bool) {
 
 func (s *state) hintsLeft() []Hint {
 	var out []Hint
-	for _, h := range challengeAt(s.challenge).Hints() {
+	for _, h := range s.challengeOf(s.challenge).Hints() {
 		if !slices.Contains(s.hints, h) {
 			out = append(out, h)
 		}
@@ -897,7 +901,7 @@ func (s *state) hintPaid(evs []engine.Event) []engine.Event {
 func (s *state) revealHint(evs []engine.Event) []engine.Event {
 	s.hintsOut++
 	left := s.hintsLeft()
-	if len(left) == 0 {
+	if len(left) == 0 { // only a first-rules Code that read three attributes (see RulesFirst)
 		return append(evs, engine.Event{Kind: "hint", Text: "No second Hint: the Code reads all three of the other attributes."})
 	}
 	s.draws++
@@ -937,7 +941,7 @@ func (s *state) applySetup(seat engine.Seat, m SetupMove) ([]engine.Event, error
 	s.phase = Turn
 	return []engine.Event{
 		{Kind: "setup", Text: "The All Knowing has chosen a Code and a loyalty. Break it!"},
-		{Kind: "setup_private", Text: fmt.Sprintf("You chose %q and are %s.", challengeAt(s.challenge).Rule().English(), loyaltyWord(m.Loyal)),
+		{Kind: "setup_private", Text: fmt.Sprintf("You chose %q and are %s.", s.challengeOf(s.challenge).Rule().English(), loyaltyWord(m.Loyal)),
 			Seats: []engine.Seat{s.ak}},
 	}, nil
 }
@@ -1011,7 +1015,7 @@ func (s *state) finish(evs []engine.Event, teamWon bool, summary string) []engin
 	s.result = &r
 	s.phase = Finished
 	s.proposal = nil
-	return append(evs, engine.Event{Kind: "end", Text: summary + " The Code was: " + challengeAt(s.challenge).Rule().English()})
+	return append(evs, engine.Event{Kind: "end", Text: summary + " The Code was: " + s.challengeOf(s.challenge).Rule().English()})
 }
 
 func (s *state) win(evs []engine.Event, summary string) []engine.Event {

@@ -139,6 +139,9 @@ type View struct {
 	Offered   []ChallengeView `json:"offered,omitempty"`
 	Loyal     *bool           `json:"loyal,omitempty"`
 	AKDeck    int             `json:"ak_deck,omitempty"` // the Mastermind's deck size (public)
+	// FirstRules is set for a game recorded under the first rules
+	// (RulesFirst), whose Challenges differ from Challenges().
+	FirstRules bool `json:"first_rules,omitempty"`
 }
 
 // YourTurn reports whether the viewer is among the seats that may act.
@@ -151,8 +154,8 @@ func (v View) IsAllKnowing() bool {
 	return v.AllKnowing >= 0 && v.Viewer.IsSeat(v.AllKnowing)
 }
 
-func challengeView(i int) ChallengeView {
-	c := challengeAt(i)
+func (s *state) challengeView(i int) ChallengeView {
+	c := s.challengeOf(i)
 	r := c.Rule()
 	cv := ChallengeView{ID: c.ID, Level: c.Level, Text: r.String(), English: r.English()}
 	for _, h := range c.Hints() {
@@ -179,6 +182,7 @@ func (s *state) view(v engine.Viewer) View {
 		Turn: s.turns + 1, Round: s.round, ToMove: s.toMove, Active: s.Status().Active,
 		HintsOut: s.hintsOut,
 		CanGuess: len(s.withCards()) == 1 && s.phase != Finished, AKDeck: len(s.akDeck),
+		FirstRules: s.firstRules,
 	}
 	if s.phase == Penalty {
 		out.Owed = s.owed
@@ -253,12 +257,12 @@ func (s *state) view(v engine.Viewer) View {
 	}
 	if knows {
 		if s.challenge >= 0 {
-			cv := challengeView(s.challenge)
+			cv := s.challengeView(s.challenge)
 			out.Challenge = &cv
 		}
 		if s.mode == ModeMastermind {
 			if s.phase == Setup {
-				out.Offered = []ChallengeView{challengeView(s.offered[0]), challengeView(s.offered[1])}
+				out.Offered = []ChallengeView{s.challengeView(s.offered[0]), s.challengeView(s.offered[1])}
 			} else {
 				loyal := s.loyal
 				out.Loyal = &loyal
@@ -270,7 +274,7 @@ func (s *state) view(v engine.Viewer) View {
 		out.Loyal = &loyal
 	}
 	if s.phase == Finished && out.Challenge == nil && s.challenge >= 0 {
-		cv := challengeView(s.challenge) // the Code is shown once the game is over
+		cv := s.challengeView(s.challenge) // the Code is shown once the game is over
 		out.Challenge = &cv
 	}
 	return out

@@ -70,6 +70,9 @@ func (r *Rule) checkCmpRange(e *expr, out *[]FixedComparison) {
 	}
 	f := FixedComparison{Col: e.col, Text: canonical(r.as, e)}
 	switch {
+	case (e.cmp == "==" || e.cmp == "!=") && !can[truthIndex(e.cmp == "==")] && isConst(e.kids[1]):
+		f.Why = fmt.Sprintf("%s takes %s, never %s: they are never equal",
+			canonical(r.as, e.kids[0]), valuesText(l), canonical(r.as, e.kids[1]))
 	case (e.cmp == "==" || e.cmp == "!=") && !can[truthIndex(e.cmp == "==")]:
 		f.Why = fmt.Sprintf("%s takes %s and %s takes %s: they are never equal",
 			canonical(r.as, e.kids[0]), valuesText(l), canonical(r.as, e.kids[1]), valuesText(rv))

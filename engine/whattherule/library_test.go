@@ -1,9 +1,11 @@
 package whattherule
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/rulelang/rulelangtest"
 )
 
 func TestLibraryRulesParseAndPlay(t *testing.T) {
@@ -101,5 +103,41 @@ func TestLibraryGradesRiseWithComplexity(t *testing.T) {
 			t.Errorf("grade %s averages complexity %.2f, not above %.2f", g, avg, prev)
 		}
 		prev = avg
+	}
+}
+
+// Each library rule's English, read on its own (rulelangtest), judges as
+// the rule does after sampled lines, and compares no value with one it
+// cannot take.
+func TestLibraryRulesSayWhatTheyJudge(t *testing.T) {
+	univ := attrs.Universe()
+	rng := rand.New(rand.NewPCG(8, 9))
+	for _, lr := range Library() {
+		r := rulelang.MustParse(attrs, lr.Text)
+		for _, f := range r.FixedComparisons() {
+			t.Errorf("%q: %v", lr.Text, f)
+		}
+		rd, err := rulelangtest.ReadEnglish(attrs, r.English())
+		if err != nil {
+			t.Errorf("%q: %v", lr.Text, err)
+			continue
+		}
+	lines:
+		for range 30 {
+			line := make([]rulelang.Card, 3+rng.IntN(4))
+			for i := range line {
+				line[i] = univ[rng.IntN(len(univ))]
+			}
+			for _, c := range univ {
+				says, err := rd.Judge(line, c)
+				if err != nil {
+					t.Fatalf("%q: %v", lr.Text, err)
+				}
+				if judged := r.Accepts(line, c); says != judged {
+					t.Errorf("%q: %q says %v for %s after %s; it is judged %v", lr.Text, r.English(), says, attrs.Format(c), attrs.Format(line[len(line)-1]), judged)
+					break lines
+				}
+			}
+		}
 	}
 }
