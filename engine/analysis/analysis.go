@@ -141,6 +141,8 @@ type Report struct {
 	// Cut is true when the budget ran out before every move was analysed;
 	// the steps analysed so far are kept.
 	Cut bool `json:"cut,omitempty"`
+	// Work is the budget the analysis spent.
+	Work int64 `json:"work"`
 }
 
 // StepAt returns the index in r.Steps of the step for Record move i, or -1.

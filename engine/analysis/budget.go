@@ -9,7 +9,7 @@ const DefaultWork = 4_000_000_000
 // so where a budget cuts an analysis short is the same on every machine and
 // on every run. A nil *Budget is unlimited.
 type Budget struct {
-	left int64
+	left, spent int64
 }
 
 // NewBudget returns a budget of work units.
@@ -25,11 +25,21 @@ func (b *Budget) Spend(n int64) bool {
 		return true
 	}
 	if n > b.left {
+		b.spent += b.left
 		b.left = 0
 		return false
 	}
 	b.left -= n
+	b.spent += n
 	return true
+}
+
+// Spent is the work taken from the budget so far (0 for a nil budget).
+func (b *Budget) Spent() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.spent
 }
 
 // Left is the work still available (a very large number for a nil budget).

@@ -37,12 +37,15 @@ func (g Game) Analyze(rec engine.Record, b *analysis.Budget) (analysis.Report, e
 	if err != nil {
 		return analysis.Report{}, fmt.Errorf("breakcode analysis: %w", err)
 	}
+	if b == nil {
+		b = analysis.NewBudget(1<<63 - 1)
+	}
 	steps, cut, err := review(st, rec.Moves, b)
 	if err != nil {
 		return analysis.Report{}, err
 	}
 	return analysis.Report{Game: ID, Version: analysis.Version, Steps: steps,
-		Summaries: analysis.Summarize(steps, rec.Players), Cut: cut}, nil
+		Summaries: analysis.Summarize(steps, rec.Players), Cut: cut, Work: b.Spent()}, nil
 }
 
 // stepWork4 bounds the deal visits (deals times questions, plus the pairs
@@ -223,7 +226,7 @@ func askStep(before, after View, ask AskMove, b *analysis.Budget) (analysis.Step
 func questionBits(sb seatBelief, vs []int, b *analysis.Budget) (bits []float64, approx, ok bool) {
 	k := sb.k
 	if k.n == 4 {
-		if info, work, fits := k.jointInfo4(vs, sb.deals, min(stepWork4, b.Left())); fits {
+		if info, work, fits := k.jointInfo4(vs, sb.deals, stepWork4); fits {
 			return info, false, b.Spend(work)
 		}
 		approx = true
