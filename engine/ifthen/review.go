@@ -50,6 +50,7 @@ func (g Game) Analyze(rec engine.Record, b *analysis.Budget) (analysis.Report, e
 // review replays moves on st and analyses every judged play and discard.
 func review(st engine.State, moves []engine.Move, b *analysis.Budget) ([]analysis.Step, bool, error) {
 	var steps []analysis.Step
+	var deck []levelChallenge
 	cut := false
 	err := analysis.WalkState(st, moves, func(t analysis.Turn) error {
 		if cut || t.Before == nil {
@@ -70,7 +71,10 @@ func review(st engine.State, moves []engine.Move, b *analysis.Budget) ([]analysi
 		if err != nil {
 			return err
 		}
-		step, ok := playStep(before, after, a, b)
+		if deck == nil {
+			deck = levelDeck(before.Level)
+		}
+		step, ok := playStep(before, after, a, b, deck)
 		if !ok {
 			cut = true
 			return nil
@@ -94,8 +98,8 @@ func lineTops(v View) []rulelang.Card {
 
 // playStep analyses a play or discard from the view before; after is the
 // mover's view once it was judged.
-func playStep(before, after View, a Action, b *analysis.Budget) (analysis.Step, bool) {
-	rules, weights := codeBelief(before)
+func playStep(before, after View, a Action, b *analysis.Budget, deck []levelChallenge) (analysis.Step, bool) {
+	rules, weights := codeBelief(before, deck)
 	total := 0.0
 	for _, w := range weights {
 		total += w
@@ -118,7 +122,7 @@ func playStep(before, after View, a Action, b *analysis.Budget) (analysis.Step, 
 		Unit:   "Challenges",
 		Before: len(rules),
 		Knew: fmt.Sprintf("%d of the %d Level %d Challenges fit %d judgements and %d Hints",
-			len(rules), len(ChallengesAt(before.Level)), before.Level, len(before.History), len(before.Hints)),
+			len(rules), len(deck), before.Level, len(before.History), len(before.Hints)),
 	}
 	for i, c := range before.Hand {
 		for up := range 2 {
@@ -192,11 +196,11 @@ func judgedAlike(r *rulelang.Rule, line []rulelang.Card, j Judgement) bool {
 // the view must come out the same under the Challenge, and the Hints shown
 // must be among its Hint cards, each drawn at random from those not yet
 // shown. A Challenge ruled out by nothing weighs 1.
-func codeBelief(v View) ([]*rulelang.Rule, []float64) {
+func codeBelief(v View, deck []levelChallenge) ([]*rulelang.Rule, []float64) {
 	var rules []*rulelang.Rule
 	var weights []float64
-	for _, c := range ChallengesAt(v.Level) {
-		cards := c.Hints()
+	for _, c := range deck {
+		cards := c.hints
 		w := 1.0
 		for i, h := range v.Hints {
 			if !slices.ContainsFunc(cards, func(x Hint) bool { return x.Symbol() == h.Symbol }) {
@@ -208,7 +212,7 @@ func codeBelief(v View) ([]*rulelang.Rule, []float64) {
 		if w == 0 || (v.HintsOut > len(v.Hints) && len(cards) != len(v.Hints)) {
 			continue
 		}
-		r := c.Rule()
+		r := c.rule
 		if !slices.ContainsFunc(v.History, func(j Judgement) bool {
 			return !judgedAlike(r, []rulelang.Card{j.Prev.Rule()}, j)
 		}) {
@@ -217,4 +221,19 @@ func codeBelief(v View) ([]*rulelang.Rule, []float64) {
 		}
 	}
 	return rules, weights
+}
+
+// levelChallenge is a Challenge parsed once for a whole review.
+type levelChallenge struct {
+	rule  *rulelang.Rule
+	hints []Hint
+}
+
+// levelDeck parses the Challenges of a level.
+func levelDeck(level int) []levelChallenge {
+	var out []levelChallenge
+	for _, c := range ChallengesAt(level) {
+		out = append(out, levelChallenge{rule: c.Rule(), hints: c.Hints()})
+	}
+	return out
 }

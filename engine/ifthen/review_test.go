@@ -232,7 +232,7 @@ func TestReviewNoninterference(t *testing.T) {
 				if _, err := later.Apply(m.Seat, m.Action); err != nil {
 					t.Fatal(err)
 				}
-				rules, _ := codeBelief(later.view(engine.SeatViewer(m.Seat)))
+				rules, _ := codeBelief(later.view(engine.SeatViewer(m.Seat)), levelDeck(level))
 				for _, r := range rules {
 					idx := slices.IndexFunc(Challenges(), func(x Challenge) bool { return x.Rule().String() == r.String() })
 					if idx == s.challenge {
