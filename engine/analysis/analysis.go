@@ -16,10 +16,12 @@
 //     hidden deal, rule or Challenge still consistent with what the mover
 //     could see, weighted as the game says). It is never negative.
 //   - Expected is the information the chosen move was expected to give
-//     before its outcome was known: the entropy of its outcomes. Best is the
-//     largest Expected among the moves the mover could have made instead
-//     (Options). Bits averages Expected over outcomes, so luck is Bits −
-//     Expected.
+//     before its outcome was known: the mean of Bits over its outcomes,
+//     which for a move whose outcome the hidden information alone decides
+//     (a question, a Hack card, a card played) is the entropy of its
+//     outcomes. Best is the largest Expected among the moves the mover could
+//     have made instead (Options). Bits averages to Expected, so luck is
+//     Bits − Expected.
 //   - A player's accuracy is the sum of Expected over their scored steps
 //     divided by the sum of Best: a measure of choices, not of luck, between
 //     0 and 1.
@@ -74,7 +76,8 @@ type Step struct {
 	After  int    `json:"after"`
 	// Bits is the information the outcome gave (see the package comment).
 	Bits float64 `json:"bits"`
-	// Expected is the information the chosen move was expected to give.
+	// Expected is the information the chosen move was expected to give
+	// (the mean of Bits over its outcomes).
 	Expected float64 `json:"expected"`
 	// Best is the largest expected information among Options, and BestMove
 	// names that move.

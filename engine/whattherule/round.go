@@ -459,6 +459,7 @@ func (s *state) endRound(why EndReason) []engine.Event {
 		Round: len(s.history) + 1, GM: r.gm, Mode: r.mode, Rule: r.ruleText,
 		Title: r.title, Grade: r.grade, Library: r.library, Reason: why, Guesser: r.guesser,
 		Hints: r.hintsOn, Turns: r.totalTurns, CardsPlayed: r.played, Guesses: slices.Clone(r.guesses),
+		Line: cardsOf(r.line), Judgements: slices.Clone(r.judgements),
 	}
 	if r.mode == Machine {
 		sum.English = s.machineRule().English()

@@ -89,6 +89,10 @@ type RoundSummary struct {
 	// CardsPlayed counts cards placed in or below the line.
 	CardsPlayed int           `json:"cards_played"`
 	Guesses     []GuessRecord `json:"guesses,omitempty"`
+	// Line and Judgements are the round's valid line and every verdict, as
+	// everyone saw them (the review reads a round's last moves from them).
+	Line       []Card      `json:"line,omitempty"`
+	Judgements []Judgement `json:"judgements,omitempty"`
 	// Points per seat; nil when the game has no points or the round was called off.
 	Points []int    `json:"points,omitempty"`
 	Halved []string `json:"halved,omitempty"` // why the game master's points were halved
@@ -96,6 +100,8 @@ type RoundSummary struct {
 
 func (h RoundSummary) clone() RoundSummary {
 	h.Guesses = slices.Clone(h.Guesses)
+	h.Line = slices.Clone(h.Line)
+	h.Judgements = slices.Clone(h.Judgements)
 	h.Points = slices.Clone(h.Points)
 	h.Halved = slices.Clone(h.Halved)
 	return h

@@ -1,0 +1,98 @@
+package analysis
+
+import (
+	"math"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+func TestEntropyAndSurprisal(t *testing.T) {
+	cases := []struct {
+		w    []float64
+		want float64
+	}{
+		{[]float64{1, 1}, 1},
+		{[]float64{3, 0, 1}, 0.811278124},
+		{[]float64{5}, 0},
+		{nil, 0},
+		{[]float64{1, 1, 1, 1}, 2},
+	}
+	for _, c := range cases {
+		if got := Entropy(c.w); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("Entropy(%v) = %v, want %v", c.w, got, c.want)
+		}
+	}
+	if Binary(0) != 0 || Binary(1) != 0 || Binary(0.5) != 1 {
+		t.Errorf("Binary: %v %v %v", Binary(0), Binary(1), Binary(0.5))
+	}
+	if got := Surprisal(212, 53); math.Abs(got-2) > 1e-9 {
+		t.Errorf("Surprisal(212, 53) = %v, want 2", got)
+	}
+	for _, c := range [][2]float64{{10, 10}, {10, 0}, {0, 5}, {5, 10}} {
+		if got := Surprisal(c[0], c[1]); got != 0 || math.Signbit(got) {
+			t.Errorf("Surprisal(%v, %v) = %v, want +0", c[0], c[1], got)
+		}
+	}
+}
+
+func TestRankKeepsTableOrderAmongEquals(t *testing.T) {
+	opts := []Option{{Label: "a", Bits: 1}, {Label: "b", Bits: 2}, {Label: "c", Bits: 1}, {Label: "d", Bits: 2}}
+	best := Rank(opts)
+	got := ""
+	for _, o := range opts {
+		got += o.Label
+	}
+	if best.Label != "b" || got != "bdac" {
+		t.Errorf("Rank: best %q, order %q; want b, bdac", best.Label, got)
+	}
+	if o := Rank(nil); o.Label != "" || o.Action != nil || o.Bits != 0 {
+		t.Error("Rank(nil) must be the zero option")
+	}
+}
+
+// TestSummarize checks the review of two players: bits add up, accuracy is
+// expected over best on scored steps only, the step that helped most is the
+// one with the most bits, and the costliest is the largest shortfall.
+func TestSummarize(t *testing.T) {
+	steps := []Step{
+		{Move: 0, Seat: 0, Kind: "ask", Bits: 2, Expected: 1.5, Best: 2, Scored: true},
+		{Move: 1, Seat: 1, Kind: "ask", Bits: 0.5, Expected: 1, Best: 1, Scored: true},
+		{Move: 2, Seat: 0, Kind: "ask", Bits: 3, Expected: 2.5, Best: 2.5, Scored: true},
+		{Move: 3, Seat: 0, Kind: "ask", Bits: 1, Expected: 0.5, Best: 2, Scored: true},
+		{Move: 4, Seat: 1, Kind: "guess", Bits: 4, Chance: 0.1},
+	}
+	sums := Summarize(steps, []engine.Player{{Name: "ann"}, {Name: "bo"}})
+	a, b := sums[0], sums[1]
+	if a.Name != "ann" || a.Moves != 3 || a.Bits != 6 || a.Expected != 4.5 || a.Best != 6.5 {
+		t.Errorf("ann: %+v", a)
+	}
+	if math.Abs(a.Accuracy-4.5/6.5) > 1e-12 || a.Helped != 2 || a.Cost != 3 {
+		t.Errorf("ann: accuracy %v helped %d cost %d; want %v, 2, 3", a.Accuracy, a.Helped, a.Cost, 4.5/6.5)
+	}
+	if b.Moves != 1 || b.Guesses != 1 || b.Accuracy != 1 || b.Cost != -1 || b.Helped != 4 || b.Bits != 4.5 {
+		t.Errorf("bo: %+v", b)
+	}
+	none := Summarize(nil, []engine.Player{{Name: "x"}})[0]
+	if none.Accuracy != 1 || none.Helped != -1 || none.Cost != -1 {
+		t.Errorf("no steps: %+v", none)
+	}
+	r := Report{Steps: steps}
+	if r.StepAt(3) != 3 || r.StepAt(7) != -1 {
+		t.Errorf("StepAt: %d %d", r.StepAt(3), r.StepAt(7))
+	}
+}
+
+func TestBudget(t *testing.T) {
+	b := NewBudget(10)
+	if !b.Afford(10) || b.Afford(11) || !b.Spend(4) || b.Left() != 6 || b.Spent() != 4 {
+		t.Fatalf("budget after 4: left %d spent %d", b.Left(), b.Spent())
+	}
+	if b.Spend(7) || b.Left() != 0 || b.Spend(1) || b.Spent() != 10 {
+		t.Fatalf("an overspend must empty the budget: left %d spent %d", b.Left(), b.Spent())
+	}
+	var unlimited *Budget
+	if !unlimited.Spend(1<<40) || !unlimited.Afford(1<<62) || unlimited.Spent() != 0 {
+		t.Fatal("a nil budget is unlimited")
+	}
+}
