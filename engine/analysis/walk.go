@@ -23,7 +23,7 @@ type Turn struct {
 
 // Walk replays rec on a fresh game of g and calls fn for every move.
 func Walk(g engine.Game, rec engine.Record, fn func(Turn) error) error {
-	st, _, err := engine.Start(g, rec.Options, rec.Players, rec.Seed)
+	st, _, err := engine.StartRecord(g, rec)
 	if err != nil {
 		return fmt.Errorf("analysis: %w", err)
 	}

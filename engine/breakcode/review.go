@@ -33,7 +33,7 @@ import (
 //     among the deals, BestChance that of the likeliest. With 2 players a
 //     wrong guess rules a hand out, and its Bits say how much.
 func (g Game) Analyze(rec engine.Record, b *analysis.Budget) (analysis.Report, error) {
-	st, _, err := engine.Start(g, rec.Options, rec.Players, rec.Seed)
+	st, _, err := engine.StartRecord(g, rec)
 	if err != nil {
 		return analysis.Report{}, fmt.Errorf("breakcode analysis: %w", err)
 	}

@@ -201,7 +201,7 @@ func TestReviewMatchesBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, _, _ := engine.Start(Game{}, rec.Options, rec.Players, rec.Seed)
+			st, _, _ := engine.StartRecord(Game{}, rec)
 			next := 0
 			for i, m := range rec.Moves {
 				before := st.View(engine.SeatViewer(m.Seat)).(View)
@@ -447,7 +447,7 @@ func TestReviewNoninterference(t *testing.T) {
 		for seed := uint64(40); seed < 43; seed++ {
 			rng := rand.New(rand.NewPCG(seed, 7))
 			rec := botRecord(t, seed, levelsFor(n, seed)...)
-			st, _, _ := engine.Start(Game{}, rec.Options, rec.Players, rec.Seed)
+			st, _, _ := engine.StartRecord(Game{}, rec)
 			s := st.(*state)
 			for _, m := range rec.Moves {
 				if s.phase == Finished {

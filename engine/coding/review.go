@@ -32,7 +32,7 @@ import (
 //     which the target holds the named code, BestChance the largest share
 //     of any code of any player still in.
 func (g Game) Analyze(rec engine.Record, b *analysis.Budget) (analysis.Report, error) {
-	st, _, err := engine.Start(g, rec.Options, rec.Players, rec.Seed)
+	st, _, err := engine.StartRecord(g, rec)
 	if err != nil {
 		return analysis.Report{}, fmt.Errorf("coding analysis: %w", err)
 	}

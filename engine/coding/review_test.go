@@ -107,7 +107,7 @@ func TestReviewMatchesBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st, _, _ := engine.Start(Game{}, rec.Options, rec.Players, rec.Seed)
+			st, _, _ := engine.StartRecord(Game{}, rec)
 			next := 0
 			for i, m := range rec.Moves {
 				var before View
@@ -332,7 +332,7 @@ func TestReviewNoninterference(t *testing.T) {
 			seed := uint64(60 + n)
 			rng := rand.New(rand.NewPCG(seed, 3))
 			rec := reviewGame(t, system, n, seed)
-			st, _, _ := engine.Start(Game{}, rec.Options, rec.Players, rec.Seed)
+			st, _, _ := engine.StartRecord(Game{}, rec)
 			s := st.(*state)
 			for _, m := range rec.Moves {
 				if m.Seat >= 0 && (s.phase == Rounds || s.phase == Counter || s.phase == Answer) && rng.IntN(2) == 0 {

@@ -32,7 +32,7 @@ import (
 //     not reviewed, and what a view does not keep is not used: a wrong guess
 //     of the team, and what a Spotlight Event marked.
 func (g Game) Analyze(rec engine.Record, b *analysis.Budget) (analysis.Report, error) {
-	st, _, err := engine.Start(g, rec.Options, rec.Players, rec.Seed)
+	st, _, err := engine.StartRecord(g, rec)
 	if err != nil {
 		return analysis.Report{}, fmt.Errorf("ifthen analysis: %w", err)
 	}

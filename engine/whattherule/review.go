@@ -37,7 +37,7 @@ import (
 //     possible, simplest first (by grade, then by length): the one figure
 //     that uses what the player could not know, taken from the round's end.
 func (g Game) Analyze(rec engine.Record, b *analysis.Budget) (analysis.Report, error) {
-	st, _, err := engine.Start(g, rec.Options, rec.Players, rec.Seed)
+	st, _, err := engine.StartRecord(g, rec)
 	if err != nil {
 		return analysis.Report{}, fmt.Errorf("whattherule analysis: %w", err)
 	}

@@ -65,7 +65,7 @@ func TestReviewMatchesBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, _, _ := engine.Start(Game{}, rec.Options, rec.Players, rec.Seed)
+		st, _, _ := engine.StartRecord(Game{}, rec)
 		real := st.(*state)
 		var alts []*state
 		next := 0
@@ -241,7 +241,7 @@ func TestReviewNoninterference(t *testing.T) {
 		seed := uint64(40 + n)
 		rng := rand.New(rand.NewPCG(seed, 2))
 		rec := reviewGame(t, n, seed)
-		st, _, _ := engine.Start(Game{}, rec.Options, rec.Players, rec.Seed)
+		st, _, _ := engine.StartRecord(Game{}, rec)
 		s := st.(*state)
 		for _, m := range rec.Moves {
 			if s.phase == Turn && m.Seat == s.r.toMove {
