@@ -402,3 +402,14 @@ func BenchmarkAnalyzeGame(b *testing.B) {
 		})
 	}
 }
+
+// TestReviewLegacyRecords: games recorded under the first Data card rules
+// are reviewed under those rules, so every move replays and is analysed.
+func TestReviewLegacyRecords(t *testing.T) {
+	for i, g := range loadLegacy(t) {
+		rep, err := Game{}.Analyze(g.Record, nil)
+		if err != nil || rep.Cut || len(rep.Steps) == 0 {
+			t.Fatalf("legacy record %d: %v (cut %v, %d steps)", i, err, rep.Cut, len(rep.Steps))
+		}
+	}
+}

@@ -72,7 +72,7 @@ func review(st engine.State, moves []engine.Move, b *analysis.Budget) ([]analysi
 			return err
 		}
 		if deck == nil {
-			deck = levelDeck(before.Level)
+			deck = levelDeck(before.Level, before.FirstRules)
 		}
 		step, ok := playStep(before, after, a, b, deck)
 		if !ok {
@@ -229,10 +229,11 @@ type levelChallenge struct {
 	hints []Hint
 }
 
-// levelDeck parses the Challenges of a level.
-func levelDeck(level int) []levelChallenge {
+// levelDeck parses the Challenges of a level, under the first rules when
+// first is set (a game recorded before the Challenges were revised).
+func levelDeck(level int, first bool) []levelChallenge {
 	var out []levelChallenge
-	for _, c := range ChallengesAt(level) {
+	for _, c := range challengesAt(level, first) {
 		out = append(out, levelChallenge{rule: c.Rule(), hints: c.Hints()})
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 	"time"
@@ -87,7 +88,7 @@ func TestReviewMatchesBruteForce(t *testing.T) {
 					// A Hint is drawn at random from the Code's Hint cards: the
 					// game is one this Code could give if the real Hint is among them.
 					if !slices.Equal(a.hints, real.hints) {
-						cards := challengeAt(a.challenge).Hints()
+						cards := a.challengeOf(a.challenge).Hints()
 						if len(a.hints) != len(real.hints) || slices.ContainsFunc(real.hints, func(h Hint) bool { return !slices.Contains(cards, h) }) {
 							alts[j] = nil
 							continue
@@ -128,7 +129,7 @@ func checkIfThenStep(t *testing.T, step analysis.Step, real *state, alts []*stat
 	for _, a := range alts {
 		if a != nil && seenBy(t, a, m.Seat) == seen {
 			same = append(same, a)
-			w, cards := 1.0, len(challengeAt(a.challenge).Hints())
+			w, cards := 1.0, len(a.challengeOf(a.challenge).Hints())
 			for i := range a.hints {
 				w /= float64(cards - i)
 			}
@@ -232,7 +233,7 @@ func TestReviewNoninterference(t *testing.T) {
 				if _, err := later.Apply(m.Seat, m.Action); err != nil {
 					t.Fatal(err)
 				}
-				rules, _ := codeBelief(later.view(engine.SeatViewer(m.Seat)), levelDeck(level))
+				rules, _ := codeBelief(later.view(engine.SeatViewer(m.Seat)), levelDeck(level, false))
 				for _, r := range rules {
 					idx := slices.IndexFunc(Challenges(), func(x Challenge) bool { return x.Rule().String() == r.String() })
 					if idx == s.challenge {
@@ -302,5 +303,30 @@ func BenchmarkAnalyzeGame(b *testing.B) {
 			analysistest.ReportPercentiles(b, times)
 			b.ReportMetric(float64(steps)/float64(b.N), "steps/game")
 		})
+	}
+}
+
+// TestReviewLegacyRecords: games recorded under the first Challenges are
+// reviewed against those Challenges (the new ones would have judged their
+// plays differently).
+func TestReviewLegacyRecords(t *testing.T) {
+	b, err := os.ReadFile("testdata/legacy_records.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []legacyGame
+	if err := json.Unmarshal(b, &games); err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range games {
+		rep, err := Game{}.Analyze(g.Record, nil)
+		if err != nil || rep.Cut || len(rep.Steps) == 0 {
+			t.Fatalf("legacy record %d: %v (cut %v, %d steps)", i, err, rep.Cut, len(rep.Steps))
+		}
+		for _, s := range rep.Steps {
+			if s.After == 0 {
+				t.Fatalf("legacy record %d move %d: no Challenge of the first rules fits", i, s.Move)
+			}
+		}
 	}
 }
