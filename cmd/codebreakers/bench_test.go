@@ -112,3 +112,63 @@ func cpuTime(b *testing.B) time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkSeekArrivals is matchmaking under load, in process on the real
+// games and a real data dir: 1,000 key accounts arrive at 50 per second,
+// spread over the four games (Break the Code, The Coding and If Then for
+// two players, What the Rule?! for any number), each seated as soon as a
+// partner arrives. Every game dealt is stored, as in play. It reports the
+// seeker's wait until seated (p50, p99) and the CPU the process used.
+//
+//	go test -run XXX -bench SeekArrivals -benchtime 1x ./cmd/codebreakers/
+func BenchmarkSeekArrivals(b *testing.B) {
+	const seekers, perSecond = 1000, 50
+	games := []struct {
+		id      string
+		players int
+	}{{"breakcode", 2}, {"coding", 2}, {"ifthen", 2}, {"whattherule", 0}}
+	for b.Loop() {
+		in, _ := startInstance(b, dataDir(b))
+		var ru0 syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+		began := time.Now()
+		waits := make([]time.Duration, seekers)
+		var wg sync.WaitGroup
+		for i := range seekers {
+			if d := time.Until(began.Add(time.Duration(i) * time.Second / perSecond)); d > 0 {
+				time.Sleep(d)
+			}
+			g := games[i%len(games)]
+			id := lobbyIdentity(i)
+			arrived := time.Now()
+			s, err := in.hub.Seek(id, seekSpec(g.id, g.players))
+			if err != nil {
+				b.Fatalf("seek %d: %v", i, err)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				deadline := time.After(time.Minute)
+				for s.Conn() == nil {
+					select {
+					case <-s.Updates():
+					case <-deadline:
+						b.Errorf("seeker %d never seated: %+v", i, s.Status())
+						return
+					}
+				}
+				waits[i] = time.Since(arrived)
+			}()
+		}
+		wg.Wait()
+		var ru1 syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+		wall := time.Since(began)
+		cpu := time.Duration(ru1.Utime.Nano()+ru1.Stime.Nano()-ru0.Utime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
+		sortDurations(waits)
+		b.ReportMetric(float64(waits[len(waits)/2].Microseconds())/1000, "p50-wait-ms")
+		b.ReportMetric(float64(waits[len(waits)*99/100].Microseconds())/1000, "p99-wait-ms")
+		b.ReportMetric(cpu.Seconds()/wall.Seconds()*100, "cpu-%-of-one-core")
+		b.ReportMetric(float64(len(in.hub.Seeking())), "left-seeking")
+	}
+}
