@@ -1,17 +1,20 @@
 package server
 
 import (
-	"github.com/codebreakers/codebreakers/engine/words"
-
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/engine/words"
 )
 
 // sessionKeyEnv carries a session's private id from its request filter to
@@ -25,20 +28,92 @@ const maxEnvBytes = 1024
 // connState is what the server tracks for one SSH connection. It lives in
 // the connection's context.
 type connState struct {
-	key      string // client address for limits
-	refusal  error  // non-nil: every session on this connection is refused with this message
-	channels atomic.Int32
+	id      string // random name of the connection, for the lobby's limits
+	ip      string // the client's address, for bans and logs
+	key     string // what per-address limits count against (limitGroup)
+	refusal error  // non-nil: every session on this connection is refused with this message
+	// keyOffered is set once the client has offered a public key, whether
+	// or not it went on to sign with it.
+	keyOffered atomic.Bool
+
+	mu       sync.Mutex
+	channels int         // session channels whose handlers have not returned
+	opens    []time.Time // when the session channels of the last minute opened
+	warned   bool        // this burst of refused channels was logged
 }
 
 type connStateKey struct{}
 
-func connStateFrom(ctx ssh.Context) *connState {
+func connStateFrom(ctx context.Context) *connState {
 	if st, ok := ctx.Value(connStateKey{}).(*connState); ok {
 		return st
 	}
 	// Only reachable if ConnCallback was bypassed; refuse rather than run unmetered.
-	return &connState{key: "unknown", refusal: errServerFull}
+	return &connState{id: "unknown", ip: "unknown", key: "unknown", refusal: errServerFull}
 }
+
+// openChannel counts a new session channel, or says why it is refused:
+// more than atOnce open, or perMinute opened within the last minute. warn
+// is true for the first refusal of a burst (log that one only).
+func (st *connState) openChannel(now time.Time, atOnce, perMinute int) (refusal string, warn bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	i := 0
+	for i < len(st.opens) && now.Sub(st.opens[i]) >= time.Minute {
+		i++
+	}
+	st.opens = append(st.opens[:0], st.opens[i:]...)
+	switch {
+	case st.channels >= atOnce:
+		refusal = "at most " + words.Count(atOnce, "session", "sessions") + " at once per connection"
+	case len(st.opens) >= perMinute:
+		refusal = "at most " + words.Count(perMinute, "session", "sessions") + " a minute per connection"
+	default:
+		st.channels++
+		st.opens = append(st.opens, now)
+		st.warned = false
+		return "", false
+	}
+	warn = !st.warned
+	st.warned = true
+	return refusal, warn
+}
+
+// closeChannel gives back a place taken by openChannel.
+func (st *connState) closeChannel() {
+	st.mu.Lock()
+	st.channels--
+	st.mu.Unlock()
+}
+
+// errChannelClosed ends a session whose channel the client closed while
+// keeping the connection (OpenSSH connection sharing does this when a
+// client is killed): the session ends with its channel, not with the
+// connection.
+var errChannelClosed = errors.New("the session's channel closed")
+
+// channelState is one session channel, from its opening until its
+// handler has returned.
+type channelState struct {
+	box *resizeBox
+	// ctx ends when the channel closes (or the connection does); the
+	// session's own context derives from it.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	// started is set when shell or exec is passed on: a handler will run,
+	// and done closes when it has returned.
+	started  atomic.Bool
+	done     chan struct{}
+	doneOnce sync.Once
+}
+
+func newChannelState(parent context.Context) *channelState {
+	ctx, cancel := context.WithCancelCause(parent)
+	return &channelState{box: newResizeBox(), ctx: ctx, cancel: cancel, done: make(chan struct{})}
+}
+
+// finish marks the handler returned.
+func (c *channelState) finish() { c.doneOnce.Do(func() { close(c.done) }) }
 
 // termSize is a terminal size in cells.
 type termSize struct{ Width, Height int }
@@ -86,24 +161,41 @@ func (s *Server) clampSize(w, h uint32) termSize {
 }
 
 // handleSessionChannel replaces charm.land/ssh's session channel handler. It
-// caps concurrent sessions per connection, then runs the default handler
-// behind a filter on the session's request stream.
+// caps session channels per connection (at once and per minute), runs the
+// default handler behind a filter on the session's request stream, and
+// ends the session when its channel closes.
+//
+// The default handler returns when the channel's request stream ends,
+// which is when the channel closes, but the session handler it started
+// runs on with the connection's context, which lives as long as the TCP
+// connection: a client that closes a channel and keeps the connection
+// (OpenSSH's ControlMaster does when a client is killed) would leave a
+// session playing on, its seat "connected", and its slot free for the
+// next channel. So the session runs under the channel's own context,
+// cancelled here, and the slot is held until its handler has returned.
 func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan gossh.NewChannel, ctx ssh.Context) {
 	st := connStateFrom(ctx)
-	if int(st.channels.Add(1)) > s.cfg.MaxSessionsPerConn {
-		st.channels.Add(-1)
-		s.abuse("sessions per connection", accountOf(conn), st.key, "session channel rejected")
-		_ = newChan.Reject(gossh.ResourceShortage,
-			"at most "+words.Count(s.cfg.MaxSessionsPerConn, "session", "sessions")+" per connection")
+	if refusal, warn := st.openChannel(time.Now(), s.cfg.MaxSessionsPerConn, s.cfg.SessionsPerConnPerMinute); refusal != "" {
+		if warn {
+			s.abuse("sessions per connection", accountOf(conn), st.ip, refusal+"; session channels refused")
+		}
+		_ = newChan.Reject(gossh.ResourceShortage, refusal)
 		return
 	}
-	defer st.channels.Add(-1)
+	defer st.closeChannel()
 
 	id := randomHex(16)
-	box := newResizeBox()
-	s.boxes.Store(id, box)
-	defer s.boxes.Delete(id)
-	ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: newChan, s: s, account: accountOf(conn), remote: st.key, id: id, box: box}, ctx)
+	ch := newChannelState(ctx)
+	s.channels.Store(id, ch)
+	defer s.channels.Delete(id)
+	ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: newChan, s: s, account: accountOf(conn), remote: st.ip, id: id, ch: ch}, ctx)
+	ch.cancel(errChannelClosed)
+	if ch.started.Load() {
+		select {
+		case <-ch.done:
+		case <-ctx.Done():
+		}
+	}
 }
 
 // filteredChannel accepts a session channel and hands the default handler a
@@ -114,7 +206,7 @@ type filteredChannel struct {
 	id string
 	// account and remote name the client in abuse logs.
 	account, remote string
-	box             *resizeBox
+	ch              *channelState
 }
 
 // Accept accepts the channel and starts the filter.
@@ -175,7 +267,7 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			p.WidthPx, p.HeightPx = 0, 0
 			p.Term = cleanTerm(p.Term)
 			req.Payload = gossh.Marshal(&p)
-			c.box.set(size)
+			c.ch.box.set(size)
 			hasPty = true
 			out <- req
 		case "window-change":
@@ -184,7 +276,7 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 				_ = req.Reply(false, nil)
 				continue
 			}
-			c.box.set(c.s.clampSize(w.Columns, w.Rows))
+			c.ch.box.set(c.s.clampSize(w.Columns, w.Rows))
 			_ = req.Reply(true, nil)
 		case "env":
 			var e envRequest
@@ -205,6 +297,7 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 				continue
 			}
 			started = true
+			c.ch.started.Store(true)
 			out <- &gossh.Request{Type: "env", Payload: gossh.Marshal(&envRequest{sessionKeyEnv, c.id})}
 			out <- req
 		default:
@@ -235,25 +328,27 @@ func cleanTerm(term string) string {
 	return term
 }
 
-// sessionBox finds the resize box of a session and returns its environment
-// without the private key.
-func (s *Server) sessionBox(env []string) (*resizeBox, []string) {
-	var box *resizeBox
+// sessionChannel finds the channel of a session and returns the session's
+// environment without the private key.
+func (s *Server) sessionChannel(sess ssh.Session) (*channelState, []string) {
+	var ch *channelState
+	env := sess.Environ()
 	clean := env[:0:0]
 	for _, kv := range env {
 		name, value, _ := strings.Cut(kv, "=")
 		if name == sessionKeyEnv {
-			if b, ok := s.boxes.Load(value); ok {
-				box = b.(*resizeBox)
+			if c, ok := s.channels.Load(value); ok {
+				ch = c.(*channelState)
 			}
 			continue
 		}
 		clean = append(clean, kv)
 	}
-	if box == nil {
-		box = newResizeBox()
+	if ch == nil {
+		// Only when the channel handler was bypassed: end with the connection.
+		ch = newChannelState(sess.Context())
 	}
-	return box, clean
+	return ch, clean
 }
 
 func randomHex(n int) string {

@@ -19,6 +19,9 @@ const (
 	DefaultMaxSessionsPerIP   = 8
 	DefaultConnectionsPerMin  = 30
 	DefaultMaxSessionsPerConn = 3
+	DefaultSessionsPerConnMin = 20
+	DefaultExecPerMinute      = 30
+	DefaultIPv6Prefix         = 64
 	DefaultMaxEnv             = 32
 	DefaultMaxWidth           = 240
 	DefaultMaxHeight          = 80
@@ -60,7 +63,22 @@ type Config struct {
 	// per minute (with a burst of the same size).
 	ConnectionsPerMinute int
 	// MaxSessionsPerConn caps concurrent session channels on one connection.
+	// A session holds its place until its handler has returned, not only
+	// until its channel closes.
 	MaxSessionsPerConn int
+	// SessionsPerConnPerMinute caps how many session channels one
+	// connection may open in a minute (one after another): each is a new
+	// guest for a client without a key.
+	SessionsPerConnPerMinute int
+	// ExecPerMinute is how many commands (`ssh HOST history`, `replay ID`,
+	// `join CODE`, …) one address may run per minute, with a burst of the
+	// same size. The interactive arcade (no command) does not count.
+	ExecPerMinute int
+	// IPv6Prefix is how many leading bits of an IPv6 address the
+	// per-address limits group by (default 64, the usual customer network;
+	// 48 or 56 is stricter, 128 counts every address alone). Bans and logs
+	// keep the full address.
+	IPv6Prefix int
 	// MaxEnv caps the environment entries a session may send.
 	MaxEnv int
 
@@ -116,6 +134,12 @@ func (c Config) withDefaults() (Config, error) {
 	setInt(&c.MaxSessionsPerIP, DefaultMaxSessionsPerIP)
 	setInt(&c.ConnectionsPerMinute, DefaultConnectionsPerMin)
 	setInt(&c.MaxSessionsPerConn, DefaultMaxSessionsPerConn)
+	setInt(&c.SessionsPerConnPerMinute, DefaultSessionsPerConnMin)
+	setInt(&c.ExecPerMinute, DefaultExecPerMinute)
+	setInt(&c.IPv6Prefix, DefaultIPv6Prefix)
+	if c.IPv6Prefix > 128 {
+		return c, errors.New("server config: IPv6Prefix must be at most 128")
+	}
 	setInt(&c.MaxEnv, DefaultMaxEnv)
 	setInt(&c.MaxWidth, DefaultMaxWidth)
 	setInt(&c.MaxHeight, DefaultMaxHeight)

@@ -4,9 +4,12 @@ import (
 	"crypto/rand"
 	"errors"
 	"strings"
+	"sync"
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
 
 // fingerprintExt is the Permissions extension where the public-key callback
@@ -22,8 +25,9 @@ var errIdentityMismatch = errors.New("Your key could not be verified. Please rec
 
 // publicKeyHandler accepts any key: every key is an account. It records the
 // key's fingerprint so the session can check it against the key that
-// actually authenticated.
+// actually authenticated, and notes that a key was offered at all.
 func publicKeyHandler(ctx ssh.Context, key ssh.PublicKey) bool {
+	connStateFrom(ctx).keyOffered.Store(true)
 	perms := ctx.Permissions()
 	if perms.Extensions == nil {
 		perms.Extensions = make(map[string]string)
@@ -32,10 +36,25 @@ func publicKeyHandler(ctx ssh.Context, key ssh.PublicKey) bool {
 	return true
 }
 
-// keyboardInteractiveHandler lets clients without a key in as guests. It
-// asks no questions, only says what a guest gives up.
-func keyboardInteractiveHandler(_ ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
-	_, err := challenge("", "No SSH key offered: you will play as a guest. Connect with a key to keep your handle and history.", nil, nil)
+// Banners of keyboard-interactive sign-in: what happened to the key, and
+// what a guest gives up.
+const (
+	bannerNoKey = "No SSH key offered: you will play as a guest. Connect with a key to keep your handle and history."
+	// A key offered but not signed with is usually a passphrase-protected
+	// key the agent does not hold, or a public key file without its
+	// private half, or a hardware key left unplugged.
+	bannerKeyNotUsed = "Your SSH key was offered but the client did not sign in with it (is the key locked, missing its private half, or unplugged?), so you will play as a guest. Fix the key to keep your handle and history."
+)
+
+// keyboardInteractiveHandler lets clients without a usable key in as
+// guests. It asks no questions, only says what happened and what a guest
+// gives up.
+func keyboardInteractiveHandler(ctx ssh.Context, challenge gossh.KeyboardInteractiveChallenge) bool {
+	banner := bannerNoKey
+	if connStateFrom(ctx).keyOffered.Load() {
+		banner = bannerKeyNotUsed
+	}
+	_, err := challenge("", banner, nil, nil)
 	return err == nil
 }
 
@@ -64,4 +83,53 @@ func guestID() string {
 		sb.WriteByte(guestAlphabet[int(c)%len(guestAlphabet)])
 	}
 	return sb.String()
+}
+
+// guestNames hands out guest handles unique among the sessions connected
+// now, so that two guests at a table are never both "guest-7k3".
+type guestNames struct {
+	mu    sync.Mutex
+	taken map[string]bool
+	// draw returns n random characters; tests replace it.
+	draw func(n int) string
+}
+
+func newGuestNames() *guestNames {
+	return &guestNames{taken: make(map[string]bool), draw: randomGuestChars}
+}
+
+// take returns a handle like guest-7k3 that no connected session holds.
+// Three characters give 29,791 names; a few tries past a collision, the
+// names grow a character longer, so a crowded server still finds one.
+func (g *guestNames) take() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for n := 3; ; n++ {
+		for range 8 {
+			h := "guest-" + g.draw(n)
+			if len(h) <= textsafe.MaxHandle && !g.taken[h] {
+				g.taken[h] = true
+				return h
+			}
+		}
+		if n >= textsafe.MaxHandle-len("guest-") {
+			n = 2 // cannot happen with a working random source; keep trying
+		}
+	}
+}
+
+// release frees a handle when its session ends.
+func (g *guestNames) release(h string) {
+	g.mu.Lock()
+	delete(g.taken, h)
+	g.mu.Unlock()
+}
+
+func randomGuestChars(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = guestAlphabet[int(b[i])%len(guestAlphabet)]
+	}
+	return string(b)
 }

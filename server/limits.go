@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 )
@@ -14,17 +15,20 @@ import (
 var (
 	errTooManyConnections = errors.New("Too many new connections from your address. Wait a minute and try again.")
 	errServerFull         = errors.New("The arcade is full right now. Please try again in a few minutes.")
+	errTooManyCommands    = errors.New("Too many commands from your address. Wait a minute and try again.")
 )
 
-// limiter counts connections and sessions per client address and in total.
-// New connections are metered by a token bucket per address; concurrent
-// sessions are capped per address and globally.
+// limiter counts connections and sessions per client address (group, see
+// limitGroup) and in total. New connections and exec commands are metered
+// by token buckets per address; concurrent sessions are capped per address
+// and globally.
 type limiter struct {
 	maxSessions      int
 	maxSessionsPerIP int
 	maxConnsPerIP    int     // connections (with or without sessions) per address
 	perMinute        float64 // connection tokens refilled per minute
 	burst            float64
+	execPerMinute    float64 // exec command tokens refilled per minute (burst the same)
 	now              func() time.Time
 
 	mu       sync.Mutex
@@ -35,7 +39,9 @@ type limiter struct {
 
 type clientState struct {
 	conns, sessions int
-	tokens          float64
+	tokens          float64 // connection tokens
+	execTokens      float64
+	execWarned      bool // the refusals of this burst of commands were logged
 	updated         time.Time
 }
 
@@ -46,25 +52,63 @@ func newLimiter(cfg Config) *limiter {
 		maxConnsPerIP:    2*cfg.MaxSessionsPerIP + 2,
 		perMinute:        float64(cfg.ConnectionsPerMinute),
 		burst:            float64(cfg.ConnectionsPerMinute),
+		execPerMinute:    float64(cfg.ExecPerMinute),
 		now:              time.Now,
 		clients:          make(map[string]*clientState),
 		sweepAt:          1024,
 	}
 }
 
-// clientKey is the address a limit applies to: the IP without the port.
-func clientKey(addr net.Addr) string {
-	if tcp, ok := addr.(*net.TCPAddr); ok {
-		return tcp.IP.String()
+// clientIP is the client's address without the port, as bans and logs
+// name it ("unknown" when it cannot be told).
+func clientIP(addr net.Addr) string {
+	if ip, ok := addrIP(addr); ok {
+		return ip.String()
 	}
 	if addr == nil {
 		return "unknown"
 	}
-	host, _, err := net.SplitHostPort(addr.String())
-	if err != nil {
-		return addr.String()
+	return addr.String()
+}
+
+// addrIP extracts the IP of a network address; IPv4 in IPv6 is unmapped.
+func addrIP(addr net.Addr) (netip.Addr, bool) {
+	var ip netip.Addr
+	switch a := addr.(type) {
+	case *net.TCPAddr:
+		ip, _ = netip.AddrFromSlice(a.IP)
+	case nil:
+		return ip, false
+	default:
+		host, _, err := net.SplitHostPort(a.String())
+		if err != nil {
+			return ip, false
+		}
+		if ip, err = netip.ParseAddr(host); err != nil {
+			return ip, false
+		}
 	}
-	return host
+	ip = ip.Unmap().WithZone("")
+	return ip, ip.IsValid()
+}
+
+// limitGroup is the key per-address limits count against: an IPv4 address
+// itself, or the IPv6 network of v6Prefix bits around an IPv6 address. One
+// IPv6 customer is routinely given a whole /64 (often a /56 or a /48), so
+// counting single IPv6 addresses would hand one client 2^64 fresh budgets.
+func limitGroup(addr net.Addr, v6Prefix int) string {
+	ip, ok := addrIP(addr)
+	switch {
+	case !ok:
+		return clientIP(addr)
+	case ip.Is4() || v6Prefix >= 128:
+		return ip.String()
+	}
+	p, err := ip.Prefix(v6Prefix)
+	if err != nil {
+		return ip.String()
+	}
+	return p.String()
 }
 
 // admitConn counts a new connection from key. It always counts it (call
@@ -116,6 +160,25 @@ func (l *limiter) acquireSession(key string) error {
 	return nil
 }
 
+// allowExec spends one exec-command token of key. It returns
+// errTooManyCommands when the bucket is empty; warn is true for the first
+// refusal of a burst (log that one only).
+func (l *limiter) allowExec(key string) (warn bool, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	c := l.client(key, now)
+	l.refill(c, now)
+	if c.execTokens < 1 {
+		warn = !c.execWarned
+		c.execWarned = true
+		return warn, errTooManyCommands
+	}
+	c.execTokens--
+	c.execWarned = false
+	return false, nil
+}
+
 // releaseSession frees a slot taken by acquireSession.
 func (l *limiter) releaseSession(key string) {
 	l.mu.Lock()
@@ -144,13 +207,13 @@ func (l *limiter) client(key string, now time.Time) *clientState {
 	if len(l.clients) >= l.sweepAt {
 		for k, old := range l.clients {
 			l.refill(old, now)
-			if old.conns == 0 && old.sessions == 0 && old.tokens >= l.burst {
+			if old.conns == 0 && old.sessions == 0 && old.tokens >= l.burst && old.execTokens >= l.execPerMinute {
 				delete(l.clients, k)
 			}
 		}
 		l.sweepAt = max(1024, 2*len(l.clients))
 	}
-	c = &clientState{tokens: l.burst, updated: now}
+	c = &clientState{tokens: l.burst, execTokens: l.execPerMinute, updated: now}
 	l.clients[key] = c
 	return c
 }
@@ -161,5 +224,6 @@ func (l *limiter) refill(c *clientState, now time.Time) {
 		return
 	}
 	c.tokens = min(l.burst, c.tokens+elapsed.Minutes()*l.perMinute)
+	c.execTokens = min(l.execPerMinute, c.execTokens+elapsed.Minutes()*l.execPerMinute)
 	c.updated = now
 }

@@ -26,7 +26,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 
 	var lastInput atomic.Int64
 	lastInput.Store(time.Now().UnixNano())
-	remote := connStateFrom(sess.Context()).key
+	remote := connStateFrom(sess.Context()).ip
 	limited := newInputLimiter(sess, s.cfg.InputPerSecond, s.cfg.InputBurst, func() {
 		s.abuse("input flood", id.Account, remote, "input beyond the per-session rate is dropped")
 	})

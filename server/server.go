@@ -42,7 +42,10 @@ type Server struct {
 	log    *slog.Logger
 	ssh    *ssh.Server
 	limits *limiter
-	boxes  sync.Map // session key → *resizeBox
+	// channels maps a session's private key to its channel (see
+	// sessionKeyEnv).
+	channels sync.Map // session key → *channelState
+	guests   *guestNames
 	// bansSeen is the ban list generation last enforced on live sessions.
 	bansSeen atomic.Uint64
 
@@ -74,6 +77,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:    cfg,
 		log:    cfg.Logger,
 		limits: newLimiter(cfg),
+		guests: newGuestNames(),
 		live:   make(map[*liveSession]struct{}),
 	}
 	srv, err := wish.NewServer(
@@ -110,7 +114,7 @@ func New(cfg Config) (*Server, error) {
 	srv.RequestHandlers = map[string]ssh.RequestHandler{}
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
 	srv.ConnectionFailedCallback = func(conn net.Conn, err error) {
-		s.log.Debug("connection failed", "remote", clientKey(conn.RemoteAddr()), "err", err)
+		s.log.Debug("connection failed", "remote", clientIP(conn.RemoteAddr()), "err", err)
 	}
 	s.ssh = srv
 	return s, nil
@@ -221,14 +225,15 @@ func (s *Server) stopAccepting() {
 // completes the handshake so its first session can print why; a flood is
 // dropped at once.
 func (s *Server) admitConn(ctx ssh.Context, conn net.Conn) net.Conn {
-	key := clientKey(conn.RemoteAddr())
+	ip := clientIP(conn.RemoteAddr())
+	key := limitGroup(conn.RemoteAddr(), s.cfg.IPv6Prefix)
 	refusal, hardClose := s.limits.admitConn(key)
 	s.mu.Lock()
 	draining := s.draining
 	s.mu.Unlock()
 	tc := &trackedConn{Conn: conn, release: func() { s.limits.releaseConn(key) }}
 	if hardClose {
-		s.abuse("connection flood", "", key, "connection dropped before the handshake")
+		s.abuse("connection flood", "", ip, "connection dropped before the handshake")
 		_ = tc.Close()
 		return nil
 	}
@@ -240,17 +245,17 @@ func (s *Server) admitConn(ctx ssh.Context, conn net.Conn) net.Conn {
 	switch {
 	case draining:
 		refusal = errShutdown
-	case s.cfg.Bans.BannedAddr(key):
+	case s.cfg.Bans.BannedAddr(ip):
 		refusal = errBanned
-		s.abuse("banned address", "", key, "connection refused")
+		s.abuse("banned address", "", ip, "connection refused")
 	case refusal != nil:
-		s.abuse("connection rate", "", key, "connection refused")
+		s.abuse("connection rate", "", ip, "connection refused")
 	}
 	if refusal != nil {
 		tc.hardDeadline = time.Now().Add(refusedConnLifetime)
 		_ = tc.SetDeadline(time.Time{})
 	}
-	ctx.SetValue(connStateKey{}, &connState{key: key, refusal: refusal})
+	ctx.SetValue(connStateKey{}, &connState{id: randomHex(8), ip: ip, key: key, refusal: refusal})
 	return tc
 }
 
@@ -277,12 +282,20 @@ func (c *trackedConn) SetDeadline(t time.Time) error {
 	return c.Conn.SetDeadline(t)
 }
 
+// maxCommandBytes bounds the command line of an exec request. Commands
+// are a word and a code or id; the SSH library splits a command line with
+// an algorithm quadratic in its length (a 250 KB line cost seconds of
+// CPU), so anything longer is refused before it is split.
+const maxCommandBytes = 512
+
 // handleSession runs one session from admission to exit status.
 func (s *Server) handleSession(sess ssh.Session) {
 	st := connStateFrom(sess.Context())
-	log := s.log.With("remote", st.key, "conn", shortID(sess.Context().SessionID()))
+	log := s.log.With("remote", st.ip, "conn", shortID(sess.Context().SessionID()))
 
-	ctx, cancel := context.WithCancelCause(sess.Context())
+	ch, env := s.sessionChannel(sess)
+	defer ch.finish()
+	ctx, cancel := context.WithCancelCause(ch.ctx)
 	defer cancel(errEnded)
 	ls := &liveSession{cancel: cancel}
 	registered := s.register(ls)
@@ -309,7 +322,7 @@ func (s *Server) handleSession(sess ssh.Session) {
 		return
 	}
 	if err := s.limits.acquireSession(st.key); err != nil {
-		s.abuse("session limit", "", st.key, err.Error())
+		s.abuse("session limit", "", st.ip, err.Error())
 		writeLine(sess.Stderr(), err.Error())
 		return
 	}
@@ -317,32 +330,49 @@ func (s *Server) handleSession(sess ssh.Session) {
 
 	id, err := identify(sess)
 	if err != nil {
-		s.abuse("identity mismatch", "", st.key, "user "+safeLog(sess.User()))
+		s.abuse("identity mismatch", "", st.ip, "user "+safeLog(sess.User()))
 		writeLine(sess.Stderr(), err.Error())
 		return
 	}
 	if s.cfg.Bans.BannedKey(id.Account) {
-		s.abuse("banned key", id.Account, st.key, "session refused")
+		s.abuse("banned key", id.Account, st.ip, "session refused")
 		writeLine(sess.Stderr(), errBanned.Error())
 		return
 	}
+	if raw := sess.RawCommand(); raw != "" {
+		if len(raw) > maxCommandBytes {
+			s.abuse("long command", id.Account, st.ip, fmt.Sprintf("%d-byte command refused", len(raw)))
+			writeLine(sess.Stderr(), "That command is too long. Try `ssh HOST help`.")
+			return
+		}
+		if warn, err := s.limits.allowExec(st.key); err != nil {
+			if warn {
+				s.abuse("command rate", id.Account, st.ip, "commands refused for a while")
+			}
+			writeLine(sess.Stderr(), err.Error())
+			return
+		}
+	}
 	s.mu.Lock()
-	ls.account, ls.remote = id.Account, st.key
+	ls.account, ls.remote = id.Account, st.ip
 	s.mu.Unlock()
-	if !id.Guest && s.cfg.Records != nil {
+	id.ConnID, id.Addr = st.id, st.key
+	if id.Guest {
+		id.Handle = s.guests.take()
+		defer s.guests.release(id.Handle)
+	} else if s.cfg.Records != nil {
 		if acct, err := s.cfg.Records.Account(id.Account); err == nil {
 			id.Handle = acct.Handle
 		}
 	}
 
-	box, env := s.sessionBox(sess.Environ())
 	args := sanitizeArgs(sess.Command())
 	_, _, hasPty := sess.Pty()
 	started := time.Now()
 	log = log.With("account", id.Account, "pty", hasPty)
 	log.Info("session start", "user", safeLog(sess.User()), "command", safeLog(argsSummary(args)))
 
-	code = s.dispatch(ctx, cancel, sess, id, args, hasPty, box, env)
+	code = s.dispatch(ctx, cancel, sess, id, args, hasPty, ch.box, env)
 
 	reason := "done"
 	if cause := context.Cause(ctx); cause != nil && cause != errEnded && !errors.Is(cause, context.Canceled) {
