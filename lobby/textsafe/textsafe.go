@@ -27,6 +27,7 @@ const (
 var (
 	ErrHandleLength  = errors.New("A handle needs 2 to 16 characters.")
 	ErrHandleLetters = errors.New("A handle may use only letters A-Z, digits, '-' and '_'.")
+	ErrHandleKept    = errors.New("Handles that read like guest… or bot… are kept for visitors and bots; choose another.")
 )
 
 // Clean returns s with every escape sequence and control character removed,
@@ -156,8 +157,9 @@ func skipString(s string, i int) int {
 }
 
 // Handle checks a chosen handle against the allow-list: 2 to 16 characters,
-// each an ASCII letter, digit, '-' or '_'. Surrounding spaces are ignored.
-// The errors are messages for the player.
+// each an ASCII letter, digit, '-' or '_', and not one that reads like a
+// guest's or a bot's name (Kept). Surrounding spaces are ignored. The
+// errors are messages for the player.
 func Handle(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if n := len(s); n < MinHandle || n > MaxHandle {
@@ -171,5 +173,51 @@ func Handle(s string) (string, error) {
 			return "", ErrHandleLetters
 		}
 	}
+	if Kept(s) {
+		return "", ErrHandleKept
+	}
 	return s, nil
+}
+
+// keptPrefixes are how the names the server gives out begin: guests are
+// guest-7k3, bots bot-Ada.
+var keptPrefixes = []string{"guest", "bot"}
+
+// Kept reports whether a handle reads like a guest's or a bot's name,
+// however it is written: Bot_Ada, BOT-x, b0t, bo_t, gue5t and BotAda all
+// do. The handle is read the way a person reads it: letter case and the
+// separators '-' and '_' ignored, and digits that pass for letters (0 for
+// o, 3 for e, 5 for s, 6 and 8 for b, 7 for t, 9 for g) read as those
+// letters; then any handle beginning with guest or bot is kept. That also
+// keeps a few innocent words (bottle, botany): a clear rule is worth more
+// than them, because a player must be able to trust that a bot-like name
+// at the table is a bot.
+func Kept(handle string) bool {
+	var b strings.Builder
+	for _, r := range strings.ToLower(handle) {
+		switch r {
+		case '-', '_':
+			continue
+		case '0':
+			r = 'o'
+		case '3':
+			r = 'e'
+		case '5':
+			r = 's'
+		case '6', '8':
+			r = 'b'
+		case '7':
+			r = 't'
+		case '9':
+			r = 'g'
+		}
+		b.WriteRune(r)
+	}
+	read := b.String()
+	for _, p := range keptPrefixes {
+		if strings.HasPrefix(read, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -112,3 +112,18 @@ func TestHandle(t *testing.T) {
 		}
 	}
 }
+
+// Bot_Ada was accepted and read like the bot bot-Ada.
+func TestHandlesThatReadLikeABotOrAGuestAreKept(t *testing.T) {
+	for _, h := range []string{"Bot_Ada", "bot-Ada", "BOT-x", "BotAda", "b0t", "B0T_9", "bo_t", "b-o-t", "8ot", "6o7", "bot",
+		"guest", "Guest_7k3", "gue5t", "GU3ST", "9uest-1", "g_u_e_s_t"} {
+		if _, err := Handle(h); !errors.Is(err, ErrHandleKept) {
+			t.Errorf("Handle(%q) = %v, want %v", h, err, ErrHandleKept)
+		}
+	}
+	for _, h := range []string{"Bo", "Boris", "abbot", "robot", "Ada", "Gus", "questor", "b_o", "xbot"} {
+		if got, err := Handle(h); err != nil || got != h {
+			t.Errorf("Handle(%q) = %q, %v; want it accepted", h, got, err)
+		}
+	}
+}
