@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -85,4 +86,43 @@ func BenchmarkHistory(b *testing.B) {
 			b.Fatalf("History: %d, %v", len(hist), err)
 		}
 	}
+}
+
+// BenchmarkCheckFile measures the consistency check Open runs on an
+// existing file, on a database of 20,000 finished 60-move games with their
+// accounts (about the history of a busy year), and reports its speed in
+// MB/s, which is what DefaultCheckTime is sized from.
+func BenchmarkCheckFile(b *testing.B) {
+	db, path := openTemp(b)
+	const games, batch = 20000, 200
+	for i := 0; i < games; i += batch {
+		var wg sync.WaitGroup
+		for j := range batch {
+			wg.Go(func() {
+				g := finishedSample(fmt.Sprintf("G%07d", i+j), 60)
+				g.Seats[0].AccountID = fmt.Sprintf("SHA256:acct%05d", (i+j)%5000)
+				if err := db.FinishGame(g); err != nil {
+					b.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if err := db.Close(); err != nil {
+		b.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	var res checkResult
+	for range b.N {
+		if res, err = checkFile(path, time.Hour); err != nil || !res.complete {
+			b.Fatalf("check: %+v, %v", res, err)
+		}
+	}
+	b.ReportMetric(float64(info.Size())/1e6, "MB")
+	b.ReportMetric(float64(res.pages), "pages")
+	b.ReportMetric(float64(info.Size())/1e6*float64(b.N)/b.Elapsed().Seconds(), "MB/s")
 }

@@ -23,15 +23,24 @@ const gameIDAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 // maxGameIDBytes bounds ids accepted from callers.
 const maxGameIDBytes = 32
 
-// NewGameID returns a fresh random id of 5 (rarely 6) characters, unused by
+// GameIDLen is the length of new game ids: 31^14 ≈ 7.6e20 ids, about 69
+// bits. Anyone who knows a finished game's id may replay it, every hand
+// shown, so ids must not be guessable. With a million finished games one
+// guess finds one with probability 1e6 / 7.6e20 ≈ 1.3e-15. The fastest way
+// to try ids is typing them into the arcade's replay box, which the input
+// limit (1 KiB/s a session, 8 sessions an address) holds to a few hundred a
+// second: at 400 a second, 7.6e14 guesses per hit take about 60,000 years
+// from one address and 60 years from a thousand (`ssh HOST replay ID` is
+// slower still, 30 commands a minute per address). The 5 and 6-character
+// ids given out before keep working: an id is only ever looked up as it
+// was stored.
+const GameIDLen = 14
+
+// NewGameID returns a fresh random id of GameIDLen characters, unused by
 // any live, finished or abandoned game and not handed out before.
 func (db *DB) NewGameID() (string, error) {
-	for attempt := range 40 {
-		n := 5
-		if attempt >= 20 { // the 5-character space is crowded: go longer
-			n = 6
-		}
-		id, err := randomID(n)
+	for range 20 {
+		id, err := randomID(GameIDLen)
 		if err != nil {
 			return "", err
 		}

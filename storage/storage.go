@@ -104,6 +104,11 @@ type Options struct {
 	// Observer, when set, is told about every write transaction (for
 	// metrics). Nil: nothing is measured.
 	Observer Observer
+	// CheckTime bounds the consistency check of an existing file at Open
+	// (default DefaultCheckTime; negative skips it). A file that fails the
+	// check is refused; one too large to check in time is opened with a
+	// loud warning saying how far the check got.
+	CheckTime time.Duration
 }
 
 // Observer receives storage measurements. Calls come from the writer
@@ -151,9 +156,13 @@ func (e *lockedError) Error() string {
 func (e *lockedError) Is(target error) bool { return target == ErrLocked }
 
 // Open opens (creating when missing) the store at path. The parent directory
-// is created with mode 0700 and the file with 0600. It fails with an error
-// matching ErrLocked when another holder keeps the file locked past
-// opt.Timeout, and with ErrSchemaTooNew for files from a newer build.
+// is created with mode 0700 and the file with 0600; an existing file open to
+// other users is made 0600 and a directory open to them warned about. It
+// fails with an error matching ErrLocked when another holder keeps the file
+// locked past opt.Timeout, with ErrSchemaTooNew for files from a newer
+// build, and with ErrDamaged for a file that exists but is empty,
+// unreadable, truncated or fails the consistency check (see
+// Options.CheckTime): such a file is never silently replaced or served.
 func Open(path string, opt Options) (*DB, error) {
 	return open(path, opt, schemaPlan{version: schemaVersion, migrate: migrate})
 }
@@ -165,15 +174,45 @@ func open(path string, opt Options, plan schemaPlan) (*DB, error) {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
+	if opt.CheckTime == 0 {
+		opt.CheckTime = DefaultCheckTime
+	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory for %s: %w", path, err)
 	}
-	bdb, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout})
+	fresh, err := precheck(path)
+	if err != nil {
+		return nil, err
+	}
+	checkPermissions(path, opt.Logger)
+	var bdb *bolt.DB
+	err = safely(func() error {
+		var err error
+		bdb, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout})
+		return err
+	})
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, &lockedError{path: path}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open database %s: %w", path, err)
+		if fresh {
+			return nil, fmt.Errorf("open database %s: %w", path, err)
+		}
+		return nil, damaged(path, "cannot be opened (%v)", err)
+	}
+	if !fresh && opt.CheckTime > 0 {
+		// Checked once this process holds the lock: nobody writes meanwhile.
+		res, err := checkFile(path, opt.CheckTime)
+		if err != nil {
+			_ = bdb.Close()
+			return nil, damaged(path, "failed its consistency check (%v)", err)
+		}
+		if res.complete {
+			opt.Logger.Info("database checked", "path", path, "pages", res.pages, "took", res.took.Round(time.Millisecond).String())
+		} else {
+			opt.Logger.Warn("DATABASE ONLY PARTLY CHECKED: it is too large to check within the start-up bound; starting anyway. Verify it with `codebreakers backup`, which checks every page, or raise the bound",
+				"path", path, "pages_checked", res.pages, "took", res.took.Round(time.Millisecond).String(), "bound", opt.CheckTime.String())
+		}
 	}
 	if err := bdb.Update(func(tx *bolt.Tx) error { return prepare(tx, plan) }); err != nil {
 		_ = bdb.Close()

@@ -288,8 +288,8 @@ func TestNewGameID(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(id) < 5 || len(id) > 6 {
-			t.Fatalf("id %q: want 5–6 characters", id)
+		if len(id) != GameIDLen {
+			t.Fatalf("id %q: want %d characters", id, GameIDLen)
 		}
 		for _, c := range id {
 			if !strings.ContainsRune(gameIDAlphabet, c) {
