@@ -9,7 +9,7 @@
 //
 // Layout (all values are versioned JSON unless noted):
 //
-//	meta       "schema" → big-endian uint64 schema version
+//	meta       "schema" → big-endian uint64 schema version; "health-probe" → time of the last probe write while writes failed
 //	accounts   account id → account
 //	handles    lowercased handle → account id (raw)
 //	games      game id → finished game, all moves included
@@ -82,9 +82,10 @@ const (
 	bucketRatingHist = "ratinghist"
 	bucketIfThen     = "ifthen"
 
-	keySchema   = "schema"
-	keyHeader   = "header"
-	bucketMoves = "moves"
+	keySchema      = "schema"
+	keyHealthProbe = "health-probe" // meta: written by WriteHealth while writes fail
+	keyHeader      = "header"
+	bucketMoves    = "moves"
 )
 
 // topBuckets lists every top-level bucket of the current schema.
@@ -137,6 +138,14 @@ type DB struct {
 	// idMu guards reserved: ids handed out by NewGameID but not yet started.
 	idMu     sync.Mutex
 	reserved map[string]struct{}
+
+	// healthMu guards the write health: the error of the last write
+	// transaction when it failed (nil after a commit), since when writes
+	// have failed, and when WriteHealth last probed.
+	healthMu     sync.Mutex
+	failing      error
+	failingSince time.Time
+	probedAt     time.Time
 }
 
 // schemaPlan says which version to open at and how to migrate older files;

@@ -95,6 +95,7 @@ func (db *DB) commit(group []writeRequest) {
 	if db.observer != nil {
 		db.observer.Commit(len(group), time.Since(began), err)
 	}
+	db.noteWrite(err)
 	if err == nil {
 		for i, req := range group {
 			req.done <- errs[i]
@@ -113,6 +114,7 @@ func (db *DB) commit(group []writeRequest) {
 			if db.observer != nil {
 				db.observer.Commit(1, time.Since(began), err)
 			}
+			db.noteWrite(err)
 		}
 		req.done <- db.wrapWriteError(err)
 	}
@@ -141,4 +143,55 @@ func safeApply(apply func(tx *bolt.Tx) error, tx *bolt.Tx) (err error) {
 		}
 	}()
 	return apply(tx)
+}
+
+// healthProbeEvery is how often WriteHealth tries a write of its own while
+// writes are failing. Without a probe a server taken out of rotation for
+// failing writes would get no more writes, and never be healthy again.
+const healthProbeEvery = 5 * time.Second
+
+// noteWrite records how a write transaction ended, for WriteHealth: a
+// commit clears the failure, a failure other than a clean refusal sets it.
+func (db *DB) noteWrite(err error) {
+	var r rejection
+	if err != nil && errors.As(err, &r) {
+		return
+	}
+	db.healthMu.Lock()
+	defer db.healthMu.Unlock()
+	if err == nil {
+		db.failing = nil
+		return
+	}
+	if db.failing == nil {
+		db.failingSince = time.Now()
+	}
+	db.failing = err
+}
+
+// WriteHealth reports whether writes are failing: nil when the last write
+// transaction committed, else its error (disk full, read-only file system,
+// I/O error) with how long writes have been failing. While they fail, it
+// tries a small write of its own every few seconds, so that the answer
+// turns healthy once writes succeed again even if nobody else writes.
+func (db *DB) WriteHealth() error {
+	db.healthMu.Lock()
+	failing, since, probe := db.failing, db.failingSince, time.Since(db.probedAt) >= healthProbeEvery
+	if failing != nil && probe {
+		db.probedAt = time.Now()
+	}
+	db.healthMu.Unlock()
+	if failing == nil {
+		return nil
+	}
+	if probe {
+		err := db.write(func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte(bucketMeta)).Put([]byte(keyHealthProbe), []byte(time.Now().UTC().Format(time.RFC3339Nano)))
+		})
+		if err == nil {
+			return nil
+		}
+		failing = err
+	}
+	return fmt.Errorf("writes to %s failing for %s: %w", db.path, time.Since(since).Round(time.Second), failing)
 }
