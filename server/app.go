@@ -4,6 +4,7 @@ import (
 	"context"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
 )
@@ -44,6 +45,12 @@ type Records interface {
 	Game(id string) (storage.FinishedGame, error)
 	Leaderboard(q storage.LeaderQuery) ([]storage.Leader, error)
 	Profile(handle string, recent int) (storage.Profile, error)
+}
+
+// Analyst gives a finished game's analysis, made now if none is stored
+// (*analyst.Analyst satisfies it).
+type Analyst interface {
+	Report(ctx context.Context, g storage.FinishedGame) (analysis.Report, error)
 }
 
 // Identity is who a session belongs to: the lobby's identity.

@@ -107,6 +107,9 @@ type Config struct {
 	Records Records
 	// Games rebuilds finished games for the `replay ID` transcript.
 	Games *engine.Registry
+	// Analyst gives the analysis printed after a `replay ID` transcript
+	// (nil: none).
+	Analyst Analyst
 	// LeaderboardMinGames is how many rated games an account needs to be
 	// on a leaderboard (default 5), and LeaderboardWindow how recent its
 	// last rated game must be (default 30 days).

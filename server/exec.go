@@ -35,7 +35,9 @@ Without a terminal:
   ssh HOST help               this text
   ssh HOST history            your last games, newest first
   ssh HOST stats              games played and won
-  ssh HOST replay ID          a finished game as text, every hand shown
+  ssh HOST replay ID          a finished game as text, every hand shown, and its
+                              analysis: the bits each move gained, the best
+                              move available, each player's accuracy
   ssh HOST top [GAME]         the best-rated players (of every game, or one)
   ssh HOST profile HANDLE     a player's ratings, record and recent games
 
@@ -105,7 +107,7 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 		if hasPty {
 			return s.runProgram(ctx, cancel, sess, id, Start{Kind: "replay", Arg: strings.ToUpper(arg)}, box, env)
 		}
-		return s.execReplay(out, sess.Stderr(), strings.ToUpper(arg))
+		return s.execReplay(ctx, out, sess.Stderr(), strings.ToUpper(arg))
 	case "help", "--help", "-h":
 		_, _ = io.WriteString(out, helpText)
 		return 0
@@ -185,7 +187,7 @@ func (s *Server) execStats(out, errOut io.Writer, id Identity) int {
 	return 0
 }
 
-func (s *Server) execReplay(out, errOut io.Writer, gameID string) int {
+func (s *Server) execReplay(ctx context.Context, out, errOut io.Writer, gameID string) int {
 	if s.cfg.Records == nil || s.cfg.Games == nil {
 		writeLine(errOut, "Replays are not available on this server.")
 		return 1
@@ -205,8 +207,30 @@ func (s *Server) execReplay(out, errOut io.Writer, gameID string) int {
 		writeLine(errOut, "That game could not be replayed: its record does not match the rules any more.")
 		return 1
 	}
+	if s.cfg.Analyst == nil {
+		return 0
+	}
+	rep, err := s.cfg.Analyst.Report(ctx, g)
+	if err != nil {
+		s.log.Warn("replay analysis", "game", gameID, "err", err)
+		writeLine(out, "")
+		writeLine(out, "The analysis is not ready; try again in a moment.")
+		return 0
+	}
+	writeLine(out, "")
+	names := make([]string, len(g.Seats))
+	for i, st := range g.Seats {
+		names[i] = st.Handle
+	}
+	for _, line := range rep.Lines(names) {
+		text := strings.TrimLeft(line, " ")
+		writeLine(out, line[:len(line)-len(text)]+textsafe.Clean(text, analysisWidth))
+	}
 	return 0
 }
+
+// analysisWidth caps one line of the analysis printed after a transcript.
+const analysisWidth = 400
 
 // writeTranscript prints a finished game: who played, every event in
 // order, then every hand and the result.

@@ -56,3 +56,13 @@ func migrateTo2(tx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// migrateTo3 brings a schema-2 file to schema 3: it creates the bucket of
+// game analyses. Games finished before have none; they are analysed when
+// first replayed (an analysis is derived from the record alone).
+func migrateTo3(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists([]byte(bucketAnalyses)); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketAnalyses, err)
+	}
+	return nil
+}

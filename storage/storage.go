@@ -26,6 +26,10 @@
 //	ratinghist account id ‖ NUL ‖ game ‖ NUL ‖ big-endian finish nanos ‖ game id → rating after that game
 //	ifthen     account id → If Then record per level (played, cleared, fewest turns)
 //
+// Since schema 3 (reviews of finished games):
+//
+//	analyses   game id → the game's analysis (engine/analysis.Report), computed after it finished
+//
 // A finished game's record, stats, listing, ratings and history are written
 // in the one transaction that stores it, so they are exactly as durable as
 // its moves.
@@ -64,7 +68,7 @@ var (
 
 // schemaVersion is the layout this build writes. Bump it and extend
 // migrate when the layout changes.
-const schemaVersion = 2
+const schemaVersion = 3
 
 const (
 	bucketMeta      = "meta"
@@ -81,6 +85,8 @@ const (
 	bucketLeaders    = "leaders"
 	bucketRatingHist = "ratinghist"
 	bucketIfThen     = "ifthen"
+	// Since schema 3.
+	bucketAnalyses = "analyses"
 
 	keySchema      = "schema"
 	keyHealthProbe = "health-probe" // meta: written by WriteHealth while writes fail
@@ -92,7 +98,8 @@ const (
 func topBuckets() []string {
 	return []string{bucketMeta, bucketAccounts, bucketHandles, bucketGames, bucketLive,
 		bucketIndex, bucketStats, bucketAbandoned,
-		bucketFinished, bucketRatings, bucketLeaders, bucketRatingHist, bucketIfThen}
+		bucketFinished, bucketRatings, bucketLeaders, bucketRatingHist, bucketIfThen,
+		bucketAnalyses}
 }
 
 // Options tunes Open.
@@ -280,6 +287,8 @@ func migrate(tx *bolt.Tx, from int) error {
 	switch from {
 	case 1:
 		return migrateTo2(tx)
+	case 2:
+		return migrateTo3(tx)
 	default:
 		return fmt.Errorf("no migration from schema %d", from)
 	}

@@ -22,6 +22,8 @@ type keys struct {
 	refresh, watch, replay key.Binding
 	// replay
 	play, viewAs key.Binding
+	// analysis shows or hides a replay's analysis.
+	analysis key.Binding
 	// seeking
 	bots key.Binding
 
@@ -57,8 +59,9 @@ func newKeys() keys {
 		watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),
 		replay:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "replay")),
 
-		play:   key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play/pause")),
-		viewAs: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view as")),
+		play:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "play/pause")),
+		viewAs:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "view as")),
+		analysis: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "analysis")),
 
 		bots: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "play bots now")),
 	}

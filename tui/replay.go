@@ -36,6 +36,8 @@ type replayScreen struct {
 	tick     int  // identifies the current autoplay chain, so stale ticks stop
 	building bool // another viewer's frames are being rebuilt
 	err      string
+	// review is the game's analysis once it has come (see replay_analysis.go).
+	review replayReview
 }
 
 // replayFrames is a whole game replayed once for one viewer: every
@@ -80,8 +82,9 @@ func buildFrames(games *engine.Registry, id string, rec engine.Record, viewer en
 	return f, nil
 }
 
-// replayLoaded handles a loaded game: open its replay or say what failed.
-func (a *app) replayLoaded(msg replayLoadedMsg) {
+// replayLoaded handles a loaded game: open its replay (and ask for its
+// analysis) or say what failed.
+func (a *app) replayLoaded(msg replayLoadedMsg) tea.Cmd {
 	e, _ := a.top().(interface{ setError(string) })
 	fail := func(m string) {
 		if e != nil {
@@ -91,10 +94,10 @@ func (a *app) replayLoaded(msg replayLoadedMsg) {
 	switch {
 	case errors.Is(msg.err, storage.ErrNotFound):
 		fail("No finished game has that id. Ids look like 8F3K2; yours are under My games.")
-		return
+		return nil
 	case msg.err != nil:
 		fail(a.userError(msg.err, "That game could not be loaded just now; try again in a moment."))
-		return
+		return nil
 	}
 	r, err := newReplayScreen(a, msg.game, msg.frames)
 	if err == nil && msg.buildErr != nil {
@@ -103,12 +106,13 @@ func (a *app) replayLoaded(msg replayLoadedMsg) {
 	if err != nil {
 		a.logger.Error("replay", "game", msg.game.ID, "err", err)
 		fail("That game's record could not be replayed on this server version.")
-		return
+		return nil
 	}
 	if e != nil {
 		e.setError("")
 	}
 	a.push(r)
+	return r.askAnalysis(a)
 }
 
 func newReplayScreen(a *app, g storage.FinishedGame, frames *replayFrames) (*replayScreen, error) {
@@ -141,12 +145,16 @@ func (r *replayScreen) title(*app) string {
 	return fmt.Sprintf("Replay · %s · game %s · %d players", r.info.Name, textsafe.Clean(r.game.ID, 10), len(r.names))
 }
 
-func (r *replayScreen) titleRight(*app) string {
-	switch r.frames.viewer.Kind {
-	case engine.ViewerSeat:
-		return "as " + r.seatName(r.frames.viewer.Seat) + " saw it"
+func (r *replayScreen) titleRight(a *app) string {
+	right := "all tiles shown"
+	if r.frames.viewer.Kind == engine.ViewerSeat {
+		right = "as " + r.seatName(r.frames.viewer.Seat) + " saw it"
 	}
-	return "all tiles shown"
+	// The analysis mark only where the title has room for it.
+	if m := r.mark(); m != "" && board.Width(r.title(a))+board.Width(right+m)+4 <= a.width {
+		right += m
+	}
+	return right
 }
 
 func (r *replayScreen) seatName(s engine.Seat) string {
@@ -167,6 +175,9 @@ func (r *replayScreen) nextTick() tea.Cmd {
 
 func (r *replayScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case replayAnalysisMsg:
+		r.gotAnalysis(a, msg)
+		return nil
 	case replayFramesMsg:
 		if msg.gameID != r.game.ID {
 			return nil
@@ -228,6 +239,8 @@ func (r *replayScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 			}
 			return r.nextTick()
 		}
+	case key.Matches(msg, a.km.analysis) && a.analyst != nil:
+		r.review.on = !r.review.on
 	case key.Matches(msg, a.km.viewAs):
 		next := engine.Omniscient()
 		switch {
@@ -275,10 +288,12 @@ func (r *replayScreen) body(a *app, w, h int) string {
 	for _, l := range capLines(board.WrapIndent(last, w, prefix, strings.Repeat(" ", board.Width(prefix))), replayStepLines, w) {
 		footer = append(footer, a.st.strong.Render(l))
 	}
+	footer = append(footer, r.analysisLines(a, w)...)
 	if r.step == r.moves() {
 		for _, l := range board.WrapIndent(textsafe.Clean(r.game.Result.Summary, 300), w, " ", " ") {
 			footer = append(footer, a.st.strong.Render(l))
 		}
+		footer = append(footer, r.summaryLines(a, w)...)
 	}
 	switch {
 	case r.err != "":
@@ -306,8 +321,9 @@ func (r *replayScreen) shortHelp(a *app) []key.Binding {
 	if r.board.Overlay() {
 		return r.board.ShortHelp()
 	}
-	return []key.Binding{
-		withHelp(a.km.left, "←/→", "step"), withHelp(a.km.home, "home/end", "jump"),
-		withHelp(a.km.play, "space", "play"), a.km.viewAs, withHelp(a.km.board.Notes, "n", "notes"), a.km.back,
+	ks := []key.Binding{withHelp(a.km.left, "←/→", "step"), withHelp(a.km.home, "home/end", "jump"), withHelp(a.km.play, "space", "play")}
+	if a.analyst != nil {
+		ks = append(ks, a.km.analysis)
 	}
+	return append(ks, a.km.viewAs, withHelp(a.km.board.Notes, "n", "notes"), a.km.back)
 }

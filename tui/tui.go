@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
@@ -59,6 +60,15 @@ type Deps struct {
 	// LeaderboardMinGames is how many rated games put a player on a
 	// leaderboard (default 5, as the `top` command).
 	LeaderboardMinGames int
+	// Analyst gives replays their analysis (nil: replays have none).
+	Analyst Analyst
+}
+
+// Analyst gives a finished game's analysis, made now when none is stored
+// (*analyst.Analyst satisfies it). It may take a while: call it off the
+// event loop.
+type Analyst interface {
+	Report(ctx context.Context, g storage.FinishedGame) (analysis.Report, error)
 }
 
 // Start says where a session begins, from the SSH command line
@@ -114,10 +124,11 @@ type guarded interface{ quitNeedsConfirm() bool }
 
 // app is the root model.
 type app struct {
-	hub    hubAPI
-	store  AccountStore
-	games  *engine.Registry
-	logger *slog.Logger
+	hub     hubAPI
+	store   AccountStore
+	games   *engine.Registry
+	logger  *slog.Logger
+	analyst Analyst
 	// minRated is Deps.LeaderboardMinGames.
 	minRated int
 	ctx      context.Context
@@ -163,7 +174,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		games = engine.NewRegistry()
 	}
 	a := &app{
-		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx,
+		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst,
 		id: s.Identity, start: s.Start,
 		st: newStyles(), km: newKeys(), help: help.New(),
 		dirty: true, pump: waitTable, seekPump: waitSeek, now: time.Now, after: tea.Tick,
@@ -357,8 +368,7 @@ func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return a.pushTable(msg.conn), true
 	case replayLoadedMsg:
-		a.replayLoaded(msg)
-		return nil, true
+		return a.replayLoaded(msg), true
 	case seekStartedMsg:
 		return a.seekStarted(msg), true
 	case tea.KeyPressMsg:

@@ -38,8 +38,7 @@ func register(tm *term, handle string) {
 // and returns its code.
 func createTable(host *term) string {
 	host.t.Helper()
-	host.waitFor("Create a table")
-	host.send(keyDown, keyEnter)
+	openHomeItem(host, "Create a table")
 	host.waitFor("CREATE A TABLE", "which game?", "Break the Code")
 	host.send(keyEnter) // Break the Code is first in the menu
 	host.waitFor("CREATE A TABLE", "Bots")

@@ -23,8 +23,7 @@ const (
 // the Seats row), create the table and return its join code.
 func createGameTable(host *term, game int, gameName string, form ...string) string {
 	host.t.Helper()
-	host.waitFor("Create a table")
-	host.send(keyDown, keyEnter)
+	openHomeItem(host, "Create a table")
 	host.waitFor("which game?", gameName)
 	for range game {
 		host.send(keyDown)
@@ -40,6 +39,25 @@ func createGameTable(host *term, game int, gameName string, form ...string) stri
 	s := host.waitUntil("a join code", seen.HasJoinCode)
 	code, _ := seen.JoinCode(s)
 	return code
+}
+
+// openHomeItem moves the home menu's cursor to the item labelled label,
+// wherever the menu puts it, and opens it.
+func openHomeItem(host *term, label string) {
+	host.t.Helper()
+	host.waitFor(label)
+	host.send("\x1b[H") // home: the first item
+	chosen := regexp.MustCompile(`▸ ` + regexp.QuoteMeta(label))
+	for range 12 {
+		if chosen.MatchString(host.screen()) {
+			host.send(keyEnter)
+			return
+		}
+		before := host.screen()
+		host.send(keyDown)
+		host.waitUntil("the cursor to move", func(s string) bool { return s != before })
+	}
+	host.t.Fatalf("no home item %q:\n%s", label, host.screen())
 }
 
 // formRow matches a create-table row showing value, e.g. formRow("Bots", "2").

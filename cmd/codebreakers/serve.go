@@ -20,6 +20,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/ifthen"
 	"github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/analyst"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/tui"
@@ -194,6 +195,26 @@ type instance struct {
 	srv  *server.Server
 	ops  *ops
 	bans *server.BanList // nil without --ban-file
+	// analyst analyses finished games in the background until stopAnalyst.
+	analyst     *analyst.Analyst
+	stopAnalyst context.CancelFunc
+	analystDone chan struct{}
+}
+
+// analysingStore is the hub's store: each game it finishes is queued for
+// analysis once it is stored.
+type analysingStore struct {
+	*storage.DB
+	analyst *analyst.Analyst
+}
+
+// FinishGame stores the finished game, then queues it for analysis.
+func (s analysingStore) FinishGame(g storage.FinishedGame) error {
+	if err := s.DB.FinishGame(g); err != nil {
+		return err
+	}
+	s.analyst.Finished(g.ID)
+	return nil
 }
 
 // games is every game the arcade serves, in menu order.
@@ -221,10 +242,11 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		}
 	}
 	reg := games()
+	in.analyst = analyst.New(analyst.Config{Games: reg, Store: db, Logger: log})
 	hub, err := lobby.NewHub(lobby.Config{
 		Muted:       in.bans.Muted,
 		Games:       reg,
-		Store:       db,
+		Store:       analysingStore{DB: db, analyst: in.analyst},
 		Logger:      log,
 		Grace:       o.Grace,
 		BotDelay:    o.BotDelay,
@@ -235,7 +257,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("start lobby: %w", err)
 	}
-	deps := tui.Deps{Hub: hub, Store: db, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames}
+	deps := tui.Deps{Hub: hub, Store: db, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames, Analyst: in.analyst}
 	srv, err := server.New(server.Config{
 		Addr:                 o.Addr,
 		HostKeyPath:          o.HostKey,
@@ -249,6 +271,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		StallTimeout:         o.StallTimeout,
 		Bans:                 in.bans,
 		Records:              db,
+		Analyst:              in.analyst,
 		Games:                reg,
 		LeaderboardMinGames:  o.LeaderboardMinGames,
 		App: func(s server.Session) tea.Model {
@@ -267,6 +290,12 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		return nil, fmt.Errorf("start server: %w", err)
 	}
 	in.db, in.hub, in.srv, in.ops = db, hub, srv, ops
+	actx, stop := context.WithCancel(context.Background())
+	in.stopAnalyst, in.analystDone = stop, make(chan struct{})
+	go func() {
+		defer close(in.analystDone)
+		in.analyst.Run(actx)
+	}()
 	if err := ops.start(o, in); err != nil {
 		_ = in.close(time.Second)
 		return nil, err
@@ -285,6 +314,8 @@ func (in *instance) close(timeout time.Duration) error {
 		errs = append(errs, err)
 	}
 	in.hub.Close()
+	in.stopAnalyst()
+	<-in.analystDone // an analysis in hand finishes first: at most a few seconds
 	if err := in.ops.stop(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("stop metrics and admin socket: %w", err))
 	}

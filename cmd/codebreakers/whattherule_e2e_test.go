@@ -157,8 +157,7 @@ func typeGuess(tm *term, text string) {
 // seats, one a bot, for two rounds, and returns its join code.
 func createWTRTable(host *term) string {
 	host.t.Helper()
-	host.waitFor("Create a table")
-	host.send(keyDown, keyEnter)
+	openHomeItem(host, "Create a table")
 	host.waitFor("which game?", "What the Rule?!")
 	for range wtrMenu {
 		host.send(keyDown)

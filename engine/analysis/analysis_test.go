@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -94,5 +95,34 @@ func TestBudget(t *testing.T) {
 	var unlimited *Budget
 	if !unlimited.Spend(1<<40) || !unlimited.Afford(1<<62) || unlimited.Spent() != 0 {
 		t.Fatal("a nil budget is unlimited")
+	}
+}
+
+// TestLines: the transcript names each move by its number, its player and
+// what it was, gives its figures, and ends with a line per player.
+func TestLines(t *testing.T) {
+	steps := []Step{
+		{Move: 6, Seat: 0, Kind: "ask", Text: "asked: where are your 8s or 9s? (8)", Knew: "212 centre sets possible",
+			Unit: "centre sets", Before: 212, After: 58, Bits: 1.87, Expected: 1.9, Best: 2.31, BestMove: "sum of your tiles", Scored: true},
+		{Move: 8, Seat: 1, Kind: "guess", Text: "guessed the centre: 1w 2b 4b 6w 8w", Unit: "centre sets", Before: 3, After: 3,
+			Chance: 1.0 / 3, BestChance: 1.0 / 3},
+	}
+	r := Report{Steps: steps, Summaries: Summarize(steps, []engine.Player{{Name: "p0"}, {Name: "p1"}})}
+	got := strings.Join(r.Lines([]string{"Bo", "mara"}), "\n")
+	for _, want := range []string{
+		"  move 7 · Bo asked: where are your 8s or 9s? (8)",
+		"          knew: 212 centre sets possible",
+		"          212 → 58 centre sets · gained 1.87 bits · expected 1.90 · best 2.31: sum of your tiles",
+		"  move 9 · mara guessed the centre: 1w 2b 4b 6w 8w",
+		"          3 → 3 centre sets · chance 33 % (best 33 %)",
+		"  Bo           1 question · 1.87 bits gained · expected 1.90 of the best 2.31 · accuracy 82 %",
+		"helped most: move 7 (1.87 bits) · cost most: move 7 (1.90 of 2.31 bits)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lines lack %q:\n%s", want, got)
+		}
+	}
+	if !strings.Contains(got, "  mara         nothing to score (1 guess)") || strings.Contains(got, "0 moves") {
+		t.Errorf("a player who only guessed is not said so:\n%s", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/analysis"
+	"github.com/codebreakers/codebreakers/engine/words"
 )
 
 // Analyze reviews a finished game (analysis.Analyzer). Each question and
@@ -148,12 +149,13 @@ func knew(v View, sb seatBelief) string {
 		}
 		parts = append(parts, fmt.Sprintf("%s %d", sv.Name, sb.counts.hands[i]))
 	}
+	heard := words.Count(notesHeard(v), "answer", "answers") + " heard"
 	if v.Players == 2 {
-		return fmt.Sprintf("%s may hold %d hands (%d answers heard)", v.Seats[1-v.Viewer.Seat].Name,
-			sb.targets(), notesHeard(v))
+		return fmt.Sprintf("%s may hold %s (%s)", v.Seats[1-v.Viewer.Seat].Name,
+			words.Count(sb.targets(), "hand", "hands"), heard)
 	}
-	return fmt.Sprintf("%d centre sets possible; hands possible: %s (%d answers heard)",
-		sb.targets(), strings.Join(parts, ", "), notesHeard(v))
+	return fmt.Sprintf("%s possible; hands possible: %s (%s)",
+		words.Count(sb.targets(), "centre set", "centre sets"), strings.Join(parts, ", "), heard)
 }
 
 func notesHeard(v View) int {

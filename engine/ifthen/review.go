@@ -8,6 +8,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/words"
 )
 
 // Analyze reviews a finished game (analysis.Analyzer). Every card a Code
@@ -121,8 +122,9 @@ func playStep(before, after View, a Action, b *analysis.Budget, deck []levelChal
 	step := analysis.Step{
 		Unit:   "Challenges",
 		Before: len(rules),
-		Knew: fmt.Sprintf("%d of the %d Level %d Challenges fit %d judgements and %d Hints",
-			len(rules), len(deck), before.Level, len(before.History), len(before.Hints)),
+		Knew: fmt.Sprintf("%d of the %d Level %d Challenges fit %s and %s",
+			len(rules), len(deck), before.Level, words.Count(len(before.History), "judgement", "judgements"),
+			words.Count(len(before.Hints), "Hint", "Hints")),
 	}
 	for i, c := range before.Hand {
 		for up := range 2 {

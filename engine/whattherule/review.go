@@ -11,6 +11,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/words"
 )
 
 // Analyze reviews a finished game (analysis.Analyzer). Every card played,
@@ -384,8 +385,9 @@ func (r *reviewer) knew(v View, fit []int) string {
 	if v.Library {
 		from = "drawn from the library"
 	}
-	return fmt.Sprintf("%d of %d library rules fit %d verdicts and %d guesses (round %d; the rule is %s)",
-		len(fit), len(r.lib), len(v.Judgements), len(v.Guesses), v.Round, from)
+	return fmt.Sprintf("%d of %d library rules fit %s and %s (round %d; the rule is %s)",
+		len(fit), len(r.lib), words.Count(len(v.Judgements), "verdict", "verdicts"),
+		words.Count(len(v.Guesses), "guess", "guesses"), v.Round, from)
 }
 
 // comment adds, once the rounds are over, where each round's rule stood

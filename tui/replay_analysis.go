@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"charm.land/lipgloss/v2/table"
+
+	"github.com/codebreakers/codebreakers/engine/analysis"
+	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
+)
+
+// analysisWait is how long a replay waits for its analysis before saying
+// it is not ready (another first replay may be analysing).
+const analysisWait = 20 * time.Second
+
+// replayReview is a replay's analysis and whether it is shown.
+type replayReview struct {
+	on      bool
+	waiting bool
+	report  *analysis.Report
+	failed  bool
+}
+
+// replayAnalysisMsg carries a game's analysis, fetched off the event loop.
+type replayAnalysisMsg struct {
+	gameID string
+	report analysis.Report
+	err    error
+}
+
+// askAnalysis fetches the game's analysis (stored, or made now for a game
+// that has none) without blocking the event loop.
+func (r *replayScreen) askAnalysis(a *app) tea.Cmd {
+	if a.analyst == nil {
+		return nil
+	}
+	r.review = replayReview{on: true, waiting: true}
+	an, g, ctx := a.analyst, r.game, a.ctx
+	return func() tea.Msg {
+		c, cancel := context.WithTimeout(ctx, analysisWait)
+		defer cancel()
+		rep, err := an.Report(c, g)
+		return replayAnalysisMsg{gameID: g.ID, report: rep, err: err}
+	}
+}
+
+func (r *replayScreen) gotAnalysis(a *app, msg replayAnalysisMsg) {
+	if msg.gameID != r.game.ID {
+		return
+	}
+	r.review.waiting = false
+	if msg.err != nil {
+		r.review.failed = true
+		a.logger.Warn("replay analysis", "game", r.game.ID, "err", msg.err)
+		return
+	}
+	rep := msg.report
+	r.review.report = &rep
+}
+
+// mark is the title's note on the analysis.
+func (r *replayScreen) mark() string {
+	switch {
+	case !r.review.on && (r.review.report != nil || r.review.waiting):
+		return " · analysis off"
+	case r.review.report != nil:
+		return " · analysis ✓"
+	case r.review.waiting:
+		return " · analysing…"
+	}
+	return ""
+}
+
+// analysisLines are the footer lines about the move just replayed.
+func (r *replayScreen) analysisLines(a *app, w int) []string {
+	if !r.review.on {
+		return nil
+	}
+	indent := strings.Repeat(" ", board.Width(fmt.Sprintf(" step %d/%d   ", r.step, r.moves())))
+	switch {
+	case r.review.failed:
+		return []string{a.st.dim.Render(board.Truncate(indent+"The analysis is not ready; open the replay again later.", w, "…"))}
+	case r.review.report == nil:
+		if r.review.waiting {
+			return []string{a.st.dim.Render(board.Truncate(indent+"Analysing the game…", w, "…"))}
+		}
+		return nil
+	case r.step == 0:
+		return nil
+	}
+	i := r.review.report.StepAt(r.step - 1)
+	if i < 0 {
+		return nil
+	}
+	st := r.review.report.Steps[i]
+	text := textsafe.Clean(st.Figures(), 300)
+	if st.Hidden != "" {
+		text += " · " + textsafe.Clean(st.Hidden, 200)
+	}
+	var out []string
+	for _, l := range capLines(board.WrapIndent(text, w, indent, indent), 2, w) {
+		out = append(out, a.st.dim.Render(l))
+	}
+	return out
+}
+
+// summaryLines are the end of the replay's review: per player, what their
+// moves gained against the best available, and their costliest move.
+func (r *replayScreen) summaryLines(a *app, w int) []string {
+	if !r.review.on || r.review.report == nil {
+		return nil
+	}
+	rep := r.review.report
+	var rows [][]string
+	noun := ""
+	for _, p := range rep.Summaries {
+		if p.Moves == 0 {
+			continue
+		}
+		cost := ""
+		if p.Cost >= 0 && p.Cost < len(rep.Steps) {
+			c := rep.Steps[p.Cost]
+			cost = fmt.Sprintf("(move %d: %.1f of %.1f bits)", c.Move+1, c.Expected, c.Best)
+		}
+		if noun == "" {
+			_, noun = rep.Noun(p.Seat)
+		}
+		rows = append(rows, []string{r.seatName(p.Seat), fmt.Sprint(p.Moves), fmt.Sprintf("%.1f", p.Bits),
+			fmt.Sprintf("%.1f", p.Best), analysis.Percent(p.Accuracy), cost})
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	t := table.New().Border(lipgloss.HiddenBorder()).
+		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderHeader(false).BorderColumn(false).
+		Headers("", noun, "bits gained", "best available", "accuracy", "").Rows(rows...).
+		StyleFunc(func(row, col int) lipgloss.Style {
+			s := lipgloss.NewStyle().PaddingRight(2)
+			if row == table.HeaderRow {
+				return s.Inherit(a.st.dim)
+			}
+			return s
+		})
+	var out []string
+	for _, l := range strings.Split(t.Render(), "\n") {
+		out = append(out, " "+board.Truncate(l, w-1, "…"))
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine/analysis"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// fakeAnalyst analyses on demand, counting the requests.
+type fakeAnalyst struct{ calls int }
+
+func (f *fakeAnalyst) Report(_ context.Context, g storage.FinishedGame) (analysis.Report, error) {
+	f.calls++
+	return analysis.Analyze(registry(), g.Record)
+}
+
+// TestReplayShowsAnalysis: a replay fetches its game's analysis, shows under
+// each question what it gained against the best question available, and at
+// the end a table of every player's bits and accuracy; a hides and shows it.
+func TestReplayShowsAnalysis(t *testing.T) {
+	g := finishedGame(t)
+	store := newFakeStore()
+	store.games[g.ID] = g
+	m := newTestApp(t, &fakeHub{}, store, 80, 24)
+	an := &fakeAnalyst{}
+	m.analyst = an
+	run(t, m, m.openReplay(g.ID))
+	r, ok := m.top().(*replayScreen)
+	if !ok {
+		t.Fatalf("replay not opened: %T\n%s", m.top(), screenText(m))
+	}
+	if an.calls != 1 || r.review.report == nil {
+		t.Fatalf("analysis not fetched (%d calls):\n%s", an.calls, screenText(m))
+	}
+	rep := r.review.report
+	first := rep.Steps[0]
+	for r.step < first.Move+1 {
+		press(t, m, "right")
+	}
+	out := screenText(m)
+	want := fmt.Sprintf("%d → %d hands", first.Before, first.After)
+	if !strings.Contains(out, want) || !strings.Contains(out, "gained") || !strings.Contains(out, "best") {
+		t.Fatalf("step %d does not show its analysis (%q):\n%s", r.step, want, out)
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "a")
+	if out := screenText(m); strings.Contains(out, "gained") {
+		t.Fatalf("a did not hide the analysis:\n%s", out)
+	}
+	press(t, m, "a", "end")
+	out = screenText(m)
+	if !strings.Contains(out, "accuracy") || !strings.Contains(out, "best available") {
+		t.Fatalf("the end shows no summary:\n%s", out)
+	}
+	for _, p := range rep.Summaries {
+		if p.Moves > 0 && !strings.Contains(out, analysis.Percent(p.Accuracy)) {
+			t.Errorf("%s's accuracy %s is not shown:\n%s", p.Name, analysis.Percent(p.Accuracy), out)
+		}
+	}
+	checkFits(t, m, 80, 24)
+	m.resize(120, 40) // a wide title has room to say the analysis is there
+	if !strings.Contains(screenText(m), "analysis ✓") {
+		t.Errorf("no analysis mark at 120 columns:\n%s", screenText(m))
+	}
+	if !strings.Contains(screenText(m), "a analysis") {
+		t.Errorf("the a key is not listed:\n%s", screenText(m))
+	}
+}
+
+// TestReplayWithoutAnalyst: with no analyst the replay says nothing about
+// analysis and a does nothing visible.
+func TestReplayWithoutAnalyst(t *testing.T) {
+	g := finishedGame(t)
+	store := newFakeStore()
+	store.games[g.ID] = g
+	m := newTestApp(t, &fakeHub{}, store, 80, 24)
+	run(t, m, m.openReplay(g.ID))
+	press(t, m, "right", "right", "end")
+	if out := screenText(m); strings.Contains(out, "analys") || strings.Contains(out, "accuracy") {
+		t.Fatalf("analysis shown without an analyst:\n%s", out)
+	}
+}
