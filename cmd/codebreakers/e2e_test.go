@@ -194,7 +194,7 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	if status != 0 || !strings.Contains(out, "Break the Code") || !strings.Contains(out, "ann, bob, bot-") {
 		t.Fatalf("history (exit %d):\n%s", status, out)
 	}
-	id := regexp.MustCompile(`(?m)^([0-9A-Z]{5,6})\s+Break the Code`).FindStringSubmatch(out)
+	id := regexp.MustCompile(`(?m)^([0-9A-Z]{5,14})\s+Break the Code`).FindStringSubmatch(out)
 	if id == nil {
 		t.Fatalf("no game id in history:\n%s", out)
 	}

@@ -73,7 +73,7 @@ func lastTranscript(t *testing.T, c *gossh.Client, gameName string) string {
 	if status != 0 {
 		t.Fatalf("history (exit %d):\n%s", status, out)
 	}
-	id := regexp.MustCompile(`(?m)^([0-9A-Z]{5,6})\s+` + regexp.QuoteMeta(gameName)).FindStringSubmatch(out)
+	id := regexp.MustCompile(`(?m)^([0-9A-Z]{5,14})\s+` + regexp.QuoteMeta(gameName)).FindStringSubmatch(out)
 	if id == nil {
 		t.Fatalf("no %s game in history:\n%s", gameName, out)
 	}
