@@ -340,16 +340,16 @@ func (s *Server) handleSession(sess ssh.Session) {
 		return
 	}
 	if raw := sess.RawCommand(); raw != "" {
-		if len(raw) > maxCommandBytes {
-			s.abuse("long command", id.Account, st.ip, fmt.Sprintf("%d-byte command refused", len(raw)))
-			writeLine(sess.Stderr(), "That command is too long. Try `ssh HOST help`.")
-			return
-		}
 		if warn, err := s.limits.allowExec(st.key); err != nil {
 			if warn {
 				s.abuse("command rate", id.Account, st.ip, "commands refused for a while")
 			}
 			writeLine(sess.Stderr(), err.Error())
+			return
+		}
+		if len(raw) > maxCommandBytes {
+			s.abuse("long command", id.Account, st.ip, fmt.Sprintf("%d-byte command refused", len(raw)))
+			writeLine(sess.Stderr(), "That command is too long. Try `ssh HOST help`.")
 			return
 		}
 	}
