@@ -44,9 +44,9 @@ func damaged(path, format string, args ...any) error {
 }
 
 // DefaultCheckTime bounds the consistency check at Open. The check reads
-// about 400 MB a second here from the page cache (BenchmarkCheckFile in
-// BENCHMARKS.md: a 103 MB file of 20,000 finished games in 0.26 s), and a
-// disk read from cold is a few times slower, so 30 s covers files of
+// 400–620 MB a second here from the page cache (BenchmarkCheckFile in
+// BENCHMARKS.md: a 120 MB file of 20,000 finished games in 0.19–0.26 s),
+// and a disk read from cold is a few times slower, so 30 s covers files of
 // several gigabytes, a hundred times an arcade's busy year, while a restart
 // stays well inside systemd's default start timeout (90 s). Past the bound
 // the server starts anyway, warning that the file was only partly checked:
