@@ -117,10 +117,48 @@ func pprofHandler() http.Handler {
 	return mux
 }
 
-// listenAdmin creates the admin socket with mode 0600. A socket file left
-// by a crashed server is removed first: this process already holds the
-// database lock, so no other live server can own it.
+// checkAdminSocketPath refuses an --admin-socket path where something
+// other than a socket lives: a stale socket is removed at start, and
+// removing the database (or anything else) there would be a disaster.
+func checkAdminSocketPath(path string) error {
+	if path == "" || path == "off" {
+		return nil
+	}
+	info, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--admin-socket %s: %w", path, err)
+	}
+	if info.Mode().Type() != os.ModeSocket {
+		return fmt.Errorf("--admin-socket %s: something that is not a socket is there (%s); refusing to replace it: point --admin-socket at a new path", path, describeMode(info.Mode()))
+	}
+	return nil
+}
+
+// describeMode names what kind of file a mode is, for messages.
+func describeMode(m os.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "a regular file"
+	case m.IsDir():
+		return "a directory"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	default:
+		return m.Type().String()
+	}
+}
+
+// listenAdmin creates the admin socket with mode 0600. A socket left by a
+// crashed server is removed first (this process already holds the
+// database lock, so no other live server can own it); anything else there
+// is refused.
 func listenAdmin(path string) (net.Listener, error) {
+	if err := checkAdminSocketPath(path); err != nil {
+		return nil, err
+	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("remove stale admin socket: %w", err)
 	}
@@ -153,14 +191,19 @@ func (p *ops) serve(ln net.Listener, h http.Handler) {
 	})
 }
 
-// health is ready while the database answers and no shutdown has begun, so
-// a load balancer stops sending players before the server stops.
+// health is ready while the database answers reads and takes writes and no
+// shutdown has begun, so a load balancer stops sending players before the
+// server stops, and to a server whose disk is full or read-only (every
+// move would be refused) until writes succeed again.
 func (p *ops) health(in *instance) metrics.HealthCheck {
 	return func(ctx context.Context) error {
 		if p.draining.Load() {
 			return errors.New("shutting down")
 		}
-		return in.db.Ping()
+		if err := in.db.Ping(); err != nil {
+			return err
+		}
+		return in.db.WriteHealth()
 	}
 }
 

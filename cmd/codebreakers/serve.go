@@ -37,13 +37,20 @@ type serveOptions struct {
 	MaxSessions      int
 	MaxSessionsPerIP int
 	ConnsPerMinute   int
-	FPS              int
-	StallTimeout     time.Duration
-	IdleTimeout      time.Duration
-	MaxSessionTime   time.Duration
-	Grace            time.Duration
-	BotDelay         time.Duration
-	ShutdownTimeout  time.Duration
+	// Limits that follow the connection and the address (see SECURITY.md).
+	MaxSessionsPerConn       int
+	SessionsPerConnPerMinute int
+	ExecPerMinute            int
+	IPv6Prefix               int
+	// DBCheckTime bounds the database's consistency check at start.
+	DBCheckTime     time.Duration
+	FPS             int
+	StallTimeout    time.Duration
+	IdleTimeout     time.Duration
+	MaxSessionTime  time.Duration
+	Grace           time.Duration
+	BotDelay        time.Duration
+	ShutdownTimeout time.Duration
 	// LeaderboardMinGames is how many rated games put a player on a
 	// leaderboard.
 	LeaderboardMinGames int
@@ -119,6 +126,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		intSetting(&o.MaxSessions, server.DefaultMaxSessions, "max-sessions", "CODEBREAKERS_MAX_SESSIONS", "most sessions open at once on the server"),
 		intSetting(&o.MaxSessionsPerIP, server.DefaultMaxSessionsPerIP, "max-sessions-per-ip", "CODEBREAKERS_MAX_SESSIONS_PER_IP", "most sessions open at once from one address"),
 		intSetting(&o.ConnsPerMinute, server.DefaultConnectionsPerMin, "connections-per-minute", "CODEBREAKERS_CONNECTIONS_PER_MINUTE", "new connections one address may open per minute"),
+		intSetting(&o.MaxSessionsPerConn, server.DefaultMaxSessionsPerConn, "max-sessions-per-conn", "CODEBREAKERS_MAX_SESSIONS_PER_CONN", "most sessions open at once on one SSH connection"),
+		intSetting(&o.SessionsPerConnPerMinute, server.DefaultSessionsPerConnMin, "sessions-per-conn-per-minute", "CODEBREAKERS_SESSIONS_PER_CONN_PER_MINUTE", "most sessions one SSH connection may open in a minute, one after another"),
+		intSetting(&o.ExecPerMinute, server.DefaultExecPerMinute, "exec-per-minute", "CODEBREAKERS_EXEC_PER_MINUTE", "commands (ssh HOST history, replay ID, join CODE, ...) one address may run per minute"),
+		intSetting(&o.IPv6Prefix, server.DefaultIPv6Prefix, "ipv6-prefix", "CODEBREAKERS_IPV6_PREFIX", "per-address limits count IPv6 clients by network of this many bits (1-128; 128: every address alone)"),
+		durationSetting(&o.DBCheckTime, storage.DefaultCheckTime, "db-check-time", "CODEBREAKERS_DB_CHECK_TIME", "bound on the database's consistency check at start; a larger file starts partly checked, with a warning (negative: skip)"),
 		intSetting(&o.FPS, server.DefaultFPS, "fps", "CODEBREAKERS_FPS", "frame-rate ceiling per session (frames are drawn only when the screen changes)"),
 		durationSetting(&o.StallTimeout, server.DefaultStallTimeout, "stall-timeout", "CODEBREAKERS_STALL_TIMEOUT", "drop a client whose screen output has been blocked this long"),
 		durationSetting(&o.IdleTimeout, server.DefaultIdleTimeout, "idle-timeout", "CODEBREAKERS_IDLE_TIMEOUT", "end a session after this long without input"),
@@ -168,6 +180,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 	}
 	if o.proxyTrusted, err = server.ParseTrusted(o.ProxyProtocolFrom); err != nil {
 		return o, fmt.Errorf("--proxy-protocol-from: %w", err)
+	}
+	if o.IPv6Prefix < 1 || o.IPv6Prefix > 128 {
+		return o, fmt.Errorf("--ipv6-prefix %d: want 1 to 128 bits", o.IPv6Prefix)
 	}
 	if o.LogFormat != "text" && o.LogFormat != "json" {
 		return o, fmt.Errorf("log format %q: want text or json", o.LogFormat)
@@ -228,7 +243,10 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	in := &instance{log: log}
 	ops := newOps(o, log, in)
 	dbPath := filepath.Join(o.DataDir, dbFile)
-	db, err := storage.Open(dbPath, storage.Options{Timeout: time.Second, Logger: log, Observer: ops.storageObserver()})
+	if err := checkAdminSocketPath(o.AdminSocket); err != nil {
+		return nil, err
+	}
+	db, err := storage.Open(dbPath, storage.Options{Timeout: time.Second, Logger: log, Observer: ops.storageObserver(), CheckTime: o.DBCheckTime})
 	if errors.Is(err, storage.ErrLocked) {
 		return nil, fmt.Errorf("%s is in use by another process (is another codebreakers server running on this data directory?)", dbPath)
 	}
@@ -259,21 +277,25 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	}
 	deps := tui.Deps{Hub: hub, Store: db, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames, Analyst: in.analyst}
 	srv, err := server.New(server.Config{
-		Addr:                 o.Addr,
-		HostKeyPath:          o.HostKey,
-		Logger:               log,
-		IdleTimeout:          o.IdleTimeout,
-		MaxSessionTime:       o.MaxSessionTime,
-		MaxSessions:          o.MaxSessions,
-		MaxSessionsPerIP:     o.MaxSessionsPerIP,
-		ConnectionsPerMinute: o.ConnsPerMinute,
-		FPS:                  o.FPS,
-		StallTimeout:         o.StallTimeout,
-		Bans:                 in.bans,
-		Records:              db,
-		Analyst:              in.analyst,
-		Games:                reg,
-		LeaderboardMinGames:  o.LeaderboardMinGames,
+		Addr:                     o.Addr,
+		HostKeyPath:              o.HostKey,
+		Logger:                   log,
+		IdleTimeout:              o.IdleTimeout,
+		MaxSessionTime:           o.MaxSessionTime,
+		MaxSessions:              o.MaxSessions,
+		MaxSessionsPerIP:         o.MaxSessionsPerIP,
+		ConnectionsPerMinute:     o.ConnsPerMinute,
+		MaxSessionsPerConn:       o.MaxSessionsPerConn,
+		SessionsPerConnPerMinute: o.SessionsPerConnPerMinute,
+		ExecPerMinute:            o.ExecPerMinute,
+		IPv6Prefix:               o.IPv6Prefix,
+		FPS:                      o.FPS,
+		StallTimeout:             o.StallTimeout,
+		Bans:                     in.bans,
+		Records:                  db,
+		Analyst:                  in.analyst,
+		Games:                    reg,
+		LeaderboardMinGames:      o.LeaderboardMinGames,
 		App: func(s server.Session) tea.Model {
 			return tui.New(deps, tui.Session{
 				Identity: s.Identity,

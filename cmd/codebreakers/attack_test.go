@@ -1,0 +1,291 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+// hostTable opens a two-seat Break the Code table for a host who is not
+// on SSH, and returns the host's Conn and the table's code.
+func hostTable(t *testing.T, in *instance) (*lobby.Conn, string) {
+	t.Helper()
+	host, err := in.hub.Create(lobby.Identity{Account: "SHA256:host", Handle: "host"}, lobby.TableSpec{Game: "breakcode", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(host.Leave)
+	return host, host.View().Code
+}
+
+// The attack: with one connection and sessions opened one after another,
+// each a new guest, wrong join codes went through at 1,155 a minute and a
+// real code slipped in among them seated the guesser.
+func TestJoinCodeGuessingFromOneConnectionIsStopped(t *testing.T) {
+	in, addr := startInstance(t, dataDir(t))
+	_, code := hostTable(t, in)
+	guesser := dial(t, addr, asGuest())
+	for i := range 10 {
+		tm := openTerm(t, guesser, fmt.Sprintf("guess %d", i+1), 80, 24, "join ZZZZZZ")
+		tm.waitFor("matches no open table")
+		_ = tm.sess.Close()
+	}
+	tm := openTerm(t, guesser, "guess 11", 80, 24, "join "+code)
+	tm.waitFor("Too many wrong codes")
+	_ = tm.sess.Close()
+
+	// A new connection from the same address is no fresh start either.
+	again := openTerm(t, dial(t, addr, asGuest()), "new connection", 80, 24, "join "+code)
+	again.waitFor("Too many wrong codes")
+}
+
+func asGuest() gossh.AuthMethod {
+	return gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+}
+
+// The attack: with OpenSSH connection sharing (ControlMaster), a player
+// whose client was killed kept the seat "connected" long past the grace
+// period, so no bot took over and the table waited: the session's channel
+// closed, the shared connection did not. The seat must go to grace at once.
+func TestClosingTheGameChannelPutsTheSeatInGraceAtOnce(t *testing.T) {
+	in, addr := startInstance(t, dataDir(t))
+	key := newKey(t)
+	fp := gossh.FingerprintSHA256(key.PublicKey())
+	if _, err := in.db.ClaimHandle(fp, "pat"); err != nil {
+		t.Fatal(err)
+	}
+	host, code := hostTable(t, in)
+	pat, err := in.hub.Join(lobby.Identity{Account: fp, Handle: "pat"}, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := pat.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	seat := int(pat.Viewer().Seat)
+	pat.Leave() // the seat waits in grace for pat's SSH session
+	hostSees := func(what string, ok func(lobby.TableView) bool) {
+		t.Helper()
+		deadline := time.Now().Add(waitLimit)
+		for v := host.View(); !ok(v); v = host.View() {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s; seats %+v, notice %q", what, v.Seats, v.Notice)
+			}
+			select {
+			case <-host.Updates():
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	hostSees("the game to start", func(v lobby.TableView) bool { return v.Phase == lobby.Playing })
+
+	// One connection, two channels, as a ControlMaster shares them: one
+	// watches the table, the other is pat's seat.
+	c := dial(t, addr, withKey(key))
+	watcher := openTerm(t, c, "watcher", 80, 24, "watch "+code)
+	player := openTerm(t, c, "player", 80, 24, "")
+	hostSees("pat back in the seat", func(v lobby.TableView) bool { return v.Seats[seat].Connected })
+
+	if err := player.sess.Close(); err != nil { // the client is killed; the master lives on
+		t.Fatal(err)
+	}
+	hostSees("pat's seat to go to grace", func(v lobby.TableView) bool {
+		return !v.Seats[seat].Connected && strings.Contains(v.Notice, "disconnected")
+	})
+	if n := in.srv.Sessions(); n != 1 {
+		t.Errorf("%d sessions open, want the watcher's alone", n)
+	}
+	select {
+	case <-watcher.done:
+		t.Error("closing one channel ended the other session on the connection")
+	default:
+	}
+}
+
+// Ids given out before they grew to 14 characters keep working over SSH.
+func TestOldGameIDReplaysOverSSH(t *testing.T) {
+	dir := dataDir(t)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old, err := os.ReadFile("../../storage/testdata/five-char-ids.db") // made by main at 82209e5
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, dbFile), old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, addr := startInstance(t, dir)
+	out, stderr, code := execRun(t, dial(t, addr, asGuest()), "replay tmu5s")
+	if code != 0 || !strings.Contains(out, "game TMU5S") || !strings.Contains(out, "oldtimer") {
+		t.Fatalf("replay of an old id: exit %d\n%s\n%s", code, out, stderr)
+	}
+}
+
+// The attack: a zero-length codebreakers.db was silently recreated empty;
+// a truncated one crashed the start.
+func TestDamagedDatabaseStopsTheStartWithAClearMessage(t *testing.T) {
+	for _, size := range []int64{0, 4096 + 100} {
+		t.Run(fmt.Sprintf("%d bytes", size), func(t *testing.T) {
+			dir := dataDir(t)
+			in, _ := startInstanceNoCleanup(t, dir)
+			if _, err := in.db.ClaimHandle("SHA256:ann", "Ann"); err != nil {
+				t.Fatal(err)
+			}
+			if err := in.close(5 * time.Second); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, dbFile)
+			if err := os.Truncate(path, size); err != nil {
+				t.Fatal(err)
+			}
+			err := serve(context.Background(), []string{"--data-dir", dir, "--addr", "127.0.0.1:0"}, func(string) string { return "" }, io.Discard, io.Discard)
+			if err == nil {
+				t.Fatal("serve started on a damaged database")
+			}
+			for _, want := range []string{path, "RUNBOOK.md", `"Restore"`} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("the refusal %q does not name %s", err, want)
+				}
+			}
+			if info, err := os.Stat(path); err != nil || info.Size() != size {
+				t.Errorf("the damaged file was touched: %v, %v", info, err)
+			}
+		})
+	}
+}
+
+// startInstanceNoCleanup opens an instance without serving, for tests that
+// close it themselves.
+func startInstanceNoCleanup(t *testing.T, dir string, flags ...string) (*instance, serveOptions) {
+	t.Helper()
+	o, err := parseServe(append([]string{"--data-dir", dir, "--admin-socket", "off"}, flags...), func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := openInstance(o, testLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in, o
+}
+
+// The attack: --admin-socket pointed at the database file deleted the
+// live database (a stale socket is removed at start).
+func TestAdminSocketPathThatIsNotASocketIsRefused(t *testing.T) {
+	dir := dataDir(t)
+	in, _ := startInstanceNoCleanup(t, dir)
+	if _, err := in.db.ClaimHandle("SHA256:ann", "Ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.close(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, dbFile)
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := parseServe([]string{"--data-dir", dir, "--admin-socket", path}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in, err := openInstance(o, testLogger()); err == nil {
+		_ = in.close(5 * time.Second)
+		t.Fatal("the server started with its admin socket at the database file")
+	} else if !strings.Contains(err.Error(), "not a socket") || !strings.Contains(err.Error(), path) {
+		t.Errorf("refusal %q does not say what is wrong where", err)
+	}
+	after, err := os.ReadFile(path)
+	if err != nil || string(after) != string(before) {
+		t.Fatalf("the database changed or went: %v", err)
+	}
+}
+
+// healthzEnv tells a re-executed test binary to run the instance of
+// TestHealthzFollowsFailingWrites in this data directory.
+const healthzEnv = "CODEBREAKERS_HEALTHZ_DATA_DIR"
+
+// TestHelperHealthz is not a test on its own: it runs an instance with
+// metrics, then forbids itself to write any file (RLIMIT_FSIZE 0, which
+// binds root too) as a full disk would, and prints what /healthz answers
+// before, while writes fail, and once they may succeed again.
+func TestHelperHealthz(t *testing.T) {
+	dir := os.Getenv(healthzEnv)
+	if dir == "" {
+		t.Skip("helper process for TestHealthzFollowsFailingWrites")
+	}
+	in, _ := startInstanceNoCleanup(t, dir, "--metrics-addr", "127.0.0.1:0")
+	defer in.close(5 * time.Second)
+	url := "http://" + in.ops.metricsAddr + "/healthz"
+	report := func(when string) {
+		code, body := httpGet(t, url)
+		fmt.Printf("%s %d %s\n", when, code, strings.TrimSpace(body))
+	}
+	report("before")
+	signal.Ignore(syscall.SIGXFSZ) // get EFBIG from write(2) instead of dying
+	var saved syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &saved); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 0, Max: saved.Max}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.db.ClaimHandle("SHA256:ann", "Ann"); err == nil {
+		t.Fatal("a write succeeded under RLIMIT_FSIZE 0")
+	}
+	report("failing")
+	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &saved); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(waitLimit)
+	for {
+		code, _ := httpGet(t, url)
+		if code == 200 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond) // the store probes a write every few seconds
+	}
+	report("recovered")
+}
+
+// The attack: /healthz answered 200 while every write failed with "no
+// space left" (11,394 errors logged); the RUNBOOK promised 503.
+func TestHealthzFollowsFailingWrites(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperHealthz$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), healthzEnv+"="+dataDir(t))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		if when, rest, ok := strings.Cut(line, " "); ok {
+			got[when] = rest
+		}
+	}
+	if !strings.HasPrefix(got["before"], "200 ok") {
+		t.Errorf("before: %q", got["before"])
+	}
+	if f := got["failing"]; !strings.HasPrefix(f, "503 ") || !strings.Contains(f, "writes to") || !strings.Contains(f, "file too large") {
+		t.Errorf("while writes fail: %q, want 503 with the failure\n%s", f, out)
+	}
+	if !strings.HasPrefix(got["recovered"], "200 ok") {
+		t.Errorf("once writes work again: %q\n%s", got["recovered"], out)
+	}
+}
