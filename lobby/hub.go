@@ -47,6 +47,8 @@ type Hub struct {
 	failures *keyedLimit       // recent wrong codes per account, connection and address
 
 	mm *matchmaker // the pools of people seeking people (its own lock)
+
+	changes changes // wakes home screens when the lobby's picture changes (its own lock)
 }
 
 // NewHub builds a hub and resumes every game in progress from
@@ -314,6 +316,7 @@ func (h *Hub) open(t *table, want string) error {
 	t.code = code
 	h.tables[code] = t
 	go t.run()
+	h.changes.signal()
 	return nil
 }
 
@@ -329,22 +332,31 @@ func (h *Hub) removeTable(t *table) {
 			delete(h.seats, acct)
 		}
 	}
+	h.changes.signal()
 }
 
 // setSeat records that account holds a seat at t.
 func (h *Hub) setSeat(account string, t *table) {
 	h.mu.Lock()
+	changed := h.seats[account] != t
 	h.seats[account] = t
 	h.mu.Unlock()
+	if changed {
+		h.changes.signal()
+	}
 }
 
 // dropSeat forgets account's seat at t (a newer seat elsewhere is kept).
 func (h *Hub) dropSeat(account string, t *table) {
 	h.mu.Lock()
-	if h.seats[account] == t {
+	held := h.seats[account] == t
+	if held {
 		delete(h.seats, account)
 	}
 	h.mu.Unlock()
+	if held {
+		h.changes.signal()
+	}
 }
 
 // resumeGame rebuilds a table for a game that was in progress.

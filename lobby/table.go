@@ -1080,7 +1080,9 @@ func (t *table) publish() {
 	}
 	snap.spectator = view(engine.Spectator(), len(t.seats), true)
 	t.snap.Store(snap)
-	t.summary.Store(&sum)
+	if old := t.summary.Swap(&sum); old == nil || old.Phase != sum.Phase || old.Public != sum.Public {
+		t.hub.changes.signal() // home screens count tables by phase
+	}
 	for _, s := range t.seats {
 		if s.conn != nil {
 			s.conn.notify()

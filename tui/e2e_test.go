@@ -42,6 +42,7 @@ func TestSessionAgainstRealHub(t *testing.T) {
 		pending <- waitTable(ctx, c)
 		return nil
 	}
+	m.waitLobby = func(context.Context, <-chan struct{}, time.Duration) tea.Cmd { return nil }
 	run(t, m, m.Init())
 	typeText(t, m, "mara")
 	press(t, m, "enter")

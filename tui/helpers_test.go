@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -210,6 +211,7 @@ type fakeHub struct {
 	quick   int
 	seeker  *fakeSeeker // what Seek returns (people_test.go)
 	seekErr error
+	held    *lobby.TableSummary // the seat HeldSeat reports, if any
 }
 
 func (h *fakeHub) Create(lobby.Identity, lobby.TableSpec) (tableConn, error) { return h.conn, nil }
@@ -228,9 +230,21 @@ func (h *fakeHub) QuickPlay(lobby.Identity, string) (tableConn, error) {
 	}
 	return h.conn, nil
 }
-func (h *fakeHub) Resume(lobby.Identity) (tableConn, bool) { return nil, false }
-func (h *fakeHub) PublicTables() []lobby.TableSummary      { return h.tables }
-func (h *fakeHub) Online() (int, int)                      { return 3, len(h.tables) }
+func (h *fakeHub) Resume(lobby.Identity) (tableConn, bool) {
+	if h.held == nil || h.conn == nil {
+		return nil, false
+	}
+	return h.conn, true
+}
+func (h *fakeHub) PublicTables() []lobby.TableSummary { return h.tables }
+func (h *fakeHub) Online() (int, int)                 { return 3, len(h.tables) }
+func (h *fakeHub) Changed() <-chan struct{}           { return nil }
+func (h *fakeHub) HeldSeat(string) (lobby.TableSummary, bool) {
+	if h.held == nil {
+		return lobby.TableSummary{}, false
+	}
+	return *h.held, true
+}
 
 func registry() *engine.Registry { return engine.NewRegistry(bc.Game{}) }
 
@@ -247,6 +261,7 @@ func newTestApp(t testing.TB, h hubAPI, store AccountStore, w, hgt int) *app {
 		Width:    w, Height: hgt, Context: ctx,
 	})
 	m.pump = func(context.Context, tableConn) tea.Cmd { return nil }
+	m.waitLobby = func(context.Context, <-chan struct{}, time.Duration) tea.Cmd { return nil }
 	run(t, m, m.Init())
 	return m
 }

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 )
 
@@ -134,23 +135,50 @@ func (s *homeScreen) title(*app) string { return "Codebreakers" }
 func (s *homeScreen) capturing() bool   { return false }
 func (s *homeScreen) setError(m string) { s.err = m; s.busy = "" }
 
+// rows are the menu as it stands: "Back to your game" first while the
+// account holds a seat in a game waiting or in play, then the fixed items.
+func (s *homeScreen) rows(a *app) []menuItem {
+	if a.hub == nil {
+		return s.items
+	}
+	held, ok := a.hub.HeldSeat(a.id.Account)
+	if !ok {
+		return s.items
+	}
+	back := menuItem{"Back to your game", fixed(fmt.Sprintf("%s · table %s · %s", held.GameName, held.Code, held.Phase)), resumeGame}
+	return append([]menuItem{back}, s.items...)
+}
+
+// resumeGame takes the player back to the seat the account holds.
+func resumeGame(a *app) tea.Cmd {
+	return a.openTable("Back to your game", func(h hubAPI, id lobby.Identity) (tableConn, error) {
+		c, ok := h.Resume(id)
+		if !ok {
+			return nil, engine.Illegal("That game has ended or closed; its seat is no longer yours.")
+		}
+		return c, nil
+	})
+}
+
 func (s *homeScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}
 	s.err = ""
+	rows := s.rows(a)
+	s.cursor = min(s.cursor, len(rows)-1)
 	switch {
 	case key.Matches(km, a.km.up):
-		s.cursor = (s.cursor + len(s.items) - 1) % len(s.items)
+		s.cursor = (s.cursor + len(rows) - 1) % len(rows)
 	case key.Matches(km, a.km.down):
-		s.cursor = (s.cursor + 1) % len(s.items)
+		s.cursor = (s.cursor + 1) % len(rows)
 	case key.Matches(km, a.km.home):
 		s.cursor = 0
 	case key.Matches(km, a.km.end):
-		s.cursor = len(s.items) - 1
+		s.cursor = len(rows) - 1
 	case key.Matches(km, a.km.enter):
-		return s.items[s.cursor].act(a)
+		return rows[s.cursor].act(a)
 	}
 	return nil
 }
@@ -158,7 +186,9 @@ func (s *homeScreen) update(a *app, msg tea.Msg) tea.Cmd {
 func (s *homeScreen) body(a *app, w, h int) string {
 	var b strings.Builder
 	b.WriteString("\n")
-	b.WriteString(renderMenu(a, s.items, s.cursor, w))
+	rows := s.rows(a)
+	s.cursor = min(s.cursor, len(rows)-1)
+	b.WriteString(renderMenu(a, rows, s.cursor, w))
 	b.WriteString("\n")
 	switch {
 	case s.err != "":

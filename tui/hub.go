@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -20,6 +21,11 @@ type hubAPI interface {
 	Online() (sessions, tables int)
 	Seek(id lobby.Identity, spec lobby.SeekSpec) (seekConn, error)
 	Seeking() map[string]int
+	// Changed is closed at the next change of what home shows.
+	Changed() <-chan struct{}
+	// HeldSeat is the table where the account holds a seat in a game
+	// waiting or in play.
+	HeldSeat(account string) (lobby.TableSummary, bool)
 }
 
 // seekConn is the part of *lobby.Seeker the UI uses.
@@ -99,6 +105,10 @@ func (l lobbyHub) Resume(id lobby.Identity) (tableConn, bool) {
 }
 func (l lobbyHub) PublicTables() []lobby.TableSummary { return l.h.PublicTables() }
 func (l lobbyHub) Online() (int, int)                 { return l.h.Online() }
+func (l lobbyHub) Changed() <-chan struct{}           { return l.h.Changed() }
+func (l lobbyHub) HeldSeat(account string) (lobby.TableSummary, bool) {
+	return l.h.HeldSeat(account)
+}
 
 // tableChangedMsg says the table behind conn has a new view.
 type tableChangedMsg struct{ conn tableConn }
@@ -107,6 +117,40 @@ type tableChangedMsg struct{ conn tableConn }
 type tableClosedMsg struct {
 	conn   tableConn
 	reason string
+}
+
+// lobbyChangedMsg says what home shows has changed (tables, seats).
+type lobbyChangedMsg struct{}
+
+// lobbyCalm is the least time between two redraws of home for lobby
+// changes: a busy server changes often, and a home screen need not follow
+// faster than a person reads.
+const lobbyCalm = time.Second
+
+// waitLobby waits calm, then until ch closes (a change since ch was
+// taken), or the session ends. Taking ch before the calm means no change
+// in the meantime is missed: it closed ch, so the wait ends at once.
+func waitLobby(ctx context.Context, ch <-chan struct{}, calm time.Duration) tea.Cmd {
+	if ch == nil {
+		return nil // a hub that tells no changes
+	}
+	return func() tea.Msg {
+		if calm > 0 {
+			t := time.NewTimer(calm)
+			defer t.Stop()
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-t.C:
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-ch:
+			return lobbyChangedMsg{}
+		}
+	}
 }
 
 // waitTable is the one pump of a table connection: a Cmd that waits for the

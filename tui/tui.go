@@ -154,6 +154,11 @@ type app struct {
 	pump func(ctx context.Context, c tableConn) tea.Cmd
 	// seekPump waits for a seek's next change (waitSeek); tests replace it.
 	seekPump func(ctx context.Context, s seekConn) tea.Cmd
+	// lobbyWait is set while a wait for lobby changes is on its way (only
+	// while home is shown; see watchLobby). waitLobby makes that wait;
+	// tests replace it to deliver changes by hand.
+	lobbyWait bool
+	waitLobby func(ctx context.Context, ch <-chan struct{}, calm time.Duration) tea.Cmd
 	// now and after are the clock of countdowns (time.Now and tea.Tick);
 	// tests replace them so that nothing waits on real time.
 	now   func() time.Time
@@ -177,7 +182,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst,
 		id: s.Identity, start: s.Start,
 		st: newStyles(), km: newKeys(), help: help.New(),
-		dirty: true, pump: waitTable, seekPump: waitSeek, now: time.Now, after: tea.Tick,
+		dirty: true, pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
 		minRated: cmp.Or(deps.LeaderboardMinGames, 5),
 	}
 	a.help.Styles = a.st.help
@@ -312,7 +317,7 @@ func (a *app) userError(err error, fallback string) string {
 // Init implements tea.Model.
 func (a *app) Init() tea.Cmd {
 	if a.id.Handle != "" {
-		return a.signedIn()
+		return tea.Batch(a.signedIn(), a.watchLobby(0))
 	}
 	if h, ok := a.top().(*handleScreen); ok {
 		return h.init(a)
@@ -326,7 +331,25 @@ func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if changed {
 		a.dirty = true
 	}
+	if w := a.watchLobby(0); w != nil {
+		cmd = tea.Batch(cmd, w)
+	}
 	return a, cmd
+}
+
+// watchLobby keeps one wait for lobby changes on its way while home is the
+// screen shown, so its counts and "Back to your game" stay live; calm is
+// the pause before the wait. Other screens wait for nothing, so a session
+// away from home costs nothing when the lobby changes.
+func (a *app) watchLobby(calm time.Duration) tea.Cmd {
+	if a.hub == nil || a.lobbyWait || a.quitting {
+		return nil
+	}
+	if _, home := a.top().(*homeScreen); !home {
+		return nil
+	}
+	a.lobbyWait = true
+	return a.waitLobby(a.ctx, a.hub.Changed(), calm)
 }
 
 func (a *app) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }
@@ -371,6 +394,11 @@ func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 		return a.replayLoaded(msg), true
 	case seekStartedMsg:
 		return a.seekStarted(msg), true
+	case lobbyChangedMsg:
+		// Redraw with the new counts, then wait again after a calm spell.
+		a.lobbyWait = false
+		_, home := a.top().(*homeScreen)
+		return a.watchLobby(lobbyCalm), home
 	case tea.KeyPressMsg:
 		return a.key(msg), true
 	}

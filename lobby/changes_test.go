@@ -1,0 +1,98 @@
+package lobby
+
+import (
+	"testing"
+	"time"
+)
+
+// closedSoon reports whether ch closes within a generous bound (a ceiling
+// against hangs, not a speed assertion).
+func closedSoon(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	case <-time.After(10 * time.Second):
+		return false
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// TestChangedWakesHomeScreens: Changed closes when a table opens, when its
+// phase changes and when a seat is given up, and stays open while nothing
+// the home screen shows changes; HeldSeat follows the seat.
+func TestChangedWakesHomeScreens(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann := ident("ann")
+	if _, ok := h.HeldSeat(ann.Account); ok {
+		t.Fatal("ann holds a seat before sitting anywhere")
+	}
+
+	ch := h.Changed()
+	c, err := h.Create(ann, TableSpec{Game: "secret", Seats: 2, Options: map[string]string{"turns": "0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !closedSoon(ch) {
+		t.Fatal("Changed did not close when a table opened")
+	}
+	s, ok := h.HeldSeat(ann.Account)
+	if !ok || s.Phase != Waiting {
+		t.Fatalf("HeldSeat = %+v, %v; want ann's waiting table", s, ok)
+	}
+
+	// A chat line changes nothing the home screen shows.
+	waitView(t, c, "the table published", func(v TableView) bool { return v.Version > 0 })
+	ch = h.Changed()
+	if err := c.Chat("hello"); err != nil {
+		t.Fatal(err)
+	}
+	waitView(t, c, "the chat line", func(v TableView) bool { return len(v.Chat) == 1 })
+	if isClosed(ch) {
+		t.Error("a chat line woke the home screens")
+	}
+
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !closedSoon(ch) {
+		t.Fatal("Changed did not close when the game started")
+	}
+	if s, ok := h.HeldSeat(ann.Account); !ok || s.Phase != Playing {
+		t.Fatalf("HeldSeat = %+v, %v; want ann's game in play", s, ok)
+	}
+}
+
+// TestHeldSeatEndsWhenLeft: once a waiting table is left, the seat is no
+// longer held and home screens are told.
+func TestHeldSeatEndsWhenLeft(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann := ident("ann")
+	c, err := h.Create(ann, TableSpec{Game: "secret", Seats: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitView(t, c, "the table published", func(v TableView) bool { return v.Version > 0 })
+	ch := h.Changed()
+	c.Leave()
+	if !closedSoon(ch) {
+		t.Fatal("Changed did not close when the only player left")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, ok := h.HeldSeat(ann.Account); !ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ann still holds a seat after leaving")
+		}
+		closedSoon(h.Changed())
+	}
+}

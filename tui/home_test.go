@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+// lobbyWaits records the waits for lobby changes a session asks for.
+type lobbyWaits struct{ calms []time.Duration }
+
+func (w *lobbyWaits) wait(_ context.Context, _ <-chan struct{}, calm time.Duration) tea.Cmd {
+	w.calms = append(w.calms, calm)
+	return nil
+}
+
+// TestHomeFollowsTheLobby: while home is shown, one wait for lobby changes
+// is kept on its way; a change redraws the counts and waits again after a
+// calm spell; away from home, no wait is asked for.
+func TestHomeFollowsTheLobby(t *testing.T) {
+	h := &fakeHub{}
+	m := newTestApp(t, h, nil, 80, 24)
+	waits := &lobbyWaits{}
+	m.waitLobby = waits.wait
+	m.lobbyWait = false
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24}) // any message arms the wait on home
+	if len(waits.calms) != 1 || waits.calms[0] != 0 {
+		t.Fatalf("home asked for waits %v, want one without a calm", waits.calms)
+	}
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if len(waits.calms) != 1 {
+		t.Fatalf("a second wait was asked for while one is on its way: %v", waits.calms)
+	}
+	if !strings.Contains(screenText(m), "mara · 0 tables") {
+		t.Fatalf("title before:\n%s", screenText(m))
+	}
+	h.tables = []lobby.TableSummary{{Code: "AAA-BBB", Phase: lobby.Waiting, Public: true}, {Code: "CCC-DDD", Phase: lobby.Playing, Public: true}}
+	send(m, lobbyChangedMsg{})
+	s := screenText(m)
+	if !strings.Contains(s, "mara · 2 tables") || !strings.Contains(s, "1 waiting · 1 playing") {
+		t.Errorf("home did not follow the lobby change:\n%s", s)
+	}
+	if len(waits.calms) != 2 || waits.calms[1] != lobbyCalm {
+		t.Errorf("after a change the next wait should come after a calm spell: %v", waits.calms)
+	}
+
+	// Away from home: the wait that ends is not renewed.
+	press(t, m, "down", "enter") // Create a table
+	send(m, lobbyChangedMsg{})
+	if len(waits.calms) != 2 {
+		t.Errorf("a screen other than home asked to follow the lobby: %v", waits.calms)
+	}
+	press(t, m, "esc") // home again: it follows the lobby again
+	if len(waits.calms) != 3 || waits.calms[2] != 0 {
+		t.Errorf("back home, no wait was asked for: %v", waits.calms)
+	}
+}
+
+// TestWaitLobbyEndsOnChangeOrSessionEnd: the wait answers a change, and
+// gives nothing once the session has ended.
+func TestWaitLobbyEndsOnChangeOrSessionEnd(t *testing.T) {
+	ch := make(chan struct{})
+	close(ch)
+	if msg := waitLobby(context.Background(), ch, 0)(); msg != (lobbyChangedMsg{}) {
+		t.Errorf("a change gave %T", msg)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if msg := waitLobby(ctx, make(chan struct{}), time.Hour)(); msg != nil {
+		t.Errorf("an ended session gave %T", msg)
+	}
+	if waitLobby(ctx, nil, 0) != nil {
+		t.Error("a hub that tells no changes should give no wait")
+	}
+}
+
+// TestHomeOffersBackToYourGame: while the account holds a seat, home's
+// first item takes the player back to it.
+func TestHomeOffersBackToYourGame(t *testing.T) {
+	st := dealt(t, 2, 1)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	h := &fakeHub{conn: conn}
+	m := newTestApp(t, h, nil, 80, 24)
+	if strings.Contains(screenText(m), "Back to your game") {
+		t.Fatal("home offers a game the account does not hold")
+	}
+	h.held = &lobby.TableSummary{Code: "KQ7-M4X", GameName: "Break the Code", Phase: lobby.Playing}
+	send(m, lobbyChangedMsg{})
+	s := screenText(m)
+	if !strings.Contains(s, "▸ Back to your game") || !strings.Contains(s, "Break the Code · table KQ7-M4X · playing") {
+		t.Fatalf("home should offer the held seat first:\n%s", s)
+	}
+	press(t, m, "enter")
+	if ts, ok := m.top().(*tableScreen); !ok || ts.conn != conn {
+		t.Fatalf("Back to your game opened %T", m.top())
+	}
+}
