@@ -289,3 +289,94 @@ func TestHealthzFollowsFailingWrites(t *testing.T) {
 		t.Errorf("once writes work again: %q\n%s", got["recovered"], out)
 	}
 }
+
+// chatLines is the chat a hub Conn sees, one "handle: text" per line.
+func chatLines(c *lobby.Conn) string {
+	var b strings.Builder
+	for _, l := range c.View().Chat {
+		b.WriteString(l.Handle + ": " + l.Text + "\n")
+	}
+	return b.String()
+}
+
+// waitChat waits until ok holds for what c sees in chat.
+func waitChat(t *testing.T, c *lobby.Conn, what string, ok func(string) bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !ok(chatLines(c)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s; chat:\n%s", what, chatLines(c))
+		}
+		select {
+		case <-c.Updates():
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// guestSays opens a session on c watching the table, says each line in
+// chat and leaves; it returns what the guest's screen showed last.
+func guestSays(t *testing.T, c *gossh.Client, code string, lines ...string) string {
+	t.Helper()
+	tm := openTerm(t, c, "guest", 100, 30, "watch "+code)
+	tm.waitFor(lobby.FormatCode(code))
+	for _, l := range lines {
+		tm.send("c")
+		tm.send(l, keyEnter)
+	}
+	defer tm.sess.Close()
+	if len(lines) == 0 {
+		return tm.screen()
+	}
+	last := lines[len(lines)-1]
+	return tm.waitUntil("the last line said or refused", func(s string) bool {
+		return strings.Contains(s, last) || strings.Contains(s, "too fast")
+	})
+}
+
+// The attack: 331 chat lines in 21 s reached another player's screen, each
+// from a new guest-xxx handle on one connection, each under the limit of 20
+// a minute per account.
+func TestChatFloodFromGuestsOnOneConnectionIsStopped(t *testing.T) {
+	in, addr := startInstance(t, dataDir(t))
+	host, code := hostTable(t, in)
+	flooder := dial(t, addr, asGuest())
+	for i := range 10 {
+		a, b := fmt.Sprintf("spam%02da", i), fmt.Sprintf("spam%02db", i)
+		guestSays(t, flooder, code, a, b)
+		waitChat(t, host, b, func(s string) bool { return strings.Contains(s, b) })
+	}
+	if s := guestSays(t, flooder, code, "spam-too-many"); !strings.Contains(s, "too fast") {
+		t.Errorf("the 21st line in a minute from one connection, from a new guest, was not refused:\n%s", s)
+	}
+	if s := guestSays(t, dial(t, addr, asGuest()), code, "spam-new-connection"); !strings.Contains(s, "too fast") {
+		t.Errorf("a new connection from the same address was not refused:\n%s", s)
+	}
+	if n := strings.Count(chatLines(host), "spam"); n != 20 {
+		t.Errorf("the host saw %d lines, want the 20 allowed:\n%s", n, chatLines(host))
+	}
+}
+
+// The attack: /mute silenced a handle, and the muted guest came back under
+// a new guest handle on the same connection.
+func TestMuteFollowsAGuestToItsNextSession(t *testing.T) {
+	in, addr := startInstance(t, dataDir(t))
+	host, code := hostTable(t, in)
+	other, err := in.hub.Watch(lobby.Identity{Account: "SHA256:cy", Handle: "cy"}, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Leave()
+	pest := dial(t, addr, asGuest())
+	guestSays(t, pest, code, "first spam")
+	waitChat(t, host, "the first line", func(s string) bool { return strings.Contains(s, "first spam") })
+	handle := host.View().Chat[len(host.View().Chat)-1].Handle
+	if err := host.Chat("/mute " + handle); err == nil || !strings.Contains(err.Error(), "Muted") {
+		t.Fatalf("/mute %s: %v", handle, err)
+	}
+	guestSays(t, pest, code, "second spam")
+	waitChat(t, other, "the second line", func(s string) bool { return strings.Contains(s, "second spam") })
+	if s := chatLines(host); strings.Contains(s, "spam") {
+		t.Errorf("the host muted %s but sees its connection's next guest:\n%s", handle, s)
+	}
+}
