@@ -30,11 +30,11 @@ type codeScreen struct {
 }
 
 func newCodeScreen(kind codeKind) *codeScreen {
-	ph := "KQ7-M4X"
+	ph, limit := "KQ7-M4X", 12
 	if kind == codeReplay {
-		ph = "8F3K2"
+		ph, limit = "8F3K2", storage.GameIDLen+4 // room for stray spaces around an id
 	}
-	return &codeScreen{kind: kind, input: newInput(ph, 12)}
+	return &codeScreen{kind: kind, input: newInput(ph, limit)}
 }
 
 func (s *codeScreen) title(*app) string {

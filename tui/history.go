@@ -118,7 +118,7 @@ func (s *historyScreen) body(a *app, w, h int) string {
 		if gm, ok := a.games.Lookup(g.Game); ok {
 			name = gm.Info().Name
 		}
-		row := fmt.Sprintf("%-6s  %-16s  %-10s  %5d  %-10s  %s", textsafe.Clean(g.ID, 8), name, g.Outcome, g.Moves,
+		row := fmt.Sprintf("%-6s  %-16s  %-10s  %5d  %-10s  %s", gameIDText(g.ID), name, g.Outcome, g.Moves,
 			g.Finished.UTC().Format("2006-01-02"), strings.Join(names, ", "))
 		if i == s.cursor {
 			b.WriteString("  " + a.st.selected.Render("▸ "+row) + "\n")

@@ -464,7 +464,7 @@ func gameLine(a *app, g storage.GameSummary) string {
 	if g.Rated {
 		top = "★ " + rating.Rating{R: g.TopRating, RD: 1}.String()
 	}
-	return fmt.Sprintf("%-8s  %-15s  %s  %-8s  %s — %s", textsafe.Clean(g.ID, 8), gameName(a, g.Game),
+	return fmt.Sprintf("%-8s  %-15s  %s  %-8s  %s — %s", gameIDText(g.ID), gameName(a, g.Game),
 		g.Finished.UTC().Format("01-02 15:04"), top, playerNames(g.Seats), textsafe.Clean(g.Result.Summary, 60))
 }
 
@@ -756,7 +756,7 @@ func (s *profileScreen) body(a *app, w, h int) string {
 	first := max(0, min(s.cursor-rows/2, len(s.p.Recent)-rows))
 	for i := first; i < len(s.p.Recent) && i < first+rows; i++ {
 		g := s.p.Recent[i]
-		row := truncate(fmt.Sprintf("%-8s  %-15s  %-10s  %s  %s", textsafe.Clean(g.ID, 8), gameName(a, g.Game), g.Outcome,
+		row := truncate(fmt.Sprintf("%-8s  %-15s  %-10s  %s  %s", gameIDText(g.ID), gameName(a, g.Game), g.Outcome,
 			g.Finished.UTC().Format("2006-01-02"), playerNames(g.Seats)), max(10, w-6))
 		if i == s.cursor {
 			b.WriteString("  " + a.st.selected.Render("▸ "+row) + "\n")

@@ -142,7 +142,7 @@ func newReplayScreen(a *app, g storage.FinishedGame, frames *replayFrames) (*rep
 func (r *replayScreen) moves() int { return len(r.frames.views) - 1 }
 
 func (r *replayScreen) title(*app) string {
-	return fmt.Sprintf("Replay · %s · game %s · %d players", r.info.Name, textsafe.Clean(r.game.ID, 10), len(r.names))
+	return fmt.Sprintf("Replay · %s · game %s · %d players", r.info.Name, gameIDText(r.game.ID), len(r.names))
 }
 
 func (r *replayScreen) titleRight(a *app) string {
@@ -327,3 +327,9 @@ func (r *replayScreen) shortHelp(a *app) []key.Binding {
 	}
 	return append(ks, a.km.viewAs, withHelp(a.km.board.Notes, "n", "notes"), a.km.back)
 }
+
+// gameIDText is a game id, safe to draw and never cut short: a player
+// reads it to replay the game later (ssh HOST replay ID). Ids are
+// storage.GameIDLen characters (older ones 5 or 6), so a list column sized
+// for the old ones is simply overrun by a new one.
+func gameIDText(id string) string { return textsafe.Clean(id, storage.GameIDLen) }

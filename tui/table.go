@@ -505,7 +505,7 @@ func (s *tableScreen) strip(a *app, w int) []string {
 
 // gameID is the finished game's id, safe to draw; empty when there is none.
 func (s *tableScreen) gameID() string {
-	return textsafe.Clean(s.view.GameID, 12)
+	return gameIDText(s.view.GameID)
 }
 
 func chatLine(a *app, c lobby.ChatLine) string {
