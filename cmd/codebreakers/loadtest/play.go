@@ -197,7 +197,7 @@ func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, er
 	h := tb.host
 	steps := []func() error{
 		func() error { _, err := h.waitFor(ctx, lim, "Create a table"); return err },
-		func() error { return h.send(keyDown, keyEnter) },
+		func() error { return h.send(keyDown, keyDown, keyEnter) }, // third: under Quick play and Play people
 		func() error { _, err := h.waitFor(ctx, lim, "CREATE A TABLE", "Break the Code"); return err },
 		func() error { return h.send(keyEnter) },
 		func() error { _, err := h.waitFor(ctx, lim, "CREATE A TABLE", "Bots"); return err },
