@@ -2,6 +2,7 @@ package breakcode
 
 import (
 	"math/bits"
+	"slices"
 )
 
 // The aid (View.Seats[i].Possible, View.CentrePossible) says how many
@@ -122,23 +123,70 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 	c := aidCounts{hands: make([]int, s.n)}
 	me := int(v.Viewer.Seat)
 	var possible []bitset
+	var centres bitset // nil once the centre is seen (the view shows it)
 	switch s.n {
 	case 2:
 		possible = []bitset{s.okSet[0]}
 	case 3:
-		possible, c.centre = s.solve3()
+		possible, centres, c.centre = s.solve3()
 	default:
-		possible, c.centre = s.solve4()
+		possible, centres, c.centre = s.solve4()
 	}
+	c.handSets = make([][]uint32, s.n)
 	j := 0
 	for seat := range s.n {
 		if seat == me {
 			continue
 		}
 		c.hands[seat] = s.distinct(possible[j])
+		if c.hands[seat] <= ListedMax {
+			c.handSets[seat] = s.physical(possible[j])
+		}
 		j++
 	}
+	if centres != nil && c.centre <= ListedMax {
+		c.centreSets = s.physical(centres)
+	}
 	return c, s.keptLists()
+}
+
+// ListedMax is the most possible hands (or centre sets) a seat's aid lists
+// tile by tile; more are only counted. Four sets of five tiles fit one line
+// of the notepad at 80 columns.
+const ListedMax = 4
+
+// physical lists the distinct hands among the local sets in b as physical
+// tile sets (a lone green 5 as tile 10), in the order tiles stand.
+func (s *aidSolver) physical(b bitset) []uint32 {
+	var out []uint32
+	for w, word := range b {
+		for ; word != 0; word &= word - 1 {
+			m := uint32(w<<6 | bits.TrailingZeros64(word))
+			if m&s.g2 != 0 && m&s.g1 == 0 && b.has(m^s.g1^s.g2) {
+				continue // its twin holding the other 5g is listed
+			}
+			var p uint32
+			for rest := m; rest != 0; rest &= rest - 1 {
+				p |= 1 << s.pool[bits.TrailingZeros32(rest)]
+			}
+			if p&(1<<11) != 0 && p&(1<<10) == 0 {
+				p ^= 1<<11 | 1<<10
+			}
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b uint32) int {
+		// By the lowest tile where they differ: the lower tile first.
+		d := a ^ b
+		if d == 0 {
+			return 0
+		}
+		if a&(d&-d) != 0 {
+			return -1
+		}
+		return 1
+	})
+	return out
 }
 
 // newAidSolver reads what the seat viewing v knows: its own tiles (the
@@ -398,7 +446,7 @@ func (s *aidSolver) fitting(list []uint32, room bitset) bitset {
 // solve3 is the 3-player aid: per opponent, the sets that are part of a
 // deal fitting every answer (and the centre, once seen); and the number of
 // centre hands possible.
-func (s *aidSolver) solve3() ([]bitset, int) {
+func (s *aidSolver) solve3() ([]bitset, bitset, int) {
 	if s.centreSeen {
 		pa, pb := newBitset(s.poolBits), newBitset(s.poolBits)
 		found := false
@@ -415,20 +463,20 @@ func (s *aidSolver) solve3() ([]bitset, int) {
 			}
 		}
 		if found {
-			return []bitset{pa, pb}, 1
+			return []bitset{pa, pb}, nil, 1
 		}
-		return []bitset{pa, pb}, 0
+		return []bitset{pa, pb}, nil, 0
 	}
 	// A may hold a when some B set fits in what a leaves; the centre takes the rest.
 	pa, pb := s.besides(s.ok[0], s.ok[1], s.okSet[1]), s.besides(s.ok[1], s.ok[0], s.okSet[0])
 	la, lb := listOf(pa), listOf(pb)
 	if s.dense(la, lb) {
 		if centres, ok := s.centresBySearch3(spread(la), pb); ok {
-			return []bitset{pa, pb}, s.distinct(centres)
+			return []bitset{pa, pb}, centres, s.distinct(centres)
 		}
 	}
-	pairs := s.unions(la, lb, pa, pb, -1, -1)
-	return []bitset{pa, pb}, s.distinct(s.complements(pairs))
+	centres := s.complements(s.unions(la, lb, pa, pb, -1, -1))
+	return []bitset{pa, pb}, centres, s.distinct(centres)
 }
 
 // searchBudget bounds the steps of a witness search (about 0.1 ms) before
@@ -536,7 +584,7 @@ func (s *aidSolver) searchCentres(find func(c, rest uint32, budget int) (found b
 // opponents can take disjoint fitting sets from what m leaves (the centre
 // takes the rest, whatever it is: as in marginals4, a seen centre does not
 // narrow the opponents). The centre, once seen, counts one.
-func (s *aidSolver) solve4() ([]bitset, int) {
+func (s *aidSolver) solve4() ([]bitset, bitset, int) {
 	possible := make([]bitset, 3)
 	var pairs12 bitset
 	small := len(s.ok[0])*len(s.ok[1])*len(s.ok[2]) <= smallDeals
@@ -557,22 +605,23 @@ func (s *aidSolver) solve4() ([]bitset, int) {
 		possible[j] = s.fitting(s.ok[j], pairs.superClosure())
 	}
 	if s.centreSeen {
-		return possible, 1
+		return possible, nil, 1
 	}
 	l0, l1 := listOf(possible[0]), listOf(possible[1])
 	if small {
-		return possible, s.distinct(s.centresDirect4(l0, l1, listOf(possible[2])))
+		centres := s.centresDirect4(l0, l1, listOf(possible[2]))
+		return possible, centres, s.distinct(centres)
 	}
 	if s.dense(l0, l1, listOf(possible[2])) {
 		if centres, ok := s.centresBySearch4(spread(l0), spread(l1), possible[2]); ok {
-			return possible, s.distinct(centres)
+			return possible, centres, s.distinct(centres)
 		}
 	}
 	if pairs12 == nil {
 		pairs12 = s.unions(s.ok[1], s.ok[2], s.okSet[1], s.okSet[2], 1, 2)
 	}
-	triples := s.unions(l0, listOf(pairs12), possible[0], pairs12, -1, -1)
-	return possible, s.distinct(s.complements(triples))
+	centres := s.complements(s.unions(l0, listOf(pairs12), possible[0], pairs12, -1, -1))
+	return possible, centres, s.distinct(centres)
 }
 
 // smallDeals is how many triples of opponents' sets (4 players) are few

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // aidGames is how many seeded random games TestAidMatchesBelief walks per
@@ -70,6 +71,72 @@ func checkAid(t *testing.T, seed uint64, s *state, seat int) {
 		if !slices.Equal(got.hands, want.hands) || got.centre != want.centre {
 			t.Fatalf("seed %d, turn %d, seat %d: aid %+v, belief says %+v", seed, s.turns, seat, got, want)
 		}
+		checkListed(t, seed, s, seat, v)
+	}
+}
+
+// checkListed compares the hands and centre sets the aid lists with the
+// ones the belief gives weight to, where at most ListedMax are possible,
+// and checks each list holds the truth.
+func checkListed(t *testing.T, seed uint64, s *state, seat int, v View) {
+	t.Helper()
+	k := newKnowledge(v)
+	bel := k.belief()
+	ids := func(sets [][]Tile) []int32 {
+		var out []int32
+		for _, ts := range sets {
+			m, err := maskOf(ts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, k.table.id(m))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for j, opp := range k.opps {
+		sv := v.Seats[opp]
+		if sv.Possible > ListedMax {
+			if sv.PossibleHands != nil {
+				t.Fatalf("seed %d, seat %d: %d hands of seat %d listed", seed, seat, sv.Possible, opp)
+			}
+			continue
+		}
+		var want []int32
+		for i, m := range k.ok[j] {
+			if bel.opp[j][i] > 0 && !slices.Contains(want, k.handID[m]) {
+				want = append(want, k.handID[m])
+			}
+		}
+		slices.Sort(want)
+		if got := ids(sv.PossibleHands); !slices.Equal(got, want) || len(got) != sv.Possible {
+			t.Fatalf("seed %d, turn %d, seat %d: seat %d's hands listed %v (ids %v), belief says %v", seed, s.turns, seat, opp, sv.PossibleHands, got, want)
+		}
+		if truth := k.table.id(s.hands[opp]); len(want) > 0 && !slices.Contains(want, truth) {
+			t.Fatalf("seed %d, seat %d: seat %d's real hand is not listed", seed, seat, opp)
+		}
+	}
+	if v.CentreSize == 0 {
+		return
+	}
+	if v.CentrePossible > ListedMax || v.Centre != nil {
+		if v.CentreSets != nil {
+			t.Fatalf("seed %d, seat %d: %d centre sets listed (centre seen %v)", seed, seat, v.CentrePossible, v.Centre != nil)
+		}
+		return
+	}
+	var want []int32
+	for id, w := range bel.target {
+		if w > 0 {
+			want = append(want, id)
+		}
+	}
+	slices.Sort(want)
+	if got := ids(v.CentreSets); !slices.Equal(got, want) {
+		t.Fatalf("seed %d, turn %d, seat %d: centre sets listed %v, belief says %v", seed, s.turns, seat, v.CentreSets, want)
+	}
+	if truth := k.table.id(s.centre); !slices.Contains(want, truth) {
+		t.Fatalf("seed %d, seat %d: the real centre is not listed", seed, seat)
 	}
 }
 
@@ -113,4 +180,44 @@ func withoutAidMemo(s *state) *state {
 	c := *s
 	c.aidMemo = nil
 	return &c
+}
+
+// The hands and centre sets a seat's notepad lists come from that seat's
+// view alone: dealing every tile it cannot see again (and rewriting others'
+// private guesses) leaves them, and the whole view, unchanged.
+func TestListedSetsNoninterference(t *testing.T) {
+	checked := 0
+	for n := 2; n <= 4; n++ {
+		for g := range 12 {
+			seed := uint64(9_000 + n*100 + g)
+			rng := rand.New(rand.NewPCG(seed, 5))
+			s := newState(true, make([]engine.Player, n), seed)
+			for s.phase != Finished {
+				for seat := range n {
+					viewer := engine.SeatViewer(engine.Seat(seat))
+					v := s.view(viewer)
+					listed := v.CentreSets != nil
+					for _, sv := range v.Seats {
+						listed = listed || sv.PossibleHands != nil
+					}
+					if !listed {
+						continue
+					}
+					checked++
+					other := reshuffleHidden(rng, s, viewer)
+					other.aidMemo = nil
+					if a, b := enginetest.ViewJSON(t, s, viewer), enginetest.ViewJSON(t, other, viewer); a != b {
+						t.Fatalf("seed %d: seat %d's listed sets depend on hidden tiles:\n%s\n%s", seed, seat, a, b)
+					}
+				}
+				if _, err := s.Apply(s.toMove, randomAction(rng, s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("only %d views listed sets: the test checks too little", checked)
+	}
+	t.Logf("%d views with listed sets checked", checked)
 }

@@ -182,10 +182,14 @@ type belief struct {
 	target map[int32]float64
 }
 
-// aidCounts is the aid: distinct hands still possible per seat and for the centre.
+// aidCounts is the aid: distinct hands still possible per seat and for the
+// centre, and those hands themselves (physical tile sets) where there are
+// at most ListedMax.
 type aidCounts struct {
-	hands  []int // per seat; 0 for the viewer
-	centre int
+	hands      []int // per seat; 0 for the viewer
+	centre     int
+	handSets   [][]uint32 // per seat; nil for the viewer and where more are possible
+	centreSets []uint32   // nil once the centre is seen or where more are possible
 }
 
 // counts computes the aid numbers.

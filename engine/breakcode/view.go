@@ -89,6 +89,9 @@ type SeatView struct {
 	// given everything the viewer knows. 0 when not computed (aid off, the
 	// viewer's own seat, spectators and replays).
 	Possible int `json:"possible,omitempty"`
+	// PossibleHands lists those hands when there are at most ListedMax of
+	// them (same conditions as Possible), so the notepad can name them.
+	PossibleHands [][]Tile `json:"possible_hands,omitempty"`
 }
 
 // View is an immutable snapshot of a game for one viewer. It shares no
@@ -110,8 +113,10 @@ type View struct {
 	Unused []Tile `json:"unused,omitempty"`
 	// CentrePossible is the aid for 3–4 players: how many centre sets the
 	// viewer cannot yet rule out (0 when not computed).
-	CentrePossible int  `json:"centre_possible,omitempty"`
-	Aid            bool `json:"aid"` // whether the table shows the aid counts
+	CentrePossible int `json:"centre_possible,omitempty"`
+	// CentreSets lists those centre sets when there are at most ListedMax.
+	CentreSets [][]Tile `json:"centre_sets,omitempty"`
+	Aid        bool     `json:"aid"` // whether the table shows the aid counts
 	// FaceUp lists the face-up Question cards (card numbers) in table order.
 	FaceUp   []int `json:"face_up"`
 	DrawPile int   `json:"draw_pile"` // cards left in the draw pile
@@ -214,9 +219,11 @@ func (s *state) view(viewer engine.Viewer) View {
 			for i := range s.n {
 				if i != me {
 					v.Seats[i].Possible = counts.hands[i]
+					v.Seats[i].PossibleHands = tileSets(counts.handSets[i])
 				}
 			}
 			v.CentrePossible = counts.centre
+			v.CentreSets = tileSets(counts.centreSets)
 		}
 	}
 	if omni {
@@ -267,4 +274,16 @@ func tileText(ts []Tile) string {
 		parts[i] = t.String()
 	}
 	return strings.Join(parts, " ")
+}
+
+// tileSets writes physical tile sets as tiles (nil for none).
+func tileSets(masks []uint32) [][]Tile {
+	if len(masks) == 0 {
+		return nil
+	}
+	out := make([][]Tile, len(masks))
+	for i, m := range masks {
+		out[i] = tilesOf(m)
+	}
+	return out
 }
