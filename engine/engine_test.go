@@ -148,3 +148,21 @@ func TestReplayKeepsTheRecordedRules(t *testing.T) {
 		}
 	}
 }
+
+// A game's default bot level is the one it names, else the middle one.
+func TestBotLevelDefault(t *testing.T) {
+	for _, c := range []struct {
+		info Info
+		want string
+	}{
+		{Info{BotLevels: []string{"strong", "easy"}}, "easy"},
+		{Info{BotLevels: []string{"strong", "easy"}, DefaultBotLevel: "strong"}, "strong"},
+		{Info{BotLevels: []string{"strong", "medium", "easy"}}, "medium"},
+		{Info{BotLevels: []string{"strong", "easy"}, DefaultBotLevel: "godlike"}, "easy"},
+		{Info{}, ""},
+	} {
+		if got := c.info.BotLevelDefault(); got != c.want {
+			t.Errorf("%v default %q: got %q, want %q", c.info.BotLevels, c.info.DefaultBotLevel, got, c.want)
+		}
+	}
+}

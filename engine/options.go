@@ -29,6 +29,11 @@ type Info struct {
 	MaxPlayers int          // inclusive
 	Options    []OptionSpec // settings with their defaults
 	BotLevels  []string     // bot levels, strongest first; empty when the game has no bots
+	// DefaultBotLevel is the level bots play at when nobody chose one (quick
+	// play, a table made without a choice). Cooperative games set their
+	// strongest, so default teammates play well. Empty: the middle of
+	// BotLevels (see BotLevelDefault).
+	DefaultBotLevel string
 	// Rules lists the revisions of the game's rules, oldest first, once a
 	// rule has changed in a way that would play a stored game differently.
 	// A new game is recorded with the newest under the option RulesOption;
@@ -105,6 +110,19 @@ func (in Info) CheckPlayers(n int) error {
 		return Illegal("%s takes %d to %d players, not %d.", in.Name, in.MinPlayers, in.MaxPlayers, n)
 	}
 	return nil
+}
+
+// BotLevelDefault is the level bots play at when nobody chose one:
+// DefaultBotLevel when the game sets one of its levels, otherwise the
+// middle of BotLevels ("" when the game has no bots).
+func (in Info) BotLevelDefault() string {
+	if in.HasBotLevel(in.DefaultBotLevel) {
+		return in.DefaultBotLevel
+	}
+	if len(in.BotLevels) == 0 {
+		return ""
+	}
+	return in.BotLevels[len(in.BotLevels)/2]
 }
 
 // HasBotLevel reports whether level is one of the game's bot levels.

@@ -71,6 +71,16 @@ func (revisedGame) Info() engine.Info {
 	return info
 }
 
+// teamGame is the test game for a cooperative game: its bots default to a
+// chosen level ("easy") rather than the middle one ("sharp").
+type teamGame struct{ secretGame }
+
+func (teamGame) Info() engine.Info {
+	info := secretGame{}.Info()
+	info.ID, info.Name, info.DefaultBotLevel = "team", "Team", "easy"
+	return info
+}
+
 type secretAction struct {
 	Say     *int `json:"say,omitempty"`
 	Panic   bool `json:"panic,omitempty"`

@@ -448,7 +448,7 @@ func botLevel(info engine.Info, want string, needed bool) (string, error) {
 		return "", nil
 	}
 	if want == "" {
-		return info.BotLevels[len(info.BotLevels)/2], nil
+		return info.BotLevelDefault(), nil
 	}
 	if !info.HasBotLevel(want) {
 		return "", engine.Illegal("Bot level must be one of %v, not %q.", info.BotLevels, textsafe.Clean(want, 20))

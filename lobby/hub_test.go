@@ -155,6 +155,23 @@ func checkNoLeak(t testing.TB, v TableView, seat int) {
 	}
 }
 
+// Quick play seats bots at the game's default level: the one it names
+// (cooperative games name a strong one), else the middle one.
+func TestQuickPlayBotsAtTheDefaultLevel(t *testing.T) {
+	h := testHub(t, newMemStore(), nil, teamGame{})
+	for game, want := range map[string]string{"secret": "sharp", "team": "easy"} {
+		c, err := h.QuickPlay(ident("ann-"+game), game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range c.View().Seats[1:] {
+			if !s.Bot || s.BotLevel != want {
+				t.Errorf("%s: seat %d is %+v, want a %s bot", game, i+1, s, want)
+			}
+		}
+	}
+}
+
 func TestQuickPlayToTheEnd(t *testing.T) {
 	store := newMemStore()
 	h := testHub(t, store, nil)

@@ -3,6 +3,7 @@ package breakcode
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -72,6 +73,73 @@ func TestStrongBotGuessesWhenSure(t *testing.T) {
 			}
 			if r, _ := s.Result(); len(r.Winners) == 0 {
 				t.Errorf("%dp seed %d: strong bots found no winner: %s", n, seed, r.Summary)
+			}
+		}
+	}
+}
+
+// breakBlunder says how a bot's move throws the game in a way a beginner
+// reading the notepad would see, or "": asking a question when the notepad
+// shows a single possible hand (2 players) or centre set (3–4) to name;
+// naming tiles the notepad has ruled out; with 3–4 players, guessing (and
+// so going out) while several centre sets remain and later turns are left.
+func breakBlunder(v View, action []byte) string {
+	var a Action
+	if err := json.Unmarshal(action, &a); err != nil {
+		return "unreadable move"
+	}
+	me := int(v.Viewer.Seat)
+	var count int
+	var listed [][]Tile
+	if v.Players == 2 {
+		opp := v.Seats[1-me]
+		count, listed = opp.Possible, opp.PossibleHands
+	} else if v.Centre == nil {
+		count, listed = v.CentrePossible, v.CentreSets
+	}
+	switch {
+	case a.Ask != nil && count == 1:
+		return "asked a question with one possible set to name"
+	case a.Guess != nil && listed != nil:
+		m, _ := maskOf(a.Guess.Tiles)
+		if !slices.ContainsFunc(listed, func(ts []Tile) bool { o, _ := maskOf(ts); return o == m }) {
+			return "named tiles the notepad rules out"
+		}
+	}
+	if a.Guess != nil && v.Players > 2 && count > 1 && !lastChance(v) {
+		return "guessed unsure with turns left, and went out"
+	}
+	return ""
+}
+
+// Bots of both levels, with the aid on, never throw the game in a way the
+// notepad makes plain.
+func TestBotsDoNotThrowTheGame(t *testing.T) {
+	games := 12
+	if testing.Short() || raceEnabled {
+		games = 3
+	}
+	for _, level := range []string{LevelStrong, LevelEasy} {
+		for n := 2; n <= 4; n++ {
+			for g := range games {
+				seed := uint64(31_000 + 100*n + g)
+				s := newState(true, make([]engine.Player, n), seed)
+				bots := make([]engine.Bot, n)
+				for i := range bots {
+					bots[i], _ = Game{}.NewBot(engine.Seat(i), level, seed+uint64(i))
+				}
+				for s.phase != Finished {
+					seat := s.toMove
+					v := s.view(engine.SeatViewer(seat))
+					a, err := bots[seat].Act(v)
+					if err != nil || a == nil {
+						t.Fatalf("%s bot: %s %v", level, a, err)
+					}
+					if b := breakBlunder(v, a); b != "" {
+						t.Errorf("%s bot, %d players, seed %d, turn %d: %s (%s)", level, n, seed, v.Turn, b, a)
+					}
+					mustApply(t, s, seat, a)
+				}
 			}
 		}
 	}

@@ -18,9 +18,11 @@ import (
 // least about its own code; sends the Hack card and recipient whose answer
 // is least predictable (the most information); decodes or taps as soon as
 // one opponent has a single possible code, risks a first wrong decode in
-// Counter Cracking when one opponent is down to two, and otherwise votes
-// for more data. "easy" plays random legal hacks, decodes only when sure,
-// and taps one move later than it could (it votes first).
+// Counter Cracking when one opponent is down to two, taps on even odds in
+// a Speed race of three or more (where waiting for certainty means racing
+// everyone who reaches it too), and otherwise votes for more data. "easy" plays random legal hacks and decodes (or taps) only
+// when sure. Neither level waits once it knows a code, nor names a code
+// the public facts rule out (see TestBotsDoNotThrowTheGame).
 //
 // When nothing more can be learned (no vote left in the race, no Hack card
 // it may send in Counter Cracking) both levels name the likeliest code.
@@ -62,8 +64,18 @@ func (b *Bot) Act(view any) ([]byte, error) {
 		return b.guess(rng, k, target), nil
 	case Race:
 		voted := v.Seats[me].Voted
+		in := 0
+		for _, sv := range v.Seats {
+			if !sv.Out {
+				in++
+			}
+		}
 		switch {
-		case size == 1 && (strong || voted || v.More == MoreNone):
+		case size == 1:
+			return TapAction(), nil // a code it knows: say it before anyone else
+		case strong && size == 2 && in >= 3:
+			// Even odds now beat waiting for certainty that everyone
+			// still in reaches at the same moment.
 			return TapAction(), nil
 		case v.More == MoreNone:
 			return TapAction(), nil

@@ -3,6 +3,7 @@ package coding
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -59,13 +60,10 @@ func TestRaceBotsTapWhenSure(t *testing.T) {
 	if a := botMove(t, s, 0, LevelStrong); !a.Tap {
 		t.Fatalf("sure strong bot played %+v, want a tap", a)
 	}
-	// The easy bot votes first and taps only on its next chance.
-	if a := botMove(t, s, 1, LevelEasy); !a.Vote {
-		t.Fatalf("easy bot played %+v, want a vote first", a)
-	}
-	mustApply(t, s, 1, VoteAction())
+	// The easy bot taps as soon as it is sure too: waiting would hand the
+	// race to whoever taps first.
 	if a := botMove(t, s, 1, LevelEasy); !a.Tap {
-		t.Fatalf("easy bot played %+v after voting, want a tap", a)
+		t.Fatalf("sure easy bot played %+v, want a tap", a)
 	}
 	mustApply(t, s, 1, TapAction())
 	if a := botMove(t, s, 1, LevelEasy); a.Decode == nil || a.Decode.Code != "E92" {
@@ -99,5 +97,103 @@ func TestStrongBotTakesQuietestData(t *testing.T) {
 	a := botMove(t, s, 0, LevelStrong)
 	if a.Play == nil || a.Play.Data == nil || *a.Play.Data < Data20to39 {
 		t.Fatalf("strong bot played %+v", a)
+	}
+}
+
+// codingBlunder says how a bot's move throws the game in a way the crack
+// sheet makes plain, or "": not tapping in the race, or hacking in Counter
+// Cracking, while one opponent has a single possible code; naming a code
+// the public facts rule out; naming an unsure code while sure of another.
+func codingBlunder(v View, action []byte) string {
+	var a Action
+	if err := json.Unmarshal(action, &a); err != nil {
+		return "unreadable move"
+	}
+	k := newKnowledge(v)
+	me := int(v.Viewer.Seat)
+	sure := false
+	for i, sv := range v.Seats {
+		if i != me && !sv.Out && len(k.cands[i]) == 1 {
+			sure = true
+		}
+	}
+	if a.Decode != nil {
+		c, err := ParseCode(a.Decode.Code)
+		t := int(a.Decode.Target)
+		switch {
+		case err != nil || t < 0 || t >= len(k.cands):
+			return "named no code"
+		case !slices.Contains(k.cands[t], c):
+			return "named a code the public facts rule out"
+		case sure && len(k.cands[t]) > 1:
+			return "named an unsure code while sure of another"
+		}
+		return ""
+	}
+	switch {
+	case v.Phase == Race && sure && !a.Tap:
+		return "did not tap with a code it knows"
+	case v.Phase == Counter && sure && (a.Play != nil || a.Stop):
+		return "hacked or stopped with a code it knows"
+	}
+	return ""
+}
+
+// Bots of both levels, in both systems and every size, never throw the
+// game in a way the crack sheet makes plain.
+func TestBotsDoNotThrowTheGame(t *testing.T) {
+	games := 10
+	if testing.Short() || raceEnabled {
+		games = 2
+	}
+	for _, level := range []string{LevelStrong, LevelEasy} {
+		for n := 2; n <= 4; n++ {
+			for _, system := range []string{SystemSpeed, SystemCounter} {
+				for g := range games {
+					seed := uint64(51_000 + 100*n + g)
+					st, _, err := engine.Start(Game{}, engine.Options{"system": system}, make([]engine.Player, n), seed)
+					if err != nil {
+						t.Fatal(err)
+					}
+					bots := make([]engine.Bot, n)
+					for i := range bots {
+						bots[i], _ = Game{}.NewBot(engine.Seat(i), level, seed+uint64(i))
+					}
+					for step := 0; !st.Status().Finished; step++ {
+						if step > 500 {
+							t.Fatalf("%s bots, seed %d: the game did not end", level, seed)
+						}
+						moved := false
+						for _, seat := range st.Status().Active {
+							v := st.View(engine.SeatViewer(seat)).(View)
+							a, err := bots[seat].Act(v)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if a == nil {
+								continue
+							}
+							if b := codingBlunder(v, a); b != "" {
+								t.Errorf("%s bot, %d players, %s, seed %d, turn %d: %s (%s)", level, n, system, seed, v.Turn, b, a)
+							}
+							if _, err := st.Apply(seat, a); err != nil {
+								t.Fatalf("%s bot move %s refused: %v", level, a, err)
+							}
+							moved = true
+							break
+						}
+						if !moved {
+							tm := st.Timer()
+							if tm == nil {
+								t.Fatalf("%s bots, seed %d: stuck", level, seed)
+							}
+							if _, err := st.Apply(engine.System, tm.Action); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 }

@@ -12,12 +12,25 @@ import (
 // Bot plays one seat from that seat's View alone, keeping no memory between
 // moves, so it is deterministic for a seed and a sequence of views.
 //
-// As a Code Breaker, "strong" keeps every Challenge of the level that agrees
-// with every public judgement and revealed Hint, plays the card and end that
-// the most of them accept (or discards when a discard is likelier right),
-// buys Hints when the deck can spare them, uses kept Events, and guesses the
-// Code once one candidate is left and the rules allow a guess. "easy" plays a
-// random card with a random end, discarding now and then.
+// As a Code Breaker, both levels reason from what the table has seen: the
+// Challenges of the level that agree with every public judgement and
+// revealed Hint (Candidates). An end Valid under all of them is certainly
+// Valid, one Valid under none certainly Invalid, and likewise for a
+// discard. Neither level makes a move a beginner would call throwing the
+// game (see TestBotsDoNotThrowTheGame): it never discards a card with a
+// certainly Valid end, never plays a certainly Invalid end while anything
+// else might work, never gambles the game on an unsure move when a sure one
+// is in hand, always takes an Invalid card back with a kept Second Chance,
+// uses a kept Free Hint while the Code is unknown and a kept Lucky Draw
+// before an unsure move, and never agrees to guess a Code the table has
+// already ruled out.
+//
+// "strong" then plays the card and end (or discards the card) most likely
+// to be right, buys Hints when the deck can spare them, throws away its
+// least playable card with a Lucky Draw, and guesses the Code once one
+// candidate is left and the rules allow a guess. "easy" plays a sure move
+// when it has one and otherwise any move that might be right, discarding
+// now and then; it never buys Hints or guesses.
 //
 // As the All Knowing it reveals Events and Hints when asked. As a Mastermind
 // it picks a loyalty from its seed; a True Mastermind swaps a card that is
@@ -46,11 +59,11 @@ func (b *Bot) Act(view any) ([]byte, error) {
 	}
 	switch v.Phase {
 	case Vote:
-		return VoteAction(true), nil
+		return VoteAction(approves(v)), nil
 	case PassLeft:
 		return PassAction(rng.IntN(len(v.Hand))), nil
 	case Penalty:
-		if b.Level == LevelStrong && hasKeep(v, EventSecondChance) && v.TakeBack && !slices.Contains(v.Declined, ProposeSecondChance) {
+		if hasKeep(v, EventSecondChance) && v.TakeBack && !slices.Contains(v.Declined, ProposeSecondChance) {
 			return ProposeAction(Proposal{Kind: ProposeSecondChance}), nil
 		}
 		var market []int
@@ -59,10 +72,7 @@ func (b *Bot) Act(view any) ([]byte, error) {
 		}
 		return DrawAction(market...), nil
 	case Turn:
-		if b.Level == LevelEasy {
-			return b.easyTurn(v, rng), nil
-		}
-		return b.strongTurn(v, rng), nil
+		return b.turn(v, rng), nil
 	}
 	return nil, nil
 }
@@ -71,30 +81,43 @@ func hasKeep(v View, k EventKind) bool {
 	return slices.ContainsFunc(v.Keeps, func(e EventView) bool { return e.Kind == k })
 }
 
-func (b *Bot) easyTurn(v View, rng *rand.Rand) []byte {
-	i := rng.IntN(len(v.Hand))
-	if rng.IntN(5) == 0 && (v.Event == nil || v.Event.Kind != EventSilence) {
-		return DiscardAction(i)
+// approves is the bot's vote: yes, except to a guess the public judgements
+// or Hints already rule out.
+func approves(v View) bool {
+	p := v.Proposal
+	if p == nil || p.Kind != ProposeGuess {
+		return true
 	}
-	return PlayAction(i, rng.IntN(2))
+	as := rulelang.IfThenAttributes()
+	r, err := rulelang.Parse(as, p.Text)
+	return err == nil && consistent(r, as, v)
 }
 
 // Candidates returns the Challenges of the view's level that agree with every
 // public judgement and revealed Hint (all of them if, impossibly, none does).
 func Candidates(v View) []Challenge {
+	cs, _ := candidates(v)
+	return cs
+}
+
+// candidates is Candidates with each Challenge's parsed rule.
+func candidates(v View) ([]Challenge, []*rulelang.Rule) {
 	as := rulelang.IfThenAttributes()
 	var out []Challenge
+	var rules []*rulelang.Rule
 	level := challengesAt(v.Level, v.FirstRules)
-	for _, c := range level {
-		r := c.Rule()
-		if consistent(r, as, v) {
+	all := make([]*rulelang.Rule, len(level))
+	for i, c := range level {
+		all[i] = c.Rule()
+		if consistent(all[i], as, v) {
 			out = append(out, c)
+			rules = append(rules, all[i])
 		}
 	}
 	if len(out) == 0 {
-		return level
+		return level, all
 	}
-	return out
+	return out, rules
 }
 
 func consistent(r *rulelang.Rule, as *rulelang.Attributes, v View) bool {
@@ -123,63 +146,135 @@ func consistent(r *rulelang.Rule, as *rulelang.Attributes, v View) bool {
 	return true
 }
 
-func (b *Bot) strongTurn(v View, rng *rand.Rand) []byte {
-	cands := Candidates(v)
-	rules := make([]*rulelang.Rule, len(cands))
-	for i, c := range cands {
-		rules[i] = c.Rule()
-	}
-	can := func(kind string) bool { return !slices.Contains(v.Declined, kind) }
-	if v.CanGuess && len(rules) == 1 && can(ProposeGuess) {
-		return ProposeAction(Proposal{Kind: ProposeGuess, Text: rules[0].String()})
-	}
-	if len(rules) > 2 && v.HintCost > 0 && v.Deck >= v.HintCost+12 && can(ProposeHint) {
-		return ProposeAction(Proposal{Kind: ProposeHint})
-	}
-	if len(rules) > 2 && hasKeep(v, EventFreeHint) && v.HintsOut < 2 && can(ProposeFreeHint) {
-		return ProposeAction(Proposal{Kind: ProposeFreeHint})
+// odds is what the table's public knowledge says about one hand card right
+// now: the share of the candidate Challenges (see Candidates) under which
+// each end would be Valid on top, and under which neither would (so a
+// discard would be right). 1 is certain, 0 certainly wrong.
+type odds struct {
+	End     [2]float64
+	Discard float64
+}
+
+// handOdds returns the odds of each card of the viewer's hand against the
+// last Valid card, under the candidate Challenges' rules.
+func handOdds(v View, rules []*rulelang.Rule) []odds {
+	out := make([]odds, len(v.Hand))
+	if len(rules) == 0 || len(v.Line) == 0 {
+		return out
 	}
 	prev := []rulelang.Card{v.Line[len(v.Line)-1].Top.Rule()}
-	bestPlay, bestI, bestUp := -1.0, 0, 0
-	bestDiscard, bestD := -1.0, 0
-	worst, worstI := 2.0, 0
-	for i, c := range v.Hand {
-		var ok [2]int
-		both := 0
-		for _, r := range rules {
-			a, bb := r.Accepts(prev, c.A.Rule()), r.Accepts(prev, c.B.Rule())
+	for _, r := range rules {
+		for i, card := range v.Hand {
+			a, b := r.Accepts(prev, card.A.Rule()), r.Accepts(prev, card.B.Rule())
 			if a {
-				ok[0]++
+				out[i].End[0]++
 			}
-			if bb {
-				ok[1]++
+			if b {
+				out[i].End[1]++
 			}
-			if !a && !bb {
-				both++
+			if !a && !b {
+				out[i].Discard++
 			}
-		}
-		for up := range 2 {
-			p := float64(ok[up])/float64(len(rules)) + rng.Float64()*1e-6
-			if p > bestPlay {
-				bestPlay, bestI, bestUp = p, i, up
-			}
-		}
-		d := float64(both)/float64(len(rules)) + rng.Float64()*1e-6
-		if d > bestDiscard {
-			bestDiscard, bestD = d, i
-		}
-		if m := float64(max(ok[0], ok[1])) / float64(len(rules)); m < worst {
-			worst, worstI = m, i
 		}
 	}
-	if hasKeep(v, EventLuckyDraw) && worst < 0.2 && len(v.Hand) > 1 && can(ProposeLuckyDraw) {
-		return ProposeAction(Proposal{Kind: ProposeLuckyDraw, Card: worstI})
+	n := float64(len(rules))
+	for i := range out {
+		out[i].End[0] /= n
+		out[i].End[1] /= n
+		out[i].Discard /= n
 	}
+	return out
+}
+
+// best is the card's likeliest move: its better end, or a discard.
+func (o odds) best() float64 { return max(o.End[0], o.End[1], o.Discard) }
+
+// move is a play (up 0 or 1) or a discard (up -1) of hand card i, with the
+// odds that the All Knowing calls it right.
+type move struct {
+	i, up int
+	p     float64
+}
+
+func (m move) action() []byte {
+	if m.up < 0 {
+		return DiscardAction(m.i)
+	}
+	return PlayAction(m.i, m.up)
+}
+
+// turn chooses a Code Breaker's move on their turn.
+func (b *Bot) turn(v View, rng *rand.Rand) []byte {
+	strong := b.Level == LevelStrong
+	cands, rules := candidates(v)
+	can := func(kind string) bool { return !slices.Contains(v.Declined, kind) }
+	if strong && v.CanGuess && len(cands) == 1 && can(ProposeGuess) {
+		return ProposeAction(Proposal{Kind: ProposeGuess, Text: rules[0].String()})
+	}
+	if len(cands) > 1 && hasKeep(v, EventFreeHint) && v.HintsOut < 2 && can(ProposeFreeHint) {
+		return ProposeAction(Proposal{Kind: ProposeFreeHint})
+	}
+	if strong && len(cands) > 2 && v.HintCost > 0 && v.Deck >= v.HintCost+12 && can(ProposeHint) {
+		return ProposeAction(Proposal{Kind: ProposeHint})
+	}
+	hand := handOdds(v, rules)
 	silenced := v.Event != nil && v.Event.Kind == EventSilence
-	if bestDiscard > bestPlay && !silenced {
-		return DiscardAction(bestD)
+	var moves []move
+	top := 0.0
+	for i, o := range hand {
+		for up := range 2 {
+			moves = append(moves, move{i, up, o.End[up]})
+		}
+		if !silenced {
+			moves = append(moves, move{i, -1, o.Discard})
+		}
 	}
-	return PlayAction(bestI, bestUp)
+	for _, m := range moves {
+		top = max(top, m.p)
+	}
+	if top < 1 && hasKeep(v, EventLuckyDraw) && can(ProposeLuckyDraw) {
+		// Nothing in hand is sure: throw the hardest card away unjudged.
+		worst := rng.IntN(len(hand))
+		if strong {
+			for i, o := range hand {
+				if o.best() < hand[worst].best() {
+					worst = i
+				}
+			}
+		}
+		return ProposeAction(Proposal{Kind: ProposeLuckyDraw, Card: worst})
+	}
+	if strong {
+		bestM, bestP := moves[0], -1.0
+		for _, m := range moves {
+			if p := m.p + rng.Float64()*1e-6; p > bestP {
+				bestM, bestP = m, p
+			}
+		}
+		return bestM.action()
+	}
+	// Easy: a sure move if there is one, else any move that might be right
+	// (plays mostly, a discard now and then).
+	var sure, maybe, maybeDiscard []move
+	for _, m := range moves {
+		switch {
+		case m.p == 1:
+			sure = append(sure, m)
+		case m.p > 0 && m.up < 0:
+			maybeDiscard = append(maybeDiscard, m)
+		case m.p > 0:
+			maybe = append(maybe, m)
+		}
+	}
+	switch {
+	case len(sure) > 0:
+		return sure[rng.IntN(len(sure))].action()
+	case len(maybeDiscard) > 0 && (len(maybe) == 0 || rng.IntN(5) == 0):
+		return maybeDiscard[rng.IntN(len(maybeDiscard))].action()
+	case len(maybe) > 0:
+		return maybe[rng.IntN(len(maybe))].action()
+	}
+	return moves[rng.IntN(len(moves))].action() // everything fails: any card
 }
 
 func (b *Bot) allKnowing(v View, rng *rand.Rand) []byte {

@@ -84,7 +84,9 @@ func (Game) Info() engine.Info {
 			},
 		},
 		BotLevels: []string{LevelStrong, LevelEasy},
-		Rules:     []string{RulesFirst, RulesTwoHints},
+		// A cooperative game: teammates nobody chose should play well.
+		DefaultBotLevel: LevelStrong,
+		Rules:           []string{RulesFirst, RulesTwoHints},
 	}
 }
 

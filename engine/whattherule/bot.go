@@ -26,8 +26,10 @@ import (
 // hand) with how much its verdict would split the hypotheses, reveals its hand when none of them accepts any card,
 // proposes hints when the round drags on, objects to hints once it is sure,
 // and after every right play guesses the simplest consistent hypothesis.
-// "easy" plays a random card and guesses only when at most two hypotheses
-// are left.
+// "easy" plays a random card that some hypothesis accepts (revealing its
+// hand when none does) and guesses only when at most two hypotheses are
+// left. Neither plays a card every hypothesis rejects (see
+// TestBotsDoNotThrowTheGame).
 type Bot struct {
 	Seat  engine.Seat
 	Level string
@@ -107,7 +109,7 @@ func (b *Bot) actAsPlayer(v View, rng *rand.Rand) []byte {
 		return RevealAction() // cannot happen in a round that goes on; stay legal anyway
 	}
 	if b.Level == LevelEasy {
-		return PlayAction(v.Hand[rng.IntN(len(v.Hand))].ID)
+		return b.easyPlay(v, cands, rng)
 	}
 	if v.CanPropose() && v.Seats[b.Seat].Turns >= 3 && len(cands) > 3 {
 		return ProposeHintsAction()
@@ -136,6 +138,27 @@ func (b *Bot) actAsPlayer(v View, rng *rand.Rand) []byte {
 		return RevealAction()
 	}
 	return PlayAction(v.Hand[best].ID)
+}
+
+// easyPlay is the easy bot's turn: a random card that some rule still
+// possible accepts, or, when none does, the hand revealed (a card no
+// possible rule accepts costs a draw for nothing). With no rule left in
+// mind (the game master's is none it knows) any card goes.
+func (b *Bot) easyPlay(v View, cands []hypothesis, rng *rand.Rand) []byte {
+	if len(cands) == 0 {
+		return PlayAction(v.Hand[rng.IntN(len(v.Hand))].ID)
+	}
+	line := cardFaces(v.Line)
+	var maybe []Card
+	for _, c := range v.Hand {
+		if slices.ContainsFunc(cands, func(h hypothesis) bool { return h.rule.Accepts(line, c.Face()) }) {
+			maybe = append(maybe, c)
+		}
+	}
+	if len(maybe) == 0 {
+		return RevealAction()
+	}
+	return PlayAction(maybe[rng.IntN(len(maybe))].ID)
 }
 
 // entropy is the information, in bits, of a yes/no outcome with chance p.

@@ -1,17 +1,27 @@
 package whattherule
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/rulelang"
 )
 
 // playBots plays a game in which every seat is a bot and returns it. It
 // fails if the game stalls: someone must act, and the bots of every active
 // seat together produce a move.
 func playBots(t testing.TB, seed uint64, levels []string, opts engine.Options) *state {
+	t.Helper()
+	return playBotsChecked(t, seed, levels, opts, nil)
+}
+
+// playBotsChecked is playBots that shows check every bot move with the view
+// it was chosen from.
+func playBotsChecked(t testing.TB, seed uint64, levels []string, opts engine.Options, check func(v View, act []byte)) *state {
 	t.Helper()
 	n := len(levels)
 	players := make([]engine.Player, n)
@@ -31,12 +41,16 @@ func playBots(t testing.TB, seed uint64, levels []string, opts engine.Options) *
 		}
 		moved := false
 		for _, a := range s.Status().Active {
-			act, err := bots[a].Act(s.View(engine.SeatViewer(a)))
+			v := s.View(engine.SeatViewer(a))
+			act, err := bots[a].Act(v)
 			if err != nil {
 				t.Fatalf("seed %d: bot %d: %v", seed, a, err)
 			}
 			if act == nil {
 				continue
+			}
+			if check != nil {
+				check(v.(View), act)
 			}
 			if _, err := s.Apply(a, act); err != nil {
 				t.Fatalf("seed %d: bot %d in %v chose %s: %v", seed, a, s.phase, act, err)
@@ -186,5 +200,70 @@ func TestBotGuessesTheSimplestConsistentRule(t *testing.T) {
 	}
 	if a, _ := (&Bot{Seat: p[1], Level: LevelStrong}).Act(s.View(engine.SeatViewer(p[1]))); a != nil {
 		t.Fatalf("idle bot acted: %s", a)
+	}
+}
+
+// ruleBlunder says how a player bot's move throws points away in a way the
+// table makes plain, or "": playing a card that every rule still possible
+// rejects (the bot's hypotheses: the library and simple rules that agree
+// with every verdict), when another card might fit or, none fitting, the
+// hand could be revealed; or guessing a rule already guessed wrong.
+func ruleBlunder(v View, act []byte) string {
+	var a Action
+	if err := json.Unmarshal(act, &a); err != nil {
+		return "unreadable move"
+	}
+	if v.GM == v.Viewer.Seat {
+		return ""
+	}
+	cands := (&Bot{}).consistent(v)
+	if a.Guess != nil && v.Mode == Machine {
+		if r, err := rulelang.Parse(attrs, a.Guess.Text); err == nil && guessedWrong(r, v) {
+			return "guessed a rule already guessed wrong"
+		}
+	}
+	if a.Play == nil || len(cands) == 0 {
+		return ""
+	}
+	line := cardFaces(v.Line)
+	fits := func(c Card) bool {
+		for _, h := range cands {
+			if h.rule.Accepts(line, c.Face()) {
+				return true
+			}
+		}
+		return false
+	}
+	i := slices.IndexFunc(v.Hand, func(c Card) bool { return c.ID == a.Play.Card })
+	if i < 0 || fits(v.Hand[i]) {
+		return ""
+	}
+	if slices.ContainsFunc(v.Hand, fits) {
+		return "played a card no possible rule accepts while another might fit"
+	}
+	return "played a card no possible rule accepts instead of revealing a hand where none fits"
+}
+
+// Player bots of both levels never throw points away in a way the table
+// makes plain.
+func TestBotsDoNotThrowTheGame(t *testing.T) {
+	games := 8
+	if testing.Short() || raceEnabled {
+		games = 3
+	}
+	for _, level := range []string{LevelStrong, LevelEasy} {
+		for g := range games {
+			n := 3 + g%3
+			levels := make([]string, n)
+			for i := range levels {
+				levels[i] = level
+			}
+			seed := uint64(700 + g)
+			playBotsChecked(t, seed, levels, engine.Options{OptRounds: "1"}, func(v View, act []byte) {
+				if b := ruleBlunder(v, act); b != "" {
+					t.Errorf("%s bot, seed %d, round %d, seat %d: %s (%s)", level, seed, v.Round, v.Viewer.Seat, b, act)
+				}
+			})
+		}
 	}
 }
