@@ -181,7 +181,7 @@ func (s *Server) execProfile(out, errOut io.Writer, arg string) int {
 	writeLine(out, "Recent games (replay with `ssh HOST replay ID`):")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, g := range p.Recent {
-		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", textsafe.Clean(g.ID, 8), s.gameName(g.Game), g.Outcome,
+		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", textsafe.Clean(g.ID, storage.GameIDLen), s.gameName(g.Game), g.Outcome,
 			g.Finished.UTC().Format("2006-01-02"), seatNames(g.Seats))
 	}
 	_ = tw.Flush()

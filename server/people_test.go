@@ -83,6 +83,9 @@ func TestExecTopAndProfile(t *testing.T) {
 		!strings.Contains(out, "won 3 of 3 rated (provisional)") || !strings.Contains(out, "won") {
 		t.Fatalf("profile mara = %q %q (exit %d)", out, errOut, code)
 	}
+	if recent, _ := db.Profile("mara", 1); !strings.Contains(out, recent.Recent[0].ID) {
+		t.Errorf("the newest public game's whole id %s is not on the profile:\n%s", recent.Recent[0].ID, out)
+	}
 	if strings.Contains(out, "SECRET") {
 		t.Errorf("a private game was listed on a profile:\n%s", out)
 	}
