@@ -65,16 +65,18 @@ func newKeys() keys {
 
 		bots: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "play bots now")),
 	}
+	// The boards' keys, named plainly: each board shows them with what
+	// they do on it (board.Help, board.Pair), and only where they work.
 	k.board = board.KeyMap{
-		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
-		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/→", "number")),
-		Right:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "number")),
-		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "ask")),
+		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
+		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
+		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "left")),
+		Right:  key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "right")),
+		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 		Guess:  key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "guess")),
-		Notes:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notepad")),
+		Notes:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notes")),
 		Pass:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
-		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-6", "pick card")),
+		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "pick")),
 		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}

@@ -96,6 +96,16 @@ type Played struct {
 // It fails the test if the game does not end within maxMoves moves.
 func PlayBots(t testing.TB, g engine.Game, opts engine.Options, n int, level string, seed uint64, maxMoves int) Played {
 	t.Helper()
+	return PlayBotsEach(t, g, opts, n, level, seed, maxMoves, nil)
+}
+
+// PlayBotsEach is PlayBots calling each (when not nil) with the state and
+// every event so far, after the deal (move 0) and after every move. The
+// state is live: each must not keep it, only what it asks of it (views
+// are immutable snapshots).
+func PlayBotsEach(t testing.TB, g engine.Game, opts engine.Options, n int, level string, seed uint64, maxMoves int,
+	each func(move int, st engine.State, events []engine.Event)) Played {
+	t.Helper()
 	players := Players(n)
 	for i := range players {
 		players[i].Bot = true
@@ -118,6 +128,12 @@ func PlayBots(t testing.TB, g engine.Game, opts engine.Options, n int, level str
 		}
 		p.Record.Moves = append(p.Record.Moves, engine.Move{Seat: seat, Action: action})
 		p.Events = append(p.Events, evs...)
+		if each != nil {
+			each(len(p.Record.Moves), st, p.Events)
+		}
+	}
+	if each != nil {
+		each(0, st, nil)
 	}
 	for len(p.Record.Moves) < maxMoves {
 		if res, done := st.Result(); done {

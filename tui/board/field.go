@@ -25,6 +25,9 @@ type Field struct {
 	value   []rune
 	pos     int
 	focused bool
+	// suggested marks value as a suggestion (see Suggest) until the first
+	// key that edits or moves in it.
+	suggested bool
 }
 
 // NewField returns an unfocused field.
@@ -39,8 +42,21 @@ func (f *Field) Value() string { return string(f.value) }
 func (f *Field) SetValue(s string) {
 	f.value = nil
 	f.pos = 0
+	f.suggested = false
 	f.insert(s)
 }
+
+// Suggest fills the field with s as a suggestion, the way an editor shows
+// selected text: Value returns it as it is, but the first character typed
+// (or pasted) replaces all of it, and backspace or delete clears it. A
+// cursor key keeps it as ordinary text to edit.
+func (f *Field) Suggest(s string) {
+	f.SetValue(s)
+	f.suggested = len(f.value) > 0
+}
+
+// Suggested reports whether the field holds an untouched suggestion.
+func (f *Field) Suggested() bool { return f.suggested }
 
 // Focus gives the field the keyboard.
 func (f *Field) Focus() { f.focused = true }
@@ -79,9 +95,23 @@ func (f *Field) Update(msg tea.Msg) bool {
 	}
 	switch m := msg.(type) {
 	case tea.PasteMsg:
+		if f.suggested {
+			f.SetValue("")
+		}
 		f.insert(strings.ReplaceAll(m.Content, "\n", " "))
 		return true
 	case tea.KeyPressMsg:
+		if f.suggested {
+			switch k := m.String(); {
+			case k == "backspace" || k == "delete" || k == "ctrl+h" || k == "ctrl+d" || k == "ctrl+u" || k == "ctrl+w":
+				f.SetValue("")
+				return true
+			case m.Text != "" && m.Mod&(tea.ModCtrl|tea.ModAlt) == 0:
+				f.SetValue("") // typing replaces the suggestion
+			default:
+				f.suggested = false
+			}
+		}
 		switch m.String() {
 		case "left", "ctrl+b":
 			f.pos = max(0, f.pos-1)
@@ -158,6 +188,12 @@ func (f *Field) View() string {
 	}
 	var b strings.Builder
 	b.WriteString(f.Prompt)
+	if f.suggested {
+		// Shown selected: typing replaces it.
+		b.WriteString(cursorStyle.Render(string(runes)))
+		b.WriteString(" ")
+		return b.String()
+	}
 	b.WriteString(string(runes[:pos]))
 	if pos < len(runes) {
 		b.WriteString(cursorStyle.Render(string(runes[pos])))

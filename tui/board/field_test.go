@@ -55,3 +55,34 @@ func TestFieldEditsAndDropsControls(t *testing.T) {
 		t.Fatalf("view too wide: %d", w)
 	}
 }
+
+func TestSuggestionIsReplacedByTyping(t *testing.T) {
+	f := NewField("› ", "", 10)
+	f.Focus()
+	f.Suggest("E61")
+	if f.Value() != "E61" || !f.Suggested() {
+		t.Fatalf("Suggest: %q suggested=%v", f.Value(), f.Suggested())
+	}
+	for _, r := range "E61" {
+		f.Update(tea.KeyPressMsg(tea.Key{Code: r, Text: string(r)}))
+	}
+	if f.Value() != "E61" || f.Suggested() {
+		t.Errorf("typing over a suggestion gave %q (suggested=%v), want E61", f.Value(), f.Suggested())
+	}
+	f.Suggest("E61")
+	f.Update(tea.KeyPressMsg(tea.Key{Code: tea.KeyLeft}))
+	f.Update(tea.KeyPressMsg(tea.Key{Code: '7', Text: "7"}))
+	if f.Value() != "E671" {
+		t.Errorf("a cursor key keeps the suggestion as text to edit: got %q", f.Value())
+	}
+	f.Suggest("E61")
+	f.Update(tea.KeyPressMsg(tea.Key{Code: tea.KeyBackspace}))
+	if f.Value() != "" {
+		t.Errorf("backspace over a suggestion left %q", f.Value())
+	}
+	f.Suggest("E61")
+	f.Update(tea.PasteMsg{Content: "B22"})
+	if f.Value() != "B22" {
+		t.Errorf("a paste over a suggestion gave %q", f.Value())
+	}
+}

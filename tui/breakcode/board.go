@@ -38,7 +38,10 @@ type Board struct {
 	input    board.Field
 	notepad  bool // the full notepad replaces the table
 	scroll   int  // notepad scroll
-	err      string
+	// noteOverflow says the notepad, as last drawn, is longer than the
+	// board, so that scrolling it does something.
+	noteOverflow bool
+	err          string
 
 	// What the board drew before and will draw again on the next frames:
 	// styled strings by text, tiles, the log's wrapped events, the seats'
@@ -279,43 +282,48 @@ func (b *Board) name(s engine.Seat) string {
 	return fmt.Sprintf("seat %d", s+1)
 }
 
-// ShortHelp implements board.Board.
+// ShortHelp implements board.Board: the keys that work now.
 func (b *Board) ShortHelp() []key.Binding {
+	km := b.km
 	switch {
 	case b.guessing:
-		return []key.Binding{b.km.Submit, b.km.Cancel}
+		return []key.Binding{board.Help(km.Submit, "enter", "send"), board.Help(km.Cancel, "esc", "cancel")}
 	case b.notepad:
-		return []key.Binding{withHelp(b.km.Up, "↑/↓", "scroll"), withHelp(b.km.Notes, "n/esc", "close notepad")}
-	case b.c.Replay:
+		var ks []key.Binding
+		if b.noteOverflow {
+			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+		}
+		return append(ks, board.Help(km.Notes, "n/esc", "close notepad"))
+	case b.c.Replay || !b.has:
 		return nil
 	}
 	var ks []key.Binding
 	if b.canAsk() {
-		ks = append(ks, b.km.Up, b.km.Choose)
+		if len(b.v.FaceUp) > 1 {
+			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "choose"))
+		}
+		ks = append(ks, board.Help(km.Choose, "enter", "ask"))
 		if card, ok := b.card(); ok && bc.NeedsNumber(card) {
-			ks = append(ks, b.km.Left)
+			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "number"))
 		}
 	}
 	if b.canGuess() {
-		ks = append(ks, b.km.Guess)
+		ks = append(ks, board.Help(km.Guess, "g", "guess"))
 	}
 	if b.myTurn() && b.v.Phase == bc.LastChance {
-		ks = append(ks, b.km.Pass)
+		ks = append(ks, board.Help(km.Pass, "p", "pass"))
 	}
-	return append(ks, b.km.Notes)
+	return append(ks, board.Help(km.Notes, "n", "notepad"))
 }
 
-// FullHelp implements board.Board.
+// FullHelp implements board.Board: the key bar's keys and the few more
+// that work now.
 func (b *Board) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{b.km.Up, b.km.Pick, b.km.Left, b.km.Choose},
-		{b.km.Guess, b.km.Submit, b.km.Cancel, b.km.Pass, b.km.Notes},
+	more := []key.Binding{}
+	if !b.guessing && !b.notepad && b.canAsk() && len(b.v.FaceUp) > 1 {
+		more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", len(b.v.FaceUp)), "that question"))
 	}
-}
-
-func withHelp(k key.Binding, keys, desc string) key.Binding {
-	k.SetHelp(keys, desc)
-	return k
+	return [][]key.Binding{b.ShortHelp(), more}
 }
 
 func (b *Board) target() string {
@@ -852,6 +860,7 @@ func (b *Board) notepadView(w, h int) string {
 	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
 		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
 	}
+	b.noteOverflow = len(lines) > h
 	b.scroll = min(b.scroll, max(0, len(lines)-h))
 	end := min(len(lines), b.scroll+h)
 	return strings.Join(lines[b.scroll:end], "\n")

@@ -62,6 +62,9 @@ type Board struct {
 	timeClaim int // the claim timeLeft belongs to
 
 	err string
+	// notesOverflow says the details, as last drawn, are longer than the
+	// board, so that scrolling them does something.
+	notesOverflow bool
 
 	// What the board remembers between frames, so that a frame after a
 	// move draws only what changed. Each is bounded and keyed by all its
@@ -223,8 +226,10 @@ func (b *Board) openEntry() {
 	}
 }
 
-// prefill writes the target's code when the crack sheet leaves one value
-// per position, so a sure answer is one key away.
+// prefill suggests the target's code when the crack sheet leaves one value
+// per position, so a sure answer is one key away. It is a suggestion, not
+// typed text: enter sends it, and the first character typed replaces it
+// (typing the code again gives that code, never the code twice).
 func (b *Board) prefill() {
 	ts := b.targets()
 	if len(ts) == 0 {
@@ -245,7 +250,7 @@ func (b *Board) prefill() {
 			vals[p]++
 		}
 	}
-	b.input.SetValue(cg.Code{Letter: vals[0], X1: vals[1], X2: vals[2]}.String())
+	b.input.Suggest(cg.Code{Letter: vals[0], X1: vals[1], X2: vals[2]}.String())
 }
 
 func (b *Board) closeEntry() {
@@ -367,9 +372,11 @@ func (b *Board) updateComposer(msg tea.KeyPressMsg) []byte {
 			}
 		}
 	case key.Matches(msg, b.km.Up):
-		*curs[b.col] = max(0, *curs[b.col]-1)
+		c := b.focusCol() // the column drawn as chosen
+		b.col, *curs[c] = c, max(0, *curs[c]-1)
 	case key.Matches(msg, b.km.Down):
-		*curs[b.col] = clamp(*curs[b.col]+1, rows[b.col])
+		c := b.focusCol()
+		b.col, *curs[c] = c, clamp(*curs[c]+1, rows[c])
 	case key.Matches(msg, b.km.Pick):
 		if i, err := strconv.Atoi(msg.String()); err == nil && i >= 1 && i <= rows[colHack] {
 			b.hackCur, b.col = i-1, colHack
@@ -414,6 +421,11 @@ func (b *Board) updateEntry(msg tea.KeyPressMsg) []byte {
 			}
 			b.target = (b.target + d) % len(ts)
 			b.err = ""
+			if b.input.Value() == "" || b.input.Suggested() {
+				// Whatever was suggested was for the other player.
+				b.input.SetValue("")
+				b.prefill()
+			}
 		}
 		return nil
 	case key.Matches(msg, b.km.Submit):
@@ -513,31 +525,49 @@ func (b *Board) names(ss []engine.Seat) string {
 	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
-// ShortHelp implements board.Board.
+// ShortHelp implements board.Board: the keys that work now.
 func (b *Board) ShortHelp() []key.Binding {
+	km := b.km
 	switch {
 	case b.entry:
-		ks := []key.Binding{withHelp(b.km.Submit, "enter", "send")}
-		if len(b.targets()) > 1 {
-			ks = append(ks, withHelp(b.km.Up, "↑/↓", "whose code"))
+		send := "send"
+		if b.canTap() {
+			send = "tap and answer"
 		}
-		return append(ks, b.km.Cancel)
+		ks := []key.Binding{board.Help(km.Submit, "enter", send)}
+		if len(b.targets()) > 1 {
+			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "whose code"))
+		}
+		return append(ks, board.Help(km.Cancel, "esc", "cancel"))
 	case b.notes:
-		return []key.Binding{withHelp(b.km.Up, "↑/↓", "scroll"), withHelp(b.km.Notes, "n/esc", "close details")}
+		var ks []key.Binding
+		if b.notesOverflow {
+			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+		}
+		return append(ks, board.Help(km.Notes, "n/esc", "close details"))
 	case b.c.Replay || !b.has:
 		return nil
 	}
-	details := withHelp(b.km.Notes, "n", "details")
+	details := board.Help(km.Notes, "n", "details")
 	switch {
 	case b.canOrder():
-		return []key.Binding{withHelp(b.km.Up, "↑/↓", "order"), withHelp(b.km.Choose, "enter", "set code"), details}
+		return []key.Binding{board.Pair(km.Up, km.Down, "↑/↓", "order"), board.Help(km.Choose, "enter", "set code"), details}
 	case b.canRevealX(), b.canRevealOne():
-		return []key.Binding{withHelp(b.km.Up, "↑/↓", "card"), withHelp(b.km.Choose, "enter", "show it"), details}
+		var ks []key.Binding
+		if len(b.revealChoices()) > 1 {
+			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "card"))
+		}
+		return append(ks, board.Help(km.Choose, "enter", "show it"), details)
 	}
 	var ks []key.Binding
 	if b.canHack() {
-		ks = append(ks, withHelp(b.km.Left, "←/→", "column"), withHelp(b.km.Up, "↑/↓", "choose"),
-			withHelp(b.km.Choose, "enter", "hack"))
+		if b.choiceColumns() > 1 {
+			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "column"))
+		}
+		if b.choiceColumns() > 0 {
+			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "choose"))
+		}
+		ks = append(ks, board.Help(km.Choose, "enter", "hack"))
 	}
 	if b.canTap() {
 		ks = append(ks, b.tap)
@@ -550,7 +580,7 @@ func (b *Board) ShortHelp() []key.Binding {
 		if b.canTap() {
 			label = "ready an answer"
 		}
-		ks = append(ks, withHelp(b.km.Guess, "g", label))
+		ks = append(ks, board.Help(km.Guess, "g", label))
 	}
 	if b.canStop() {
 		ks = append(ks, b.stp)
@@ -558,19 +588,34 @@ func (b *Board) ShortHelp() []key.Binding {
 	return append(ks, details)
 }
 
-// FullHelp implements board.Board.
-func (b *Board) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{withHelp(b.km.Up, "↑/↓", "choose a row"), withHelp(b.km.Left, "←/→", "Data · Hack · To"),
-			withHelp(b.km.Pick, "1-5", "Hack card"), withHelp(b.km.Choose, "enter", "send the move")},
-		{withHelp(b.km.Guess, "g", "decode a code"), b.tap, b.vot, b.stp,
-			withHelp(b.km.Notes, "n", "details"), b.km.Cancel},
+// choiceColumns counts the hacking turn's columns (Data, Hack, To) that
+// offer more than one choice.
+func (b *Board) choiceColumns() int {
+	n := 0
+	for _, rows := range []int{len(b.v.Takeable), len(b.v.HackLine), len(b.v.Recipients)} {
+		if rows > 1 {
+			n++
+		}
 	}
+	return n
 }
 
-func withHelp(k key.Binding, keys, desc string) key.Binding {
-	k.SetHelp(keys, desc)
-	return k
+// FullHelp implements board.Board: the key bar's keys and the few more
+// that work now.
+func (b *Board) FullHelp() [][]key.Binding {
+	var more []key.Binding
+	switch {
+	case b.entry || b.notes || b.c.Replay || !b.has:
+	case b.canOrder():
+		more = append(more, board.Help(b.km.Pick, "1-2", "that order"))
+	case b.canRevealX(), b.canRevealOne():
+		if n := len(b.revealChoices()); n > 1 {
+			more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", n), "that card"))
+		}
+	case b.canHack() && len(b.v.HackLine) > 1:
+		more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", len(b.v.HackLine)), "that Hack card"))
+	}
+	return [][]key.Binding{b.ShortHelp(), more}
 }
 
 // sentence capitalises the first letter of an engine message.

@@ -138,6 +138,8 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg(tea.Key{Code: tea.KeyLeft})
 	case "right":
 		return tea.KeyPressMsg(tea.Key{Code: tea.KeyRight})
+	case "backspace":
+		return tea.KeyPressMsg(tea.Key{Code: tea.KeyBackspace})
 	}
 	return tea.KeyPressMsg(tea.Key{Code: []rune(k)[0], Text: k})
 }
@@ -149,7 +151,7 @@ func press(b *Board, keys ...string) []byte {
 	for _, k := range keys {
 		ks := []string{k}
 		switch k {
-		case "enter", "esc", "up", "down", "left", "right":
+		case "enter", "esc", "up", "down", "left", "right", "backspace":
 		default:
 			ks = strings.Split(k, "")
 		}
@@ -648,7 +650,6 @@ func TestWholeGamesByKeys(t *testing.T) {
 						if v.Phase == cg.Counter {
 							press(b, "g")
 						}
-						b.input.SetValue("") // the entry may hold a sure code already
 						target := b.targets()[0]
 						code := g.code(target)
 						if step%2 == 0 {
@@ -674,7 +675,8 @@ func TestWholeGamesByKeys(t *testing.T) {
 }
 
 // TestSureCodeIsPrefilled: when the crack sheet leaves one code, the entry
-// starts with it.
+// starts with it as a suggestion: enter sends it, and typing the code (or
+// another) replaces it instead of adding to it ("E61E61").
 func TestSureCodeIsPrefilled(t *testing.T) {
 	for _, sc := range scenarios(t, 2) {
 		g := sc.g
@@ -692,8 +694,21 @@ func TestSureCodeIsPrefilled(t *testing.T) {
 			}
 			b := g.board(engine.SeatViewer(s), 80, 20)
 			press(b, "g")
-			if got, want := b.input.Value(), g.code(1-s).String(); got != want {
+			want := g.code(1 - s).String()
+			if got := b.input.Value(); got != want {
 				t.Fatalf("prefilled %q, want %q", got, want)
+			}
+			if !strings.Contains(ansi.Strip(b.View()), want) {
+				t.Fatalf("the suggestion is not shown:\n%s", ansi.Strip(b.View()))
+			}
+			press(b, want)
+			if got := b.input.Value(); got != want {
+				t.Fatalf("typing %q over the suggestion gave %q", want, got)
+			}
+			b2 := g.board(engine.SeatViewer(s), 80, 20)
+			press(b2, "g", "backspace", "A")
+			if got := b2.input.Value(); got != "A" {
+				t.Fatalf("backspace then A over the suggestion gave %q", got)
 			}
 			return
 		}

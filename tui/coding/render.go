@@ -38,6 +38,7 @@ func (b *Board) View() string {
 // scrollTo clamps the details scroll for a window of h lines.
 func (b *Board) scrollTo(h int) int {
 	n := len(b.detailsView(max(20, b.c.Width)))
+	b.notesOverflow = n > h
 	b.scroll = min(b.scroll, max(0, n-h))
 	return b.scroll
 }

@@ -26,6 +26,7 @@ import (
 // keys are this board's own bindings on top of the shared board.KeyMap.
 type keys struct {
 	discard, hint, freeHint, lucky, second, yes, no, cycle key.Binding
+	tab, typeIt                                            key.Binding // the guess: back to the builder, or type it
 }
 
 func newKeys() keys {
@@ -34,6 +35,7 @@ func newKeys() keys {
 		discard: b("d", "discard"), hint: b("i", "buy hint"), freeHint: b("u", "free hint"),
 		lucky: b("z", "lucky draw"), second: b("s", "second chance"), yes: b("y", "agree"),
 		no: b("n", "decline"), cycle: b("x", "cycle card"),
+		tab: b("tab", "builder"), typeIt: b("tab", "type it"),
 	}
 }
 
@@ -282,7 +284,7 @@ func (b *Board) updateGuess(msg tea.KeyPressMsg) []byte {
 		b.closeGuess()
 		b.err = ""
 		return nil
-	case msg.String() == "tab":
+	case key.Matches(msg, b.k.tab):
 		b.typing = !b.typing
 		if b.typing {
 			if text, err := b.builder.text(); err == nil && b.input.Value() == "" {
@@ -333,55 +335,110 @@ func (b *Board) name(s engine.Seat) string {
 	return fmt.Sprintf("seat %d", s+1)
 }
 
-// ShortHelp implements board.Board.
+// ShortHelp implements board.Board: the keys that work now.
 func (b *Board) ShortHelp() []key.Binding {
-	if b.guessing && b.typing {
-		return []key.Binding{b.km.Submit, b.km.Cancel, key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "builder"))}
-	}
-	if b.guessing {
-		kb := func(k, h string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, h)) }
-		return []key.Binding{kb("↑/↓", "row"), kb("←/→", "field"), kb("space/-", "change"), kb("a", "add value"),
-			kb("x", "delete"), kb("enter", "add/send"), kb("tab", "type it"), b.km.Cancel}
-	}
-	if !b.has || b.c.Replay || !b.myTurn() {
-		if b.breaker() && b.v.Phase == it.Turn {
-			return []key.Binding{b.k.hint, b.km.Guess}
-		}
+	km := b.km
+	switch {
+	case b.guessing && b.typing:
+		return []key.Binding{board.Help(km.Submit, "enter", "send"), b.k.tab, board.Help(km.Cancel, "esc", "cancel")}
+	case b.guessing:
+		return append(b.builder.help(km), b.k.typeIt, board.Help(km.Cancel, "esc", "cancel"))
+	case !b.has || b.c.Replay:
 		return nil
 	}
-	h := func(k key.Binding, keys, desc string) key.Binding { k.SetHelp(keys, desc); return k }
-	switch b.v.Phase {
-	case it.Setup:
-		return []key.Binding{h(b.km.Up, "↑/↓", "challenge"), h(b.km.Left, "←/→", "loyalty"), h(b.km.Choose, "enter", "confirm")}
-	case it.Turn:
-		ks := []key.Binding{h(b.km.Up, "↑/↓", "card"), h(b.km.Left, "←/→", "turn"), h(b.km.Choose, "enter", "play"), b.k.discard, b.k.hint}
-		if b.canGuess() {
-			ks = append(ks, b.km.Guess)
+	cards := board.Pair(km.Up, km.Down, "↑/↓", "card")
+	var ks []key.Binding
+	if b.myTurn() {
+		switch b.v.Phase {
+		case it.Setup:
+			if b.v.IsAllKnowing() && len(b.v.Offered) == 2 {
+				ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "challenge"))
+				if b.v.Mode == it.ModeMastermind {
+					ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "loyalty"))
+				}
+				ks = append(ks, board.Help(km.Choose, "enter", "confirm"))
+			}
+		case it.Turn:
+			if len(b.v.Hand) > 1 {
+				ks = append(ks, cards)
+			}
+			if len(b.v.Hand) > 0 {
+				ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "turn"), board.Help(km.Choose, "enter", "play"), b.k.discard)
+			}
+		case it.Penalty:
+			if len(b.v.Market) > 0 {
+				ks = append(ks, board.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "take from Market"))
+			}
+			ks = append(ks, board.Help(km.Choose, "enter", "draw"))
+		case it.Vote:
+			ks = append(ks, b.k.yes, b.k.no)
+		case it.PassLeft:
+			if len(b.v.Hand) > 1 {
+				ks = append(ks, cards)
+			}
+			ks = append(ks, board.Help(km.Choose, "enter", "pass it"))
+		case it.RevealEvent:
+			ks = append(ks, board.Help(km.Choose, "enter", "reveal Event"))
+		case it.RevealHint:
+			ks = append(ks, board.Help(km.Choose, "enter", "reveal Hint"))
+		case it.MastermindTurn:
+			if len(b.v.Hand) > 1 {
+				ks = append(ks, cards)
+			}
+			if len(b.v.Market) > 0 {
+				ks = append(ks, board.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "Market card"))
+			}
+			ks = append(ks, board.Help(km.Choose, "enter", "swap"), b.k.cycle)
 		}
-		return ks
-	case it.Penalty:
-		return []key.Binding{h(b.km.Pick, "1-3", "take from Market"), h(b.km.Choose, "enter", "draw"), b.k.second}
-	case it.Vote:
-		return []key.Binding{b.k.yes, b.k.no}
-	case it.PassLeft:
-		return []key.Binding{h(b.km.Up, "↑/↓", "card"), h(b.km.Choose, "enter", "pass it")}
-	case it.RevealEvent:
-		return []key.Binding{h(b.km.Choose, "enter", "reveal Event")}
-	case it.RevealHint:
-		return []key.Binding{h(b.km.Choose, "enter", "reveal Hint")}
-	case it.MastermindTurn:
-		return []key.Binding{h(b.km.Up, "↑/↓", "card"), h(b.km.Pick, "1-3", "market"), h(b.km.Choose, "enter", "swap"), b.k.cycle}
 	}
-	return nil
+	return append(ks, b.proposals()...)
 }
 
-// FullHelp implements board.Board.
-func (b *Board) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{b.km.Up, b.km.Down, b.km.Left, b.km.Pick, b.km.Choose, b.k.discard},
-		{b.k.hint, b.k.freeHint, b.k.lucky, b.k.second, b.km.Guess},
-		{b.k.yes, b.k.no, b.k.cycle, b.km.Submit, b.km.Cancel},
+// proposals are the team decisions the viewer may put to the team now.
+func (b *Board) proposals() []key.Binding {
+	v := b.v
+	if !b.breaker() || v.Proposal != nil {
+		return nil
 	}
+	may := func(kind string) bool {
+		if slices.Contains(v.Declined, kind) {
+			return false
+		}
+		return v.Phase == it.Turn || (v.Phase == it.Penalty && kind == it.ProposeSecondChance)
+	}
+	kept := func(k it.EventKind) bool {
+		return slices.ContainsFunc(v.Keeps, func(e it.EventView) bool { return e.Kind == k })
+	}
+	var ks []key.Binding
+	if may(it.ProposeHint) && v.HintCost > 0 && v.HintsOut < 2 && v.Deck >= v.HintCost {
+		ks = append(ks, b.k.hint)
+	}
+	if may(it.ProposeFreeHint) && kept(it.EventFreeHint) && v.HintsOut < 2 {
+		ks = append(ks, b.k.freeHint)
+	}
+	if may(it.ProposeLuckyDraw) && kept(it.EventLuckyDraw) && len(v.Hand) > 0 {
+		ks = append(ks, b.k.lucky)
+	}
+	if may(it.ProposeSecondChance) && kept(it.EventSecondChance) && v.Phase == it.Penalty && v.TakeBack {
+		ks = append(ks, b.k.second)
+	}
+	if may(it.ProposeGuess) && b.canGuess() {
+		ks = append(ks, board.Help(b.km.Guess, "g", "guess the Code"))
+	}
+	return ks
+}
+
+// FullHelp implements board.Board: the key bar's keys and the few more
+// that work now.
+func (b *Board) FullHelp() [][]key.Binding {
+	var more []key.Binding
+	if !b.guessing && b.myTurn() && len(b.v.Hand) > 1 {
+		switch b.v.Phase {
+		case it.Turn, it.PassLeft:
+			more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", min(9, len(b.v.Hand))), "that card"))
+		}
+	}
+	return [][]key.Binding{b.ShortHelp(), more}
 }
 
 // waitingFor says who or what the table waits for.

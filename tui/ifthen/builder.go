@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // guessBuilder is the on-screen rule builder for the team's guess: an
@@ -190,6 +192,32 @@ func (g *guessBuilder) remove() {
 	grp.Clauses = slices.Delete(grp.Clauses, r.clause, r.clause+1)
 	g.row = max(0, g.row-1)
 	g.field = 0
+}
+
+// help lists the builder's keys that do something where its cursor is.
+func (g *guessBuilder) help(km board.KeyMap) []key.Binding {
+	rows := g.rows()
+	r := rows[min(g.row, len(rows)-1)]
+	ks := []key.Binding{board.Pair(km.Up, km.Down, "↑/↓", "row")}
+	switch r.kind {
+	case rowJoin:
+		ks = append(ks, key.NewBinding(key.WithKeys("space", "+", "=", "-", "_", "enter"), key.WithHelp("space/enter", "all or any")))
+	case rowClause:
+		c := g.group(r.part).Clauses[r.clause]
+		if len(fields(c)) > 1 {
+			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "field"))
+		}
+		ks = append(ks, key.NewBinding(key.WithKeys("space", "+", "=", "-", "_", "enter"), key.WithHelp("space/-", "change")))
+		if (c.Op == rulelang.OpIs || c.Op == rulelang.OpIsNot) && len(c.Values) < len(rulelang.Values(attribute(c.Attr))) {
+			ks = append(ks, key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add value")))
+		}
+		ks = append(ks, key.NewBinding(key.WithKeys("x", "backspace", "delete"), key.WithHelp("x", "delete")))
+	case rowAdd:
+		ks = append(ks, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add a clause")))
+	case rowSend:
+		ks = append(ks, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the guess")))
+	}
+	return ks
 }
 
 // key handles one key press; it reports whether the guess should be sent.

@@ -74,10 +74,13 @@ type Board struct {
 	scroll    int
 	confirm   bool // call off waits for a second x
 	err       string
-	lib       []wtr.LibraryRule
-	bld       builderState
-	checked   checkedRule                  // the last rule text checked for the preview
-	cards     board.Memo[wtr.Card, string] // styled card faces by face (ID 0), drawn once
+	// notesOverflow says the notes, as last drawn, are longer than the
+	// board, so that scrolling them does something.
+	notesOverflow bool
+	lib           []wtr.LibraryRule
+	bld           builderState
+	checked       checkedRule                  // the last rule text checked for the preview
+	cards         board.Memo[wtr.Card, string] // styled card faces by face (ID 0), drawn once
 
 	// What the board remembers between frames besides the card faces:
 	// the painters by their text, the log by event and width. Each is
@@ -445,45 +448,64 @@ func (b *Board) name(s engine.Seat) string {
 	return fmt.Sprintf("seat %d", s+1)
 }
 
-// ShortHelp implements board.Board.
+// ShortHelp implements board.Board: the keys that work now.
 func (b *Board) ShortHelp() []key.Binding {
-	v := b.v
+	v, km := b.v, b.km
+	cancel := board.Help(km.Cancel, "esc", "cancel")
 	switch b.mode {
-	case modeRule, modeFree, modeGuess, modeHint:
-		return []key.Binding{b.km.Submit, b.km.Cancel}
+	case modeRule:
+		return []key.Binding{board.Help(km.Submit, "enter", "set the rule"), cancel}
+	case modeFree:
+		return []key.Binding{board.Help(km.Submit, "enter", "set the free rule"), cancel}
+	case modeGuess:
+		return []key.Binding{board.Help(km.Submit, "enter", "guess"), cancel}
+	case modeHint:
+		return []key.Binding{board.Help(km.Submit, "enter", "give the hint"), cancel}
 	case modeLibrary:
-		return []key.Binding{withHelp(b.km.Up, "↑/↓", "browse"), withHelp(b.km.Choose, "enter", "use rule"), b.keys.draw, b.km.Cancel}
+		return []key.Binding{board.Pair(km.Up, km.Down, "↑/↓", "browse"), board.Help(km.Choose, "enter", "use rule"), b.keys.draw,
+			board.Help(km.Cancel, "esc", "close")}
 	case modeNotes:
-		return []key.Binding{withHelp(b.km.Up, "↑/↓", "scroll"), withHelp(b.km.Notes, "n/esc", "close")}
+		var ks []key.Binding
+		if b.notesOverflow {
+			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+		}
+		return append(ks, board.Help(km.Notes, "n/esc", "close"))
 	case modeBuilder:
-		k := b.bld.keys
-		return []key.Binding{withHelp(b.km.Left, "←/→", "field"), k.next, k.addThen, k.addIf, k.addElse, k.remove, withHelp(b.km.Choose, "enter", "use rule"), b.km.Cancel}
+		return append(b.bld.help(km), board.Help(km.Choose, "enter", "use rule"), cancel)
 	}
+	rounds := board.Help(km.Notes, "n", "rounds")
 	if b.c.Replay || !b.has {
-		return []key.Binding{withHelp(b.km.Notes, "n", "rounds")}
+		return []key.Binding{rounds}
 	}
+	cards := board.Pair(km.Left, km.Right, "←/→", "card")
 	var ks []key.Binding
 	switch {
 	case b.canVote():
 		ks = append(ks, b.keys.yes, b.keys.no)
 	case b.judging():
-		ks = append(ks, withHelp(b.keys.yes, "y", "fits"), withHelp(b.keys.no, "n", "does not fit"))
+		ks = append(ks, board.Help(b.keys.yes, "y", "fits"), board.Help(b.keys.no, "n", "does not fit"))
 	case b.laying():
-		ks = append(ks, withHelp(b.km.Left, "←/→", "card"), withHelp(b.km.Choose, "enter", "lay it"))
+		if len(v.Revealed) > 1 {
+			ks = append(ks, cards)
+		}
+		ks = append(ks, board.Help(km.Choose, "enter", "lay it"))
 		if v.Mode == wtr.Free {
-			ks = append(ks, withHelp(b.keys.no, "n", "none fits"))
+			ks = append(ks, board.Help(b.keys.no, "n", "none fits"))
 		}
 	case b.isGM() && v.Phase == wtr.Setup:
 		ks = append(ks, b.keys.write, b.keys.build, b.keys.library, b.keys.draw, b.keys.free)
 	case b.isGM() && v.Phase == wtr.HintGive:
 		if v.Mode == wtr.Machine {
-			ks = append(ks, withHelp(b.km.Choose, "enter", "graded hint"))
+			ks = append(ks, board.Help(km.Choose, "enter", "graded hint"))
 		}
 		ks = append(ks, b.keys.typeHint)
 	case b.canPlay():
-		ks = append(ks, withHelp(b.km.Left, "←/→", "card"), withHelp(b.km.Choose, "enter", "play"), b.keys.reveal)
+		if len(v.Hand) > 1 {
+			ks = append(ks, cards)
+		}
+		ks = append(ks, board.Help(km.Choose, "enter", "play"), b.keys.reveal)
 	case b.canGuess():
-		ks = append(ks, b.km.Guess, withHelp(b.km.Pass, "p", "no guess"))
+		ks = append(ks, board.Help(km.Guess, "g", "guess"), board.Help(km.Pass, "p", "no guess"))
 	}
 	if b.seated() && v.CanPropose() {
 		ks = append(ks, b.keys.propose)
@@ -495,24 +517,21 @@ func (b *Board) ShortHelp() []key.Binding {
 		ks = append(ks, b.keys.callOff)
 	}
 	if !b.canVote() && !b.judging() && !(b.laying() && v.Mode == wtr.Free) {
-		ks = append(ks, withHelp(b.km.Notes, "n", "rounds"))
+		ks = append(ks, rounds)
 	}
 	return ks
 }
 
-// FullHelp implements board.Board.
+// FullHelp implements board.Board: the key bar's keys and the few more
+// that work now.
 func (b *Board) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{withHelp(b.km.Left, "←/→", "choose a card"), b.km.Pick, withHelp(b.km.Choose, "enter", "play / lay"), b.keys.reveal},
-		{b.km.Guess, withHelp(b.km.Pass, "p", "no guess"), b.keys.propose, b.keys.yes, b.keys.no},
-		{b.keys.write, b.keys.build, b.keys.library, b.keys.draw, b.keys.free, b.keys.announce, b.keys.typeHint, b.keys.callOff},
-		{withHelp(b.km.Notes, "n", "rounds"), b.km.Submit, b.km.Cancel},
+	var more []key.Binding
+	if b.mode == modeMain && !b.c.Replay && b.has && (b.canPlay() || b.laying()) {
+		if n := len(b.selectable()); n > 1 {
+			more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", min(9, n)), "that card"))
+		}
 	}
-}
-
-func withHelp(k key.Binding, keys, desc string) key.Binding {
-	k.SetHelp(keys, desc)
-	return k
+	return [][]key.Binding{b.ShortHelp(), more}
 }
 
 // fit cuts a line to w cells.

@@ -10,6 +10,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/rulelang"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // The builder edits a rule as clauses in three parts (if, then, otherwise)
@@ -176,6 +177,29 @@ func (st *builderState) remove() {
 	g := st.group(r.part)
 	g.Clauses = append(g.Clauses[:r.i:r.i], g.Clauses[r.i+1:]...)
 	st.row = max(0, st.row-1)
+}
+
+// help lists the builder's keys that do something where its cursor is
+// (enter and esc are the board's).
+func (st *builderState) help(km board.KeyMap) []key.Binding {
+	var ks []key.Binding
+	if len(st.rows()) > 1 {
+		ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "clause"))
+	}
+	if c := st.clause(); c != nil {
+		if fields(c) > 1 {
+			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "field"))
+		}
+		ks = append(ks, board.Pair(st.keys.next, st.keys.prev, "space/-", "change"))
+	}
+	ks = append(ks, st.keys.addIf, st.keys.addThen, st.keys.addElse)
+	if st.clause() != nil {
+		ks = append(ks, st.keys.remove)
+		if rows := st.rows(); len(st.group(rows[min(st.row, len(rows)-1)].part).Clauses) > 1 {
+			ks = append(ks, st.keys.join)
+		}
+	}
+	return ks
 }
 
 // updateBuilder handles keys in the builder; enter sends the rule.

@@ -139,6 +139,7 @@ func (b *Board) notesView(w, h int) []string {
 			lines = append(lines, wrap(line, w-4, "    ")...)
 		}
 	}
+	b.notesOverflow = len(lines) > h
 	b.scroll = min(b.scroll, max(0, len(lines)-h))
 	return lines[b.scroll:min(len(lines), b.scroll+h)]
 }

@@ -1,0 +1,98 @@
+package tui
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
+	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	cg "github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
+	it "github.com/codebreakers/codebreakers/engine/ifthen"
+	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/board/boardtest"
+)
+
+// helpGame is a seeded bot game whose moments the help check visits.
+type helpGame struct {
+	game    engine.Game
+	opts    engine.Options
+	players int
+	seed    uint64
+	every   int // visit every every-th move
+	moves   int // up to this move
+}
+
+func helpGames() []helpGame {
+	return []helpGame{
+		{bc.Game{}, nil, 2, 3, 2, 30},
+		{bc.Game{}, engine.Options{"aid": "off"}, 3, 5, 3, 30},
+		{cg.Game{}, engine.Options{"system": cg.SystemSpeed}, 3, 4, 3, 60},
+		{cg.Game{}, engine.Options{"system": cg.SystemCounter}, 2, 6, 3, 60},
+		{it.Game{}, engine.Options{"allknowing": it.ModeServer}, 3, 3, 3, 40},
+		{it.Game{}, engine.Options{"allknowing": it.ModeMastermind}, 4, 7, 3, 40},
+		{it.Game{}, engine.Options{"allknowing": it.ModePlayer}, 2, 4, 2, 30},
+		{wtr.Game{}, engine.Options{wtr.OptRounds: "2"}, 4, 3, 3, 60},
+		{wtr.Game{}, engine.Options{wtr.OptRounds: "1", wtr.OptPoints: "off"}, 3, 9, 3, 40},
+	}
+}
+
+// helpPositions are the moments of g as seats 0 and 1 and a spectator see
+// them, each on a fresh board with the session's keys, and the end of the
+// game replayed.
+func helpPositions(t *testing.T, g helpGame) []boardtest.HelpPosition {
+	t.Helper()
+	info := g.game.Info()
+	names := make([]string, g.players)
+	bots := make([]bool, g.players)
+	for i := range names {
+		names[i] = fmt.Sprintf("p%d", i)
+	}
+	km := newKeys().board
+	st := newStyles().board
+	var out []boardtest.HelpPosition
+	add := func(name string, view any, c board.Context) {
+		out = append(out, boardtest.HelpPosition{Name: name, New: func() board.Board {
+			b := newBoard(info.ID, st, km)
+			b.SetView(view, c)
+			return b
+		}})
+	}
+	enginetest.PlayBotsEach(t, g.game, g.opts, g.players, info.BotLevels[0], g.seed, 4000,
+		func(move int, s engine.State, events []engine.Event) {
+			res, done := s.Result()
+			if move > g.moves && !done || move%g.every != 0 && !done {
+				return
+			}
+			var result *engine.Result
+			if done {
+				result = &res
+			}
+			for _, v := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(1), engine.Spectator()} {
+				c := board.Context{Viewer: v, Names: names, Bots: bots, Status: s.Status(),
+					Log: engine.FilterEvents(events, v), Result: result, Width: 100, Height: 32}
+				add(fmt.Sprintf("%s %dp seed %d move %d viewer %v", info.ID, g.players, g.seed, move, v), s.View(v), c)
+			}
+			if done {
+				v := engine.Omniscient()
+				c := board.Context{Viewer: v, Names: names, Bots: bots, Status: s.Status(),
+					Log: events, Result: result, Replay: true, Width: 100, Height: 32}
+				add(fmt.Sprintf("%s %dp seed %d replay", info.ID, g.players, g.seed), s.View(v), c)
+			}
+		})
+	return out
+}
+
+// TestHelpShowsOnlyKeysThatWork drives every board, in moments of seeded
+// games of all four games and in the modes its keys open, with each key
+// its help shows (key bar and ? help), and fails when one does nothing
+// there, when one is shown twice with two meanings, or when a shown key is
+// not one the board reads.
+func TestHelpShowsOnlyKeysThatWork(t *testing.T) {
+	for _, g := range helpGames() {
+		t.Run(fmt.Sprintf("%s-%dp-%d", g.game.Info().ID, g.players, g.seed), func(t *testing.T) {
+			boardtest.CheckHelpKeys(t, helpPositions(t, g), 2)
+		})
+	}
+}
