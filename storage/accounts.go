@@ -3,7 +3,6 @@ package storage
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -44,13 +43,8 @@ func (db *DB) Account(id string) (Account, error) {
 // matching ErrHandleTaken when another account holds the handle in any
 // letter case. Durable on return.
 func (db *DB) ClaimHandle(id, handle string) (Account, error) {
-	switch {
-	case id == "":
-		return Account{}, errors.New("claim handle: empty account id")
-	case handle == "":
-		return Account{}, errors.New("claim handle: empty handle")
-	case len(handle) > maxHandleBytes:
-		return Account{}, fmt.Errorf("claim handle: handle longer than %d bytes", maxHandleBytes)
+	if err := CheckClaim(id, handle); err != nil {
+		return Account{}, err
 	}
 	now := time.Now().UTC()
 	key := handleKey(handle)

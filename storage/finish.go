@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"time"
@@ -88,61 +89,203 @@ func ratable(g FinishedGame) bool {
 	return len(accounts) == len(g.Seats)
 }
 
-// planFinish works out the stats, If Then records, listing entry and, for
-// a rated game, the rating changes of g, reading what it needs from tx.
-func planFinish(tx *bolt.Tx, g FinishedGame) (*finishPlan, error) {
-	p := &finishPlan{game: g}
-	p.game.Rated = ratable(g)
-	p.game.Changes = nil
+// Standings reads the state that finishing a game builds on: an account's
+// stats, its If Then record and its rating in one game. Each store reads
+// them inside the transaction that will write the Settlement.
+type Standings interface {
+	Stats(account string) (Stats, error)
+	LevelRecords(account string) (map[string]LevelRecord, error)
+	// Rating returns the account's rating in game, and false when it has
+	// none yet.
+	Rating(account, game string) (GameRating, bool, error)
+}
+
+// Settlement is everything a finished game changes besides its own record
+// and the per-account index. Every store computes it with Settle, so a
+// game counts the same in bbolt and in a shared database.
+type Settlement struct {
+	// Game is the game with Rated and Changes as decided here.
+	Game FinishedGame
+	// Accounts are the human accounts, first seat each, in seat order.
+	Accounts []string
+	// Stats are the new totals of each account.
+	Stats map[string]Stats
+	// IfThen are the new If Then records of each account (If Then only).
+	IfThen map[string]map[string]LevelRecord
+	// Ratings are the seats' rating changes (rated games only), in seat order.
+	Ratings []SeatRating
+}
+
+// SeatRating is one seat's rating before and after a rated game.
+type SeatRating struct {
+	Account string
+	// Before is the rating the account had; Had is false for a newcomer.
+	Before GameRating
+	Had    bool
+	After  GameRating
+}
+
+// Settle works out the stats, If Then records and, for a rated game, the
+// rating changes of g, reading the standings it builds on from cur.
+func Settle(g FinishedGame, cur Standings) (Settlement, error) {
+	st := Settlement{Game: g}
+	st.Game.Rated = ratable(g)
+	st.Game.Changes = nil
 	accounts, seats := humanSeats(g.Seats)
-	p.accounts = accounts
-	if p.game.Rated {
-		if err := p.planRatings(tx); err != nil {
-			return nil, err
+	st.Accounts = accounts
+	if st.Game.Rated {
+		if err := st.settleRatings(cur); err != nil {
+			return Settlement{}, err
 		}
 	}
-	stats := tx.Bucket([]byte(bucketStats))
-	coop := tx.Bucket([]byte(bucketIfThen))
+	st.Stats = make(map[string]Stats, len(accounts))
 	for _, acct := range accounts {
-		st := statsRecord{V: recordVersion}
-		if raw := stats.Get([]byte(acct)); raw != nil {
-			old, err := decode[statsRecord](raw, "stats of "+acct)
-			if err != nil {
-				return nil, err
-			}
-			st = old
+		old, err := cur.Stats(acct)
+		if err != nil {
+			return Settlement{}, err
 		}
 		o := SeatOutcome(g.Seats, g.Result, seats[acct])
-		st.Totals.add(o)
-		if st.ByGame == nil {
-			st.ByGame = make(map[string]Totals)
+		totals := old.Totals
+		totals.add(o)
+		byGame := maps.Clone(old.ByGame)
+		if byGame == nil {
+			byGame = make(map[string]Totals)
 		}
-		t := st.ByGame[g.Record.Game]
+		t := byGame[g.Record.Game]
 		t.add(o)
-		st.ByGame[g.Record.Game] = t
-		v, err := json.Marshal(st)
-		if err != nil {
-			return nil, fmt.Errorf("encode stats: %w", err)
-		}
-		p.put(bucketStats, []byte(acct), v)
+		byGame[g.Record.Game] = t
+		st.Stats[acct] = Stats{Totals: totals, ByGame: byGame}
 
 		if g.Record.Game != ifthen.ID {
 			continue
 		}
-		rec := ifThenRecord{V: recordVersion}
-		if raw := coop.Get([]byte(acct)); raw != nil {
-			old, err := decode[ifThenRecord](raw, "If Then record of "+acct)
-			if err != nil {
-				return nil, err
-			}
-			rec = old
-		}
-		rec.add(g.Record.Options["level"], o, g.Turns)
-		v, err = json.Marshal(rec)
+		levels, err := cur.LevelRecords(acct)
 		if err != nil {
-			return nil, fmt.Errorf("encode If Then record: %w", err)
+			return Settlement{}, err
 		}
-		p.put(bucketIfThen, []byte(acct), v)
+		rec := ifThenRecord{Levels: maps.Clone(levels)}
+		rec.add(g.Record.Options["level"], o, g.Turns)
+		if st.IfThen == nil {
+			st.IfThen = make(map[string]map[string]LevelRecord)
+		}
+		st.IfThen[acct] = rec.Levels
+	}
+	return st, nil
+}
+
+// settleRatings computes every seat's new rating.
+func (st *Settlement) settleRatings(cur Standings) error {
+	g := st.Game
+	before := make([]rating.Rating, len(g.Seats))
+	st.Ratings = make([]SeatRating, len(g.Seats))
+	for i, s := range g.Seats {
+		old, had, err := cur.Rating(s.AccountID, g.Record.Game)
+		if err != nil {
+			return err
+		}
+		if !had {
+			old = GameRating{Game: g.Record.Game, Rating: rating.New()}
+		}
+		st.Ratings[i] = SeatRating{Account: s.AccountID, Before: old, Had: had}
+		before[i] = old.Rating
+	}
+	after, err := rating.Update(before, Ranks(g.Seats, g.Result))
+	if err != nil {
+		return fmt.Errorf("rate: %w", err)
+	}
+	for i := range g.Seats {
+		next := st.Ratings[i].Before
+		next.Rating = after[i]
+		next.Games++
+		if o := SeatOutcome(g.Seats, g.Result, i); o == Won || o == SharedWin {
+			next.Wins++
+		}
+		next.Last = g.Finished
+		st.Ratings[i].After = next
+		st.Game.Changes = append(st.Game.Changes, RatingChange{Seat: i, Before: before[i], After: after[i]})
+	}
+	return nil
+}
+
+// boltStandings reads standings inside a bbolt transaction.
+type boltStandings struct{ tx *bolt.Tx }
+
+func (b boltStandings) Stats(acct string) (Stats, error) {
+	raw := b.tx.Bucket([]byte(bucketStats)).Get([]byte(acct))
+	if raw == nil {
+		return Stats{ByGame: map[string]Totals{}}, nil
+	}
+	rec, err := decode[statsRecord](raw, "stats of "+acct)
+	if err != nil {
+		return Stats{}, err
+	}
+	return rec.stats(), nil
+}
+
+func (b boltStandings) LevelRecords(acct string) (map[string]LevelRecord, error) {
+	raw := b.tx.Bucket([]byte(bucketIfThen)).Get([]byte(acct))
+	if raw == nil {
+		return nil, nil
+	}
+	rec, err := decode[ifThenRecord](raw, "If Then record of "+acct)
+	if err != nil {
+		return nil, err
+	}
+	return rec.Levels, nil
+}
+
+func (b boltStandings) Rating(acct, game string) (GameRating, bool, error) {
+	raw := b.tx.Bucket([]byte(bucketRatings)).Get(ratingKey(acct, game))
+	if raw == nil {
+		return GameRating{}, false, nil
+	}
+	rec, err := decode[ratingRecord](raw, "rating of "+acct)
+	if err != nil {
+		return GameRating{}, false, err
+	}
+	return rec.gameRating(game), true, nil
+}
+
+// planFinish settles g against the file and lists the writes that keep the
+// settlement: stats, If Then records, ratings with their leaderboard keys
+// and history, and the game's listing.
+func planFinish(tx *bolt.Tx, g FinishedGame) (*finishPlan, error) {
+	st, err := Settle(g, boltStandings{tx})
+	if err != nil {
+		return nil, err
+	}
+	p := &finishPlan{game: st.Game, accounts: st.Accounts}
+	for _, acct := range st.Accounts {
+		s := st.Stats[acct]
+		v, err := json.Marshal(statsRecord{V: recordVersion, Totals: s.Totals, ByGame: s.ByGame})
+		if err != nil {
+			return nil, fmt.Errorf("encode stats: %w", err)
+		}
+		p.put(bucketStats, []byte(acct), v)
+		if levels, ok := st.IfThen[acct]; ok {
+			v, err := json.Marshal(ifThenRecord{V: recordVersion, Levels: levels})
+			if err != nil {
+				return nil, fmt.Errorf("encode If Then record: %w", err)
+			}
+			p.put(bucketIfThen, []byte(acct), v)
+		}
+	}
+	for _, r := range st.Ratings {
+		if r.Had {
+			p.dels = append(p.dels, kv{bucket: bucketLeaders, key: leaderKey(g.Record.Game, r.Before.R, r.Account)})
+		}
+		a := r.After
+		v, err := json.Marshal(ratingRecord{V: recordVersion, Rating: a.Rating, Games: a.Games, Wins: a.Wins, Last: a.Last})
+		if err != nil {
+			return nil, fmt.Errorf("encode rating: %w", err)
+		}
+		p.put(bucketRatings, ratingKey(r.Account, g.Record.Game), v)
+		p.put(bucketLeaders, leaderKey(g.Record.Game, a.R, r.Account), []byte{})
+		h, err := json.Marshal(historyPoint{V: recordVersion, GameID: g.ID, R: a.R, RD: a.RD})
+		if err != nil {
+			return nil, fmt.Errorf("encode rating history: %w", err)
+		}
+		p.put(bucketRatingHist, historyKey(r.Account, g.Record.Game, g.Finished, g.ID), h)
 	}
 	entry, err := json.Marshal(newListingRecord(p.game))
 	if err != nil {
@@ -150,54 +293,6 @@ func planFinish(tx *bolt.Tx, g FinishedGame) (*finishPlan, error) {
 	}
 	p.put(bucketFinished, listingKey(g.Finished, g.ID), entry)
 	return p, nil
-}
-
-// planRatings computes every seat's new rating and the writes that keep
-// them: the rating record, its leaderboard key and a point of history.
-func (p *finishPlan) planRatings(tx *bolt.Tx) error {
-	g := p.game
-	ratings := tx.Bucket([]byte(bucketRatings))
-	before := make([]rating.Rating, len(g.Seats))
-	recs := make([]ratingRecord, len(g.Seats))
-	for i, s := range g.Seats {
-		recs[i] = ratingRecord{V: recordVersion, Rating: rating.New()}
-		if raw := ratings.Get(ratingKey(s.AccountID, g.Record.Game)); raw != nil {
-			old, err := decode[ratingRecord](raw, "rating of "+s.AccountID)
-			if err != nil {
-				return err
-			}
-			recs[i] = old
-			p.dels = append(p.dels, kv{bucket: bucketLeaders, key: leaderKey(g.Record.Game, old.Rating.R, s.AccountID)})
-		}
-		before[i] = recs[i].Rating
-	}
-	after, err := rating.Update(before, Ranks(g.Seats, g.Result))
-	if err != nil {
-		return fmt.Errorf("rate: %w", err)
-	}
-	for i, s := range g.Seats {
-		rec := recs[i]
-		rec.V = recordVersion
-		rec.Rating = after[i]
-		rec.Games++
-		if o := SeatOutcome(g.Seats, g.Result, i); o == Won || o == SharedWin {
-			rec.Wins++
-		}
-		rec.Last = g.Finished
-		v, err := json.Marshal(rec)
-		if err != nil {
-			return fmt.Errorf("encode rating: %w", err)
-		}
-		p.put(bucketRatings, ratingKey(s.AccountID, g.Record.Game), v)
-		p.put(bucketLeaders, leaderKey(g.Record.Game, after[i].R, s.AccountID), []byte{})
-		h, err := json.Marshal(historyPoint{V: recordVersion, GameID: g.ID, R: after[i].R, RD: after[i].RD})
-		if err != nil {
-			return fmt.Errorf("encode rating history: %w", err)
-		}
-		p.put(bucketRatingHist, historyKey(s.AccountID, g.Record.Game, g.Finished, g.ID), h)
-		p.game.Changes = append(p.game.Changes, RatingChange{Seat: i, Before: before[i], After: after[i]})
-	}
-	return nil
 }
 
 // ratingKey is the ratings bucket key: account, NUL, game.

@@ -419,3 +419,28 @@ func (db *DB) Stats(accountID string) (Stats, error) {
 	}
 	return rec.stats(), nil
 }
+
+// isLive reports whether a live log for the game is in the file.
+func (db *DB) isLive(gameID string) bool {
+	live := false
+	_ = db.view(func(tx *bolt.Tx) error {
+		live = tx.Bucket([]byte(bucketLive)).Bucket([]byte(gameID)) != nil
+		return nil
+	})
+	return live
+}
+
+// ForgetLive drops the live log of a game whose finish is stored elsewhere
+// (a cluster's shared database). It fails with an error matching
+// ErrNotFound when the game is not live here.
+func (db *DB) ForgetLive(gameID string) error {
+	defer db.release(gameID)
+	id := []byte(gameID)
+	return db.write(func(tx *bolt.Tx) error {
+		live := tx.Bucket([]byte(bucketLive))
+		if live.Bucket(id) == nil {
+			return reject(fmt.Errorf("forget live game %s: %w", gameID, ErrNotFound))
+		}
+		return live.DeleteBucket(id)
+	})
+}
