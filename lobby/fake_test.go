@@ -214,6 +214,7 @@ type memStore struct {
 	finished   map[string]storage.FinishedGame
 	abandoned  []string
 	failAppend int // fail this many AppendMove calls
+	failFinish int // refuse this many FinishGame calls as unavailable
 }
 
 func newMemStore() *memStore {
@@ -259,6 +260,10 @@ func (m *memStore) AppendMove(id string, index int, mv engine.Move) error {
 func (m *memStore) FinishGame(g storage.FinishedGame) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.failFinish > 0 {
+		m.failFinish--
+		return fmt.Errorf("finish game %s: %w", g.ID, storage.ErrUnavailable)
+	}
 	if m.live[g.ID] == nil {
 		return fmt.Errorf("finish unknown game %s", g.ID)
 	}

@@ -49,6 +49,11 @@ type Hub struct {
 	mm *matchmaker // the pools of people seeking people (its own lock)
 
 	changes changes // wakes home screens when the lobby's picture changes (its own lock)
+	// quit closes when the hub closes; bg counts the hub's own background
+	// work (finishes waiting for the records database).
+	quit        chan struct{}
+	bg          sync.WaitGroup
+	finishRetry finishRetry
 }
 
 // NewHub builds a hub and resumes every game in progress from
@@ -69,6 +74,9 @@ func NewHub(cfg Config) (*Hub, error) {
 			rate{Max: cfg.JoinFailuresPerHour, Span: time.Hour}),
 		thinkers: make(chan struct{}, cfg.BotThinkers),
 		pause:    sleep,
+		quit:     make(chan struct{}),
+
+		finishRetry: defaultFinishRetry(),
 	}
 	live, err := cfg.Store.LiveGames()
 	if err != nil {
@@ -109,6 +117,8 @@ func (h *Hub) Close() {
 	}
 	h.closed = true
 	h.mu.Unlock()
+	close(h.quit)
+	h.bg.Wait()
 	h.mm.close()
 	h.mu.Lock()
 	tables := make([]*table, 0, len(h.tables))

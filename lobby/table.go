@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -585,7 +586,14 @@ func (t *table) finish(res engine.Result) {
 		t.cancelGrace(s)
 	}
 	fg := storage.FinishedGame{LiveGame: t.liveGame(), Result: res, Finished: t.cfg.Now(), Turns: t.status.Turn - 1}
-	if err := t.hub.cfg.Store.FinishGame(fg); err != nil {
+	switch err := t.hub.cfg.Store.FinishGame(fg); {
+	case err == nil:
+	case errors.Is(err, storage.ErrUnavailable):
+		// A shared records database is down: the game is over and its log
+		// is safe here, so keep trying in the background.
+		t.notice = res.Summary + " " + savingNotice
+		t.hub.finishLater(t, fg)
+	default:
 		// The live log is still there; the next start records the finish.
 		t.log.Error("finish game", "code", t.code, "game_id", t.gameID, "err", err)
 	}

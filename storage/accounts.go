@@ -132,3 +132,42 @@ func (db *DB) HandleOwner(handle string) (string, error) {
 	}
 	return string(owner), nil
 }
+
+// EachAccount calls fn for every account, in id order, reading a page at a
+// time so that no read transaction stays open long. An error from fn stops
+// the walk and is returned.
+func (db *DB) EachAccount(fn func(Account) error) error {
+	var after []byte
+	for {
+		var recs []accountRecord
+		err := db.view(func(tx *bolt.Tx) error {
+			c := tx.Bucket([]byte(bucketAccounts)).Cursor()
+			k, v := c.First()
+			if after != nil {
+				if k, v = c.Seek(after); k != nil && bytes.Equal(k, after) {
+					k, v = c.Next()
+				}
+			}
+			for ; k != nil && len(recs) < exportPage; k, v = c.Next() {
+				rec, err := decode[accountRecord](v, "account "+string(k))
+				if err != nil {
+					return err
+				}
+				recs = append(recs, rec)
+				after = bytes.Clone(k)
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("read accounts: %w", err)
+		}
+		for _, r := range recs {
+			if err := fn(r.account()); err != nil {
+				return err
+			}
+		}
+		if len(recs) < exportPage {
+			return nil
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/codebreakers/codebreakers/engine/analysis"
 )
 
 // The encodings below are the ones the bbolt file uses, exported so that
@@ -70,3 +72,21 @@ func CheckGameID(id string) error { return checkGameID(id) }
 // IsGuest reports whether an account id is a guest's: nothing is kept for
 // guests.
 func IsGuest(account string) bool { return isGuest(account) }
+
+// EncodeAnalysis is a finished game's analysis as stored.
+func EncodeAnalysis(rep analysis.Report) ([]byte, error) {
+	raw, err := json.Marshal(analysisRecord{V: recordVersion, Report: rep})
+	if err != nil {
+		return nil, fmt.Errorf("encode analysis: %w", err)
+	}
+	return raw, nil
+}
+
+// DecodeAnalysis reads what EncodeAnalysis wrote.
+func DecodeAnalysis(raw []byte) (analysis.Report, error) {
+	rec, err := decode[analysisRecord](raw, "analysis")
+	if err != nil {
+		return analysis.Report{}, err
+	}
+	return rec.Report, nil
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/analysis"
 )
 
 // The interfaces below are the seams between the arcade and where its
@@ -32,6 +33,8 @@ type Accounts interface {
 	// HandleOwner returns the account holding handle in any letter case,
 	// or an error matching ErrNotFound.
 	HandleOwner(handle string) (string, error)
+	// EachAccount calls fn for every account (for export), in id order.
+	EachAccount(fn func(Account) error) error
 }
 
 // Records keeps finished games and everything read from them: history,
@@ -53,6 +56,10 @@ type Records interface {
 	// EachFinishedGame calls fn for every finished game with every move
 	// (for export), in no promised order.
 	EachFinishedGame(fn func(FinishedGame) error) error
+	// SaveAnalysis stores the analysis of a finished game (ErrNotFound for
+	// a game not finished); Analysis reads it back (ErrNotFound if none).
+	SaveAnalysis(id string, rep analysis.Report) error
+	Analysis(id string) (analysis.Report, error)
 }
 
 // LiveLog keeps the move logs of the games in progress on one node.

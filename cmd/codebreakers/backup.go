@@ -8,18 +8,34 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/storage"
+	"github.com/codebreakers/codebreakers/storage/postgres"
 )
 
 // exportVersion is the "v" of every exported line; readers refuse newer.
-const exportVersion = 1
+// Version 2 added account lines (kind "account"), which come first, and
+// the rated and turns fields of games.
+const exportVersion = 2
+
+// exportedAccount is an account line of an export: a key account and its
+// handle.
+type exportedAccount struct {
+	V        int       `json:"v"`
+	Kind     string    `json:"kind"` // "account"
+	Account  string    `json:"account"`
+	Handle   string    `json:"handle"`
+	Created  time.Time `json:"created"`
+	LastSeen time.Time `json:"lastSeen"`
+}
 
 // exportedGame is one line of `codebreakers export`: a finished game with
 // everything needed to replay it (engine.Record), who sat where, and the
@@ -27,10 +43,13 @@ const exportVersion = 1
 // never rename them.
 type exportedGame struct {
 	V        int            `json:"v"`
+	Kind     string         `json:"kind,omitempty"` // empty: a game
 	ID       string         `json:"id"`
 	Game     string         `json:"game"`
 	Code     string         `json:"code,omitempty"`
 	Public   bool           `json:"public,omitempty"`
+	Rated    bool           `json:"rated,omitempty"`
+	Turns    int            `json:"turns,omitempty"`
 	Seats    []exportedSeat `json:"seats"`
 	Record   engine.Record  `json:"record"`
 	Result   engine.Result  `json:"result"`
@@ -53,7 +72,7 @@ func toExported(g storage.FinishedGame) exportedGame {
 		seats[i] = exportedSeat{Account: s.AccountID, Handle: s.Handle, Bot: s.Bot, BotLevel: s.BotLevel, Replaced: s.Replaced}
 	}
 	return exportedGame{
-		V: exportVersion, ID: g.ID, Game: g.Record.Game, Code: g.Code, Public: g.Public, Seats: seats,
+		V: exportVersion, ID: g.ID, Game: g.Record.Game, Code: g.Code, Public: g.Public, Rated: g.Rated, Turns: g.Turns, Seats: seats,
 		Record: g.Record, Result: g.Result, Started: g.Started, Finished: g.Finished,
 	}
 }
@@ -64,21 +83,39 @@ func (e exportedGame) finishedGame() storage.FinishedGame {
 		seats[i] = storage.SeatRecord{AccountID: s.Account, Handle: s.Handle, Bot: s.Bot, BotLevel: s.BotLevel, Replaced: s.Replaced}
 	}
 	return storage.FinishedGame{
-		LiveGame: storage.LiveGame{ID: e.ID, Code: e.Code, Public: e.Public, Seats: seats, Record: e.Record, Started: e.Started},
+		LiveGame: storage.LiveGame{ID: e.ID, Code: e.Code, Public: e.Public, Rated: e.Rated, Seats: seats, Record: e.Record, Started: e.Started},
 		Result:   e.Result,
 		Finished: e.Finished,
+		Turns:    e.Turns,
 	}
 }
 
-// exportGames writes every finished game in db as JSON lines.
-func exportGames(db *storage.DB, w io.Writer) (int, error) {
+// exporter is what an export reads: the accounts and the finished games
+// (a node's bbolt file, or a cluster's shared database).
+type exporter interface {
+	EachAccount(fn func(storage.Account) error) error
+	EachFinishedGame(fn func(storage.FinishedGame) error) error
+}
+
+// exportGames writes every key account, then every finished game, of db
+// as JSON lines, and returns how many games it wrote.
+func exportGames(db exporter, w io.Writer) (int, error) {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	n := 0
-	err := db.EachFinishedGame(func(g storage.FinishedGame) error {
-		n++
-		return enc.Encode(toExported(g))
+	err := db.EachAccount(func(a storage.Account) error {
+		if storage.IsGuest(a.ID) {
+			return nil
+		}
+		return enc.Encode(exportedAccount{V: exportVersion, Kind: "account", Account: a.ID, Handle: a.Handle,
+			Created: a.Created, LastSeen: a.LastSeen})
 	})
+	if err == nil {
+		err = db.EachFinishedGame(func(g storage.FinishedGame) error {
+			n++
+			return enc.Encode(toExported(g))
+		})
+	}
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -110,6 +147,9 @@ type opsFlags struct {
 	DataDir     string
 	AdminSocket string
 	Timeout     time.Duration
+	// Postgres is a cluster's shared database: export reads it and import
+	// writes it instead of the data directory.
+	Postgres string
 }
 
 func (f opsFlags) dbPath() string { return filepath.Join(f.DataDir, dbFile) }
@@ -128,6 +168,10 @@ func parseOps(name, usage string, args []string, getenv func(string) string, std
 		stringSetting(&f.DataDir, "./data", "data-dir", "CODEBREAKERS_DATA_DIR", "the server's data directory"),
 		stringSetting(&f.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "the running server's admin socket (default DATA_DIR/"+adminSocketName+")"),
 		durationSetting(&f.Timeout, 10*time.Minute, "timeout", "CODEBREAKERS_OPS_TIMEOUT", "give up after this long"),
+	}
+	if name != "backup" { // a node's file only; back PostgreSQL up with its own tools
+		settings = append(settings, stringSetting(&f.Postgres, "", "postgres", "CODEBREAKERS_POSTGRES",
+			"a cluster's shared PostgreSQL database, used instead of --data-dir"))
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -270,9 +314,13 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 			return errors.Join(err, file.Close())
 		}
 	}
-	_, err = askServer(ctx, f.socket(), "export", w)
-	if errors.Is(err, errNoServer) {
-		err = exportOffline(f, w)
+	if f.Postgres != "" {
+		err = exportShared(ctx, f.Postgres, w, stderr)
+	} else {
+		_, err = askServer(ctx, f.socket(), "export", w)
+		if errors.Is(err, errNoServer) {
+			err = exportOffline(f, w)
+		}
 	}
 	if ferr := finish(); err == nil {
 		err = ferr
@@ -286,6 +334,16 @@ func exportCmd(ctx context.Context, args []string, getenv func(string) string, s
 // exportOffline reads the database file directly (no server running).
 func exportOffline(f opsFlags, w io.Writer) error {
 	db, err := openExisting(f)
+	if err != nil {
+		return err
+	}
+	_, err = exportGames(db, w)
+	return errors.Join(err, db.Close())
+}
+
+// exportShared reads a cluster's shared database directly.
+func exportShared(ctx context.Context, url string, w, stderr io.Writer) error {
+	db, err := postgres.Open(ctx, url, postgres.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))})
 	if err != nil {
 		return err
 	}
@@ -307,10 +365,14 @@ func openExisting(f opsFlags) (*storage.DB, error) {
 
 const importUsage = `Usage: codebreakers import [flags] FILE
 
-Loads finished games from a codebreakers export (JSON lines; FILE "-" reads
-standard input) into the data directory, creating the database when it is
-missing. The server must be stopped. Every game is replayed first and must
-reach its recorded result; games already present are skipped.`
+Loads accounts and finished games from a codebreakers export (JSON lines;
+FILE "-" reads standard input) into the data directory, creating the
+database when it is missing (the server must be stopped), or with
+--postgres into a cluster's shared database (nodes may keep running).
+Every game is replayed first and must reach its recorded result; games are
+stored in the order they finished, so ratings come out as they were.
+Accounts and games already present are skipped; a handle another account
+holds there is refused.`
 
 // importCmd is `codebreakers import FILE`.
 func importCmd(args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -334,16 +396,29 @@ func importCmd(args []string, getenv func(string) string, stdin io.Reader, stdou
 		defer file.Close()
 		in = file
 	}
-	db, err := storage.Open(f.dbPath(), storage.Options{Timeout: 2 * time.Second})
-	if errors.Is(err, storage.ErrLocked) {
-		return fmt.Errorf("import: %s is in use by a running server; stop it first", f.dbPath())
+	var db importer
+	if f.Postgres != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), f.Timeout)
+		defer cancel()
+		pg, err := postgres.Open(ctx, f.Postgres, postgres.Options{Logger: slog.New(slog.NewTextHandler(stderr, nil))})
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		db = pg
+	} else {
+		bdb, err := storage.Open(f.dbPath(), storage.Options{Timeout: 2 * time.Second})
+		if errors.Is(err, storage.ErrLocked) {
+			return fmt.Errorf("import: %s is in use by a running server; stop it first", f.dbPath())
+		}
+		if err != nil {
+			return fmt.Errorf("import: %w", err)
+		}
+		db = bdb
 	}
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	added, skipped, err := importGames(db, games(), in)
+	n, err := importGames(db, games(), in)
 	err = errors.Join(err, db.Close())
-	fmt.Fprintf(stdout, "imported %s, skipped %d already present\n", words.Count(added, "game", "games"), skipped)
+	fmt.Fprintf(stdout, "imported %s, %s; skipped %d already present\n",
+		words.Count(n.added, "game", "games"), words.Count(n.accounts, "account", "accounts"), n.skipped)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
@@ -353,37 +428,86 @@ func importCmd(args []string, getenv func(string) string, stdin io.Reader, stdou
 // maxExportLine bounds one exported game (a long game is tens of KB).
 const maxExportLine = 16 << 20
 
-// importGames stores every game read from r, checking each replays to its
-// recorded result. It stops at the first bad line, naming it.
-func importGames(db *storage.DB, reg *engine.Registry, r io.Reader) (added, skipped int, err error) {
+// importer is where an import goes: a data directory's bbolt file or a
+// cluster's shared database.
+type importer interface {
+	ClaimHandle(id, handle string) (storage.Account, error)
+	Account(id string) (storage.Account, error)
+	FinishGame(storage.FinishedGame) error
+	Close() error
+}
+
+// imported counts what an import did.
+type imported struct{ accounts, added, skipped int }
+
+// importGames reads a whole export, checking that every game replays to
+// its recorded result, then stores the accounts and, in the order they
+// finished, the games. It stops at the first bad line, naming it, before
+// storing anything.
+func importGames(db importer, reg *engine.Registry, r io.Reader) (imported, error) {
+	var n imported
+	var accounts []exportedAccount
+	var games []exportedGame
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxExportLine)
 	for line := 1; sc.Scan(); line++ {
 		if len(sc.Bytes()) == 0 {
 			continue
 		}
-		var e exportedGame
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return added, skipped, fmt.Errorf("line %d: not an exported game: %w", line, err)
+		var head struct {
+			V    int    `json:"v"`
+			Kind string `json:"kind"`
 		}
-		if e.V > exportVersion {
-			return added, skipped, fmt.Errorf("line %d: export format %d is newer than this build (%d)", line, e.V, exportVersion)
+		if err := json.Unmarshal(sc.Bytes(), &head); err != nil {
+			return n, fmt.Errorf("line %d: not an export line: %w", line, err)
 		}
-		if err := checkReplay(reg, e.Record, e.Result); err != nil {
-			return added, skipped, fmt.Errorf("line %d: game %s: %w", line, e.ID, err)
+		if head.V > exportVersion {
+			return n, fmt.Errorf("line %d: export format %d is newer than this build (%d)", line, head.V, exportVersion)
 		}
-		err := db.FinishGame(e.finishedGame())
-		switch {
-		case errors.Is(err, storage.ErrGameExists):
-			skipped++
-		case err != nil:
-			return added, skipped, fmt.Errorf("line %d: game %s: %w", line, e.ID, err)
+		switch head.Kind {
+		case "account":
+			var a exportedAccount
+			if err := json.Unmarshal(sc.Bytes(), &a); err != nil || a.Account == "" || a.Handle == "" {
+				return n, fmt.Errorf("line %d: not an exported account: %v", line, err)
+			}
+			accounts = append(accounts, a)
+		case "":
+			var e exportedGame
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				return n, fmt.Errorf("line %d: not an exported game: %w", line, err)
+			}
+			if err := checkReplay(reg, e.Record, e.Result); err != nil {
+				return n, fmt.Errorf("line %d: game %s: %w", line, e.ID, err)
+			}
+			e.Record.Moves = slices.Clip(e.Record.Moves)
+			games = append(games, e)
 		default:
-			added++
+			return n, fmt.Errorf("line %d: unknown kind %q", line, head.Kind)
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return added, skipped, fmt.Errorf("read export: %w", err)
+		return n, fmt.Errorf("read export: %w", err)
 	}
-	return added, skipped, nil
+	for _, a := range accounts {
+		if _, err := db.Account(a.Account); err == nil {
+			continue // already here: keep its handle
+		}
+		if _, err := db.ClaimHandle(a.Account, a.Handle); err != nil {
+			return n, fmt.Errorf("account %s (%s): %w", a.Account, a.Handle, err)
+		}
+		n.accounts++
+	}
+	slices.SortStableFunc(games, func(a, b exportedGame) int { return a.Finished.Compare(b.Finished) })
+	for _, e := range games {
+		err := db.FinishGame(e.finishedGame())
+		switch {
+		case errors.Is(err, storage.ErrGameExists):
+			n.skipped++
+		case err != nil:
+			return n, fmt.Errorf("game %s: %w", e.ID, err)
+		default:
+			n.added++
+		}
+	}
+	return n, nil
 }

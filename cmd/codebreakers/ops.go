@@ -240,7 +240,7 @@ func adminHandler(in *instance, log *slog.Logger) http.Handler {
 	})
 	mux.HandleFunc("GET /export", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")
-		n, err := exportGames(in.db, w)
+		n, err := exportGames(in.store, w)
 		if err != nil {
 			log.Error("export over admin socket", "games", n, "err", err)
 			return

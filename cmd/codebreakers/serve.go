@@ -23,6 +23,7 @@ import (
 	"github.com/codebreakers/codebreakers/lobby/analyst"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/storage"
+	"github.com/codebreakers/codebreakers/storage/postgres"
 	"github.com/codebreakers/codebreakers/tui"
 )
 
@@ -67,6 +68,9 @@ type serveOptions struct {
 	ProxyProtocolFrom string
 	proxyTrusted      []string
 	BanFile           string
+	// Postgres, when set, keeps accounts and records in that shared
+	// database (a cluster); live logs stay in DATA_DIR.
+	Postgres string
 }
 
 // setting is one flag with the environment variable that can also set it.
@@ -146,6 +150,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		stringSetting(&o.PprofAddr, "", "pprof-addr", "CODEBREAKERS_PPROF_ADDR", "serve Go's /debug/pprof profiles over HTTP here, e.g. 127.0.0.1:6060; keep it on loopback (off when empty)"),
 		stringSetting(&o.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "path of the unix socket that the backup and export commands use (default DATA_DIR/"+adminSocketName+"; off disables)"),
 		stringSetting(&o.BanFile, "", "ban-file", "CODEBREAKERS_BAN_FILE", "operator's ban list: key fingerprints, IPs and CIDRs to refuse, \"mute SHA256:...\" lines to silence in chat; reread on change and on SIGHUP (off when empty)"),
+		stringSetting(&o.Postgres, "", "postgres", "CODEBREAKERS_POSTGRES", "keep accounts, handles and finished games in this PostgreSQL database (postgres://user@host/db), shared by every node of a cluster; live games stay in --data-dir (off when empty)"),
 		stringSetting(&o.ProxyProtocolFrom, "", "proxy-protocol-from", "CODEBREAKERS_PROXY_PROTOCOL_FROM", "comma-separated load-balancer IPs/CIDRs whose PROXY protocol headers are believed (off when empty)"),
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -204,12 +209,16 @@ func newLogger(o serveOptions, w io.Writer) (*slog.Logger, error) {
 
 // instance is a running arcade: database, hub and SSH server.
 type instance struct {
-	log  *slog.Logger
-	db   *storage.DB
-	hub  *lobby.Hub
-	srv  *server.Server
-	ops  *ops
-	bans *server.BanList // nil without --ban-file
+	log *slog.Logger
+	// db is the node's own bbolt file (live logs, and everything else on a
+	// single node); store is what the arcade reads and writes through: db
+	// itself, or db split with the shared PostgreSQL database.
+	db    *storage.DB
+	store storage.Store
+	hub   *lobby.Hub
+	srv   *server.Server
+	ops   *ops
+	bans  *server.BanList // nil without --ban-file
 	// analyst analyses finished games in the background until stopAnalyst.
 	analyst     *analyst.Analyst
 	stopAnalyst context.CancelFunc
@@ -219,13 +228,13 @@ type instance struct {
 // analysingStore is the hub's store: each game it finishes is queued for
 // analysis once it is stored.
 type analysingStore struct {
-	*storage.DB
+	storage.Store
 	analyst *analyst.Analyst
 }
 
 // FinishGame stores the finished game, then queues it for analysis.
 func (s analysingStore) FinishGame(g storage.FinishedGame) error {
-	if err := s.DB.FinishGame(g); err != nil {
+	if err := s.Store.FinishGame(g); err != nil {
 		return err
 	}
 	s.analyst.Finished(g.ID)
@@ -253,18 +262,28 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open database: %w", err)
 	}
+	var store storage.Store = db
+	if o.Postgres != "" {
+		shared, err := postgres.Open(context.Background(), o.Postgres, postgres.Options{Logger: log})
+		if err != nil {
+			_ = db.Close()
+			return nil, fmt.Errorf("open the shared database (--postgres): %w", err)
+		}
+		store = storage.NewSplit(db, shared)
+		log.Info("accounts and records in PostgreSQL", "schema", postgres.SchemaVersion())
+	}
 	if o.BanFile != "" {
 		if in.bans, err = server.LoadBanList(o.BanFile, log); err != nil {
-			_ = db.Close()
+			_ = store.Close()
 			return nil, err
 		}
 	}
 	reg := games()
-	in.analyst = analyst.New(analyst.Config{Games: reg, Store: db, Logger: log})
+	in.analyst = analyst.New(analyst.Config{Games: reg, Store: store, Logger: log})
 	hub, err := lobby.NewHub(lobby.Config{
 		Muted:       in.bans.Muted,
 		Games:       reg,
-		Store:       analysingStore{DB: db, analyst: in.analyst},
+		Store:       analysingStore{Store: store, analyst: in.analyst},
 		Logger:      log,
 		Grace:       o.Grace,
 		BotDelay:    o.BotDelay,
@@ -272,10 +291,10 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		SeekBotWait: o.SeekBotWait,
 	})
 	if err != nil {
-		_ = db.Close()
+		_ = store.Close()
 		return nil, fmt.Errorf("start lobby: %w", err)
 	}
-	deps := tui.Deps{Hub: hub, Store: db, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames, Analyst: in.analyst}
+	deps := tui.Deps{Hub: hub, Store: store, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames, Analyst: in.analyst}
 	srv, err := server.New(server.Config{
 		Addr:                     o.Addr,
 		HostKeyPath:              o.HostKey,
@@ -292,7 +311,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		FPS:                      o.FPS,
 		StallTimeout:             o.StallTimeout,
 		Bans:                     in.bans,
-		Records:                  db,
+		Records:                  store,
 		Analyst:                  in.analyst,
 		Games:                    reg,
 		LeaderboardMinGames:      o.LeaderboardMinGames,
@@ -308,10 +327,10 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	})
 	if err != nil {
 		hub.Close()
-		_ = db.Close()
+		_ = store.Close()
 		return nil, fmt.Errorf("start server: %w", err)
 	}
-	in.db, in.hub, in.srv, in.ops = db, hub, srv, ops
+	in.db, in.store, in.hub, in.srv, in.ops = db, store, hub, srv, ops
 	actx, stop := context.WithCancel(context.Background())
 	in.stopAnalyst, in.analystDone = stop, make(chan struct{})
 	go func() {
@@ -341,7 +360,7 @@ func (in *instance) close(timeout time.Duration) error {
 	if err := in.ops.stop(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("stop metrics and admin socket: %w", err))
 	}
-	if err := in.db.Close(); err != nil {
+	if err := in.store.Close(); err != nil {
 		errs = append(errs, fmt.Errorf("close database: %w", err))
 	}
 	return errors.Join(errs...)

@@ -119,3 +119,44 @@ func (db *DB) ReserveGameID(id string) error {
 	}
 	return nil
 }
+
+// EachAccount calls fn for every account, in id order, a page at a time.
+func (db *DB) EachAccount(fn func(storage.Account) error) error {
+	after := ""
+	for {
+		page, err := db.accountPage(after)
+		if err != nil {
+			return fmt.Errorf("read accounts: %w", classify(err))
+		}
+		for _, a := range page {
+			if err := fn(a); err != nil {
+				return err
+			}
+		}
+		if len(page) < exportPage {
+			return nil
+		}
+		after = page[len(page)-1].ID
+	}
+}
+
+func (db *DB) accountPage(after string) ([]storage.Account, error) {
+	ctx, cancel := db.ctx()
+	defer cancel()
+	rows, err := db.pool.Query(ctx, `SELECT id, handle, created, last_seen FROM accounts WHERE id COLLATE "C" > $1
+		ORDER BY id COLLATE "C" LIMIT $2`, after, exportPage)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []storage.Account
+	for rows.Next() {
+		var a storage.Account
+		if err := rows.Scan(&a.ID, &a.Handle, &a.Created, &a.LastSeen); err != nil {
+			return nil, err
+		}
+		a.Created, a.LastSeen = a.Created.UTC(), a.LastSeen.UTC()
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}

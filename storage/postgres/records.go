@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -496,4 +497,44 @@ func (db *DB) page(after string) ([]string, [][]byte, error) {
 		ids, raws = append(ids, id), append(raws, raw)
 	}
 	return ids, raws, rows.Err()
+}
+
+// SaveAnalysis stores the analysis of a finished game, replacing any
+// earlier one; a game not finished fails with storage.ErrNotFound.
+func (db *DB) SaveAnalysis(id string, rep analysis.Report) error {
+	raw, err := storage.EncodeAnalysis(rep)
+	if err != nil {
+		return fmt.Errorf("save analysis %s: %w", id, err)
+	}
+	ctx, cancel := db.ctx()
+	defer cancel()
+	tag, err := db.pool.Exec(ctx, `INSERT INTO analyses (game_id, report) SELECT id, $2 FROM games WHERE id = $1
+		ON CONFLICT (game_id) DO UPDATE SET report = excluded.report`, id, raw)
+	if err != nil {
+		return fmt.Errorf("save analysis %s: %w", id, classify(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("save analysis %s: %w", id, storage.ErrNotFound)
+	}
+	return nil
+}
+
+// Analysis returns the stored analysis of a finished game, or an error
+// matching storage.ErrNotFound.
+func (db *DB) Analysis(id string) (analysis.Report, error) {
+	ctx, cancel := db.ctx()
+	defer cancel()
+	var raw []byte
+	err := db.pool.QueryRow(ctx, `SELECT report FROM analyses WHERE game_id = $1`, id).Scan(&raw)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return analysis.Report{}, fmt.Errorf("analysis %s: %w", id, storage.ErrNotFound)
+	}
+	if err != nil {
+		return analysis.Report{}, fmt.Errorf("read analysis %s: %w", id, classify(err))
+	}
+	rep, err := storage.DecodeAnalysis(raw)
+	if err != nil {
+		return analysis.Report{}, fmt.Errorf("analysis %s: %w", id, err)
+	}
+	return rep, nil
 }

@@ -93,5 +93,11 @@ CREATE TABLE rating_history (
 	rd      double precision NOT NULL,
 	PRIMARY KEY (account, game, at, seq)
 );
+`, // 2: the analysis of finished games (engine/analysis reports).
+	`
+CREATE TABLE analyses (
+	game_id text PRIMARY KEY REFERENCES games (id),
+	report  json NOT NULL
+);
 `,
 }

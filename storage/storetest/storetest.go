@@ -6,10 +6,14 @@ package storetest
 
 import (
 	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -37,6 +41,8 @@ func Run(t *testing.T, open Opener) {
 		{"ProfileUnknownHandle", testProfileUnknownHandle},
 		{"IfThenRecord", testIfThenRecord},
 		{"EachFinishedGame", testEachFinishedGame},
+		{"EachAccount", testEachAccount},
+		{"Analysis", testAnalysis},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.test(t, open) })
@@ -170,5 +176,50 @@ func testEachFinishedGame(t *testing.T, open Opener) {
 		if got[id] != n {
 			t.Errorf("game %s: %d moves, want %d", id, got[id], n)
 		}
+	}
+}
+
+// testEachAccount: the export walk visits every account once, in id order.
+func testEachAccount(t *testing.T, open Opener) {
+	db := open(t)
+	people(t, db, "mara", "bo", "kai")
+	var got []string
+	err := db.EachAccount(func(a storage.Account) error {
+		got = append(got, a.ID+"="+a.Handle)
+		return nil
+	})
+	want := []string{"SHA256:bo=bo", "SHA256:kai=kai", "SHA256:mara=mara"}
+	if err != nil || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("EachAccount = %v, %v; want %v", got, err, want)
+	}
+}
+
+// testAnalysis: an analysis is kept only for a finished game, reads back
+// as written and replaces an earlier one.
+func testAnalysis(t *testing.T, open Opener) {
+	db := open(t)
+	rep := analysis.Report{Game: "breakcode", Version: analysis.Version, Work: 99,
+		Steps: []analysis.Step{{Move: 1, Seat: 0, Kind: "ask", Text: "asked: sum", Before: 10, After: 2, Bits: 2.3,
+			Options: []analysis.Option{{Label: "sum", Action: []byte(`{"ask":{"card":1}}`), Bits: 2.3}}, Scored: true}},
+		Summaries: []analysis.Summary{{Seat: 0, Name: "ann", Moves: 1, Bits: 2.3, Accuracy: 1}}}
+	id, _ := db.NewGameID()
+	if err := db.SaveAnalysis(id, rep); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("analysis of an unfinished game: %v, want ErrNotFound", err)
+	}
+	if err := db.FinishGame(finish(sampleLive(id), won(0), t0)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Analysis(id); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("analysis before one is saved: %v, want ErrNotFound", err)
+	}
+	if err := db.SaveAnalysis(id, rep); err != nil {
+		t.Fatal(err)
+	}
+	rep.Steps[0].Bits = 1.5
+	if err := db.SaveAnalysis(id, rep); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.Analysis(id); err != nil || !reflect.DeepEqual(got, rep) {
+		t.Fatalf("Analysis = %+v, %v; want %+v", got, err, rep)
 	}
 }
