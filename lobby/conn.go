@@ -123,8 +123,9 @@ func (c *Conn) Act(action []byte) error {
 // refusals are user-facing.
 //
 // Two commands are answered instead of posted: "/mute NAME" hides NAME's
-// chat from this viewer (the others still see it) and "/unmute NAME" shows
-// it again. Their answer is a user-facing *engine.IllegalError saying what
+// chat from this viewer (the others still see it; for a guest, also the
+// chat of every guest on its connection and address, see muteKeys) and
+// "/unmute NAME" shows it again. Their answer is a user-facing *engine.IllegalError saying what
 // was done, so it shows where refusals show.
 func (c *Conn) Chat(text string) error {
 	if limit := 8 * c.t.cfg.MaxChatLen; len(text) > limit {

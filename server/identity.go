@@ -104,16 +104,13 @@ func newGuestNames() *guestNames {
 func (g *guestNames) take() string {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	for n := 3; ; n++ {
+	const longest = textsafe.MaxHandle - len("guest-") // 31^10 names: never all taken
+	for n := 3; ; n = min(n+1, longest) {
 		for range 8 {
-			h := "guest-" + g.draw(n)
-			if len(h) <= textsafe.MaxHandle && !g.taken[h] {
+			if h := "guest-" + g.draw(n); !g.taken[h] {
 				g.taken[h] = true
 				return h
 			}
-		}
-		if n >= textsafe.MaxHandle-len("guest-") {
-			n = 2 // cannot happen with a working random source; keep trying
 		}
 	}
 }

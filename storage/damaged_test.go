@@ -22,8 +22,8 @@ import (
 
 // sampleImage is a database file's bytes, exactly as long as its last
 // commit (a backup), holding accounts, finished games and a live game
-// across many pages.
-func sampleImage(t *testing.T) []byte {
+// across many pages, and its page size.
+func sampleImage(t *testing.T) (image []byte, pageSize int) {
 	t.Helper()
 	db, _ := openTemp(t)
 	for i := range 60 {
@@ -45,7 +45,11 @@ func sampleImage(t *testing.T) []byte {
 	if _, err := db.Backup(&buf); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	meta, err := currentMeta(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), int(meta.pageSize)
 }
 
 // openImage writes image as a data directory's database and opens it.
@@ -110,12 +114,7 @@ func TestEmptyDatabaseFileIsRefusedNotRecreated(t *testing.T) {
 // The attack: truncated files crashed the start with SIGBUS or a panic.
 // Every cut is refused, and the test process lives to say so.
 func TestTruncatedDatabaseIsRefusedWithoutACrash(t *testing.T) {
-	image := sampleImage(t)
-	meta, err := currentMeta(bytes.NewReader(image), int64(len(image)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := int(meta.pageSize)
+	image, ps := sampleImage(t)
 	for _, n := range []int{1, 100, ps - 1, ps, 2*ps + 7, 4 * ps, len(image) / 2, len(image) - ps, len(image) - 1} {
 		path, _, err := openImage(t, image[:n])
 		refused(t, fmt.Sprintf("cut to %d of %d bytes", n, len(image)), path, err)
@@ -168,12 +167,7 @@ func pageTypes(t *testing.T, image []byte) map[int]string {
 // export, finishing games). Zeroing any page that holds data is refused at
 // start.
 func TestZeroedPagesAreRefusedAtStart(t *testing.T) {
-	image := sampleImage(t)
-	meta, err := currentMeta(bytes.NewReader(image), int64(len(image)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := int(meta.pageSize)
+	image, ps := sampleImage(t)
 	tried := 0
 	for id, typ := range pageTypes(t, image) {
 		if typ != "leaf" && typ != "branch" && typ != "freelist" {
@@ -196,12 +190,7 @@ func TestZeroedPagesAreRefusedAtStart(t *testing.T) {
 // values, so a flip inside a value is only found when the record is read,
 // and its decode error names it.)
 func TestFlippedBytesNeverCrashTheStart(t *testing.T) {
-	image := sampleImage(t)
-	meta, err := currentMeta(bytes.NewReader(image), int64(len(image)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := int(meta.pageSize)
+	image, ps := sampleImage(t)
 	rng := rand.New(rand.NewPCG(15, 15))
 	refusedN, opened := 0, 0
 	for range 300 {
@@ -231,7 +220,7 @@ func TestFlippedBytesNeverCrashTheStart(t *testing.T) {
 }
 
 func TestOpenChecksTheFileAndSaysSo(t *testing.T) {
-	image := sampleImage(t)
+	image, _ := sampleImage(t)
 	var logs syncBuffer
 	path := filepath.Join(t.TempDir(), "codebreakers.db")
 	if err := os.WriteFile(path, image, 0o600); err != nil {

@@ -142,15 +142,7 @@ func TestOldGameIDReplaysOverSSH(t *testing.T) {
 func TestDamagedDatabaseStopsTheStartWithAClearMessage(t *testing.T) {
 	for _, size := range []int64{0, 4096 + 100} {
 		t.Run(fmt.Sprintf("%d bytes", size), func(t *testing.T) {
-			dir := dataDir(t)
-			in, _ := startInstanceNoCleanup(t, dir)
-			if _, err := in.db.ClaimHandle("SHA256:ann", "Ann"); err != nil {
-				t.Fatal(err)
-			}
-			if err := in.close(5 * time.Second); err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join(dir, dbFile)
+			dir, path := usedDataDir(t)
 			if err := os.Truncate(path, size); err != nil {
 				t.Fatal(err)
 			}
@@ -168,6 +160,21 @@ func TestDamagedDatabaseStopsTheStartWithAClearMessage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// usedDataDir is a data directory whose database holds an account, made
+// by an instance that has stopped, and the database's path.
+func usedDataDir(t *testing.T) (dir, db string) {
+	t.Helper()
+	dir = dataDir(t)
+	in, _ := startInstanceNoCleanup(t, dir)
+	if _, err := in.db.ClaimHandle("SHA256:ann", "Ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.close(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return dir, filepath.Join(dir, dbFile)
 }
 
 // startInstanceNoCleanup opens an instance without serving, for tests that
@@ -188,15 +195,7 @@ func startInstanceNoCleanup(t *testing.T, dir string, flags ...string) (*instanc
 // The attack: --admin-socket pointed at the database file deleted the
 // live database (a stale socket is removed at start).
 func TestAdminSocketPathThatIsNotASocketIsRefused(t *testing.T) {
-	dir := dataDir(t)
-	in, _ := startInstanceNoCleanup(t, dir)
-	if _, err := in.db.ClaimHandle("SHA256:ann", "Ann"); err != nil {
-		t.Fatal(err)
-	}
-	if err := in.close(5 * time.Second); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, dbFile)
+	dir, path := usedDataDir(t)
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
