@@ -45,6 +45,7 @@ type Hub struct {
 	tables   map[string]*table // canonical code → table
 	seats    map[string]*table // account → the table where it most recently took a seat
 	failures *keyedLimit       // recent wrong codes per account, connection and address
+	dir      Directory         // the cluster's directory; nil on a single node
 
 	mm *matchmaker // the pools of people seeking people (its own lock)
 
@@ -183,7 +184,7 @@ func (h *Hub) Join(id Identity, code string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := h.lookup(id, code)
+	t, err := h.lookup(id, code, "join")
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +198,7 @@ func (h *Hub) Watch(id Identity, code string) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := h.lookup(id, code)
+	t, err := h.lookup(id, code, "watch")
 	if err != nil {
 		return nil, err
 	}
@@ -262,6 +263,7 @@ func (h *Hub) PublicTables() []TableSummary {
 			out = append(out, *s)
 		}
 	}
+	out = append(out, h.remoteTables()...)
 	slices.SortFunc(out, func(a, b TableSummary) int {
 		return cmp.Or(cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Code, b.Code))
 	})
@@ -277,16 +279,18 @@ func (h *Hub) Online() (sessions, tables int) {
 }
 
 // lookup finds the table for a typed code, enforcing the wrong-code limit
-// on the account, the connection and the address alike.
-func (h *Hub) lookup(id Identity, typed string) (*table, error) {
+// on the account, the connection and the address alike. A code another
+// node of the cluster holds gives an *ElsewhereError (not a wrong code).
+func (h *Hub) lookup(id Identity, typed, kind string) (*table, error) {
 	now := h.cfg.Now()
 	keys := limitKeys(id)
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if h.closed {
+		h.mu.Unlock()
 		return nil, ErrShutdown
 	}
 	if key, warn := h.failures.blocked(keys, now); key != "" {
+		h.mu.Unlock()
 		if warn { // one line per burst of guesses
 			h.log.Warn("abuse", "kind", "join code guessing", "account", id.Account, "remote", id.Addr,
 				"detail", "joins refused for a while", "key", key)
@@ -295,27 +299,82 @@ func (h *Hub) lookup(id Identity, typed string) (*table, error) {
 	}
 	code, ok := NormalizeCode(typed)
 	t := h.tables[code]
-	if !ok || t == nil {
-		h.failures.add(keys, now)
-		return nil, ErrNoTable
+	h.mu.Unlock()
+	if ok && t != nil {
+		return t, nil
 	}
-	return t, nil
+	refusal := ErrNoTable
+	if ok {
+		// Not here: the cluster's directory (network I/O, so outside the lock).
+		err := h.locate(code, kind)
+		var elsewhere *ElsewhereError
+		if errors.As(err, &elsewhere) {
+			return nil, err
+		}
+		var down *engine.IllegalError
+		if errors.As(err, &down) {
+			refusal = down // the directory is down; the code still counts as a guess
+		}
+	}
+	h.mu.Lock()
+	h.failures.add(keys, now)
+	h.mu.Unlock()
+	return nil, refusal
 }
 
 // open registers t under a fresh code (or the wanted one when free) and
-// starts its goroutine.
+// starts its goroutine. In a cluster a fresh code is also claimed in the
+// directory, create-only, so no two nodes hand out one code.
 func (h *Hub) open(t *table, want string) error {
+	d := h.directory()
+	for attempt := 0; ; attempt++ {
+		code, err := h.reserveCode(t, want, attempt)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			break
+		}
+		if want != "" && code == want {
+			// A resumed table keeps its code (its players know it); a
+			// clash is only logged, and the table stays reachable here.
+			if !h.claimCode(d, code) {
+				h.log.Warn("directory: a resumed table's code is held by another node", "code", code)
+			}
+			break
+		}
+		if h.claimCode(d, code) {
+			break
+		}
+		h.mu.Lock()
+		delete(h.tables, code)
+		h.mu.Unlock()
+		if attempt >= 20 {
+			return errors.New("lobby: no join code free in the cluster")
+		}
+	}
+	go t.run()
+	h.changes.signal()
+	if d != nil {
+		d.Changed()
+	}
+	return nil
+}
+
+// reserveCode picks a code free on this node (want first, on the first
+// attempt) and registers t under it.
+func (h *Hub) reserveCode(t *table, want string, attempt int) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return ErrShutdown
+		return "", ErrShutdown
 	}
 	code := want
-	if _, taken := h.tables[code]; code == "" || taken {
+	if _, taken := h.tables[code]; code == "" || taken || attempt > 0 {
 		for {
 			c, err := newCode()
 			if err != nil {
-				return err
+				return "", err
 			}
 			if _, taken := h.tables[c]; !taken {
 				code = c
@@ -325,9 +384,7 @@ func (h *Hub) open(t *table, want string) error {
 	}
 	t.code = code
 	h.tables[code] = t
-	go t.run()
-	h.changes.signal()
-	return nil
+	return code, nil
 }
 
 // removeTable forgets a table that has stopped by itself.
@@ -343,6 +400,9 @@ func (h *Hub) removeTable(t *table) {
 		}
 	}
 	h.changes.signal()
+	if h.dir != nil {
+		h.dir.Changed()
+	}
 }
 
 // setSeat records that account holds a seat at t.
@@ -350,9 +410,13 @@ func (h *Hub) setSeat(account string, t *table) {
 	h.mu.Lock()
 	changed := h.seats[account] != t
 	h.seats[account] = t
+	d := h.dir
 	h.mu.Unlock()
 	if changed {
 		h.changes.signal()
+	}
+	if d != nil {
+		d.Changed()
 	}
 }
 
@@ -363,9 +427,13 @@ func (h *Hub) dropSeat(account string, t *table) {
 	if held {
 		delete(h.seats, account)
 	}
+	d := h.dir
 	h.mu.Unlock()
 	if held {
 		h.changes.signal()
+	}
+	if d != nil {
+		d.Changed()
 	}
 }
 

@@ -218,6 +218,9 @@ type TableSummary struct {
 	Spectators int
 	Turn       int
 	Host       string
+	// Node is the cluster node holding the table; empty for this node's
+	// own tables (and on a single node).
+	Node string `json:",omitempty"`
 }
 
 // TableView is one viewer's immutable snapshot of a table. Everything in it
