@@ -32,6 +32,9 @@ type connState struct {
 	ip      string // the client's address, for bans and logs
 	key     string // what per-address limits count against (limitGroup)
 	refusal error  // non-nil: every session on this connection is refused with this message
+	// node is set on a node-link connection from another node of the
+	// cluster: its sessions run as the players it asserts.
+	node bool
 	// keyOffered is set once the client has offered a public key, whether
 	// or not it went on to sign with it.
 	keyOffered atomic.Bool
@@ -175,6 +178,21 @@ func (s *Server) clampSize(w, h uint32) termSize {
 // cancelled here, and the slot is held until its handler has returned.
 func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, newChan gossh.NewChannel, ctx ssh.Context) {
 	st := connStateFrom(ctx)
+	if st.node { // a node link carries many players' sessions: their own limits apply on arrival
+		id := randomHex(16)
+		ch := newChannelState(ctx)
+		s.channels.Store(id, ch)
+		defer s.channels.Delete(id)
+		ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: newChan, s: s, account: "node", remote: st.ip, id: id, ch: ch}, ctx)
+		ch.cancel(errChannelClosed)
+		if ch.started.Load() {
+			select {
+			case <-ch.done:
+			case <-ctx.Done():
+			}
+		}
+		return
+	}
 	if refusal, warn := st.openChannel(time.Now(), s.cfg.MaxSessionsPerConn, s.cfg.SessionsPerConnPerMinute); refusal != "" {
 		if warn {
 			s.abuse("sessions per connection", accountOf(conn), st.ip, refusal+"; session channels refused")

@@ -101,7 +101,12 @@ type Config struct {
 	Bans *BanList
 
 	// App builds the Bubble Tea model for an interactive (PTY) session.
+	// A model may end its program asking for the session to be carried to
+	// another node (a Handoff() (node, kind, code string, ok bool) method);
+	// the server then splices it there over the node link (Cluster).
 	App AppFunc
+	// Cluster links this node to the others (nil: a single node).
+	Cluster *ClusterConfig
 	// Records answers the exec commands (history, stats, replay). Nil
 	// disables them with a clear message.
 	Records Records

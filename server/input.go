@@ -56,15 +56,24 @@ func newInputLimiter(r io.Reader, perSecond, burst int, onFlood func()) *inputLi
 
 // Read hands out admitted input, waiting for some. The pump starts on the
 // first Read, so input is only consumed once the program reads.
-func (l *inputLimiter) Read(p []byte) (int, error) {
+func (l *inputLimiter) Read(p []byte) (int, error) { return l.read(p, nil) }
+
+// read is Read for a reader that may be detached: once *detached is set
+// (under l.mu) it returns io.EOF without taking any input, so input left
+// over for the next reader (a session carried to another node) is never
+// swallowed by a program that has ended.
+func (l *inputLimiter) read(p []byte, detached *bool) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if !l.started {
 		l.started = true
 		go l.pump()
 	}
-	for len(l.queue) == 0 && l.err == nil {
+	for len(l.queue) == 0 && l.err == nil && (detached == nil || !*detached) {
 		l.ready.Wait()
+	}
+	if detached != nil && *detached {
+		return 0, io.EOF
 	}
 	if len(l.queue) > 0 {
 		n := copy(p, l.queue)
@@ -72,6 +81,26 @@ func (l *inputLimiter) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	return 0, l.err
+}
+
+// handle is one reader of a limiter's input that can be detached.
+type limiterHandle struct {
+	l        *inputLimiter
+	detached bool // guarded by l.mu
+}
+
+// handle returns a new detachable reader of l's input.
+func (l *inputLimiter) handle() *limiterHandle { return &limiterHandle{l: l} }
+
+// Read reads admitted input until Detach.
+func (h *limiterHandle) Read(p []byte) (int, error) { return h.l.read(p, &h.detached) }
+
+// Detach ends h: a Read waiting returns io.EOF, and no later one takes input.
+func (h *limiterHandle) Detach() {
+	h.l.mu.Lock()
+	h.detached = true
+	h.l.ready.Broadcast()
+	h.l.mu.Unlock()
 }
 
 // pump reads the connection until it fails and queues what is admitted.

@@ -30,7 +30,11 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	limited := newInputLimiter(sess, s.cfg.InputPerSecond, s.cfg.InputBurst, func() {
 		s.abuse("input flood", id.Account, remote, "input beyond the per-session rate is dropped")
 	})
-	input := &inputTracker{r: limited, last: &lastInput}
+	// The program reads through a handle that is detached when it ends, so
+	// that input typed meanwhile waits for whoever reads next (a session
+	// carried to another node) instead of vanishing into a dead reader.
+	programInput := limited.handle()
+	input := &inputTracker{r: programInput, last: &lastInput}
 
 	model := s.cfg.App(Session{
 		Identity: id,
@@ -74,12 +78,21 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		tea.WithFilter(s.filterMsg),
 	)
 
-	go forwardResizes(ctx, p, box, size)
+	resizeCtx, stopResizes := context.WithCancel(ctx)
+	defer stopResizes()
+	go forwardResizes(resizeCtx, p, box, size)
 	go s.watchdog(ctx, cancel, &lastInput, time.Now())
 
 	_, err := p.Run()
+	stopResizes()
+	programInput.Detach()
 	guard.release()
 	delivered := scr.Close(screenCloseWait)
+	if h, ok := handoffOf(model); ok && delivered && !guard.panicked && ctx.Err() == nil {
+		code := s.splice(ctx, sess, id, h, box, &inputTracker{r: limited.handle(), last: &lastInput}, pty.Term, env)
+		cancel(errEnded)
+		return code
+	}
 	cause := context.Cause(ctx)
 	cancel(errEnded)
 	if !delivered {

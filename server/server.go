@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -48,6 +49,10 @@ type Server struct {
 	guests   *guestNames
 	// bansSeen is the ban list generation last enforced on live sessions.
 	bansSeen atomic.Uint64
+	// nodeSSH serves the node link and links dials it on other nodes;
+	// both nil without Config.Cluster.
+	nodeSSH *ssh.Server
+	links   *nodeLinks
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -117,6 +122,12 @@ func New(cfg Config) (*Server, error) {
 		s.log.Debug("connection failed", "remote", clientIP(conn.RemoteAddr()), "err", err)
 	}
 	s.ssh = srv
+	if cfg.Cluster != nil {
+		if s.nodeSSH, err = s.newNodeServer(signer); err != nil {
+			return nil, err
+		}
+		s.links = newNodeLinks(cfg.Cluster, signer)
+	}
 	return s, nil
 }
 
@@ -173,6 +184,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	if cerr := s.ssh.Close(); cerr != nil && !errors.Is(cerr, net.ErrClosed) && err == nil {
 		err = fmt.Errorf("shutdown: %w", cerr)
 	}
+	s.closeNodes()
 	return err
 }
 
@@ -180,6 +192,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 func (s *Server) Close() error {
 	s.stopAccepting()
 	// The listeners are closed already; only other errors matter.
+	s.closeNodes()
 	if err := s.ssh.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
 		return fmt.Errorf("close: %w", err)
 	}
@@ -295,6 +308,25 @@ func (s *Server) handleSession(sess ssh.Session) {
 
 	ch, env := s.sessionChannel(sess)
 	defer ch.finish()
+	var asserted *assertion
+	if st.node {
+		a, clean, err := takeAssertion(env)
+		if err != nil {
+			log.Warn("node link session refused", "err", err)
+			writeLine(sess.Stderr(), err.Error())
+			_ = sess.Exit(1)
+			return
+		}
+		asserted, env = &a, clean
+		// From here on the session is the player's: their address and
+		// connection for limits, bans and logs.
+		key := a.ip
+		if ip, err := netip.ParseAddr(a.ip); err == nil {
+			key = limitGroup(net.TCPAddrFromAddrPort(netip.AddrPortFrom(ip, 0)), s.cfg.IPv6Prefix)
+		}
+		st = &connState{id: a.conn, ip: a.ip, key: key}
+		log = s.log.With("remote", st.ip, "conn", shortID(sess.Context().SessionID()), "via", "node link")
+	}
 	ctx, cancel := context.WithCancelCause(ch.ctx)
 	defer cancel(errEnded)
 	ls := &liveSession{cancel: cancel}
@@ -329,6 +361,9 @@ func (s *Server) handleSession(sess ssh.Session) {
 	defer s.limits.releaseSession(st.key)
 
 	id, err := identify(sess)
+	if asserted != nil {
+		id, err = asserted.id, nil
+	}
 	if err != nil {
 		s.abuse("identity mismatch", "", st.ip, "user "+safeLog(sess.User()))
 		writeLine(sess.Stderr(), err.Error())

@@ -212,6 +212,8 @@ type fakeHub struct {
 	seeker  *fakeSeeker // what Seek returns (people_test.go)
 	seekErr error
 	held    *lobby.TableSummary // the seat HeldSeat reports, if any
+	// elsewhere is the seat SeatElsewhere reports (nil: none).
+	elsewhere *lobby.ElsewhereError
 }
 
 func (h *fakeHub) Create(lobby.Identity, lobby.TableSpec) (tableConn, error) { return h.conn, nil }
@@ -244,6 +246,9 @@ func (h *fakeHub) HeldSeat(string) (lobby.TableSummary, bool) {
 		return lobby.TableSummary{}, false
 	}
 	return *h.held, true
+}
+func (h *fakeHub) SeatElsewhere(lobby.Identity) *lobby.ElsewhereError {
+	return h.elsewhere
 }
 
 func registry() *engine.Registry { return engine.NewRegistry(bc.Game{}) }

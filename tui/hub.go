@@ -17,6 +17,9 @@ type hubAPI interface {
 	Watch(id lobby.Identity, code string) (tableConn, error)
 	QuickPlay(id lobby.Identity, game string) (tableConn, error)
 	Resume(id lobby.Identity) (tableConn, bool)
+	// SeatElsewhere is a seat the account holds on another node of the
+	// cluster (nil: none, or one node).
+	SeatElsewhere(id lobby.Identity) *lobby.ElsewhereError
 	PublicTables() []lobby.TableSummary
 	Online() (sessions, tables int)
 	Seek(id lobby.Identity, spec lobby.SeekSpec) (seekConn, error)
@@ -102,6 +105,9 @@ func (l lobbyHub) Resume(id lobby.Identity) (tableConn, bool) {
 		return nil, false
 	}
 	return c, true
+}
+func (l lobbyHub) SeatElsewhere(id lobby.Identity) *lobby.ElsewhereError {
+	return l.h.SeatElsewhere(id)
 }
 func (l lobbyHub) PublicTables() []lobby.TableSummary { return l.h.PublicTables() }
 func (l lobbyHub) Online() (int, int)                 { return l.h.Online() }

@@ -144,6 +144,10 @@ type app struct {
 	showHelp    bool
 	confirmQuit bool
 	quitting    bool
+	// handoff, once set, is where the session goes next: a table (or the
+	// player's seat) on another node of the cluster. The program quits and
+	// the server carries the session there.
+	handoff *lobby.ElsewhereError
 
 	frame string // last rendered frame; reused until something changes
 	dirty bool
@@ -261,8 +265,28 @@ func (a *app) signedIn() tea.Cmd {
 		if c, ok := a.hub.Resume(a.id); ok {
 			return a.pushTable(c)
 		}
+		if e := a.hub.SeatElsewhere(a.id); e != nil {
+			return a.handOff(e)
+		}
 	}
 	return nil
+}
+
+// handOff ends the program so that the server carries the session to the
+// node holding what the player asked for.
+func (a *app) handOff(e *lobby.ElsewhereError) tea.Cmd {
+	a.handoff = e
+	return a.quit()
+}
+
+// Handoff says where the session should go once the program has ended:
+// the node, what to do there ("join", "watch" or "resume") and the join
+// code; ok is false for a session that simply ended.
+func (a *app) Handoff() (node, kind, code string, ok bool) {
+	if a.handoff == nil {
+		return "", "", "", false
+	}
+	return a.handoff.Node, a.handoff.Kind, a.handoff.Code, true
 }
 
 // tableOpenedMsg carries the result of a create, join, watch or quick play.
@@ -380,6 +404,10 @@ func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 		ts.closed(a, msg.reason)
 		return nil, true
 	case tableOpenedMsg:
+		var elsewhere *lobby.ElsewhereError
+		if errors.As(msg.err, &elsewhere) {
+			return a.handOff(elsewhere), true
+		}
 		if msg.err != nil {
 			if e, ok := a.top().(interface{ setError(string) }); ok {
 				e.setError(a.userError(msg.err, ""))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os/signal"
 	"path/filepath"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/lobby/analyst"
+	"github.com/codebreakers/codebreakers/lobby/natsdir"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/storage/postgres"
@@ -71,6 +73,13 @@ type serveOptions struct {
 	// Postgres, when set, keeps accounts and records in that shared
 	// database (a cluster); live logs stay in DATA_DIR.
 	Postgres string
+	// Cluster: the directory in NATS, this node's name, its node-link
+	// address and the keys of the nodes it trusts.
+	NATS         string
+	NodeName     string
+	NodeAddr     string
+	PeerKeys     string
+	DirectoryTTL time.Duration
 }
 
 // setting is one flag with the environment variable that can also set it.
@@ -151,6 +160,11 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		stringSetting(&o.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "path of the unix socket that the backup and export commands use (default DATA_DIR/"+adminSocketName+"; off disables)"),
 		stringSetting(&o.BanFile, "", "ban-file", "CODEBREAKERS_BAN_FILE", "operator's ban list: key fingerprints, IPs and CIDRs to refuse, \"mute SHA256:...\" lines to silence in chat; reread on change and on SIGHUP (off when empty)"),
 		stringSetting(&o.Postgres, "", "postgres", "CODEBREAKERS_POSTGRES", "keep accounts, handles and finished games in this PostgreSQL database (postgres://user@host/db), shared by every node of a cluster; live games stay in --data-dir (off when empty)"),
+		stringSetting(&o.NATS, "", "nats", "CODEBREAKERS_NATS", "join a cluster: the NATS server (nats://host:4222, JetStream on) holding the directory of tables and seats (off when empty; needs --postgres, --node-addr and --peer-keys)"),
+		stringSetting(&o.NodeName, "", "node-name", "CODEBREAKERS_NODE_NAME", "this node's name in the cluster (default the host name)"),
+		stringSetting(&o.NodeAddr, "", "node-addr", "CODEBREAKERS_NODE_ADDR", "host:port of this node's node link, where other nodes carry their players' sessions (keep it on a private network)"),
+		stringSetting(&o.PeerKeys, "", "peer-keys", "CODEBREAKERS_PEER_KEYS", "file of the cluster nodes' SSH host public keys (authorized_keys format): only they may carry sessions here"),
+		durationSetting(&o.DirectoryTTL, 15*time.Second, "directory-ttl", "CODEBREAKERS_DIRECTORY_TTL", "how long a node's tables stay in the cluster directory after it stops refreshing them (a dead node)"),
 		stringSetting(&o.ProxyProtocolFrom, "", "proxy-protocol-from", "CODEBREAKERS_PROXY_PROTOCOL_FROM", "comma-separated load-balancer IPs/CIDRs whose PROXY protocol headers are believed (off when empty)"),
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -189,6 +203,12 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 	if o.IPv6Prefix < 1 || o.IPv6Prefix > 128 {
 		return o, fmt.Errorf("--ipv6-prefix %d: want 1 to 128 bits", o.IPv6Prefix)
 	}
+	if err := o.checkCluster(); err != nil {
+		return o, err
+	}
+	if o.NATS != "" && o.Postgres == "" {
+		return o, errors.New("--nats needs --postgres: the nodes of a cluster share accounts and records")
+	}
 	if o.LogFormat != "text" && o.LogFormat != "json" {
 		return o, fmt.Errorf("log format %q: want text or json", o.LogFormat)
 	}
@@ -216,6 +236,7 @@ type instance struct {
 	db    *storage.DB
 	store storage.Store
 	hub   *lobby.Hub
+	dir   *natsdir.Dir // the cluster directory; nil on a single node
 	srv   *server.Server
 	ops   *ops
 	bans  *server.BanList // nil without --ban-file
@@ -294,6 +315,14 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		_ = store.Close()
 		return nil, fmt.Errorf("start lobby: %w", err)
 	}
+	var cluster *server.ClusterConfig
+	if o.NATS != "" {
+		if in.dir, cluster, err = joinCluster(o, log, hub); err != nil {
+			hub.Close()
+			_ = store.Close()
+			return nil, err
+		}
+	}
 	deps := tui.Deps{Hub: hub, Store: store, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames, Analyst: in.analyst}
 	srv, err := server.New(server.Config{
 		Addr:                     o.Addr,
@@ -315,6 +344,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		Analyst:                  in.analyst,
 		Games:                    reg,
 		LeaderboardMinGames:      o.LeaderboardMinGames,
+		Cluster:                  cluster,
 		App: func(s server.Session) tea.Model {
 			return tui.New(deps, tui.Session{
 				Identity: s.Identity,
@@ -327,6 +357,9 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	})
 	if err != nil {
 		hub.Close()
+		if in.dir != nil {
+			in.dir.Close()
+		}
 		_ = store.Close()
 		return nil, fmt.Errorf("start server: %w", err)
 	}
@@ -351,10 +384,16 @@ func (in *instance) close(timeout time.Duration) error {
 	defer cancel()
 	var errs []error
 	in.ops.drain()
+	if in.dir != nil {
+		in.dir.SetDraining()
+	}
 	if err := in.srv.Shutdown(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	in.hub.Close()
+	if in.dir != nil {
+		in.dir.Close() // after the hub: its tables leave the directory at once
+	}
 	in.stopAnalyst()
 	<-in.analystDone // an analysis in hand finishes first: at most a few seconds
 	if err := in.ops.stop(ctx); err != nil {
@@ -388,8 +427,17 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		_ = in.close(o.ShutdownTimeout)
 		return err
 	}
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() { served <- in.srv.Serve(ln) }()
+	if o.NodeAddr != "" && o.NATS != "" {
+		nodeLn, err := net.Listen("tcp", o.NodeAddr)
+		if err != nil {
+			_ = ln.Close()
+			_ = in.close(o.ShutdownTimeout)
+			return fmt.Errorf("node link: listen on %s: %w", o.NodeAddr, err)
+		}
+		go func() { served <- in.srv.ServeNodes(nodeLn) }()
+	}
 
 	hup := reloadSignal()
 	defer signal.Stop(hup)
