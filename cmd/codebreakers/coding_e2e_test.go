@@ -10,6 +10,7 @@ import (
 
 var (
 	codingSheetRe = regexp.MustCompile(`may be L (\S+) · X1 (\S+) · X2 (\S+)`)
+	codingListRe  = regexp.MustCompile(`(?:could|must) be ([A-F][0-9][0-9])\b`)
 	codingLeftRe  = regexp.MustCompile(`\b1 code left\b`)
 	codingWhoseRe = regexp.MustCompile(`whose:.*\[(\S+)\]`)
 	codingSureRe  = regexp.MustCompile(`(?m)^\s*(?:▸ )?(\S+)\s+\[.*\b1 code left\b`)
@@ -22,8 +23,12 @@ func helpLine(screen string) string {
 }
 
 // codingGuess builds a code the crack sheet on screen still allows: the
-// first value possible at each position, with X2 unlike X1.
+// first code it names when few are left, else the first value possible at
+// each position, with X2 unlike X1.
 func codingGuess(screen string) string {
+	if m := codingListRe.FindStringSubmatch(screen); m != nil {
+		return m[1]
+	}
 	m := codingSheetRe.FindStringSubmatch(screen)
 	if m == nil {
 		return "A01"

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // Two players lay out one Data card of each kind, three or four players two
@@ -187,4 +188,66 @@ func TestLegacyRecordsReplay(t *testing.T) {
 // summary's wording may change; who won may not).
 func sameEnd(a, b engine.Result) bool {
 	return slices.Equal(a.Winners, b.Winners) && a.Draw == b.Draw && slices.Equal(a.Scores, b.Scores)
+}
+
+// The crack sheet names the possible codes when few are left: exactly the
+// ones it counts, the seat's real code among them, each fitting the sheet's
+// values; they come from the viewer's own view, so re-dealing every card
+// the viewer cannot see changes nothing it shows.
+func TestSheetListsFewCodes(t *testing.T) {
+	listed := 0
+	for n := 2; n <= 4; n++ {
+		for g := range uint64(10) {
+			seed := 61_000 + 100*uint64(n) + g
+			st, _, err := engine.Start(Game{}, engine.Options{"system": []string{SystemSpeed, SystemCounter}[g%2]}, make([]engine.Player, n), seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := st.(*state)
+			rng := rand.New(rand.NewPCG(seed, 6))
+			for step := 0; s.phase != Finished && step < 400; step++ {
+				for me := range n {
+					viewer := engine.SeatViewer(engine.Seat(me))
+					v := s.View(viewer).(View)
+					shown := false
+					for i, sv := range v.Seats {
+						if i == me || sv.Sheet == nil {
+							continue
+						}
+						if sv.Candidates > ListedCodes {
+							if sv.Possible != nil {
+								t.Fatalf("seed %d: %d codes listed", seed, sv.Candidates)
+							}
+							continue
+						}
+						shown = true
+						if len(sv.Possible) != sv.Candidates || !slices.Contains(sv.Possible, s.codes[i]) {
+							t.Fatalf("seed %d: seat %d sees %v for seat %d (%d counted), whose code is %s", seed, me, sv.Possible, i, sv.Candidates, s.codes[i])
+						}
+						for _, c := range sv.Possible {
+							for p := range 3 {
+								if sv.Sheet[p]&(1<<c.At(p)) == 0 {
+									t.Fatalf("seed %d: listed %s does not fit the sheet %v", seed, c, sv.Sheet)
+								}
+							}
+						}
+					}
+					if shown {
+						listed++
+						other := reshuffleHidden(rng, s, viewer)
+						if a, b := enginetest.ViewJSON(t, s, viewer), enginetest.ViewJSON(t, other, viewer); a != b {
+							t.Fatalf("seed %d: the codes seat %d's sheet lists depend on hidden cards:\n%s\n%s", seed, me, a, b)
+						}
+					}
+				}
+				seat, action := randomAction(rng, s)
+				if _, err := s.Apply(seat, action); err != nil {
+					t.Fatalf("seed %d: %s: %v", seed, action, err)
+				}
+			}
+		}
+	}
+	if listed < 50 {
+		t.Fatalf("only %d views listed codes: the test checks too little", listed)
+	}
 }

@@ -89,7 +89,14 @@ type SeatView struct {
 	// Candidates counts the codes the viewer cannot yet rule out for this
 	// seat (with the sheet, 0 otherwise).
 	Candidates int `json:"candidates,omitempty"`
+	// Possible lists those codes when there are at most ListedCodes, so
+	// the sheet can name them (same conditions as Candidates).
+	Possible []Code `json:"possible,omitempty"`
 }
+
+// ListedCodes is the most possible codes a crack sheet names one by one;
+// more are only counted. Six three-character codes fit a sheet line.
+const ListedCodes = 6
 
 // View is an immutable snapshot of a game for one viewer. It shares no
 // memory with the state.
@@ -236,6 +243,9 @@ func (s *state) view(viewer engine.Viewer) View {
 				sh := k.sheet(i)
 				v.Seats[i].Sheet = &sh
 				v.Seats[i].Candidates = len(k.cands[i])
+				if len(k.cands[i]) <= ListedCodes {
+					v.Seats[i].Possible = slices.Clone(k.cands[i])
+				}
 			}
 		}
 	}

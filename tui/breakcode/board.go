@@ -835,6 +835,11 @@ func (b *Board) notepadView(w, h int) string {
 	v := b.v
 	var lines []string
 	lines = append(lines, " "+b.st.Heading.Render("Notepad")+b.st.Dim.Render("  every answer heard, per seat"))
+	// The centre first: with 3–4 players it is what a guess names.
+	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
+		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
+		lines = append(lines, b.possibleLines(v.CentreSets, w)...)
+	}
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
 		name := b.name(s)
@@ -846,6 +851,9 @@ func (b *Board) notepadView(w, h int) string {
 			head += b.st.Dim.Render(fmt.Sprintf("  %d possible %s", sv.Possible, plural(sv.Possible, "hand", "hands")))
 		}
 		lines = append(lines, head)
+		if v.Aid {
+			lines = append(lines, b.possibleLines(sv.PossibleHands, w)...)
+		}
 		items := b.noteItems(sv.Notes)
 		if len(items) == 0 {
 			lines = append(lines, "    "+b.st.Dim.Render("no answers yet"))
@@ -857,13 +865,42 @@ func (b *Board) notepadView(w, h int) string {
 			lines = append(lines, "    "+b.st.Dim.Render(guessNote(g)))
 		}
 	}
-	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
-		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
-	}
 	b.noteOverflow = len(lines) > h
 	b.scroll = min(b.scroll, max(0, len(lines)-h))
 	end := min(len(lines), b.scroll+h)
 	return strings.Join(lines[b.scroll:end], "\n")
+}
+
+// possibleLines names the hands (or centre sets) the aid still allows, when
+// it lists them (at most bc.ListedMax): "could be 0b 3w 5g 7b 9w · …", or
+// "must be …" for the last one, tiles drawn as on the board. They come from
+// the seat's own view.
+func (b *Board) possibleLines(sets [][]bc.Tile, w int) []string {
+	if len(sets) == 0 {
+		return nil
+	}
+	lead := "    could be "
+	if len(sets) == 1 {
+		lead = "    must be "
+	}
+	items := make([]string, len(sets))
+	for i, set := range sets {
+		tiles := make([]string, len(set))
+		for j, t := range set {
+			tiles[j] = b.tile(t)
+		}
+		items[i] = strings.Join(tiles, " ")
+	}
+	packed := pack(items, max(w-len(lead)-1, 12))
+	out := make([]string, len(packed))
+	for i, l := range packed {
+		if i == 0 {
+			out[i] = b.st.Dim.Render(lead) + l
+		} else {
+			out[i] = strings.Repeat(" ", len(lead)) + l
+		}
+	}
+	return out
 }
 
 // plural is words.Plural, the one plural rule of the arcade.

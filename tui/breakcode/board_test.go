@@ -3,6 +3,7 @@ package breakcode
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -121,12 +122,68 @@ func TestSeatBoardShowsOnlyOwnTiles(t *testing.T) {
 						}
 					}
 					b.Update(tea.KeyPressMsg(tea.Key{Code: 'n', Text: "n"}))
-					if notes := ansi.Strip(b.View()); tileToken.MatchString(notes) {
-						t.Fatalf("notepad draws a tile: %v\n%s", tileToken.FindAllString(notes, -1), notes)
-					}
+					checkNotepadTiles(t, view, ansi.Strip(b.View()))
 				}
 			}
 		}
+	}
+}
+
+// checkNotepadTiles fails unless the only tiles the notepad draws are
+// those of the hands and centre sets the seat's own view lists as possible
+// (some may be scrolled out of sight).
+func checkNotepadTiles(t *testing.T, v bc.View, notes string) {
+	t.Helper()
+	var want []string
+	for _, sv := range v.Seats {
+		for _, set := range sv.PossibleHands {
+			for _, tile := range set {
+				want = append(want, tile.String())
+			}
+		}
+	}
+	for _, set := range v.CentreSets {
+		for _, tile := range set {
+			want = append(want, tile.String())
+		}
+	}
+	got := tileToken.FindAllString(notes, -1)
+	for _, tile := range got {
+		i := slices.Index(want, tile)
+		if i < 0 {
+			t.Fatalf("notepad draws tiles %v, the listed sets hold %v\n%s", got, want, notes)
+		}
+		want = slices.Delete(want, i, i+1)
+	}
+}
+
+// The notepad names the possible hands and centre sets when few remain,
+// and draws no other tile, over whole games seen from every seat.
+func TestNotepadListsOnlyPossibleSets(t *testing.T) {
+	listed := 0
+	for n := 2; n <= 4; n++ {
+		for seed := uint64(1); seed <= 4; seed++ {
+			st := dealOpts(t, n, seed, nil)
+			var log []engine.Event
+			for step := 0; !st.Status().Finished && step < 40; step++ {
+				for s := range n {
+					view := st.View(engine.SeatViewer(engine.Seat(s))).(bc.View)
+					for _, size := range [][2]int{{80, 24}, {120, 40}} {
+						b, _ := renderView(view, st.Status(), log, size[0], size[1])
+						b.Update(tea.KeyPressMsg(tea.Key{Code: 'n', Text: "n"}))
+						notes := ansi.Strip(b.View())
+						checkNotepadTiles(t, view, notes)
+						if strings.Contains(notes, "could be") || strings.Contains(notes, "must be") {
+							listed++
+						}
+					}
+				}
+				log = append(log, ask(t, st, 1)...)
+			}
+		}
+	}
+	if listed == 0 {
+		t.Fatal("no notepad listed a set: the test checks nothing")
 	}
 }
 

@@ -333,6 +333,14 @@ func TestHiddenCodesStayHidden(t *testing.T) {
 							t.Fatalf("%dp %s %+v: seat %d drawn [%s], want [%s]:\n%s", n, sc.name, viewer, s, have, want, text)
 						}
 					}
+					// The crack sheet may name a few possible codes, the
+					// hidden one among them: those come from the viewer's
+					// own view (engine tests hold them to that).
+					for _, sv := range b.v.Seats {
+						if len(sv.Possible) > 0 {
+							text = strings.ReplaceAll(text, b.sheetText(sv), "")
+						}
+					}
 					for s := range n {
 						seat := engine.Seat(s)
 						if viewer.IsSeat(seat) || g.omni().Seats[s].Revealed == [3]bool{true, true, true} {

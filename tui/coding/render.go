@@ -683,10 +683,20 @@ func (b *Board) hackShort(h cg.Held) string {
 	return s + " " + b.paint.Error.Render("✗")
 }
 
-// sheetText is the crack sheet: the values still possible per position.
+// sheetText is the crack sheet: the values still possible per position,
+// or, when few codes are left (cg.ListedCodes), the codes themselves.
 func (b *Board) sheetText(sv cg.SeatView) string {
-	if sv.Sheet == nil {
+	switch {
+	case sv.Sheet == nil:
 		return ""
+	case len(sv.Possible) == 1:
+		return "must be " + sv.Possible[0].String()
+	case len(sv.Possible) > 1:
+		codes := make([]string, len(sv.Possible))
+		for i, c := range sv.Possible {
+			codes[i] = c.String()
+		}
+		return "could be " + strings.Join(codes, " · ")
 	}
 	return fmt.Sprintf("may be L %s · X1 %s · X2 %s", values(0, sv.Sheet[0]), values(1, sv.Sheet[1]), values(2, sv.Sheet[2]))
 }
