@@ -9,8 +9,9 @@ import (
 )
 
 var (
-	codingSheetRe = regexp.MustCompile(`may be L (\S+) · X1 (\S+) · X2 (\S+)`)
-	codingListRe  = regexp.MustCompile(`(?:could|must) be ([A-F][0-9][0-9])\b`)
+	// codingSheetRe is one crack sheet line: the values per position, or
+	// the codes themselves once few are left.
+	codingSheetRe = regexp.MustCompile(`may be L (\S+) · X1 (\S+) · X2 (\S+)|(?:could|must) be ([A-F][0-9][0-9])\b`)
 	codingLeftRe  = regexp.MustCompile(`\b1 code left\b`)
 	codingWhoseRe = regexp.MustCompile(`whose:.*\[(\S+)\]`)
 	codingSureRe  = regexp.MustCompile(`(?m)^\s*(?:▸ )?(\S+)\s+\[.*\b1 code left\b`)
@@ -26,12 +27,12 @@ func helpLine(screen string) string {
 // first code it names when few are left, else the first value possible at
 // each position, with X2 unlike X1.
 func codingGuess(screen string) string {
-	if m := codingListRe.FindStringSubmatch(screen); m != nil {
-		return m[1]
-	}
 	m := codingSheetRe.FindStringSubmatch(screen)
-	if m == nil {
+	switch {
+	case m == nil:
 		return "A01"
+	case m[4] != "":
+		return m[4]
 	}
 	x1 := m[2][:1]
 	x2 := strings.TrimLeft(m[3], x1)
@@ -127,10 +128,16 @@ func (d *codingDriver) step() bool {
 	} else {
 		p.send(move)
 	}
-	p.waitUntil("the move to be taken", func(s string) bool {
+	s := p.waitUntil("the move to be taken", func(s string) bool {
 		now, _ := seen.Turn(s)
 		return strings.Contains(seen.Title(s), "finished") || now != before
 	})
+	if strings.HasPrefix(seen.Title(s), " REPLAY") || strings.HasPrefix(seen.Title(s), "REPLAY") {
+		// The game ended as the key went: on the end screen "v" opens the
+		// replay, not a vote. Back to the end screen.
+		p.send(keyEsc)
+		p.waitUntil("the end screen", func(s string) bool { return strings.Contains(seen.Title(s), "finished") })
+	}
 	return true
 }
 
