@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Seat is a player's place at the table, from 0 to players-1.
@@ -73,6 +74,22 @@ type Event struct {
 	Kind  string `json:"kind"`            // machine-readable tag, e.g. "ask", "guess", "end"
 	Text  string `json:"text"`            // one sentence, in the project's words
 	Seats []Seat `json:"seats,omitempty"` // nil: everyone; otherwise only these seats
+	// Others is a private event told to a viewer outside Seats who may
+	// see it (the omniscient replay of a finished game), saying whose it
+	// is: "Ann drew 3▲b." where Ann herself reads "You drew 3▲b.". Empty
+	// when Text reads right for every viewer.
+	Others string `json:"others,omitempty"`
+}
+
+// For is the event as viewer v reads it: Others in place of Text for a
+// viewer outside Seats (an omniscient replay), so a private event always
+// says whose it is. Only call it for viewers the event is VisibleTo.
+func (e Event) For(v Viewer) Event {
+	if e.Others != "" && !(v.Kind == ViewerSeat && slices.Contains(e.Seats, v.Seat)) {
+		e.Text = e.Others
+	}
+	e.Others = ""
+	return e
 }
 
 // VisibleTo reports whether viewer v may see the event.
@@ -96,7 +113,7 @@ func FilterEvents(events []Event, v Viewer) []Event {
 	out := make([]Event, 0, len(events))
 	for _, e := range events {
 		if e.VisibleTo(v) {
-			out = append(out, e)
+			out = append(out, e.For(v))
 		}
 	}
 	return out

@@ -1006,7 +1006,7 @@ func (t *table) pushEvents(evs []engine.Event) {
 		}
 		for _, e := range evs {
 			if e.VisibleTo(v) {
-				log = append(log, e)
+				log = append(log, e.For(v))
 			}
 		}
 		if n := len(log); n > 2*LogLen {

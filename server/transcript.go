@@ -44,9 +44,13 @@ func revealLines(view any) []string {
 	return lines
 }
 
-// eventText is one event of the transcript. A private event is phrased for
-// the seats that saw it ("You drew …"), so it is marked with their names.
+// eventText is one event of the transcript. A private event is told as
+// the omniscient replay reads it ("Ann drew …"); one that is phrased only
+// for the seats that saw it is marked with their names.
 func eventText(e engine.Event, seats []storage.SeatRecord) string {
+	if e.Others != "" {
+		return textsafe.Clean(e.For(engine.Omniscient()).Text, revealWidth)
+	}
 	text := textsafe.Clean(e.Text, revealWidth)
 	if len(e.Seats) == 0 {
 		return text

@@ -103,6 +103,7 @@ func TestEventTextMarksPrivateEvents(t *testing.T) {
 		{engine.Event{Text: "ann played 7YLr: Valid."}, "ann played 7YLr: Valid."},
 		{engine.Event{Text: "You drew 9BLy/4YLb.", Seats: []engine.Seat{1}}, "(to bob) You drew 9BLy/4YLb."},
 		{engine.Event{Text: "You see\x1b[2J it.", Seats: []engine.Seat{0, 3}}, "(to ann, seat 4) You see it."},
+		{engine.Event{Text: "You drew 3▲b.", Others: "bob drew 3▲b\x1b[2J.", Seats: []engine.Seat{1}}, "bob drew 3▲b."},
 	} {
 		if got := eventText(tc.e, seats); got != tc.want {
 			t.Errorf("eventText(%q) = %q, want %q", tc.e.Text, got, tc.want)

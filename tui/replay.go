@@ -146,7 +146,7 @@ func (r *replayScreen) title(*app) string {
 }
 
 func (r *replayScreen) titleRight(a *app) string {
-	right := "all tiles shown"
+	right := "all hands shown"
 	if r.frames.viewer.Kind == engine.ViewerSeat {
 		right = "as " + r.seatName(r.frames.viewer.Seat) + " saw it"
 	}

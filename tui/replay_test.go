@@ -70,7 +70,7 @@ func TestReplayByIDSteps(t *testing.T) {
 	}
 	n := len(g.Record.Moves)
 	out := screenText(m)
-	if !strings.Contains(out, "step 0/") || !strings.Contains(out, "all tiles shown") {
+	if !strings.Contains(out, "step 0/") || !strings.Contains(out, "all hands shown") {
 		t.Fatalf("replay start:\n%s", out)
 	}
 	// Every hand is revealed: 2 hands of 5 and the 10 unused tiles listed.

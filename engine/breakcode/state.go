@@ -288,9 +288,10 @@ func (s *state) guessCentre(seat engine.Seat, tiles []Tile) ([]engine.Event, err
 	s.gotIt[seat] = right
 	s.turns++
 	events := []engine.Event{{
-		Kind:  "centre",
-		Text:  fmt.Sprintf("You guessed %s; the centre is %s.", FormatTiles(tilesOf(m)), FormatTiles(tilesOf(s.centre))),
-		Seats: []engine.Seat{seat},
+		Kind:   "centre",
+		Text:   fmt.Sprintf("You guessed %s; the centre is %s.", FormatTiles(tilesOf(m)), FormatTiles(tilesOf(s.centre))),
+		Others: fmt.Sprintf("%s guessed %s; the centre is %s.", s.name(seat), FormatTiles(tilesOf(m)), FormatTiles(tilesOf(s.centre))),
+		Seats:  []engine.Seat{seat},
 	}}
 	if right {
 		events = append(events, engine.Event{Kind: "guess", Text: fmt.Sprintf("%s guessed the centre: I got it!", s.name(seat))})

@@ -368,7 +368,7 @@ func (s *state) order(seat engine.Seat, x1 int) ([]engine.Event, error) {
 	s.codes[seat] = c
 	s.ordered[seat] = true
 	evs := []engine.Event{
-		{Kind: "order", Text: fmt.Sprintf("Your code is %s.", c), Seats: []engine.Seat{seat}},
+		{Kind: "order", Text: fmt.Sprintf("Your code is %s.", c), Others: fmt.Sprintf("%s's code is %s.", s.name(seat), c), Seats: []engine.Seat{seat}},
 		{Kind: "order", Text: fmt.Sprintf("%s has set their code.", s.name(seat))},
 	}
 	if slices.Contains(s.ordered, false) {
@@ -743,7 +743,8 @@ func (s *state) chooseX(seat engine.Seat, pos int) ([]engine.Event, error) {
 	}
 	s.xChoice[seat] = pos
 	evs := []engine.Event{
-		{Kind: "choose-x", Text: fmt.Sprintf("You will show your %s.", PosName(pos)), Seats: []engine.Seat{seat}},
+		{Kind: "choose-x", Text: fmt.Sprintf("You will show your %s.", PosName(pos)),
+			Others: fmt.Sprintf("%s will show their %s.", s.name(seat), PosName(pos)), Seats: []engine.Seat{seat}},
 		{Kind: "choose-x", Text: fmt.Sprintf("%s has chosen a card to show.", s.name(seat))},
 	}
 	var parts []string

@@ -56,3 +56,39 @@ func TestBadCountCatchesWhatItShould(t *testing.T) {
 		}
 	}
 }
+
+// TestPrivateEventsSayWhose plays seeded bot games of every game and checks
+// that the omniscient replay never reads a private event in the second
+// person ("You drew …"): each says whose it is, while the seat it belongs
+// to still reads it as its own.
+func TestPrivateEventsSayWhose(t *testing.T) {
+	you := regexp.MustCompile(`\b(You|Your|you|your)\b`)
+	for _, g := range allGames() {
+		info := g.Info()
+		for n := info.MinPlayers; n <= min(info.MaxPlayers, 4); n++ {
+			opts := engine.Options{}
+			if info.ID == "ifthen" && n >= 3 {
+				opts["allknowing"] = "mastermind"
+			}
+			p := enginetest.PlayBots(t, g, opts, n, info.BotLevels[0], uint64(n)*31+7, 5000)
+			private := 0
+			for _, e := range p.Events {
+				if len(e.Seats) == 0 {
+					continue
+				}
+				private++
+				omni := engine.FilterEvents([]engine.Event{e}, engine.Omniscient())[0].Text
+				if you.MatchString(omni) {
+					t.Errorf("%s: a replay reads %q: it must say whose it is", info.ID, omni)
+				}
+				own := engine.FilterEvents([]engine.Event{e}, engine.SeatViewer(e.Seats[0]))[0]
+				if own.Text != e.Text || own.Others != "" {
+					t.Errorf("%s: seat %d reads %q (others %q), want its own %q", info.ID, e.Seats[0], own.Text, own.Others, e.Text)
+				}
+			}
+			if private == 0 && info.ID != "breakcode" {
+				t.Errorf("%s %d players: no private event to check", info.ID, n)
+			}
+		}
+	}
+}

@@ -494,7 +494,8 @@ func (s *state) applyDraw(seat engine.Seat, market []int) ([]engine.Event, error
 	}
 	evs := []engine.Event{
 		{Kind: "draw", Text: text + "."},
-		{Kind: "draw_private", Text: "You drew " + strings.Join(got, ", ") + ".", Seats: []engine.Seat{seat}},
+		{Kind: "draw_private", Text: "You drew " + strings.Join(got, ", ") + ".",
+			Others: s.name(seat) + " drew " + strings.Join(got, ", ") + ".", Seats: []engine.Seat{seat}},
 	}
 	s.phase = Turn
 	return s.endTurn(seat, evs), nil
@@ -635,7 +636,7 @@ func (s *state) drawEvent(evs []engine.Event) []engine.Event {
 			}
 			s.hands[b] = append(s.hands[b], c)
 			evs = append(evs, engine.Event{Kind: "draw_private", Text: fmt.Sprintf("You drew %s/%s.", s.cards[c].A.Code(), s.cards[c].B.Code()),
-				Seats: []engine.Seat{b}})
+				Others: fmt.Sprintf("%s drew %s/%s.", s.name(b), s.cards[c].A.Code(), s.cards[c].B.Code()), Seats: []engine.Seat{b}})
 		}
 	case EventSpotlight:
 		s.spotlight = -1
@@ -942,8 +943,17 @@ func (s *state) applySetup(seat engine.Seat, m SetupMove) ([]engine.Event, error
 	return []engine.Event{
 		{Kind: "setup", Text: "The All Knowing has chosen a Code and a loyalty. Break it!"},
 		{Kind: "setup_private", Text: fmt.Sprintf("You chose %q and are %s.", s.challengeOf(s.challenge).Rule().English(), loyaltyWord(m.Loyal)),
-			Seats: []engine.Seat{s.ak}},
+			Others: fmt.Sprintf("%s, the All Knowing, chose %q and is %s.", s.name(s.ak), s.challengeOf(s.challenge).Rule().English(), loyaltyThird(m.Loyal)),
+			Seats:  []engine.Seat{s.ak}},
 	}, nil
+}
+
+// loyaltyThird is loyaltyWord told about the Mastermind to others.
+func loyaltyThird(loyal bool) string {
+	if loyal {
+		return "True (wins with the team)"
+	}
+	return "False (wins if the team loses)"
 }
 
 func loyaltyWord(loyal bool) string {

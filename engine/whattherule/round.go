@@ -126,7 +126,7 @@ func (s *state) setup(seat engine.Seat, a Action) ([]engine.Event, error) {
 		s.phase = Turn
 		return []engine.Event{
 			{Kind: "rule", Text: fmt.Sprintf("%s has written a free rule and will judge every card by hand. %s plays first.", s.name(seat), s.name(s.r.toMove))},
-			{Kind: "your-rule", Text: "Your rule: " + text, Seats: []engine.Seat{seat}},
+			{Kind: "your-rule", Text: "Your rule: " + text, Others: s.name(seat) + "'s rule: " + text, Seats: []engine.Seat{seat}},
 		}, nil
 	}
 }
@@ -167,7 +167,7 @@ func (s *state) setMachine(rule *rulelang.Rule, lib int) []engine.Event {
 	s.phase = Turn
 	return []engine.Event{
 		{Kind: "rule", Text: fmt.Sprintf("%s %s; the machine judges every card. %s plays first.", s.name(r.gm), how, s.name(r.toMove))},
-		{Kind: "your-rule", Text: "Your rule: " + rule.English(), Seats: []engine.Seat{r.gm}},
+		{Kind: "your-rule", Text: "Your rule: " + rule.English(), Others: s.name(r.gm) + "'s rule: " + rule.English(), Seats: []engine.Seat{r.gm}},
 	}
 }
 

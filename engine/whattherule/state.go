@@ -428,7 +428,8 @@ func (s *state) drawEvents(seat engine.Seat, got []int, wanted int) []engine.Eve
 		evs = append(evs, engine.Event{Kind: "draw", Text: text})
 	}
 	if len(got) > 0 {
-		evs = append(evs, engine.Event{Kind: "drew", Text: "You drew " + listCards(got) + ".", Seats: []engine.Seat{seat}})
+		evs = append(evs, engine.Event{Kind: "drew", Text: "You drew " + listCards(got) + ".",
+			Others: s.name(seat) + " drew " + listCards(got) + ".", Seats: []engine.Seat{seat}})
 	}
 	return evs
 }

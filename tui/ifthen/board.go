@@ -66,7 +66,7 @@ type Board struct {
 	// log lines by the event's text, the widths by the line.
 	paint  board.Paints
 	chips  board.Memo[it.End, string]
-	events board.Memo[string, string]
+	events board.Memo[logKey, []string]
 	widths board.Widths
 }
 
@@ -516,12 +516,14 @@ func (b *Board) View() string {
 		top = append(top, " "+b.paint.Heading.Render("Guess the Code")+b.paint.Dim.Render("  (tab: type it instead)"))
 		top = append(top, b.builder.lines(b, max(3, h-len(top)-3))...)
 		top = append(top, " "+b.paint.Dim.Render(b.builder.preview()))
+	case b.v.Viewer.Kind == engine.ViewerOmniscient:
+		top = append(top, b.allHands(w)...)
 	default:
 		top = append(top, b.handLines(max(1, h-len(top)-3))...)
 	}
 	top = append(top, b.teamLine())
 	if room := h - len(top); room > 0 {
-		top = append(top, b.logLines(room)...)
+		top = append(top, b.logLines(w, room)...)
 	}
 	if len(top) > h {
 		top = top[:h]
@@ -781,6 +783,33 @@ func (b *Board) handLines(room int) []string {
 	return out
 }
 
+// allHands lists every seat's cards, for a view that sees them all (a
+// replay, or a finished table): each card as its top end over the other.
+func (b *Board) allHands(w int) []string {
+	out := []string{" " + b.paint.Heading.Render("Hands") + b.paint.Dim.Render("  every seat's cards, all shown")}
+	nameW := 0
+	for i := range b.v.Seats {
+		nameW = max(nameW, b.width(b.name(engine.Seat(i))))
+	}
+	for i, sv := range b.v.Seats {
+		if sv.Role == it.RoleAllKnowing && len(sv.Hand) == 0 {
+			continue
+		}
+		name := b.name(engine.Seat(i))
+		cards := make([]string, 0, len(sv.Hand))
+		for _, c := range sv.Hand {
+			cards = append(cards, c.End(0).Code()+"/"+c.End(1).Code())
+		}
+		text := strings.Join(cards, " ")
+		if len(cards) == 0 {
+			text = b.paint.Dim.Render("no cards")
+		}
+		pad := strings.Repeat(" ", nameW-b.width(name))
+		out = append(out, board.WrapIndent(text, w, "   "+name+pad+"  ", strings.Repeat(" ", nameW+5))...)
+	}
+	return out
+}
+
 func (b *Board) teamLine() string {
 	var parts []string
 	for i, s := range b.v.Seats {
@@ -806,18 +835,36 @@ func (b *Board) teamLine() string {
 	return line
 }
 
-func (b *Board) logLines(room int) []string {
+// logKey is one event wrapped at one width.
+type logKey struct {
+	text string
+	w    int
+}
+
+// logLines are the newest events that fit in room lines of w cells, each
+// wrapped by words under its bullet, oldest first.
+func (b *Board) logLines(w, room int) []string {
 	log := b.c.Log
-	if len(log) > room {
-		log = log[len(log)-room:]
-	}
-	var out []string
-	for _, e := range log {
-		l, ok := b.events.Get(e.Text)
+	var blocks [][]string
+	used := 0
+	for i := len(log) - 1; i >= 0 && used < room; i-- {
+		k := logKey{log[i].Text, w}
+		ls, ok := b.events.Get(k)
 		if !ok {
-			l = b.events.Put(e.Text, " "+b.paint.Dim.Render("· ")+textsafe.Clean(e.Text, 300))
+			ls = b.events.Put(k, board.WrapIndent(textsafe.Clean(log[i].Text, 300), w, " "+b.paint.Dim.Render("· "), "   "))
 		}
-		out = append(out, l)
+		if used+len(ls) > room {
+			if used == 0 {
+				return ls[:room:room]
+			}
+			break
+		}
+		blocks = append(blocks, ls)
+		used += len(ls)
+	}
+	out := make([]string, 0, used)
+	for i := len(blocks) - 1; i >= 0; i-- {
+		out = append(out, blocks[i]...)
 	}
 	return out
 }

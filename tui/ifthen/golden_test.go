@@ -253,7 +253,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 				// Fill the memories past their bound, so they are dropped.
 				for i := range board.DefaultMemo + 1 {
 					kept.width(fmt.Sprint("junk ", i))
-					kept.events.Put(fmt.Sprint("junk ", i), "junk")
+					kept.events.Put(logKey{fmt.Sprint("junk ", i), 1}, []string{"junk"})
 				}
 			}
 			for w := 20; w <= 240; w += 11 {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // cellW is the width of one card on screen plus its gap: "3▲b ".
@@ -75,11 +77,18 @@ func (b *Board) tableView(w, h int) []string {
 	case modeRule, modeFree, modeGuess, modeHint:
 		bottom = b.entryLines(w)
 	default:
-		bottom = b.handLines()
+		if b.v.Viewer.Kind == engine.ViewerOmniscient && b.v.Hands != nil {
+			bottom = b.allHands(w, max(2, h/2))
+		} else {
+			bottom = b.handLines()
+		}
 		bottom = append(bottom, b.promptLines(w)...)
 	}
 	if b.err != "" {
-		bottom = append(bottom, " "+b.paint.Error.Render("! "+textsafe.Clean(b.err, 300)))
+		// Refusals are wrapped, never cut: they say what to do.
+		for _, l := range board.WrapIndent("! "+textsafe.Clean(b.err, 300), w, " ", "   ") {
+			bottom = append(bottom, b.paint.Error.Render(l))
+		}
 	}
 	room := h - len(top) - len(bottom)
 	lineRows := b.lineRows(w, max(1, min(room, 2+b.maxBelow())))
@@ -263,6 +272,36 @@ func (b *Board) lineRows(w, rows int) []string {
 
 // handLines show the viewer's hand (or, for a game master laying a card,
 // the hand on show) with the selected card marked.
+// allHands lists every hand, for a view that sees them all (a replay, or a
+// finished table), in at most room lines.
+func (b *Board) allHands(w, room int) []string {
+	out := []string{" " + b.paint.Heading.Render("Hands") + b.paint.Dim.Render("  every player's cards, all shown")}
+	nameW := 0
+	for i := range b.v.Seats {
+		nameW = max(nameW, b.width(b.name(engine.Seat(i))))
+	}
+	for i, hand := range b.v.Hands {
+		s := engine.Seat(i)
+		if s == b.v.GM && len(hand) == 0 {
+			continue
+		}
+		name := b.name(s)
+		row := b.paint.Dim.Render("no cards")
+		if len(hand) > 0 {
+			cards := make([]string, len(hand))
+			for k, c := range hand {
+				cards[k] = b.cardText(c)
+			}
+			row = strings.Join(cards, " ")
+		}
+		out = append(out, board.WrapIndent(row, w, "   "+name+strings.Repeat(" ", nameW-b.width(name))+"  ", strings.Repeat(" ", nameW+5))...)
+	}
+	if len(out) > room {
+		out = append(out[:room-1], "   "+b.paint.Dim.Render(fmt.Sprintf("… and %s more", words.Count(len(out)-room+1, "line", "lines"))))
+	}
+	return out
+}
+
 func (b *Board) handLines() []string {
 	v := b.v
 	cards, label := v.Hand, " Your hand "
