@@ -3,8 +3,8 @@ package lobby
 import "sync"
 
 // changes tells whoever waits that the lobby's picture changed: a table
-// opened or closed, a table's phase or visibility changed, or someone took
-// or gave up a seat. It is how a home screen keeps its counts live without
+// opened or closed, a table's phase or visibility changed, someone took or
+// gave up a seat, or someone joined or left a matchmaking pool. It is how a home screen keeps its counts live without
 // polling: each waiter holds the current channel, which is closed (waking
 // them all at once) at the next change and replaced only when someone asks
 // again. With nobody waiting, a change costs a lock and nothing else.
@@ -34,8 +34,8 @@ func (c *changes) signal() {
 }
 
 // Changed returns a channel that is closed at the next change of what the
-// home screen shows: the tables open, their phases and visibility, and who
-// holds a seat. Ask again after it closes; between changes it costs
+// home screen shows: the tables open, their phases and visibility, who
+// holds a seat, and how many people seek each game. Ask again after it closes; between changes it costs
 // nothing.
 func (h *Hub) Changed() <-chan struct{} { return h.changes.wait() }
 

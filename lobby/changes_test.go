@@ -96,3 +96,39 @@ func TestHeldSeatEndsWhenLeft(t *testing.T) {
 		closedSoon(h.Changed())
 	}
 }
+
+// TestChangedFollowsThePools: home screens count the people seeking each
+// game, so joining a pool, leaving it and being seated from it each close
+// Changed.
+func TestChangedFollowsThePools(t *testing.T) {
+	h, _ := clockHub(t, newMemStore(), nil)
+	ch := h.Changed()
+	ann := seek(t, h, ident("ann"), 2)
+	if !isClosed(ch) {
+		t.Fatal("Changed did not close when ann began seeking")
+	}
+	ch = h.Changed()
+	ann.Cancel()
+	if !isClosed(ch) {
+		t.Fatal("Changed did not close when ann stopped seeking")
+	}
+	ann = seek(t, h, ident("ann"), 2)
+	ch = h.Changed()
+	bo := seek(t, h, ident("bo"), 2)
+	seated(t, ann)
+	seated(t, bo)
+	if !isClosed(ch) || h.Seeking()["secret"] != 0 {
+		t.Fatalf("after ann and bo were seated: Changed closed %v, seeking %v", isClosed(ch), h.Seeking())
+	}
+	// Seeking again elsewhere ends the first seek: its pool changes too.
+	cy := seek(t, h, ident("cy"), 3)
+	ch = h.Changed()
+	cy2, err := h.Seek(ident("cy"), SeekSpec{Game: "secret", Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isClosed(ch) || cy.Status().Over == "" || h.Seeking()["secret"] != 1 {
+		t.Errorf("a second seek: Changed closed %v, first over %q, seeking %v", isClosed(ch), cy.Status().Over, h.Seeking())
+	}
+	cy2.Cancel()
+}

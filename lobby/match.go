@@ -196,6 +196,7 @@ func (h *Hub) Seek(id Identity, spec SeekSpec) (*Seeker, error) {
 	if old := mm.byAcct[id.Account]; old != nil {
 		mm.removeLocked(old)
 		mm.endLocked(old, "You started seeking in another session.")
+		mm.pokeLocked(old.info.ID)
 	}
 	mm.pools[info.ID] = append(mm.pools[info.ID], s)
 	mm.byAcct[id.Account] = s
@@ -523,11 +524,16 @@ func (mm *matchmaker) endLocked(s *Seeker, reason string) {
 	poke(s.updates)
 }
 
-// pokeLocked tells every seeker of game that the pool changed.
+// pokeLocked tells every seeker of game that the pool changed, and home
+// screens that the counts of people seeking may have: every join, leave and
+// seating comes through here. Telling home costs a lock when nobody
+// watches, and many changes before a home screen asks again close its wait
+// once (it asks at most once a second).
 func (mm *matchmaker) pokeLocked(game string) {
 	for _, s := range mm.pools[game] {
 		poke(s.updates)
 	}
+	mm.h.changes.signal()
 }
 
 // poke is a non-blocking, coalescing notification.

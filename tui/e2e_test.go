@@ -97,3 +97,36 @@ func TestSessionAgainstRealHub(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeCountsNewSeekersLive: a session sitting on home, pressing
+// nothing, is redrawn with the count of a game's seekers as soon as someone
+// starts seeking it through the real hub, and again when they stop.
+func TestHomeCountsNewSeekersLive(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	reg := registry()
+	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	m := New(Deps{Hub: hub, Store: db, Games: reg}, Session{
+		Identity: lobby.Identity{Account: "SHA256:home", Handle: "mara"}, Width: 80, Height: 24, Context: ctx,
+	})
+	term, stop := runInVT(ctx, t, m)
+	defer stop()
+	term.screen("nobody seeking yet")
+
+	s, err := hub.Seek(lobby.Identity{Account: "SHA256:bo", Handle: "bo"}, lobby.SeekSpec{Game: "breakcode", Players: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	term.screen("Break the Code 1 seeking")
+	s.Cancel()
+	term.screen("nobody seeking yet")
+}

@@ -33,6 +33,32 @@ func TestRealProgramInVirtualTerminal(t *testing.T) {
 		Identity: lobby.Identity{Account: "SHA256:vt", Handle: "mara"}, Width: 80, Height: 24, Context: ctx,
 	})
 
+	term, stop := runInVT(ctx, t, m)
+	defer stop()
+	term.screen("Quick play")
+	term.program.Send(keyMsg("enter"))
+	rows := term.screen("(deck:")
+	if len(rows) < 24 || !strings.Contains(rows[0], "BREAK THE CODE") || !strings.Contains(rows[23], "help") {
+		t.Fatalf("title or key bar misplaced:\n%s", strings.Join(rows, "\n"))
+	}
+	for _, want := range []string{"You (mara)", "Centre", "Log"} {
+		if !strings.Contains(strings.Join(rows, "\n"), want) {
+			t.Errorf("board lacks %q", want)
+		}
+	}
+}
+
+// vtRun is a real tea.Program drawing into a virtual 80×24 terminal.
+type vtRun struct {
+	t       *testing.T
+	program *tea.Program
+	emu     *vt.SafeEmulator
+}
+
+// runInVT runs m in a real program drawing into a virtual 80×24 terminal,
+// with no input but what the test sends; stop quits it and waits for it.
+func runInVT(ctx context.Context, t *testing.T, m tea.Model) (*vtRun, func()) {
+	t.Helper()
 	emu := vt.NewSafeEmulator(80, 24)
 	go func() { // answer nothing, but never let the emulator's replies block
 		buf := make([]byte, 256)
@@ -46,38 +72,29 @@ func TestRealProgramInVirtualTerminal(t *testing.T) {
 		tea.WithWindowSize(80, 24), tea.WithoutSignalHandler(), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
+	return &vtRun{t: t, program: p, emu: emu}, func() {
+		p.Quit()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Error("program did not stop")
+		}
+	}
+}
 
-	screen := func() []string { return strings.Split(ansi.Strip(emu.Render()), "\n") }
-	waitFor := func(want string) []string {
-		t.Helper()
-		// Bounded wait for the frame to land; not a speed check.
-		for range 500 {
-			rows := screen()
-			if strings.Contains(strings.Join(rows, "\n"), want) {
-				return rows
-			}
-			time.Sleep(20 * time.Millisecond)
+// screen waits until the terminal shows want, and returns its rows.
+func (r *vtRun) screen(want string) []string {
+	r.t.Helper()
+	rows := func() []string { return strings.Split(ansi.Strip(r.emu.Render()), "\n") }
+	// Bounded wait for the frame to land; not a speed check.
+	for range 500 {
+		if s := rows(); strings.Contains(strings.Join(s, "\n"), want) {
+			return s
 		}
-		t.Fatalf("screen never showed %q:\n%s", want, strings.Join(screen(), "\n"))
-		return nil
+		time.Sleep(20 * time.Millisecond)
 	}
-	waitFor("Quick play")
-	p.Send(keyMsg("enter"))
-	rows := waitFor("(deck:")
-	if len(rows) < 24 || !strings.Contains(rows[0], "BREAK THE CODE") || !strings.Contains(rows[23], "help") {
-		t.Fatalf("title or key bar misplaced:\n%s", strings.Join(rows, "\n"))
-	}
-	for _, want := range []string{"You (mara)", "Centre", "Log"} {
-		if !strings.Contains(strings.Join(rows, "\n"), want) {
-			t.Errorf("board lacks %q", want)
-		}
-	}
-	p.Quit()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("program did not stop")
-	}
+	r.t.Fatalf("screen never showed %q:\n%s", want, strings.Join(rows(), "\n"))
+	return nil
 }
 
 // onlcr does what a PTY's output processing does: without a TTY for input

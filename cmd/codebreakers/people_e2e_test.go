@@ -62,7 +62,8 @@ func ratingIn(t *testing.T, out string) int {
 // in opposite directions and `top breakcode` lists both; a third key finds
 // the game under Watch → finished and replays it with every hand shown. A
 // seeker who cancels or disconnects is gone from the pool; one who waits
-// past the limit is offered bots.
+// past the limit is offered bots. A player sitting on home sees the
+// seekers come and go without pressing a key.
 func TestPlayPeopleOverSSH(t *testing.T) {
 	in, addr := startInstance(t, dataDir(t), "--leaderboard-min-games", "1", "--seek-bot-wait", "2s")
 	annKey, bobKey, cyKey, deeKey := newKey(t), newKey(t), newKey(t), newKey(t)
@@ -154,10 +155,16 @@ func TestPlayPeopleOverSSH(t *testing.T) {
 	deeClient := dial(t, addr, withKey(deeKey))
 	dee := openTerm(t, deeClient, "dee", termW, termH, "")
 	register(dee, "dee")
+	eve := dial(t, addr, withKey(newKey(t)))
+	et := openTerm(t, eve, "eve", termW, termH, "")
+	register(et, "eve")
+	et.waitFor("nobody seeking yet")
 	seekPeople(dee, 2) // 3 players: nobody else is seeking that
 	waitSeeking(t, in, 1)
+	et.waitFor("Break the Code 1 seeking") // eve's home follows the pool, no key pressed
 	dee.send(keyEsc)
 	waitSeeking(t, in, 0)
+	et.waitFor("nobody seeking yet")
 	seekPeople(dee, 2)
 	waitSeeking(t, in, 1)
 	dee.waitFor("press b to fill the seats with bots")
@@ -165,9 +172,6 @@ func TestPlayPeopleOverSSH(t *testing.T) {
 	waitGame(dee)
 	waitSeeking(t, in, 0)
 
-	eve := dial(t, addr, withKey(newKey(t)))
-	et := openTerm(t, eve, "eve", termW, termH, "")
-	register(et, "eve")
 	seekPeople(et, 2)
 	waitSeeking(t, in, 1)
 	_ = eve.Close()
