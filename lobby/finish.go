@@ -42,7 +42,7 @@ func (h *Hub) finishLater(t *table, fg storage.FinishedGame) {
 			err := h.cfg.Store.FinishGame(fg)
 			if err == nil || errors.Is(err, storage.ErrGameExists) {
 				h.log.Info("finished game saved after a wait", "game_id", fg.ID, "waited", time.Since(began).Round(time.Millisecond).String())
-				t.post(func() error { t.savedNotice(fg.ID, fg.Result.Summary); return nil })
+				t.post(func() error { t.setUnsaved(fg.ID, ""); return nil })
 				return
 			}
 			if !errors.Is(err, storage.ErrUnavailable) {
@@ -52,17 +52,18 @@ func (h *Hub) finishLater(t *table, fg storage.FinishedGame) {
 			if !told && time.Since(began) >= r.slow {
 				told = true
 				h.log.Warn("records database unreachable; a finished game waits to be saved", "game_id", fg.ID, "err", err)
-				t.post(func() error { t.savedNotice(fg.ID, fg.Result.Summary+" "+slowNotice); return nil })
+				t.post(func() error { t.setUnsaved(fg.ID, slowNotice); return nil })
 			}
 			wait = min(2*wait, r.max)
 		}
 	}()
 }
 
-// savedNotice shows notice if the table still shows game id's end.
-func (t *table) savedNotice(id, notice string) {
+// setUnsaved says why game id is not saved yet ("" once it is), if the
+// table still shows its end.
+func (t *table) setUnsaved(id, why string) {
 	if t.phase == Finished && t.gameID == id {
-		t.notice = notice
+		t.unsaved = why
 		t.dirty = true
 	}
 }

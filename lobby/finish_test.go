@@ -26,12 +26,12 @@ func TestFinishWaitsForRecordsDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := waitView(t, ann, "the players told the save is slow", func(v TableView) bool {
-		return strings.Contains(v.Notice, "records database is not answering")
+		return strings.Contains(v.Unsaved, "records database is not answering")
 	})
 	if v.Phase != Finished {
 		t.Fatalf("phase %v while saving, want finished", v.Phase)
 	}
-	waitView(t, bob, "the result saved", func(v TableView) bool { return !strings.Contains(v.Notice, "database") })
+	waitView(t, bob, "the result saved", func(v TableView) bool { return v.Unsaved == "" })
 	store.mu.Lock()
 	_, stored := store.finished[id]
 	live := store.live[id]
@@ -53,7 +53,7 @@ func TestFinishStillWaitingAtCloseKeepsLog(t *testing.T) {
 	id := ann.View().GameID
 	_ = ann.Act(say(1))
 	_ = bob.Act(say(2))
-	waitView(t, ann, "saving", func(v TableView) bool { return strings.Contains(v.Notice, savingNotice) })
+	waitView(t, ann, "saving", func(v TableView) bool { return v.Unsaved == savingNotice })
 	h.Close()
 	if store.liveMoves(id) != 2 {
 		t.Fatalf("live log has %d moves after close, want the 2 played", store.liveMoves(id))

@@ -244,6 +244,10 @@ type TableView struct {
 	Spectators int
 	Result     *engine.Result
 	Notice     string // the latest table notice, e.g. "Bo left; a bot took the seat."
+	// Unsaved says why the finished game is not in the records yet (the
+	// records database is down; it is kept here and saved when it is
+	// back); empty once it is stored.
+	Unsaved string
 	// Deadline is when the game's pending timer will play its move (a
 	// timeout), by the hub's clock (Config.Now); zero when no timer is
 	// armed. It is for countdowns only: the table alone decides when time

@@ -112,6 +112,7 @@ type table struct {
 	chatLines  []ChatLine
 	chatLimits *keyedLimit // lines per account, connection and address
 	notice     string
+	unsaved    string // why the finished game is not stored yet ("" once it is)
 	// saveFailures counts the moves the Store refused in a row: bots wait
 	// longer after each (botBackoff) instead of retrying in a tight loop
 	// against a full disk, and appendErrs logs the run once, with a count.
@@ -591,7 +592,7 @@ func (t *table) finish(res engine.Result) {
 	case errors.Is(err, storage.ErrUnavailable):
 		// A shared records database is down: the game is over and its log
 		// is safe here, so keep trying in the background.
-		t.notice = res.Summary + " " + savingNotice
+		t.unsaved = savingNotice
 		t.hub.finishLater(t, fg)
 	default:
 		// The live log is still there; the next start records the finish.
@@ -903,7 +904,7 @@ func (t *table) rematch(c *Conn) error {
 	}
 	t.stopTimer()
 	t.phase, t.state, t.status, t.result, t.logs = Waiting, nil, engine.Status{}, nil, nil
-	t.gameID, t.record = "", engine.Record{}
+	t.gameID, t.record, t.unsaved = "", engine.Record{}, ""
 	t.gen++
 	t.stateChanged()
 	t.notice = fmt.Sprintf("%s wants a rematch; the host starts when everyone is ready.", me.id.Handle)
@@ -1062,7 +1063,7 @@ func (t *table) publish() {
 	base := TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
-		Result: t.result, Notice: t.notice, Deadline: t.deadline,
+		Result: t.result, Notice: t.notice, Unsaved: t.unsaved, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
 	view := func(v engine.Viewer, log int, full bool) *TableView {

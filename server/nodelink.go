@@ -378,11 +378,11 @@ func (s *Server) splice(ctx context.Context, sess ssh.Session, id Identity, h ha
 	case errors.As(err, &exit):
 		return exit.ExitStatus()
 	}
-	var missing *gossh.ExitMissingError
-	if errors.As(err, &missing) {
-		writeLine(sess, "")
-		writeLine(sess, "The connection to server "+h.node+" was lost. Reconnect to carry on: your seat is kept for a while.")
-	}
+	// The link dropped (the other node died or was cut off).
+	log.Warn("node link lost mid-session", "err", err)
+	_, _ = io.WriteString(sess, "\x1b[?1049l\x1b[?25h") // the other node cannot restore the screen now
+	writeLine(sess, "")
+	writeLine(sess, "The connection to server "+h.node+" was lost. Reconnect to carry on: your seat is kept for a while.")
 	return 1
 }
 

@@ -2,8 +2,10 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"testing"
 
+	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 )
 
@@ -36,5 +38,22 @@ func TestSeatElsewhereResumesThere(t *testing.T) {
 	run(t, m, m.Init())
 	if node, kind, _, ok := m.Handoff(); !ok || node != "a" || kind != "resume" {
 		t.Fatalf("handoff = %q %q %v", node, kind, ok)
+	}
+}
+
+// TestEndScreenSaysWhenTheGameIsNotSavedYet: while the records database is
+// down, the end screen says the game is kept and not yet in the history,
+// instead of calling it saved.
+func TestEndScreenSaysWhenTheGameIsNotSavedYet(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "Bo", Bot: true}, {Name: "Kai", Bot: true}}
+	views := traceGame(t, players, 5, 12, -1, 4, engine.SeatViewer(0))
+	end := views[len(views)-1]
+	end.Unsaved = "The records database is not answering, so this game is not in your history yet."
+	conn := newFakeConn(end)
+	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+	run(t, m, m.pushTable(conn))
+	s := screenText(m)
+	if !strings.Contains(s, "records database is not answering") || strings.Contains(s, "is saved") {
+		t.Fatalf("end screen while unsaved:\n%s", s)
 	}
 }

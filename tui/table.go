@@ -478,7 +478,9 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		say(a.st.errText, "! "+s.err)
 	case s.view.Phase == lobby.Finished && s.view.Result != nil:
 		say(a.st.strong, textsafe.Clean(s.view.Result.Summary, 300))
-		if id := s.gameID(); id != "" {
+		if s.view.Unsaved != "" {
+			say(a.st.notice, textsafe.Clean(s.view.Unsaved, 300))
+		} else if id := s.gameID(); id != "" {
 			say(a.st.dim, "Game "+id+" is saved: press v to replay it now, choose Replay a game at home later, or run ssh -t <this server> replay "+id)
 		}
 	case s.view.Notice != "":

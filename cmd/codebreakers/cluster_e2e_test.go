@@ -60,12 +60,7 @@ func (c *testCluster) start(name string, flags ...string) *node {
 	c.t.Helper()
 	n := c.nodes[name]
 	if n.link == "" {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			c.t.Fatal(err)
-		}
-		n.link = ln.Addr().String()
-		_ = ln.Close()
+		n.link = freeAddr(c.t)
 	}
 	ln, err := net.Listen("tcp", n.link)
 	if err != nil {
@@ -175,4 +170,15 @@ func TestNATSUnreachableAtStart(t *testing.T) {
 	if !strings.Contains(err.Error(), "cannot reach NATS at "+c.nats.URL()) || !strings.Contains(err.Error(), "--nats") {
 		t.Fatalf("error does not say what is wrong: %v", err)
 	}
+}
+
+// freeAddr is a loopback address free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

@@ -35,10 +35,12 @@ type process struct {
 
 var listeningRe = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
-// startProcess runs the binary and waits until it listens.
-func startProcess(t *testing.T, bin, dir string) *process {
+// startProcess runs the binary and waits until it listens. Extra flags
+// are added to the test defaults.
+func startProcess(t *testing.T, bin, dir string, extra ...string) *process {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--bot-delay", "-1ms", "--grace", "1m")
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--bot-delay", "-1ms", "--grace", "1m"}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "CODEBREAKERS_LOG_LEVEL=info")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
