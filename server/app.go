@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/puzzle"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -51,6 +52,13 @@ type Records interface {
 // (*analyst.Analyst satisfies it).
 type Analyst interface {
 	Report(ctx context.Context, g storage.FinishedGame) (analysis.Report, error)
+}
+
+// Puzzles is the puzzle of the day (*puzzle.Service satisfies it).
+type Puzzles interface {
+	Today(ctx context.Context, game, account string) (puzzle.Day, error)
+	Answer(ctx context.Context, game, account string, choice int) (puzzle.Day, error)
+	Position(p storage.Puzzle) (puzzle.Position, error)
 }
 
 // Identity is who a session belongs to: the lobby's identity.

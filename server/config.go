@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby/puzzle"
+	"github.com/codebreakers/codebreakers/storage"
 )
 
 // Defaults for Config fields left at their zero value. They are sized for a
@@ -115,6 +117,11 @@ type Config struct {
 	// Analyst gives the analysis printed after a `replay ID` transcript
 	// (nil: none).
 	Analyst Analyst
+	// Puzzles answers the `puzzle` command (nil: the server has none), and
+	// PositionText draws a puzzle's position in plain text (nil: the
+	// position is described by what its seat knew).
+	Puzzles      Puzzles
+	PositionText func(p storage.Puzzle, pos puzzle.Position, w, h int) []string
 	// LeaderboardMinGames is how many rated games an account needs to be
 	// on a leaderboard (default 5), and LeaderboardWindow how recent its
 	// last rated game must be (default 30 days).

@@ -40,6 +40,9 @@ Without a terminal:
                               move available, each player's accuracy
   ssh HOST top [GAME]         the best-rated players (of every game, or one)
   ssh HOST profile HANDLE     a player's ratings, record and recent games
+  ssh HOST puzzle             today's puzzle of every game
+  ssh HOST puzzle GAME        one game's puzzle: the position and the moves
+  ssh HOST puzzle GAME N      answer it with move N (once a day, with a key)
 
 Your account is your SSH key: connect with the same key to keep your handle,
 history and seats. Without a key you play as a guest and nothing is kept.
@@ -119,6 +122,12 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 		return s.execTop(out, sess.Stderr(), arg)
 	case "profile":
 		return s.execProfile(out, sess.Stderr(), arg)
+	case "puzzle":
+		more := ""
+		if len(args) > 2 {
+			more = args[2]
+		}
+		return s.execPuzzle(ctx, out, sess.Stderr(), id, arg, more)
 	default:
 		writeLine(sess.Stderr(), fmt.Sprintf("Unknown command %q. Try `ssh HOST help`.", name))
 		return 1
@@ -223,8 +232,7 @@ func (s *Server) execReplay(ctx context.Context, out, errOut io.Writer, gameID s
 		names[i] = st.Handle
 	}
 	for _, line := range rep.Lines(names) {
-		text := strings.TrimLeft(line, " ")
-		writeLine(out, line[:len(line)-len(text)]+textsafe.Clean(text, analysisWidth))
+		writeLine(out, cleanKeepingSpaces(line, analysisWidth))
 	}
 	return 0
 }

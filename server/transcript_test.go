@@ -110,3 +110,15 @@ func TestEventTextMarksPrivateEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanKeepingSpaces: columns keep their spaces while escapes and
+// controls inside the text go.
+func TestCleanKeepingSpaces(t *testing.T) {
+	got := cleanKeepingSpaces("  ann       3 questions\x1b[31m red\x1b[0m  \x07bell  ", 0)
+	if got != "  ann       3 questions red  bell" {
+		t.Errorf("got %q", got)
+	}
+	if got := cleanKeepingSpaces("abcdefghij", 5); got != "abcd…" {
+		t.Errorf("cut: %q", got)
+	}
+}

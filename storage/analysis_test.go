@@ -83,7 +83,7 @@ func TestMigrateV2(t *testing.T) {
 		schema = uint64FromBytes(tx.Bucket([]byte(bucketMeta)).Get([]byte(keySchema)))
 		return nil
 	})
-	if schema != schemaVersion || schemaVersion != 3 {
+	if schema != schemaVersion {
 		t.Errorf("schema after open = %d, want %d", schema, schemaVersion)
 	}
 	list, err := db.FinishedGames(ListQuery{})

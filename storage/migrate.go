@@ -66,3 +66,14 @@ func migrateTo3(tx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// migrateTo4 brings a schema-3 file to schema 4: it creates the buckets of
+// the puzzle of the day (puzzles, answers, streaks), empty.
+func migrateTo4(tx *bolt.Tx) error {
+	for _, name := range []string{bucketPuzzles, bucketPuzzleTries, bucketStreaks} {
+		if _, err := tx.CreateBucketIfNotExists([]byte(name)); err != nil {
+			return fmt.Errorf("create bucket %s: %w", name, err)
+		}
+	}
+	return nil
+}

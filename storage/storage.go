@@ -30,6 +30,12 @@
 //
 //	analyses   game id → the game's analysis (engine/analysis.Report), computed after it finished
 //
+// Since schema 4 (the puzzle of the day):
+//
+//	puzzles     date ‖ NUL ‖ game → that day's puzzle of that game (a position of a finished game)
+//	puzzletries date ‖ NUL ‖ game ‖ NUL ‖ account id → the account's one answer
+//	streaks     account id ‖ NUL ‖ game → the account's puzzle record and streak at that game
+//
 // A finished game's record, stats, listing, ratings and history are written
 // in the one transaction that stores it, so they are exactly as durable as
 // its moves.
@@ -68,7 +74,7 @@ var (
 
 // schemaVersion is the layout this build writes. Bump it and extend
 // migrate when the layout changes.
-const schemaVersion = 3
+const schemaVersion = 4
 
 const (
 	bucketMeta      = "meta"
@@ -87,6 +93,10 @@ const (
 	bucketIfThen     = "ifthen"
 	// Since schema 3.
 	bucketAnalyses = "analyses"
+	// Since schema 4.
+	bucketPuzzles     = "puzzles"
+	bucketPuzzleTries = "puzzletries"
+	bucketStreaks     = "streaks"
 
 	keySchema      = "schema"
 	keyHealthProbe = "health-probe" // meta: written by WriteHealth while writes fail
@@ -99,7 +109,7 @@ func topBuckets() []string {
 	return []string{bucketMeta, bucketAccounts, bucketHandles, bucketGames, bucketLive,
 		bucketIndex, bucketStats, bucketAbandoned,
 		bucketFinished, bucketRatings, bucketLeaders, bucketRatingHist, bucketIfThen,
-		bucketAnalyses}
+		bucketAnalyses, bucketPuzzles, bucketPuzzleTries, bucketStreaks}
 }
 
 // Options tunes Open.
@@ -289,6 +299,8 @@ func migrate(tx *bolt.Tx, from int) error {
 		return migrateTo2(tx)
 	case 2:
 		return migrateTo3(tx)
+	case 3:
+		return migrateTo4(tx)
 	default:
 		return fmt.Errorf("no migration from schema %d", from)
 	}

@@ -60,6 +60,29 @@ type Records interface {
 	// a game not finished); Analysis reads it back (ErrNotFound if none).
 	SaveAnalysis(id string, rep analysis.Report) error
 	Analysis(id string) (analysis.Report, error)
+	Puzzles
+}
+
+// Puzzles keeps the puzzle of the day: each day's puzzle per game (the
+// first one set stands), every account's one answer to it, and each
+// account's streak per game. Days are UTC dates written in DateLayout.
+type Puzzles interface {
+	// SetPuzzle stores p unless its day and game have one, and returns the
+	// one that stands.
+	SetPuzzle(p Puzzle) (Puzzle, error)
+	// PuzzleOf returns the puzzle of date for game, or an error matching
+	// ErrNotFound.
+	PuzzleOf(date, game string) (Puzzle, error)
+	// TryPuzzle records account's one answer (ErrAlreadyTried for a second
+	// one; ErrNotFound with no puzzle) and its new streak, together.
+	TryPuzzle(date, game, account string, choice int, at time.Time) (PuzzleTry, Streak, error)
+	// PuzzleTryOf returns account's answer, or an error matching ErrNotFound.
+	PuzzleTryOf(date, game, account string) (PuzzleTry, error)
+	// StreakOf returns account's record at game's puzzles as of today.
+	StreakOf(account, game, today string) (Streak, error)
+	// PuzzleSolvers returns who solved the day's puzzle, first first (at
+	// most limit; all when limit <= 0), and how many answered it.
+	PuzzleSolvers(date, game string, limit int) ([]Solver, int, error)
 }
 
 // LiveLog keeps the move logs of the games in progress on one node.

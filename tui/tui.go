@@ -62,6 +62,8 @@ type Deps struct {
 	LeaderboardMinGames int
 	// Analyst gives replays their analysis (nil: replays have none).
 	Analyst Analyst
+	// Puzzles is the puzzle of the day (nil: the server has none).
+	Puzzles Puzzles
 }
 
 // Analyst gives a finished game's analysis, made now when none is stored
@@ -129,6 +131,7 @@ type app struct {
 	games   *engine.Registry
 	logger  *slog.Logger
 	analyst Analyst
+	puzzles Puzzles
 	// minRated is Deps.LeaderboardMinGames.
 	minRated int
 	ctx      context.Context
@@ -183,7 +186,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		games = engine.NewRegistry()
 	}
 	a := &app{
-		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst,
+		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst, puzzles: deps.Puzzles,
 		id: s.Identity, start: s.Start,
 		st: newStyles(), km: newKeys(), help: help.New(),
 		dirty: true, pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,

@@ -23,6 +23,7 @@ import (
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/lobby/analyst"
 	"github.com/codebreakers/codebreakers/lobby/natsdir"
+	"github.com/codebreakers/codebreakers/lobby/puzzle"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/storage/postgres"
@@ -323,7 +324,9 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 			return nil, err
 		}
 	}
-	deps := tui.Deps{Hub: hub, Store: store, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames, Analyst: in.analyst}
+	puzzles := puzzle.New(store, in.analyst, reg, nil)
+	deps := tui.Deps{Hub: hub, Store: store, Games: reg, Logger: log, LeaderboardMinGames: o.LeaderboardMinGames,
+		Analyst: in.analyst, Puzzles: puzzles}
 	srv, err := server.New(server.Config{
 		Addr:                     o.Addr,
 		HostKeyPath:              o.HostKey,
@@ -342,6 +345,8 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		Bans:                     in.bans,
 		Records:                  store,
 		Analyst:                  in.analyst,
+		Puzzles:                  puzzles,
+		PositionText:             tui.PositionText,
 		Games:                    reg,
 		LeaderboardMinGames:      o.LeaderboardMinGames,
 		Cluster:                  cluster,

@@ -99,5 +99,32 @@ CREATE TABLE analyses (
 	game_id text PRIMARY KEY REFERENCES games (id),
 	report  json NOT NULL
 );
+`, // 3: the puzzle of the day: each day's puzzle per game, every account's
+	// one answer, and each account's streak per game.
+	`
+CREATE TABLE puzzles (
+	day    text NOT NULL,   -- UTC date, 2006-01-02
+	game   text NOT NULL,
+	puzzle json NOT NULL,
+	PRIMARY KEY (day, game)
+);
+
+CREATE TABLE puzzle_tries (
+	day     text NOT NULL,
+	game    text NOT NULL,
+	account text NOT NULL,
+	solved  boolean NOT NULL,
+	at      timestamptz NOT NULL,
+	try     json NOT NULL,  -- the answer, its exact time included
+	PRIMARY KEY (day, game, account),
+	FOREIGN KEY (day, game) REFERENCES puzzles (day, game)
+);
+
+CREATE TABLE puzzle_streaks (
+	account text NOT NULL,
+	game    text NOT NULL,
+	streak  json NOT NULL,
+	PRIMARY KEY (account, game)
+);
 `,
 }

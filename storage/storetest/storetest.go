@@ -43,6 +43,7 @@ func Run(t *testing.T, open Opener) {
 		{"EachFinishedGame", testEachFinishedGame},
 		{"EachAccount", testEachAccount},
 		{"Analysis", testAnalysis},
+		{"PuzzleOncePerDay", testPuzzleOncePerDay},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { c.test(t, open) })
@@ -221,5 +222,81 @@ func testAnalysis(t *testing.T, open Opener) {
 	}
 	if got, err := db.Analysis(id); err != nil || !reflect.DeepEqual(got, rep) {
 		t.Fatalf("Analysis = %+v, %v; want %+v", got, err, rep)
+	}
+}
+
+func samplePuzzle(date, game string) storage.Puzzle {
+	return storage.Puzzle{Date: date, Game: game, GameID: "G1234", Move: 4, Seat: 1, Knew: "212 centre sets possible",
+		Options: []analysis.Option{{Label: "sum", Bits: 2.3}, {Label: "c > 4", Bits: 0.9}, {Label: "5s", Bits: 1.1}}, Best: 0}
+}
+
+// testPuzzleOncePerDay: the first puzzle set for a day stands; each account
+// answers once; solving on consecutive days grows the streak, a miss or a
+// skipped day ends it; the day's table lists solvers in the order they
+// answered.
+func testPuzzleOncePerDay(t *testing.T, open Opener) {
+	db := open(t)
+	people(t, db, "mara", "bo", "kai")
+	mara, bo, kai := key("mara").AccountID, key("bo").AccountID, key("kai").AccountID
+	if _, err := db.PuzzleOf("2026-11-24", "breakcode"); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("puzzle before any was set: %v", err)
+	}
+	first := samplePuzzle("2026-11-24", "breakcode")
+	if got, err := db.SetPuzzle(first); err != nil || got.GameID != "G1234" {
+		t.Fatalf("set: %+v %v", got, err)
+	}
+	other := first
+	other.GameID, other.Best = "OTHER", 2
+	if got, err := db.SetPuzzle(other); err != nil || got.GameID != "G1234" || got.Best != 0 {
+		t.Fatalf("a second puzzle for the day replaced the first: %+v %v", got, err)
+	}
+	at := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	try, st, err := db.TryPuzzle("2026-11-24", "breakcode", bo, 0, at.Add(time.Minute))
+	if err != nil || !try.Solved || st != (storage.Streak{Current: 1, Best: 1, Solved: 1, Tried: 1, LastSolved: "2026-11-24"}) {
+		t.Fatalf("bo solves: %+v %+v %v", try, st, err)
+	}
+	if _, _, err := db.TryPuzzle("2026-11-24", "breakcode", bo, 1, at); !errors.Is(err, storage.ErrAlreadyTried) {
+		t.Fatalf("a second answer: %v, want storage.ErrAlreadyTried", err)
+	}
+	if _, _, err := db.TryPuzzle("2026-11-24", "breakcode", mara, 0, at); err != nil {
+		t.Fatal(err)
+	}
+	if try, _, err := db.TryPuzzle("2026-11-24", "breakcode", kai, 2, at); err != nil || try.Solved {
+		t.Fatalf("kai's wrong answer: %+v %v", try, err)
+	}
+	if _, _, err := db.TryPuzzle("2026-11-24", "breakcode", kai, 7, at); err == nil {
+		t.Fatal("an answer out of range was taken")
+	}
+	if _, _, err := db.TryPuzzle("2026-11-24", "coding", kai, 0, at); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("answer to no puzzle: %v", err)
+	}
+	solvers, answered, err := db.PuzzleSolvers("2026-11-24", "breakcode", 0)
+	if err != nil || answered != 3 || len(solvers) != 2 || solvers[0].Handle != "mara" || solvers[1].Handle != "bo" {
+		t.Fatalf("solvers %+v, %d answered, %v", solvers, answered, err)
+	}
+	// Bo the next day: the streak grows; the day after he misses; then a
+	// day is skipped.
+	for _, d := range []string{"2026-11-25", "2026-11-26", "2026-11-28"} {
+		if _, err := db.SetPuzzle(samplePuzzle(d, "breakcode")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, st, _ := db.TryPuzzle("2026-11-25", "breakcode", bo, 0, at); st.Current != 2 || st.Best != 2 {
+		t.Fatalf("two days in a row: %+v", st)
+	}
+	if st, _ := db.StreakOf(bo, "breakcode", "2026-11-26"); st.Current != 2 {
+		t.Fatalf("the streak stands the next day until answered: %+v", st)
+	}
+	if _, st, _ := db.TryPuzzle("2026-11-26", "breakcode", bo, 1, at); st.Current != 0 || st.Best != 2 || st.Tried != 3 {
+		t.Fatalf("a miss: %+v", st)
+	}
+	if _, st, _ := db.TryPuzzle("2026-11-28", "breakcode", bo, 0, at); st.Current != 1 || st.Best != 2 || st.Solved != 3 {
+		t.Fatalf("after a miss and a skipped day: %+v", st)
+	}
+	if st, _ := db.StreakOf(mara, "breakcode", "2026-11-28"); st.Current != 0 || st.Solved != 1 {
+		t.Fatalf("mara's streak has lapsed: %+v", st)
+	}
+	if got, err := db.PuzzleTryOf("2026-11-24", "breakcode", kai); err != nil || got.Choice != 2 {
+		t.Fatalf("kai's answer: %+v %v", got, err)
 	}
 }

@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/analysis"
+	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/puzzle"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// fakePuzzles serves one Break the Code puzzle made from a finished game:
+// the position before the first question asked after move 2.
+type fakePuzzles struct {
+	game    storage.FinishedGame
+	p       storage.Puzzle
+	tries   map[string]storage.PuzzleTry
+	answers int
+}
+
+func newFakePuzzles(t *testing.T) *fakePuzzles {
+	t.Helper()
+	g := finishedGame(t)
+	rep, err := analysis.Analyze(registry(), g.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rep.Steps[2]
+	p := storage.Puzzle{Date: "2026-11-26", Game: bc.ID, GameID: g.ID, Move: st.Move, Seat: st.Seat, Knew: st.Knew,
+		Options: st.Options, Best: 0}
+	return &fakePuzzles{game: g, p: p, tries: map[string]storage.PuzzleTry{}}
+}
+
+func (f *fakePuzzles) day(game, account string) puzzle.Day {
+	if game != bc.ID {
+		return puzzle.Day{Puzzle: storage.Puzzle{Game: game, None: true}}
+	}
+	d := puzzle.Day{Puzzle: f.p, Answered: len(f.tries)}
+	if t, ok := f.tries[account]; ok {
+		d.Try = &t
+		if t.Solved {
+			d.Streak = storage.Streak{Current: 1, Best: 1, Solved: 1, Tried: 1}
+		}
+	}
+	for acct, t := range f.tries {
+		if t.Solved {
+			d.Solvers = append(d.Solvers, storage.Solver{Handle: strings.TrimPrefix(acct, "SHA256:")})
+		}
+	}
+	return d
+}
+
+func (f *fakePuzzles) Today(_ context.Context, game, account string) (puzzle.Day, error) {
+	return f.day(game, account), nil
+}
+
+func (f *fakePuzzles) Answer(_ context.Context, game, account string, choice int) (puzzle.Day, error) {
+	f.answers++
+	if _, ok := f.tries[account]; ok {
+		return puzzle.Day{}, storage.ErrAlreadyTried
+	}
+	if account == "" || game != bc.ID {
+		return puzzle.Day{}, errors.New("no")
+	}
+	f.tries[account] = storage.PuzzleTry{Account: account, Choice: choice, Solved: choice == f.p.Best, At: time.Now()}
+	return f.day(game, account), nil
+}
+
+func (f *fakePuzzles) Position(p storage.Puzzle) (puzzle.Position, error) {
+	st, evs, err := engine.Replay(registry(), f.game.Record, p.Move)
+	if err != nil {
+		return puzzle.Position{}, err
+	}
+	seat := engine.SeatViewer(p.Seat)
+	return puzzle.Position{View: st.View(seat), Status: st.Status(), Log: engine.FilterEvents(evs, seat), Game: f.game}, nil
+}
+
+// TestPuzzleOfTheDayScreens: the menu lists every game's puzzle; a puzzle
+// shows the position as its seat saw it, then the moves; an answer needs a
+// second enter, is taken once, and the result shows every move's bits with
+// the best and the player's own marked; the screens fit 80×24.
+func TestPuzzleOfTheDayScreens(t *testing.T) {
+	fp := newFakePuzzles(t)
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	m.puzzles = fp
+	chooseHome(t, m, "Puzzle of the day")
+	out := screenText(m)
+	if !strings.Contains(out, "Break the Code") || !strings.Contains(out, "not answered yet") {
+		t.Fatalf("puzzle menu:\n%s", out)
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "enter")
+	s, ok := m.top().(*puzzleScreen)
+	if !ok || s.pos == nil {
+		t.Fatalf("puzzle not opened: %T\n%s", m.top(), screenText(m))
+	}
+	view := s.pos.View.(bc.View)
+	out = screenText(m)
+	if !strings.Contains(out, "about to move") || !strings.Contains(out, "a "+view.Hand[0].String()) {
+		t.Fatalf("the position does not show the seat's own tiles %v:\n%s", view.Hand, out)
+	}
+	for i, sv := range view.Seats {
+		if sv.Hand != nil && !view.Viewer.IsSeat(engine.Seat(i)) {
+			t.Fatalf("the position shows seat %d's hidden tiles", i)
+		}
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "enter")
+	out = screenText(m)
+	for _, o := range fp.p.Options {
+		if !strings.Contains(out, o.Label) {
+			t.Errorf("move %q not offered:\n%s", o.Label, out)
+		}
+	}
+	if strings.Contains(out, "bits") {
+		t.Errorf("the bits show before the answer:\n%s", out)
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "down", "enter")
+	if fp.answers != 0 || !strings.Contains(screenText(m), "Press enter again") {
+		t.Fatalf("one enter answered:\n%s", screenText(m))
+	}
+	press(t, m, "enter")
+	out = screenText(m)
+	if fp.answers != 1 || !strings.Contains(out, "Not the best move") || !strings.Contains(out, "★ best") || !strings.Contains(out, "yours") {
+		t.Fatalf("after answering the second move:\n%s", out)
+	}
+	for _, o := range fp.p.Options {
+		if !strings.Contains(out, o.Label) {
+			t.Errorf("result lacks %q:\n%s", o.Label, out)
+		}
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "enter", "enter") // answered: enter does nothing more
+	if fp.answers != 1 {
+		t.Fatalf("answered %d times", fp.answers)
+	}
+	press(t, m, "esc")
+	if out := screenText(m); !strings.Contains(out, "✗ answered") {
+		t.Fatalf("the menu does not show the answer:\n%s", out)
+	}
+}
+
+// TestPuzzleGuestCannotAnswer: a guest sees the puzzle but is told that an
+// answer needs a key.
+func TestPuzzleGuestCannotAnswer(t *testing.T) {
+	fp := newFakePuzzles(t)
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	m.id = lobby.Identity{Guest: true, Handle: "guest-1", Account: "guest:1"}
+	m.puzzles = fp
+	run(t, m, openPuzzles(m))
+	press(t, m, "enter", "enter", "enter", "enter")
+	if fp.answers != 0 || !strings.Contains(screenText(m), "needs an SSH key") {
+		t.Fatalf("guest answer:\n%s", screenText(m))
+	}
+}
