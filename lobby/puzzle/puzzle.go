@@ -48,7 +48,7 @@ const (
 	maxGames    = 30
 	minOptions  = 3
 	minBestBits = 0.5
-	minMargin   = 0.25 // bits over the second best, at least…
+	minMargin   = 0.15 // bits over the second best, at least…
 	minShare    = 0.15 // …and this share of the best
 	// SolversShown is how many of a day's solvers a table lists.
 	SolversShown = 10
@@ -260,7 +260,7 @@ func (s *Service) choose(ctx context.Context, date, game string) (storage.Puzzle
 
 // Eligible reports whether a step makes a puzzle: a scored move with exact
 // figures, at least three different options, and a best option worth half
-// a bit or more that beats the second by a quarter of a bit and by 15 % of
+// a bit or more that beats the second by 0.15 bits and by 15 % of
 // itself.
 func Eligible(st analysis.Step) bool {
 	opts := distinct(st.Options)
