@@ -209,8 +209,9 @@ func (h *Hub) Seek(id Identity, spec SeekSpec) (*Seeker, error) {
 // isGuest reports whether an identity is a guest's (no key: no rating).
 func isGuest(id Identity) bool { return id.Guest || strings.HasPrefix(id.Account, "guest:") }
 
-// ratingOf reads an account's rating in a game (a newcomer's when unknown
-// or unreadable: matchmaking never fails over a rating).
+// ratingOf reads an account's rating in a game as it stands now, its
+// deviation grown for the days since its last rated game (a newcomer's
+// when unknown or unreadable: matchmaking never fails over a rating).
 func (h *Hub) ratingOf(account, game string) rating.Rating {
 	rr, ok := h.cfg.Store.(interface {
 		Ratings(account string) ([]storage.GameRating, error)
@@ -225,7 +226,7 @@ func (h *Hub) ratingOf(account, game string) rating.Rating {
 	}
 	for _, r := range rs {
 		if r.Game == game {
-			return r.Rating
+			return r.Current(h.cfg.Now()).Rating
 		}
 	}
 	return rating.New()

@@ -13,13 +13,29 @@ import (
 type ratedStore struct {
 	*memStore
 	ratings map[string]rating.Rating // account → its "secret" rating
+	last    time.Time                // when every rated account last played (zero: unknown)
 }
 
 func (r ratedStore) Ratings(account string) ([]storage.GameRating, error) {
 	if rt, ok := r.ratings[account]; ok {
-		return []storage.GameRating{{Game: "secret", Rating: rt}}, nil
+		return []storage.GameRating{{Game: "secret", Rating: rt, Last: r.last}}, nil
 	}
 	return nil, nil
+}
+
+// TestSeekRatingGrownForTimeAway: a seeker is paired and shown with the
+// rating as it stands now: its deviation grown by the days since the last
+// rated game (here 30 days: ±50 → ±75.9).
+func TestSeekRatingGrownForTimeAway(t *testing.T) {
+	stored := rating.Rating{R: 1700, RD: 50, Vol: 0.06}
+	store := ratedStore{memStore: newMemStore(), ratings: map[string]rating.Rating{"SHA256:ann": stored},
+		last: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC).AddDate(0, 0, -30).Add(-time.Hour)}
+	h, _ := clockHub(t, store, nil)
+	ann := seek(t, h, ident("ann"), 2)
+	defer ann.Cancel()
+	if got := ann.Status().Rating; got != stored.Idle(30) {
+		t.Errorf("ann's rating after 30 days away: %+v, want %+v", got, stored.Idle(30))
+	}
 }
 
 func clockHub(t *testing.T, store Store, change func(*Config)) (*Hub, *fakeClock) {

@@ -84,12 +84,13 @@ func (s *Server) execTop(out, errOut io.Writer, arg string) int {
 		games = []string{id}
 	}
 	days := int(s.cfg.LeaderboardWindow / (24 * time.Hour))
+	now := time.Now()
 	for i, game := range games {
 		if i > 0 {
 			writeLine(out, "")
 		}
 		top, err := s.cfg.Records.Leaderboard(storage.LeaderQuery{Game: game, Limit: topSize,
-			MinGames: s.cfg.LeaderboardMinGames, Since: time.Now().Add(-s.cfg.LeaderboardWindow)})
+			MinGames: s.cfg.LeaderboardMinGames, Since: now.Add(-s.cfg.LeaderboardWindow)})
 		if err != nil {
 			s.log.Error("top", "game", game, "err", err)
 			writeLine(errOut, "The leaderboard could not be read just now. Please try again.")
@@ -104,7 +105,8 @@ func (s *Server) execTop(out, errOut io.Writer, arg string) int {
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		_, _ = fmt.Fprintln(tw, "  #\tPLAYER\tRATING\tGAMES\tWON")
 		for _, l := range top {
-			_, _ = fmt.Fprintf(tw, "  %d\t%s\t%s %s\t%d\t%d\n", l.Rank, handleText(l.Handle), l.Rating, l.Deviation(), l.Games, l.Wins)
+			r := l.Current(now)
+			_, _ = fmt.Fprintf(tw, "  %d\t%s\t%s %s\t%d\t%d\n", l.Rank, handleText(l.Handle), r.Rating, r.Deviation(), l.Games, l.Wins)
 		}
 		_ = tw.Flush()
 	}
@@ -144,7 +146,9 @@ func (s *Server) execProfile(out, errOut io.Writer, arg string) int {
 		p.Account.Created.UTC().Format("2006-01-02"), p.Stats.Totals))
 	writeLine(out, "")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	now := time.Now()
 	for _, r := range p.Ratings {
+		r = r.Current(now)
 		points := make([]float64, 0, len(p.Trends[r.Game]))
 		for _, pt := range p.Trends[r.Game] {
 			points = append(points, pt.R)

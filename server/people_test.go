@@ -102,3 +102,46 @@ func TestExecTopAndProfile(t *testing.T) {
 		t.Errorf("escape in a profile: %q", out)
 	}
 }
+
+// TestTopAndProfileShowTheRatingAsItStandsNow: a player who last played
+// rated 25 days ago is shown with the deviation grown by those 25 rating
+// periods, in `top` and in `profile`, not as stored.
+func TestTopAndProfileShowTheRatingAsItStandsNow(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "c.db"), storage.Options{Logger: testLogger()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	seats := []storage.SeatRecord{{AccountID: "SHA256:mara", Handle: "mara"}, {AccountID: "SHA256:bo", Handle: "bo"}}
+	for _, s := range seats {
+		if _, err := db.ClaimHandle(s.AccountID, s.Handle); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id, _ := db.NewGameID()
+	if err := db.FinishGame(storage.FinishedGame{LiveGame: storage.LiveGame{ID: id, Public: true, Rated: true, Seats: seats,
+		Record: engine.Record{Game: breakcode.ID, Players: []engine.Player{{Name: "mara"}, {Name: "bo"}}}},
+		Result: engine.Result{Winners: []engine.Seat{0}}, Finished: time.Now().AddDate(0, 0, -25).Add(-time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := db.Ratings("SHA256:mara")
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("mara's ratings: %+v %v", rs, err)
+	}
+	stored, now := rs[0].Deviation(), rs[0].Current(time.Now()).Deviation()
+	if stored == now {
+		t.Fatalf("25 days should grow mara's deviation: %s", stored)
+	}
+	ts := startServer(t, func(c *Config) {
+		c.Records = db
+		c.Games = engine.NewRegistry(breakcode.Game{})
+		c.LeaderboardMinGames = 1
+	})
+	c := dial(t, ts.addr, withKey(newKey(t)))
+	for _, cmd := range []string{"top breakcode", "profile mara"} {
+		out, errOut, code := run(t, c, cmd)
+		if code != 0 || !strings.Contains(out, now) || strings.Contains(out, stored) {
+			t.Errorf("%s shows mara's deviation as stored (%s), not as it stands now (%s): %q %q", cmd, stored, now, out, errOut)
+		}
+	}
+}

@@ -119,7 +119,8 @@ type Settlement struct {
 // SeatRating is one seat's rating before and after a rated game.
 type SeatRating struct {
 	Account string
-	// Before is the rating the account had; Had is false for a newcomer.
+	// Before is the rating the account had, as stored (its deviation not
+	// grown for the time away); Had is false for a newcomer.
 	Before GameRating
 	Had    bool
 	After  GameRating
@@ -187,7 +188,8 @@ func (st *Settlement) settleRatings(cur Standings) error {
 			old = GameRating{Game: g.Record.Game, Rating: rating.New()}
 		}
 		st.Ratings[i] = SeatRating{Account: s.AccountID, Before: old, Had: had}
-		before[i] = old.Rating
+		// The days away since the last rated game grow the deviation first.
+		before[i] = old.Current(g.Finished).Rating
 	}
 	after, err := rating.Update(before, Ranks(g.Seats, g.Result))
 	if err != nil {

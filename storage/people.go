@@ -21,6 +21,15 @@ type GameRating struct {
 	Last  time.Time // when the last rated game finished
 }
 
+// Current is the rating as it stands at now: stored as it was after the
+// last rated game, its deviation grows by every whole rating period since
+// (rating.Period). Everything that shows, pairs or updates a rating reads
+// it through here.
+func (g GameRating) Current(now time.Time) GameRating {
+	g.Rating = g.Rating.At(g.Last, now)
+	return g
+}
+
 // RatingPoint is an account's rating after one rated game.
 type RatingPoint struct {
 	At     time.Time

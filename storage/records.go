@@ -56,7 +56,9 @@ type FinishedGame struct {
 	Changes []RatingChange
 }
 
-// RatingChange is one seat's rating before and after a rated game.
+// RatingChange is one seat's rating before and after a rated game. Before
+// is the rating the game rated from: the stored one with its deviation
+// grown for the days away since the seat's last rated game.
 type RatingChange struct {
 	Seat   int           `json:"seat"`
 	Before rating.Rating `json:"before"`

@@ -531,9 +531,13 @@ func (s *leadersScreen) load(a *app) tea.Cmd {
 	}
 	s.loading, s.cursor, s.rows = true, 0, nil
 	store, game, minGames := a.store, s.games[s.game].ID, a.minRated
-	since := a.now().Add(-30 * 24 * time.Hour)
+	now := a.now()
+	since := now.Add(-30 * 24 * time.Hour)
 	return func() tea.Msg {
 		rows, err := store.Leaderboard(storage.LeaderQuery{Game: game, Limit: 50, MinGames: minGames, Since: since})
+		for i := range rows {
+			rows[i].GameRating = rows[i].Current(now) // deviations grown for the days away
+		}
 		return leadersLoadedMsg{game: game, rows: rows, err: err}
 	}
 }
@@ -649,9 +653,12 @@ func (a *app) openProfile(handle string) tea.Cmd {
 		s.err = "Profiles are not available on this server."
 		return nil
 	}
-	store := a.store
+	store, now := a.store, a.now()
 	return func() tea.Msg {
 		p, err := store.Profile(handle, 20)
+		for i := range p.Ratings {
+			p.Ratings[i] = p.Ratings[i].Current(now) // deviations grown for the days away
+		}
 		return profileLoadedMsg{handle: handle, p: p, err: err}
 	}
 }

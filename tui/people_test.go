@@ -210,3 +210,39 @@ func TestWatchLeaderboardsProfile(t *testing.T) {
 		t.Errorf("unknown handle:\n%s", screenText(m))
 	}
 }
+
+// awayStore serves a leaderboard and a profile whose player last played
+// rated 30 days before the app's clock.
+type awayStore struct {
+	*fakeStore
+	last time.Time
+}
+
+func (s awayStore) Leaderboard(q storage.LeaderQuery) ([]storage.Leader, error) {
+	return []storage.Leader{{Rank: 1, Handle: "mara", GameRating: storage.GameRating{Game: q.Game,
+		Rating: rating.Rating{R: 1412, RD: 48, Vol: 0.06}, Games: 96, Wins: 50, Last: s.last}}}, nil
+}
+
+func (s awayStore) Profile(handle string, n int) (storage.Profile, error) {
+	p, err := s.fakeStore.Profile(handle, n)
+	for i := range p.Ratings {
+		p.Ratings[i].Vol, p.Ratings[i].Last = 0.06, s.last
+	}
+	return p, err
+}
+
+// TestLeaderboardAndProfileShowTheRatingAsItStandsNow: a player 30 days
+// away is shown with the deviation grown by 30 rating periods (±48 → ±75).
+func TestLeaderboardAndProfileShowTheRatingAsItStandsNow(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	m := peopleApp(t, &fakeHub{}, awayStore{fakeStore: newFakeStore(), last: now.AddDate(0, 0, -30)})
+	m.now = func() time.Time { return now }
+	chooseHome(t, m, "Leaderboards")
+	if out := screenText(m); !strings.Contains(out, "1,412 ±75") {
+		t.Errorf("the leaderboard shows the rating as stored, not as it stands now:\n%s", out)
+	}
+	press(t, m, "enter")
+	if out := screenText(m); !strings.Contains(out, "±75") || strings.Contains(out, "±48") {
+		t.Errorf("the profile shows the rating as stored, not as it stands now:\n%s", out)
+	}
+}

@@ -1,8 +1,10 @@
 package rating
 
 import (
+	"fmt"
 	"math"
 	"testing"
+	"time"
 )
 
 func near(t *testing.T, what string, got, want, tol float64) {
@@ -250,5 +252,71 @@ func TestSpark(t *testing.T) {
 	}
 	if got := Spark(nil, 10); got != "" {
 		t.Errorf("Spark(nil) = %q", got)
+	}
+}
+
+// TestIdleGrowsDeviationPerPeriod: n rating periods away grow the
+// deviation to √(RD² + n·σ²) — the same as n Glicko-2 periods without a
+// game — keep the rating and volatility, and stop at a newcomer's RD.
+func TestIdleGrowsDeviationPerPeriod(t *testing.T) {
+	p := Rating{R: 1812, RD: 50, Vol: 0.06}
+	for _, n := range []int{1, 2, 7, 30, 88, 365} {
+		got := p.Idle(n)
+		want := math.Sqrt(50*50 + float64(n)*math.Pow(0.06*glickoScale, 2))
+		near(t, fmt.Sprintf("RD after %d periods", n), got.RD, min(want, InitialRD), 1e-9)
+		step := p
+		for range n {
+			step = Glicko2(step, nil, Tau)
+		}
+		near(t, fmt.Sprintf("RD after %d idle Glicko-2 periods", n), got.RD, step.RD, 1e-9)
+		if got.R != p.R || got.Vol != p.Vol {
+			t.Errorf("%d periods away changed the rating or volatility: %+v", n, got)
+		}
+	}
+	// Worked by hand: 30 days away from ±50 at σ 0.06 is ±75.9.
+	near(t, "RD after 30 days", p.Idle(30).RD, 75.8895, 0.001)
+	if p.Idle(87).Provisional() || !p.Idle(89).Provisional() {
+		t.Errorf("a settled ±50 should turn provisional after 88–89 days away: 87 → %.1f, 89 → %.1f", p.Idle(87).RD, p.Idle(89).RD)
+	}
+	if got := p.Idle(100000); got.RD != InitialRD {
+		t.Errorf("long away: RD %v, want capped at %v", got.RD, InitialRD)
+	}
+	if got := p.Idle(0); got != p {
+		t.Errorf("no period away changed the rating: %+v", got)
+	}
+	if got := p.Idle(-3); got != p {
+		t.Errorf("a negative count changed the rating: %+v", got)
+	}
+	if got := (Rating{}).Idle(5); got != (Rating{}) {
+		t.Errorf("an unusable rating was changed: %+v", got)
+	}
+}
+
+// TestIdlePeriodsCountWholeDays: only whole periods count; no time, time
+// backwards or an unknown last game count none.
+func TestIdlePeriodsCountWholeDays(t *testing.T) {
+	last := time.Date(2026, 3, 1, 20, 0, 0, 0, time.UTC)
+	cases := []struct {
+		now  time.Time
+		want int
+	}{
+		{last, 0},
+		{last.Add(-48 * time.Hour), 0},
+		{last.Add(23*time.Hour + 59*time.Minute), 0},
+		{last.Add(24 * time.Hour), 1},
+		{last.Add(49 * time.Hour), 2},
+		{last.AddDate(0, 0, 30), 30},
+	}
+	for _, c := range cases {
+		if got := IdlePeriods(last, c.now); got != c.want {
+			t.Errorf("IdlePeriods(%v, %v) = %d, want %d", last, c.now, got, c.want)
+		}
+	}
+	if got := IdlePeriods(time.Time{}, last); got != 0 {
+		t.Errorf("unknown last game: %d periods, want 0", got)
+	}
+	p := Rating{R: 1600, RD: 80, Vol: 0.05}
+	if got, want := p.At(last, last.AddDate(0, 0, 10)), p.Idle(10); got != want {
+		t.Errorf("At = %+v, want %+v", got, want)
 	}
 }
