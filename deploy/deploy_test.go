@@ -326,3 +326,52 @@ func checkKnownSettings(t *testing.T, file string, env map[string]string) {
 		}
 	}
 }
+
+// TestClusterExample checks the two-node example says what RUNBOOK.md
+// section 9 says: every setting it uses is one the binary reads, each node
+// has its own name, node link and host key, every node trusts the same
+// peers file, the nodes believe PROXY headers from the balancer alone, and
+// the balancer checks both nodes' health and sends PROXY headers to both.
+func TestClusterExample(t *testing.T) {
+	raw, err := os.ReadFile("cluster/compose.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compose := string(raw)
+	env := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^\s+(CODEBREAKERS_[A-Z0-9_]+):\s*(.*)$`).FindAllStringSubmatch(compose, -1) {
+		env[m[1]] = strings.TrimSpace(m[2])
+	}
+	checkKnownSettings(t, "cluster/compose.yaml", env)
+	for _, k := range []string{"CODEBREAKERS_POSTGRES", "CODEBREAKERS_NATS", "CODEBREAKERS_PEER_KEYS", "CODEBREAKERS_METRICS_ADDR",
+		"CODEBREAKERS_PROXY_PROTOCOL_FROM", "CODEBREAKERS_NODE_NAME", "CODEBREAKERS_NODE_ADDR", "CODEBREAKERS_HOST_KEY"} {
+		if env[k] == "" {
+			t.Errorf("cluster/compose.yaml does not set %s", k)
+		}
+	}
+	for _, k := range []string{"CODEBREAKERS_NODE_NAME", "CODEBREAKERS_NODE_ADDR", "CODEBREAKERS_HOST_KEY"} {
+		if n := len(regexp.MustCompile(`(?m)^\s+`+k+`:`).FindAllString(compose, -1)); n != 2 {
+			t.Errorf("%s is set %d times, want once per node", k, n)
+		}
+	}
+	balancer := regexp.MustCompile(`(?s)haproxy:.*?ipv4_address:\s*([0-9.]+)`).FindStringSubmatch(compose)
+	if balancer == nil || env["CODEBREAKERS_PROXY_PROTOCOL_FROM"] != balancer[1] {
+		t.Errorf("the nodes believe PROXY headers from %q, but the balancer is %v", env["CODEBREAKERS_PROXY_PROTOCOL_FROM"], balancer)
+	}
+	cfg, err := os.ReadFile("cluster/haproxy.cfg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	servers := regexp.MustCompile(`(?m)^\s+server (\S+) (\S+):2222 send-proxy-v2 check port 9222`).FindAllStringSubmatch(string(cfg), -1)
+	if len(servers) != 2 {
+		t.Fatalf("haproxy.cfg: %d health-checked PROXY servers, want 2", len(servers))
+	}
+	for _, s := range servers {
+		if !strings.Contains(compose, "ipv4_address: "+s[2]) {
+			t.Errorf("haproxy sends %s to %s, which no service has", s[1], s[2])
+		}
+	}
+	if !strings.Contains(string(cfg), "option httpchk GET /healthz") {
+		t.Error("haproxy.cfg does not check /healthz")
+	}
+}

@@ -169,7 +169,7 @@ func parseOps(name, usage string, args []string, getenv func(string) string, std
 		stringSetting(&f.AdminSocket, "", "admin-socket", "CODEBREAKERS_ADMIN_SOCKET", "the running server's admin socket (default DATA_DIR/"+adminSocketName+")"),
 		durationSetting(&f.Timeout, 10*time.Minute, "timeout", "CODEBREAKERS_OPS_TIMEOUT", "give up after this long"),
 	}
-	if name != "backup" { // a node's file only; back PostgreSQL up with its own tools
+	if name != "backup" && name != "drain" { // a node's file only; back PostgreSQL up with its own tools
 		settings = append(settings, stringSetting(&f.Postgres, "", "postgres", "CODEBREAKERS_POSTGRES",
 			"a cluster's shared PostgreSQL database, used instead of --data-dir"))
 	}
@@ -510,4 +510,34 @@ func importGames(db importer, reg *engine.Registry, r io.Reader) (imported, erro
 		}
 	}
 	return n, nil
+}
+
+const drainUsage = `Usage: codebreakers drain [flags]
+
+Tells the running server to drain: its /healthz answers 503 from now on, so
+a load balancer sends new players to the other nodes, and in a cluster the
+directory marks it draining. Players already here play on; stop the server
+(SIGTERM) once codebreakers_tables has fallen to what you can resume
+elsewhere. Asks over the admin socket.`
+
+// drainCmd is `codebreakers drain`.
+func drainCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	f, rest, err := parseOps("drain", drainUsage, args, getenv, stderr, nil)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		fmt.Fprintf(stderr, "codebreakers drain: unexpected argument %q\n", rest[0])
+		return errUsage
+	}
+	ctx, cancel := context.WithTimeout(ctx, f.Timeout)
+	defer cancel()
+	_, err = askServer(ctx, f.socket(), "drain", stdout)
+	if errors.Is(err, errNoServer) {
+		return fmt.Errorf("drain: no server answers on %s (wrong --data-dir or --admin-socket?)", f.socket())
+	}
+	return err
 }

@@ -182,3 +182,43 @@ func freeAddr(t *testing.T) string {
 	defer ln.Close()
 	return ln.Addr().String()
 }
+
+// TestDrainTurnsBalancersAway: `codebreakers drain` makes /healthz answer
+// 503 and marks the node draining in the directory, while the players
+// already on it play on.
+func TestDrainTurnsBalancersAway(t *testing.T) {
+	c := newTestCluster(t, "a", "b")
+	a := c.start("a", "--metrics-addr", "127.0.0.1:0")
+	b := c.start("b")
+	key := newKey(t)
+	mara := openTerm(t, dial(t, a.addr, withKey(key)), "mara@a", termW, termH, "")
+	register(mara, "mara")
+	createTable(mara)
+	mara.send("s")
+	waitGame(mara)
+	health := "http://" + a.in.ops.metricsAddr + "/healthz"
+	if code, _ := httpGet(t, health); code != 200 {
+		t.Fatalf("/healthz before draining: %d", code)
+	}
+	out, stderr, err := runCmd(t, "drain", "--data-dir", a.dataDir)
+	if err != nil || !strings.Contains(out, "draining") || !strings.Contains(out, "1 table ") {
+		t.Fatalf("drain: %v %q %s", err, out, stderr)
+	}
+	if code, body := httpGet(t, health); code != 503 || !strings.Contains(body, "draining") {
+		t.Fatalf("/healthz after drain: %d %q", code, body)
+	}
+	deadline := time.Now().Add(waitLimit)
+	for {
+		if _, draining, err := b.in.dir.Link("a"); err == nil && draining {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the directory never showed node a draining")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	newDriver(t, 100, mara).step() // the game on the draining node goes on
+	if _, _, err := runCmd(t, "drain", "--data-dir", shortDataDir(t)); err == nil || !strings.Contains(err.Error(), "no server answers") {
+		t.Fatalf("drain with no server: %v", err)
+	}
+}

@@ -6,6 +6,7 @@
 //	codebreakers backup PATH        consistent copy of the database, server running or not
 //	codebreakers export             finished games as JSON lines
 //	codebreakers import FILE        load an export into a stopped server's data directory
+//	codebreakers drain              turn health checks away from this node (to take it out of a cluster)
 //	codebreakers loadtest [flags]   drive this binary (and a minimal floor server) with SSH sessions on loopback
 package main
 
@@ -50,13 +51,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return loadtestCmd(ctx, args, stdout, stderr)
 	case "backup":
 		return backupCmd(ctx, args, os.Getenv, stdout, stderr)
+	case "drain":
+		return drainCmd(ctx, args, os.Getenv, stdout, stderr)
 	case "export":
 		return exportCmd(ctx, args, os.Getenv, stdout, stderr)
 	case "import":
 		return importCmd(args, os.Getenv, os.Stdin, stdout, stderr)
 	case "help":
 		fmt.Fprintln(stdout, "Usage: codebreakers [serve] [flags]\n"+
-			"       codebreakers backup PATH | export [--out PATH] | import FILE\n"+
+			"       codebreakers backup PATH | export [--out PATH] | import FILE | drain\n"+
 			"       codebreakers loadtest [flags]\n\n"+
 			"Run `codebreakers COMMAND --help` for the flags.")
 		return nil

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/server/metrics"
@@ -198,7 +199,7 @@ func (p *ops) serve(ln net.Listener, h http.Handler) {
 func (p *ops) health(in *instance) metrics.HealthCheck {
 	return func(ctx context.Context) error {
 		if p.draining.Load() {
-			return errors.New("shutting down")
+			return errors.New("draining: shutting down, or told to drain (codebreakers drain); new players belong on other nodes")
 		}
 		if err := in.db.Ping(); err != nil {
 			return err
@@ -237,6 +238,16 @@ func adminHandler(in *instance, log *slog.Logger) http.Handler {
 			return
 		}
 		log.Info("backup taken", "bytes", n)
+	})
+	mux.HandleFunc("GET /drain", func(w http.ResponseWriter, r *http.Request) {
+		in.ops.drain()
+		if in.dir != nil {
+			in.dir.SetDraining()
+		}
+		sessions, tables := in.hub.Online()
+		log.Info("draining: health checks now fail so balancers send new players elsewhere", "sessions", sessions, "tables", tables)
+		fmt.Fprintf(w, "draining: /healthz now answers 503; %s and %s still open here\n",
+			words.Count(sessions, "session", "sessions"), words.Count(tables, "table", "tables"))
 	})
 	mux.HandleFunc("GET /export", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/x-ndjson")

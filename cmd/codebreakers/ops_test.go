@@ -183,7 +183,7 @@ func TestMetricsBackupExportWhileServingAndRestore(t *testing.T) {
 
 	// A shutting-down server reports unhealthy, so balancers stop sending players.
 	in.ops.drain()
-	if code, body := httpGet(t, base+"/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "shutting down") {
+	if code, body := httpGet(t, base+"/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "draining") {
 		t.Fatalf("/healthz while draining: %d %q", code, body)
 	}
 	_ = addr
