@@ -1,9 +1,7 @@
 package coding
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -122,14 +120,8 @@ type legacyGame struct {
 
 func loadLegacy(t *testing.T) []legacyGame {
 	t.Helper()
-	b, err := os.ReadFile("testdata/legacy_records.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var games []legacyGame
-	if err := json.Unmarshal(b, &games); err != nil {
-		t.Fatal(err)
-	}
+	enginetest.ReadJSON(t, "testdata/legacy_records.json", &games)
 	return games
 }
 
@@ -153,7 +145,7 @@ func TestLegacyRecordsReplay(t *testing.T) {
 		}
 		s := st.(*state)
 		r, done := s.Result()
-		if !done || !sameEnd(r, g.Result) || !reflect.DeepEqual(s.data, g.Data) {
+		if !done || !enginetest.SameEnd(r, g.Result) || !reflect.DeepEqual(s.data, g.Data) {
 			t.Fatalf("legacy record %d replays to %+v with Data %v; it ended %+v with Data %v", i, r, s.data, g.Result, g.Data)
 		}
 		// A live log resumed halfway goes on under the same rules.
@@ -175,19 +167,13 @@ func TestLegacyRecordsReplay(t *testing.T) {
 			continue
 		}
 		nr, _ := ns.Result()
-		if !sameEnd(nr, g.Result) || !reflect.DeepEqual(ns.(*state).data, g.Data) || !reflect.DeepEqual(ns.(*state).noData, s.noData) {
+		if !enginetest.SameEnd(nr, g.Result) || !reflect.DeepEqual(ns.(*state).data, g.Data) || !reflect.DeepEqual(ns.(*state).noData, s.noData) {
 			diverged++
 		}
 	}
 	if diverged == 0 {
 		t.Fatal("no legacy record plays differently under the new rules: the test would not notice a lost revision")
 	}
-}
-
-// sameEnd compares how two games ended: winners, draw and scores (the
-// summary's wording may change; who won may not).
-func sameEnd(a, b engine.Result) bool {
-	return slices.Equal(a.Winners, b.Winners) && a.Draw == b.Draw && slices.Equal(a.Scores, b.Scores)
 }
 
 // The crack sheet names the possible codes when few are left: exactly the

@@ -6,6 +6,8 @@ package enginetest
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"slices"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -163,4 +165,24 @@ func PlayBotsEach(t testing.TB, g engine.Game, opts engine.Options, n int, level
 	}
 	t.Fatalf("%s seed %d: not over after %d moves", p.Record.Game, seed, maxMoves)
 	return p
+}
+
+// ReadJSON decodes the JSON file at path (a test's testdata) into v,
+// failing the test when it cannot.
+func ReadJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// SameEnd reports whether two games ended alike: the same winners, draw
+// and scores. The summary's wording may change between versions; who won
+// may not.
+func SameEnd(a, b engine.Result) bool {
+	return slices.Equal(a.Winners, b.Winners) && a.Draw == b.Draw && slices.Equal(a.Scores, b.Scores)
 }

@@ -1,14 +1,13 @@
 package ifthen
 
 import (
-	"encoding/json"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/enginetest"
 )
 
 // legacyGame is a Level 3 game recorded by the code before the Challenges
@@ -28,14 +27,8 @@ type legacyGame struct {
 // resumed halfway go on under them. Under the new Challenges the same
 // moves would be judged differently.
 func TestLegacyRecordsReplay(t *testing.T) {
-	b, err := os.ReadFile("testdata/legacy_records.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var games []legacyGame
-	if err := json.Unmarshal(b, &games); err != nil {
-		t.Fatal(err)
-	}
+	enginetest.ReadJSON(t, "testdata/legacy_records.json", &games)
 	if len(games) == 0 {
 		t.Fatal("no legacy records")
 	}
@@ -52,7 +45,7 @@ func TestLegacyRecordsReplay(t *testing.T) {
 		s := st.(*state)
 		c := s.challengeOf(s.challenge)
 		r, done := s.Result()
-		if !done || !sameEnd(r, g.Result) || c.ID+" "+c.Text != g.Challenge || !slices.Equal(judged(s), g.Valid) {
+		if !done || !enginetest.SameEnd(r, g.Result) || c.ID+" "+c.Text != g.Challenge || !slices.Equal(judged(s), g.Valid) {
 			t.Fatalf("legacy record %d replays to %+v on %s %s, judgements %v; it ended %+v on %s, judgements %v",
 				i, r, c.ID, c.Text, judged(s), g.Result, g.Challenge, g.Valid)
 		}
@@ -88,10 +81,4 @@ func judged(s *state) []bool {
 		out = append(out, j.valid)
 	}
 	return out
-}
-
-// sameEnd compares how two games ended: winners, draw and scores (the
-// summary's wording may change; who won may not).
-func sameEnd(a, b engine.Result) bool {
-	return slices.Equal(a.Winners, b.Winners) && a.Draw == b.Draw && slices.Equal(a.Scores, b.Scores)
 }

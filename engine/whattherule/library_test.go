@@ -112,32 +112,20 @@ func TestLibraryGradesRiseWithComplexity(t *testing.T) {
 func TestLibraryRulesSayWhatTheyJudge(t *testing.T) {
 	univ := attrs.Universe()
 	rng := rand.New(rand.NewPCG(8, 9))
+	lines := make([][]rulelang.Card, 30)
+	for i := range lines {
+		lines[i] = make([]rulelang.Card, 3+rng.IntN(4))
+		for j := range lines[i] {
+			lines[i][j] = univ[rng.IntN(len(univ))]
+		}
+	}
 	for _, lr := range Library() {
 		r := rulelang.MustParse(attrs, lr.Text)
 		for _, f := range r.FixedComparisons() {
 			t.Errorf("%q: %v", lr.Text, f)
 		}
-		rd, err := rulelangtest.ReadEnglish(attrs, r.English())
-		if err != nil {
+		if err := rulelangtest.SaysWhatItJudges(r, lines, univ); err != nil {
 			t.Errorf("%q: %v", lr.Text, err)
-			continue
-		}
-	lines:
-		for range 30 {
-			line := make([]rulelang.Card, 3+rng.IntN(4))
-			for i := range line {
-				line[i] = univ[rng.IntN(len(univ))]
-			}
-			for _, c := range univ {
-				says, err := rd.Judge(line, c)
-				if err != nil {
-					t.Fatalf("%q: %v", lr.Text, err)
-				}
-				if judged := r.Accepts(line, c); says != judged {
-					t.Errorf("%q: %q says %v for %s after %s; it is judged %v", lr.Text, r.English(), says, attrs.Format(c), attrs.Format(line[len(line)-1]), judged)
-					break lines
-				}
-			}
 		}
 	}
 }

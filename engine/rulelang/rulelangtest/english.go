@@ -35,6 +35,31 @@ func (rd *Reading) Judge(line []rulelang.Card, card rulelang.Card) (bool, error)
 	return v, err
 }
 
+// SaysWhatItJudges reads r's English and compares its reading with r's
+// judge for every card of cards after every line of lines (each long
+// enough for every card the rule reads); it returns the first
+// disagreement, or nil when they agree throughout.
+func SaysWhatItJudges(r *rulelang.Rule, lines [][]rulelang.Card, cards []rulelang.Card) error {
+	as := r.Attributes()
+	rd, err := ReadEnglish(as, r.English())
+	if err != nil {
+		return err
+	}
+	for _, line := range lines {
+		for _, c := range cards {
+			says, err := rd.Judge(line, c)
+			if err != nil {
+				return fmt.Errorf("%q: %w", r.English(), err)
+			}
+			if judged := r.Accepts(line, c); says != judged {
+				return fmt.Errorf("%q says %v for %s after %s; the rule judges %v",
+					r.English(), says, as.Format(c), as.Format(line[len(line)-1]), judged)
+			}
+		}
+	}
+	return nil
+}
+
 // ReadEnglish reads a sentence written by rulelang's English renderer for
 // attribute set as.
 func ReadEnglish(as *rulelang.Attributes, sentence string) (*Reading, error) {

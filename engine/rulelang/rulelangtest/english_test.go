@@ -9,22 +9,29 @@ import (
 	"github.com/codebreakers/codebreakers/engine/rulelang"
 )
 
-// disagreement returns the first line and card (from a sample of lines
-// long enough for every slot) on which the reading of r's English and r's
-// compiled judge differ, or "" when they agree on all of them.
-func disagreement(t *testing.T, as *rulelang.Attributes, r *rulelang.Rule, english string, rng *rand.Rand, lines int) string {
+// randomLines returns count lines of 3 to 5 random cards.
+func randomLines(as *rulelang.Attributes, rng *rand.Rand, count int) [][]rulelang.Card {
+	univ := as.Universe()
+	out := make([][]rulelang.Card, count)
+	for i := range out {
+		out[i] = make([]rulelang.Card, 3+rng.IntN(3))
+		for j := range out[i] {
+			out[i][j] = univ[rng.IntN(len(univ))]
+		}
+	}
+	return out
+}
+
+// disagreement is how english (instead of r's own) reads against r's
+// judge after count random lines, or "" when they agree.
+func disagreement(t *testing.T, as *rulelang.Attributes, r *rulelang.Rule, english string, rng *rand.Rand, count int) string {
 	t.Helper()
 	rd, err := ReadEnglish(as, english)
 	if err != nil {
 		return "unreadable: " + err.Error()
 	}
-	univ := as.Universe()
-	for range lines {
-		line := make([]rulelang.Card, 3+rng.IntN(3))
-		for i := range line {
-			line[i] = univ[rng.IntN(len(univ))]
-		}
-		for _, c := range univ {
+	for _, line := range randomLines(as, rng, count) {
+		for _, c := range as.Universe() {
 			got, err := rd.Judge(line, c)
 			if err != nil {
 				return err.Error()
@@ -42,8 +49,8 @@ func TestStarterRulesSayWhatTheyJudge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, lr := range rulelang.WhatTheRuleStarters() {
 		r := rulelang.MustParse(as, lr.Text)
-		if d := disagreement(t, as, r, r.English(), rng, 20); d != "" {
-			t.Errorf("%s (%q): %s", lr.Text, r.English(), d)
+		if err := SaysWhatItJudges(r, randomLines(as, rng, 20), as.Universe()); err != nil {
+			t.Errorf("%s: %v", lr.Text, err)
 		}
 	}
 }
@@ -198,8 +205,8 @@ func TestRandomRulesSayWhatTheyJudge(t *testing.T) {
 			if err != nil {
 				t.Fatalf("generated %q: %v", src, err)
 			}
-			if d := disagreement(t, as, r, r.English(), g.rng, 2); d != "" {
-				t.Fatalf("%s\n%s\n%s", r, r.English(), d)
+			if err := SaysWhatItJudges(r, randomLines(as, g.rng, 2), as.Universe()); err != nil {
+				t.Fatalf("%s: %v", r, err)
 			}
 		}
 	}
