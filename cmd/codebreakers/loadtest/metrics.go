@@ -44,9 +44,19 @@ func readMetrics(ctx context.Context, addr string) (scrape, error) {
 // saveProfile fetches a CPU profile of secs seconds from the server's
 // pprof listener and writes it to path.
 func saveProfile(ctx context.Context, addr string, secs int, path string) error {
-	ctx, cancel := context.WithTimeout(ctx, time.Duration(secs+30)*time.Second)
+	return fetchProfile(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs),
+		time.Duration(secs+30)*time.Second, path)
+}
+
+// saveHeapProfile fetches the server's heap profile, taken right after a
+// collection so that it shows live memory only, and writes it to path.
+func saveHeapProfile(ctx context.Context, addr, path string) error {
+	return fetchProfile(ctx, "http://"+addr+"/debug/pprof/heap?gc=1", time.Minute, path)
+}
+
+func fetchProfile(ctx context.Context, url string, limit time.Duration, path string) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	url := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return fmt.Errorf("profile request: %w", err)
@@ -208,4 +218,31 @@ func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
 		m.WritesPerCommit = writes / m.Commit.Count
 	}
 	return m
+}
+
+// Runtime is where a held session's memory goes inside the server, from
+// the Go runtime's own figures (its /metrics) before and after the
+// sessions were opened, divided by the sessions held.
+type Runtime struct {
+	Goroutines float64 `json:"goroutines_per_session"`
+	// HeapKB is heap in use; StackKB goroutine stacks; OtherKB whatever
+	// else the runtime took from the system (GC metadata, spans, free
+	// heap not yet returned), all per session.
+	HeapKB  float64 `json:"heap_kb_per_session"`
+	StackKB float64 `json:"stack_kb_per_session"`
+	SysKB   float64 `json:"runtime_sys_kb_per_session"`
+}
+
+func runtimePerSession(before, after scrape, sessions int) *Runtime {
+	if sessions <= 0 {
+		return nil
+	}
+	n := float64(sessions)
+	d := func(name string) float64 { return (after.sum(name) - before.sum(name)) / n }
+	return &Runtime{
+		Goroutines: d("go_goroutines"),
+		HeapKB:     d("go_memstats_heap_inuse_bytes") / 1024,
+		StackKB:    d("go_memstats_stack_inuse_bytes") / 1024,
+		SysKB:      d("go_memstats_sys_bytes") / 1024,
+	}
 }

@@ -57,6 +57,9 @@ type Config struct {
 	// CPUProfile, when set, is where the server's CPU profile over the
 	// playing phase is written (the server is started with --pprof-addr).
 	CPUProfile string
+	// HeapProfile, when set, is where the server's heap profile is written
+	// once the Idle sessions are held (live memory after a collection).
+	HeapProfile string
 	// AsksBeforeGuess is how many questions a player asks before guessing.
 	AsksBeforeGuess int
 	// StepTimeout bounds every wait for a screen.
@@ -133,9 +136,12 @@ type TargetReport struct {
 	MBPerSession   float64 `json:"mb_per_session"`
 	IdleCPUPercent float64 `json:"idle_cpu_percent_of_core"`
 	// IdleCPUPerSession is CPU microseconds per session per second.
-	IdleCPUPerSession float64  `json:"idle_cpu_us_per_session_per_sec"`
-	Echo              Latency  `json:"keypress_echo"`
-	Errors            []string `json:"errors,omitempty"`
+	IdleCPUPerSession float64 `json:"idle_cpu_us_per_session_per_sec"`
+	// Runtime splits a held session's memory as the Go runtime counts it
+	// (only for a target with /metrics).
+	Runtime *Runtime `json:"runtime,omitempty"`
+	Echo    Latency  `json:"keypress_echo"`
+	Errors  []string `json:"errors,omitempty"`
 }
 
 // Run measures the floor (unless cfg.NoFloor), then the arcade idle, then
@@ -195,7 +201,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		args = append(args, "--metrics-addr", metricsAddr)
 	}
 	var pprofAddr string
-	if cfg.CPUProfile != "" {
+	if cfg.CPUProfile != "" || cfg.HeapProfile != "" {
 		if pprofAddr, err = freeAddr(); err != nil {
 			return rep, err
 		}
@@ -306,6 +312,12 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 		return r, nil, err
 	}
 	r.BaseRSSMB = mb(base.RSS)
+	var m0 scrape
+	if t.metricsAddr != "" {
+		if m0, err = readMetrics(ctx, t.metricsAddr); err != nil {
+			errs.add(err)
+		}
+	}
 
 	var next atomic.Int64
 	held, elapsed := ramp(ctx, cfg, t, open, cfg.Held, 0, &next, errs)
@@ -357,6 +369,22 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	}
 	fmt.Fprintf(cfg.Log, "%s: %d held, %.0f MB RSS (%.3f MB/session), idle CPU %.1f%% of a core (%.1f µs/session/s)\n",
 		t.name, len(held), r.HeldRSSMB, r.MBPerSession, r.IdleCPUPercent, r.IdleCPUPerSession)
+	if m0 != nil {
+		if m1, err := readMetrics(ctx, t.metricsAddr); err != nil {
+			errs.add(err)
+		} else if r.Runtime = runtimePerSession(m0, m1, len(held)); r.Runtime != nil {
+			fmt.Fprintf(cfg.Log, "%s: per session %.1f goroutines, heap %.1f KB, stacks %.1f KB, runtime total %.1f KB\n",
+				t.name, r.Runtime.Goroutines, r.Runtime.HeapKB, r.Runtime.StackKB, r.Runtime.SysKB)
+		}
+	}
+	if t.pprofAddr != "" && cfg.HeapProfile != "" {
+		if err := saveHeapProfile(ctx, t.pprofAddr, cfg.HeapProfile); err != nil {
+			errs.add(err)
+		} else {
+			fmt.Fprintf(cfg.Log, "%s: heap profile of %d held sessions in %s (go tool pprof -sample_index=inuse_space -top %s)\n",
+				t.name, len(held), cfg.HeapProfile, cfg.HeapProfile)
+		}
+	}
 
 	// Keypress echo: one key at a time on different sessions, timed to the
 	// first byte of the redrawn screen. Down and up alternate so the screen
