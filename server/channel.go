@@ -122,26 +122,30 @@ func (c *channelState) finish() { c.doneOnce.Do(func() { close(c.done) }) }
 type termSize struct{ Width, Height int }
 
 // resizeBox holds a session's latest (clamped) terminal size. The request
-// filter writes it without ever blocking; the program's forwarder reads it.
-// Resizes that arrive faster than the program takes them coalesce: only the
-// latest size matters.
+// filter writes it without ever blocking; once the program runs, every
+// change is forwarded to it (see follow). Resizes that arrive faster than
+// the program takes them coalesce: only the latest size matters.
 type resizeBox struct {
 	mu      sync.Mutex
 	size    termSize
-	changed chan struct{} // 1-buffered: "size changed since you last looked"
+	sent    termSize       // the size the program was last given
+	send    func(termSize) // nil until the program runs; blocks until taken
+	stopped bool
+	running bool // a goroutine is forwarding sizes
 }
 
 func newResizeBox() *resizeBox {
-	return &resizeBox{size: termSize{80, 24}, changed: make(chan struct{}, 1)}
+	return &resizeBox{size: termSize{80, 24}}
 }
 
 func (b *resizeBox) set(s termSize) {
 	b.mu.Lock()
 	b.size = s
+	start := b.send != nil && !b.running && !b.stopped && s != b.sent
+	b.running = b.running || start
 	b.mu.Unlock()
-	select {
-	case b.changed <- struct{}{}:
-	default:
+	if start {
+		go b.forward()
 	}
 }
 
@@ -149,6 +153,39 @@ func (b *resizeBox) get() termSize {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.size
+}
+
+// follow hands every later size to send, starting from sent (the size the
+// program started with), until stop. No goroutine waits between resizes:
+// one is started for each burst of them.
+func (b *resizeBox) follow(sent termSize, send func(termSize)) {
+	b.mu.Lock()
+	b.sent, b.send = sent, send
+	b.mu.Unlock()
+	b.set(b.get()) // a resize that came in the meantime
+}
+
+// stop ends the forwarding: later sizes are kept but not sent.
+func (b *resizeBox) stop() {
+	b.mu.Lock()
+	b.stopped = true
+	b.mu.Unlock()
+}
+
+// forward sends the latest size until the program has it.
+func (b *resizeBox) forward() {
+	for {
+		b.mu.Lock()
+		size := b.size
+		if size == b.sent || b.stopped {
+			b.running = false
+			b.mu.Unlock()
+			return
+		}
+		b.sent = size
+		b.mu.Unlock()
+		b.send(size) // returns when the program takes it or has ended
+	}
 }
 
 // clampSize bounds a client-reported size. Zero means "unknown" (some

@@ -9,7 +9,6 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"charm.land/ssh"
@@ -340,29 +339,15 @@ func (s *Server) splice(ctx context.Context, sess ssh.Session, id Identity, h ha
 	log.Info("session carried to another node")
 	done := make(chan error, 1)
 	go func() { done <- remote.Wait() }()
-	var spliced atomic.Bool
-	spliced.Store(true)
-	go func() { // resizes follow the player
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-box.changed:
-			}
-			if !spliced.Load() {
-				return
-			}
-			sz := box.get()
-			_ = remote.WindowChange(sz.Height, sz.Width)
-		}
-	}()
+	// Resizes follow the player.
+	box.follow(size, func(sz termSize) { _ = remote.WindowChange(sz.Height, sz.Width) })
+	defer box.stop()
 	select {
 	case err = <-done:
 	case <-ctx.Done():
 		_ = remote.Signal(gossh.SIGHUP)
 		_ = remote.Close()
 		err = <-done
-		spliced.Store(false)
 		if cause := context.Cause(ctx); cause == errIdle || cause == errTooLong || cause == errShutdown || cause == errBanned {
 			writeLine(sess, "")
 			writeLine(sess, cause.Error())
@@ -370,7 +355,6 @@ func (s *Server) splice(ctx context.Context, sess ssh.Session, id Identity, h ha
 		}
 		return 1
 	}
-	spliced.Store(false)
 	var exit *gossh.ExitError
 	switch {
 	case err == nil:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -30,11 +31,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	limited := newInputLimiter(sess, s.cfg.InputPerSecond, s.cfg.InputBurst, func() {
 		s.abuse("input flood", id.Account, remote, "input beyond the per-session rate is dropped")
 	})
-	// The program reads through a handle that is detached when it ends, so
-	// that input typed meanwhile waits for whoever reads next (a session
-	// carried to another node) instead of vanishing into a dead reader.
-	programInput := limited.handle()
-	input := &inputTracker{r: programInput, last: &lastInput}
+	limited.last = &lastInput
 
 	model := s.cfg.App(Session{
 		Identity: id,
@@ -64,10 +61,14 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	// View only when the view changes; Bubble Tea's one-tick-a-second
 	// ticker then finds nothing to write. Options are built here rather
 	// than with wish's MakeOptions, which would replace our filter.
+	// Bubble Tea's input reader is off too: it builds a 131 KB key table
+	// and runs two goroutines for every session. Input is metered, decoded
+	// (keyScanner) and sent to the program by keyInput, which holds no
+	// goroutine while the player is idle.
 	guard := newGuard(model, log, scr)
 	p := tea.NewProgram(guard,
 		tea.WithContext(ctx),
-		tea.WithInput(input),
+		tea.WithInput(nil),
 		tea.WithOutput(io.Discard),
 		tea.WithoutRenderer(),
 		tea.WithFPS(1),
@@ -78,18 +79,20 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		tea.WithFilter(s.filterMsg),
 	)
 
-	resizeCtx, stopResizes := context.WithCancel(ctx)
-	defer stopResizes()
-	go forwardResizes(resizeCtx, p, box, size)
-	go s.watchdog(ctx, cancel, &lastInput, time.Now())
+	defer s.startWatchdog(cancel, &lastInput, time.Now())()
+	// The program's input is detached when it ends, so that input typed
+	// meanwhile waits for whoever reads next (a session carried to another
+	// node) instead of vanishing into a program that has ended.
+	keys := startKeyInput(limited, p.Send)
+	box.follow(size, func(size termSize) { p.Send(tea.WindowSizeMsg{Width: size.Width, Height: size.Height}) })
 
 	_, err := p.Run()
-	stopResizes()
-	programInput.Detach()
+	box.stop()
+	keys.detach()
 	guard.release()
 	delivered := scr.Close(screenCloseWait)
 	if h, ok := handoffOf(model); ok && delivered && !guard.panicked && ctx.Err() == nil {
-		code := s.splice(ctx, sess, id, h, box, &inputTracker{r: limited.handle(), last: &lastInput}, pty.Term, env)
+		code := s.splice(ctx, sess, id, h, box, limited.handle(), pty.Term, env)
 		cancel(errEnded)
 		return code
 	}
@@ -133,69 +136,48 @@ func (s *Server) filterMsg(_ tea.Model, msg tea.Msg) tea.Msg {
 	return msg
 }
 
-// forwardResizes hands the latest terminal size to the program whenever it
-// changes. Bursts of resizes collapse into one message.
-func forwardResizes(ctx context.Context, p *tea.Program, box *resizeBox, sent termSize) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-box.changed:
-		}
-		size := box.get()
-		if size == sent {
-			continue
-		}
-		sent = size
-		// Send returns when the program takes the message or stops.
-		p.Send(tea.WindowSizeMsg{Width: size.Width, Height: size.Height})
-	}
-}
-
-// watchdog ends the session after IdleTimeout without input or after
-// MaxSessionTime in total, whichever comes first.
-func (s *Server) watchdog(ctx context.Context, cancel context.CancelCauseFunc, lastInput *atomic.Int64, started time.Time) {
+// startWatchdog ends the session after IdleTimeout without input or after
+// MaxSessionTime in total, whichever comes first. It is a timer, not a
+// goroutine: it wakes when the earlier of the two is due, and sleeps on if
+// input came meanwhile. The session calls the returned stop when it ends.
+func (s *Server) startWatchdog(cancel context.CancelCauseFunc, lastInput *atomic.Int64, started time.Time) (stop func()) {
 	deadline := started.Add(s.cfg.MaxSessionTime)
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	for {
-		now := time.Now()
-		idleAt := time.Unix(0, lastInput.Load()).Add(s.cfg.IdleTimeout)
-		switch {
-		case !now.Before(deadline):
-			cancel(errTooLong)
-			return
-		case !now.Before(idleAt):
-			cancel(errIdle)
-			return
-		}
-		next := idleAt
+	var mu sync.Mutex // orders the timer's creation before its first check, and stop after it
+	var timer *time.Timer
+	stopped := false
+	idleAt := func() time.Time { return time.Unix(0, lastInput.Load()).Add(s.cfg.IdleTimeout) }
+	due := func(now time.Time) time.Duration {
+		next := idleAt()
 		if deadline.Before(next) {
 			next = deadline
 		}
-		timer.Reset(next.Sub(now))
-		select {
-		case <-ctx.Done():
+		return next.Sub(now)
+	}
+	check := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
 			return
-		case <-timer.C:
+		}
+		now := time.Now()
+		switch {
+		case !now.Before(deadline):
+			cancel(errTooLong)
+		case !now.Before(idleAt()):
+			cancel(errIdle)
+		default:
+			timer.Reset(due(now))
 		}
 	}
-}
-
-// inputTracker notes when the client last sent anything. Only input counts
-// as activity: output is what an abandoned, repainting screen produces.
-type inputTracker struct {
-	r    io.Reader
-	last *atomic.Int64
-}
-
-// Read reads from the session and stamps the time of any input.
-func (t *inputTracker) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if n > 0 {
-		t.last.Store(time.Now().UnixNano())
+	mu.Lock()
+	defer mu.Unlock()
+	timer = time.AfterFunc(due(time.Now()), check)
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		timer.Stop()
 	}
-	return n, err //nolint:wrapcheck // io.EOF must pass through unwrapped
 }
 
 // writeLine writes one line, ignoring errors: the client may already be

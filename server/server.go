@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/netip"
 	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -156,8 +157,19 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.listeners = append(s.listeners, ln)
 	s.mu.Unlock()
 	s.log.Info("listening", "addr", ln.Addr().String())
-	return s.ssh.Serve(ln) //nolint:wrapcheck // ErrServerClosed must stay comparable
+	// Every goroutine started for a connection descends from this one and
+	// inherits its label, so a goroutine profile shows what connections
+	// and their sessions hold (connGoroutineLabel).
+	var err error
+	pprof.Do(context.Background(), pprof.Labels(connGoroutineLabel, "conn"), func(context.Context) {
+		err = s.ssh.Serve(ln)
+	})
+	return err //nolint:wrapcheck // ErrServerClosed must stay comparable
 }
+
+// connGoroutineLabel is the profiler label (with the value "conn") of the
+// goroutines that serve connections and their sessions.
+const connGoroutineLabel = "codebreakers"
 
 // ErrServerClosed is returned by Serve after Shutdown or Close.
 var ErrServerClosed = ssh.ErrServerClosed

@@ -459,3 +459,36 @@ func TestIdleRendererStartsNothing(t *testing.T) {
 	w.none(t)
 	r.Close(waitLimit)
 }
+
+// TestIdleOutboxKeepsNoWriter checks that once a frame is written the
+// writer goroutine leaves and the queue's buffer is let go: an idle
+// session holds neither. The next frame starts a writer again, and
+// closing an idle outbox returns at once.
+func TestIdleOutboxKeepsNoWriter(t *testing.T) {
+	w := make(writes, 4)
+	r := New(w, Options{Width: 20, Height: 3, MinInterval: time.Nanosecond})
+	idle := func() bool {
+		r.out.mu.Lock()
+		defer r.out.mu.Unlock()
+		return !r.out.running && r.out.queued == nil
+	}
+	for _, s := range []string{"one", "two"} {
+		r.Render(view(s))
+		if got := w.next(t); !strings.Contains(got, s) {
+			t.Fatalf("frame %q not written: %q", s, got)
+		}
+		deadline := time.Now().Add(waitLimit)
+		for !idle() {
+			if time.Now().After(deadline) {
+				t.Fatal("the writer goroutine stayed after its output was written")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if !r.Close(waitLimit) {
+		t.Error("closing an idle renderer did not deliver its last frame")
+	}
+	if got := w.next(t); !strings.Contains(got, leaveScreen) {
+		t.Errorf("the closing frame %q does not leave the screen", got)
+	}
+}

@@ -11,37 +11,36 @@ import (
 // memory for the rest of an idle session.
 const shrinkAbove = 32 << 10
 
-// outbox queues a session's output and writes it from its own goroutine,
-// so the program that produces frames never waits on the network. Bytes
-// queued while a write is in flight are sent together after it.
+// outbox queues a session's output and writes it from a goroutine of its
+// own, so the program that produces frames never waits on the network.
+// Bytes queued while a write is in flight are sent together after it. The
+// writer goroutine runs only while there is output to write: an idle
+// session keeps no goroutine and no buffer here.
 type outbox struct {
 	w          io.Writer
 	maxPending int
 	stallAfter time.Duration
 	onStall    func()
 
-	mu       sync.Mutex
-	queued   []byte
-	spare    []byte
-	closing  bool
-	dead     bool // stalled or failed: output is dropped
-	writing  bool // a write is in flight
-	wake     chan struct{}
-	finished chan struct{}
-	stall    sync.Once
+	mu      sync.Mutex
+	queued  []byte
+	closing bool
+	dead    bool // stalled or failed: output is dropped
+	writing bool // a write is in flight
+	running bool // the writer goroutine is on its way
+	// drained is closed when the writer goroutine leaves after close
+	// was asked for (nil until then).
+	drained chan struct{}
+	stall   sync.Once
 }
 
 func newOutbox(w io.Writer, maxPending int, stallAfter time.Duration, onStall func()) *outbox {
-	o := &outbox{
-		w: w, maxPending: maxPending, stallAfter: stallAfter, onStall: onStall,
-		wake: make(chan struct{}, 1), finished: make(chan struct{}),
-	}
-	go o.run()
-	return o
+	return &outbox{w: w, maxPending: maxPending, stallAfter: stallAfter, onStall: onStall}
 }
 
-// enqueue copies p to the queue. A client with more than maxPending bytes
-// waiting has stopped reading: it is reported and its output dropped.
+// enqueue copies p to the queue and makes sure a writer will send it. A
+// client with more than maxPending bytes waiting has stopped reading: it
+// is reported and its output dropped.
 func (o *outbox) enqueue(p []byte) {
 	o.mu.Lock()
 	if o.dead || o.closing {
@@ -55,51 +54,56 @@ func (o *outbox) enqueue(p []byte) {
 		return
 	}
 	o.queued = append(o.queued, p...)
+	start := !o.running
+	o.running = true
 	o.mu.Unlock()
-	select {
-	case o.wake <- struct{}{}:
-	default:
+	if start {
+		go o.run()
 	}
 }
 
-// run writes whatever is queued until the outbox is closed and empty, or
-// the writer fails.
+// run writes whatever is queued until nothing is, or the writer fails.
 func (o *outbox) run() {
-	defer close(o.finished)
-	for range o.wake {
-		for {
-			o.mu.Lock()
-			batch := o.queued
-			if len(batch) == 0 || o.dead {
-				done := o.closing || o.dead
-				o.mu.Unlock()
-				if done {
-					return
-				}
-				break
-			}
-			o.queued = o.spare[:0]
-			o.spare = nil
-			o.writing = true
-			o.mu.Unlock()
-
-			watch := time.AfterFunc(o.stallAfter, o.stalled)
-			_, err := o.w.Write(batch)
-			watch.Stop()
-
-			o.mu.Lock()
-			o.writing = false
-			if err != nil {
-				o.dead, o.queued = true, nil
-			}
-			if cap(batch) <= shrinkAbove {
-				o.spare = batch[:0]
-			}
-			if cap(o.queued) > shrinkAbove && len(o.queued) == 0 {
+	var spare []byte // the last batch's buffer, for the next one
+	for {
+		o.mu.Lock()
+		batch := o.queued
+		if len(batch) == 0 || o.dead {
+			o.running = false
+			if o.dead {
 				o.queued = nil
 			}
+			if o.drained != nil {
+				close(o.drained)
+				o.drained = nil
+			}
 			o.mu.Unlock()
+			return
 		}
+		o.queued = spare[:0]
+		o.writing = true
+		o.mu.Unlock()
+
+		watch := time.AfterFunc(o.stallAfter, o.stalled)
+		_, err := o.w.Write(batch)
+		watch.Stop()
+
+		o.mu.Lock()
+		o.writing = false
+		if err != nil {
+			o.dead, o.queued = true, nil
+		}
+		spare = nil
+		if cap(batch) <= shrinkAbove {
+			spare = batch[:0]
+		}
+		if len(o.queued) == 0 && cap(o.queued) > 0 && spare == nil {
+			spare = o.queued[:0]
+		}
+		if len(o.queued) == 0 {
+			o.queued = nil // nothing left: an idle session keeps no buffer
+		}
+		o.mu.Unlock()
 	}
 }
 
@@ -114,22 +118,24 @@ func (o *outbox) stalled() {
 }
 
 // close lets the writer finish what is queued, for at most wait, and stops
-// it. It reports whether everything queued was written.
+// taking output. It reports whether everything queued was written.
 func (o *outbox) close(wait time.Duration) bool {
 	o.mu.Lock()
-	already := o.closing
 	o.closing = true
-	o.mu.Unlock()
-	if !already {
-		select {
-		case o.wake <- struct{}{}:
-		default:
-		}
+	if !o.running {
+		dead := o.dead
+		o.mu.Unlock()
+		return !dead
 	}
+	if o.drained == nil {
+		o.drained = make(chan struct{})
+	}
+	drained := o.drained
+	o.mu.Unlock()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
-	case <-o.finished:
+	case <-drained:
 		o.mu.Lock()
 		defer o.mu.Unlock()
 		return !o.dead
