@@ -57,11 +57,11 @@ func (a *app) rule(w int) string {
 	return p.rule
 }
 
-// keyBar is a.help.ShortHelpView(ks), remembered: it depends only on the
+// keyBar is the help bar's ShortHelpView(ks), remembered: it depends only on the
 // help's width and, per binding, whether it is enabled and its help text.
 func (a *app) keyBar(ks []key.Binding) string {
 	p := &a.parts
-	in := keysInput(p.scratch[:0], a.help.Width(), ks)
+	in := keysInput(p.scratch[:0], a.helpWidth(), ks)
 	p.scratch = in
 	if bar, ok := p.keys[string(in)]; ok {
 		return bar
@@ -69,7 +69,8 @@ func (a *app) keyBar(ks []key.Binding) string {
 	if p.keys == nil || len(p.keys) >= maxKeyBars {
 		p.keys = make(map[string]string, 4)
 	}
-	bar := a.help.ShortHelpView(ks)
+	h := a.helpModel()
+	bar := h.ShortHelpView(ks)
 	p.keys[string(in)] = bar
 	return bar
 }

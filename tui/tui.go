@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -139,9 +140,10 @@ type app struct {
 	start    Start
 
 	width, height int
-	st            styles
-	km            keys
-	help          help.Model
+	// st and km are shared by every session (see sharedLooks): read them,
+	// never change them.
+	st *styles
+	km *keys
 
 	stack       []screen
 	showHelp    bool
@@ -188,12 +190,10 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 	a := &app{
 		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst, puzzles: deps.Puzzles,
 		id: s.Identity, start: s.Start,
-		st: newStyles(), km: newKeys(), help: help.New(),
+		st: &sharedLooks().st, km: &sharedLooks().km,
 		dirty: true, pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
 		minRated: cmp.Or(deps.LeaderboardMinGames, 5),
 	}
-	a.help.Styles = a.st.help
-	a.help.ShortSeparator = " · "
 	a.resize(s.Width, s.Height)
 	if a.id.Guest && a.id.Handle == "" {
 		a.id.Handle = guestHandle()
@@ -220,7 +220,33 @@ func guestHandle() string {
 func (a *app) resize(w, h int) {
 	a.width = max(0, min(w, MaxWidth))
 	a.height = max(0, min(h, MaxHeight))
-	a.help.SetWidth(max(0, a.width-2))
+}
+
+// looks are what every session draws with: its styles, its keys and the
+// help bar's settings. Nothing in them changes once made, so all sessions
+// share one set instead of holding 23 KB each.
+type looks struct {
+	st   styles
+	km   keys
+	help help.Model // its width is set per use (helpModel)
+}
+
+// sharedLooks makes the looks once, on first use.
+var sharedLooks = sync.OnceValue(func() *looks {
+	l := &looks{st: newStyles(), km: newKeys(), help: help.New()}
+	l.help.Styles = l.st.help
+	l.help.ShortSeparator = " · "
+	return l
+})
+
+// helpWidth is the width of the key bar under every screen.
+func (a *app) helpWidth() int { return max(0, a.width-2) }
+
+// helpModel is the help bar for this session's width.
+func (a *app) helpModel() help.Model {
+	h := sharedLooks().help
+	h.SetWidth(a.helpWidth())
+	return h
 }
 
 func (a *app) top() screen { return a.stack[len(a.stack)-1] }

@@ -26,7 +26,10 @@ func (m *Memo[K, V]) Put(k K, v V) V {
 		limit = DefaultMemo
 	}
 	if m.m == nil || len(m.m) >= limit {
-		m.m = make(map[K]V, 64)
+		// No size hint: most memos (a session's title bar, a quiet
+		// board) hold a handful of entries for as long as the session
+		// lasts, and a map grows on its own where more are needed.
+		m.m = make(map[K]V)
 	}
 	m.m[k] = v
 	return v
