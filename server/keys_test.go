@@ -165,7 +165,9 @@ func TestKeyInputKeepsNoGoroutineWhileIdle(t *testing.T) {
 	lim.last = &last
 	c := collector{msgs: make(chan tea.Msg, 16)}
 	k := startKeyInput(lim, c.send)
+	k.mu.Lock()
 	k.escWait = 5 * time.Millisecond
+	k.mu.Unlock()
 	defer k.detach()
 	defer pw.Close()
 
@@ -315,5 +317,36 @@ func TestIdleSessionsHoldFewGoroutines(t *testing.T) {
 	t.Logf("%d sessions hold %d goroutines (%.1f each)", sessions, n-1, float64(n-1)/sessions)
 	if n > limit {
 		t.Errorf("%d idle sessions hold %d goroutines, want at most %d each\n%s", sessions, n, want, dump)
+	}
+}
+
+// TestDetachedInputWaitsForTheNextReader: once the program has ended, what
+// the player types is left for whoever reads next (a session carried to
+// another node), not decoded for a program that is gone.
+func TestDetachedInputWaitsForTheNextReader(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	lim := newInputLimiter(pr, 1<<20, 1<<20, nil)
+	c := collector{msgs: make(chan tea.Msg, 16)}
+	k := startKeyInput(lim, c.send)
+	if _, err := pw.Write([]byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.next(t); fmt.Sprint(got) != "a" {
+		t.Fatalf("got %v, want a", got)
+	}
+	k.detach()
+	if _, err := pw.Write([]byte("later")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	n, err := lim.handle().Read(buf)
+	if err != nil || string(buf[:n]) != "later" {
+		t.Errorf("the next reader got %q, %v; want \"later\"", buf[:n], err)
+	}
+	select {
+	case m := <-c.msgs:
+		t.Errorf("the ended program was sent %v", m)
+	default:
 	}
 }
