@@ -207,6 +207,12 @@ func (h *Hub) Watch(id Identity, code string) (*Conn, error) {
 
 // QuickPlay starts a private game at once: this person and bots.
 func (h *Hub) QuickPlay(id Identity, game string) (*Conn, error) {
+	return h.QuickPlayLevel(id, game, "")
+}
+
+// QuickPlayLevel is QuickPlay with bots of the given level (one of the
+// game's levels; empty: the game's default).
+func (h *Hub) QuickPlayLevel(id Identity, game, level string) (*Conn, error) {
 	g, ok := h.cfg.Games.Lookup(game)
 	if !ok {
 		return nil, engine.Illegal("There is no game called %q.", textsafe.Clean(game, 20))
@@ -216,7 +222,7 @@ func (h *Hub) QuickPlay(id Identity, game string) (*Conn, error) {
 		return nil, engine.Illegal("%s has no bots yet; create a table and share its code.", info.Name)
 	}
 	seats := min(max(3, info.MinPlayers), info.MaxPlayers)
-	c, err := h.Create(id, TableSpec{Game: game, Seats: seats, Bots: seats - 1})
+	c, err := h.Create(id, TableSpec{Game: game, Seats: seats, Bots: seats - 1, BotLevel: level})
 	if err != nil {
 		return nil, err
 	}

@@ -172,6 +172,24 @@ func TestQuickPlayBotsAtTheDefaultLevel(t *testing.T) {
 	}
 }
 
+// TestQuickPlayAtAChosenLevel: quick play seats its bots at the level the
+// player chose, and refuses a level the game does not have.
+func TestQuickPlayAtAChosenLevel(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	c, err := h.QuickPlayLevel(ident("ann"), "secret", "easy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range c.View().Seats[1:] {
+		if !s.Bot || s.BotLevel != "easy" {
+			t.Errorf("seat %d is %+v, want an easy bot", i+1, s)
+		}
+	}
+	if _, err := h.QuickPlayLevel(ident("bob"), "secret", "godlike"); err == nil || !engine.IsIllegal(err) {
+		t.Errorf("an unknown level: err = %v, want a refusal", err)
+	}
+}
+
 func TestQuickPlayToTheEnd(t *testing.T) {
 	store := newMemStore()
 	h := testHub(t, store, nil)

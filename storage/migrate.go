@@ -77,3 +77,12 @@ func migrateTo4(tx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// migrateTo5 brings a schema-4 file to schema 5: it creates the bucket of
+// account preferences. Accounts made before have none: the defaults apply.
+func migrateTo5(tx *bolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists([]byte(bucketPrefs)); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketPrefs, err)
+	}
+	return nil
+}

@@ -74,7 +74,7 @@ var (
 
 // schemaVersion is the layout this build writes. Bump it and extend
 // migrate when the layout changes.
-const schemaVersion = 4
+const schemaVersion = 5
 
 const (
 	bucketMeta      = "meta"
@@ -97,6 +97,9 @@ const (
 	bucketPuzzles     = "puzzles"
 	bucketPuzzleTries = "puzzletries"
 	bucketStreaks     = "streaks"
+	// Since schema 5: small per-account preferences (the last quick-play
+	// bot level of each game), keyed account NUL name.
+	bucketPrefs = "prefs"
 
 	keySchema      = "schema"
 	keyHealthProbe = "health-probe" // meta: written by WriteHealth while writes fail
@@ -109,7 +112,8 @@ func topBuckets() []string {
 	return []string{bucketMeta, bucketAccounts, bucketHandles, bucketGames, bucketLive,
 		bucketIndex, bucketStats, bucketAbandoned,
 		bucketFinished, bucketRatings, bucketLeaders, bucketRatingHist, bucketIfThen,
-		bucketAnalyses, bucketPuzzles, bucketPuzzleTries, bucketStreaks}
+		bucketAnalyses, bucketPuzzles, bucketPuzzleTries, bucketStreaks,
+		bucketPrefs}
 }
 
 // Options tunes Open.
@@ -301,6 +305,8 @@ func migrate(tx *bolt.Tx, from int) error {
 		return migrateTo3(tx)
 	case 3:
 		return migrateTo4(tx)
+	case 4:
+		return migrateTo5(tx)
 	default:
 		return fmt.Errorf("no migration from schema %d", from)
 	}

@@ -15,7 +15,8 @@ func benchTable(b *testing.B) (*app, *fakeConn, engine.State) {
 	log := playFew(t, st, 9)
 	conn := newFakeConn(tableView(st, engine.SeatViewer(0), log, 1))
 	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
-	run(t, m, send(m, keyMsg("enter")))
+	run(t, m, send(m, keyMsg("enter"))) // quick play…
+	run(t, m, send(m, keyMsg("enter"))) // …with the bots offered first
 	if _, ok := m.top().(*tableScreen); !ok {
 		b.Fatal("table not opened")
 	}

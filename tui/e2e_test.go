@@ -49,7 +49,7 @@ func TestSessionAgainstRealHub(t *testing.T) {
 	if _, ok := m.top().(*homeScreen); !ok {
 		t.Fatalf("not home after the handle: %T\n%s", m.top(), screenText(m))
 	}
-	press(t, m, "enter") // quick play
+	press(t, m, "enter", "enter") // quick play, the bots offered first
 	ts, ok := m.top().(*tableScreen)
 	if !ok {
 		t.Fatalf("quick play: %T\n%s", m.top(), screenText(m))

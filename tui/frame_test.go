@@ -105,7 +105,8 @@ func openTableAt(t testing.TB, views []lobby.TableView, w, h int) (*app, *fakeCo
 	t.Helper()
 	conn := newFakeConn(views[0])
 	m := newTestApp(t, &fakeHub{conn: conn}, nil, w, h)
-	run(t, m, send(m, keyMsg("enter")))
+	run(t, m, send(m, keyMsg("enter"))) // quick play…
+	run(t, m, send(m, keyMsg("enter"))) // …with the bots offered first
 	if _, ok := m.top().(*tableScreen); !ok {
 		t.Fatal("table not opened")
 	}

@@ -111,6 +111,7 @@ type fakeStore struct {
 	accounts map[string]storage.Account
 	games    map[string]storage.FinishedGame
 	history  []storage.GameSummary
+	prefs    map[string]string // account NUL name → value
 }
 
 func newFakeStore() *fakeStore {
@@ -141,6 +142,22 @@ func (f *fakeStore) ClaimHandle(id, handle string) (storage.Account, error) {
 }
 
 func (f *fakeStore) History(string, int) ([]storage.GameSummary, error) { return f.history, nil }
+
+func (f *fakeStore) Preference(account, name string) (string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.prefs[account+"\x00"+name], nil
+}
+
+func (f *fakeStore) SetPreference(account, name, value string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.prefs == nil {
+		f.prefs = map[string]string{}
+	}
+	f.prefs[account+"\x00"+name] = value
+	return nil
+}
 
 func (f *fakeStore) Stats(string) (storage.Stats, error) {
 	return storage.Stats{Totals: storage.Totals{Played: len(f.history)}}, nil
@@ -212,6 +229,8 @@ type fakeHub struct {
 	seeker  *fakeSeeker // what Seek returns (people_test.go)
 	seekErr error
 	held    *lobby.TableSummary // the seat HeldSeat reports, if any
+	// quickLevel is the bot level of the last quick play.
+	quickLevel string
 	// elsewhere is the seat SeatElsewhere reports (nil: none).
 	elsewhere *lobby.ElsewhereError
 }
@@ -225,8 +244,9 @@ func (h *fakeHub) Join(_ lobby.Identity, code string) (tableConn, error) {
 	return h.conn, nil
 }
 func (h *fakeHub) Watch(lobby.Identity, string) (tableConn, error) { return h.conn, nil }
-func (h *fakeHub) QuickPlay(lobby.Identity, string) (tableConn, error) {
+func (h *fakeHub) QuickPlay(_ lobby.Identity, game, level string) (tableConn, error) {
 	h.quick++
+	h.quickLevel = level
 	if h.conn == nil {
 		return nil, errors.New("no conn")
 	}

@@ -99,15 +99,6 @@ func publicHint(a *app) string {
 	return fmt.Sprintf("%d waiting · %d playing (watch live)", waiting, playing)
 }
 
-func quickPlay(a *app) tea.Cmd {
-	return pickGame(a, "Quick play", func(a *app, game string) tea.Cmd {
-		if h, ok := a.top().(*homeScreen); ok {
-			h.busy = "Dealing a new game…"
-		}
-		return a.openTable("Quick play", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.QuickPlay(id, game) })
-	})
-}
-
 // pickGame calls then with the only game, or asks which game first.
 func pickGame(a *app, what string, then func(a *app, game string) tea.Cmd) tea.Cmd {
 	gs := a.games.Games()

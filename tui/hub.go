@@ -15,7 +15,7 @@ type hubAPI interface {
 	Create(id lobby.Identity, spec lobby.TableSpec) (tableConn, error)
 	Join(id lobby.Identity, code string) (tableConn, error)
 	Watch(id lobby.Identity, code string) (tableConn, error)
-	QuickPlay(id lobby.Identity, game string) (tableConn, error)
+	QuickPlay(id lobby.Identity, game, level string) (tableConn, error)
 	Resume(id lobby.Identity) (tableConn, bool)
 	// SeatElsewhere is a seat the account holds on another node of the
 	// cluster (nil: none, or one node).
@@ -96,8 +96,8 @@ func (l lobbyHub) Join(id lobby.Identity, code string) (tableConn, error) {
 func (l lobbyHub) Watch(id lobby.Identity, code string) (tableConn, error) {
 	return wrapConn(l.h.Watch(id, code))
 }
-func (l lobbyHub) QuickPlay(id lobby.Identity, game string) (tableConn, error) {
-	return wrapConn(l.h.QuickPlay(id, game))
+func (l lobbyHub) QuickPlay(id lobby.Identity, game, level string) (tableConn, error) {
+	return wrapConn(l.h.QuickPlayLevel(id, game, level))
 }
 func (l lobbyHub) Resume(id lobby.Identity) (tableConn, bool) {
 	c, ok := l.h.Resume(id)

@@ -18,7 +18,7 @@ import (
 func openTable(t *testing.T, conn *fakeConn) *app {
 	t.Helper()
 	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
-	press(t, m, "enter") // quick play
+	press(t, m, "enter", "enter") // quick play, the bots offered first
 	if _, ok := m.top().(*tableScreen); !ok {
 		t.Fatalf("table not opened: %T\n%s", m.top(), screenText(m))
 	}
@@ -160,7 +160,7 @@ func TestCountdownTicksOnlyWhileADeadlineIsSet(t *testing.T) {
 		beats = append(beats, d)
 		return func() tea.Msg { return nil } // the test delivers ticks by hand
 	}
-	press(t, m, "enter") // quick play
+	press(t, m, "enter", "enter") // quick play, the bots offered first
 	ts, ok := m.top().(*tableScreen)
 	if !ok {
 		t.Fatalf("table not opened: %T", m.top())

@@ -52,6 +52,14 @@ type AccountStore interface {
 	FinishedGames(q storage.ListQuery) ([]storage.GameSummary, error)
 }
 
+// prefStore is a store that keeps small per-account choices (the last
+// quick-play bot level of each game): storage.DB does. With a store that
+// does not (a cluster's shared records), choices last for the session.
+type prefStore interface {
+	Preference(account, name string) (string, error)
+	SetPreference(account, name, value string) error
+}
+
 // Deps are the shared services every session uses.
 type Deps struct {
 	Hub    *lobby.Hub
@@ -167,7 +175,10 @@ type app struct {
 	// while home is shown; see watchLobby). waitLobby makes that wait;
 	// tests replace it to deliver changes by hand.
 	lobbyWait bool
-	waitLobby func(ctx context.Context, ch <-chan struct{}, calm time.Duration) tea.Cmd
+	// quickLevels are the quick-play bot levels chosen in this session, by
+	// game (a guest's are kept nowhere else).
+	quickLevels map[string]string
+	waitLobby   func(ctx context.Context, ch <-chan struct{}, calm time.Duration) tea.Cmd
 	// now and after are the clock of countdowns (time.Now and tea.Tick);
 	// tests replace them so that nothing waits on real time.
 	now   func() time.Time
@@ -192,7 +203,8 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		id: s.Identity, start: s.Start,
 		st: &sharedLooks().st, km: &sharedLooks().km,
 		dirty: true, pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
-		minRated: cmp.Or(deps.LeaderboardMinGames, 5),
+		quickLevels: map[string]string{},
+		minRated:    cmp.Or(deps.LeaderboardMinGames, 5),
 	}
 	a.resize(s.Width, s.Height)
 	if a.id.Guest && a.id.Handle == "" {

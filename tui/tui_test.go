@@ -187,7 +187,7 @@ func TestQuitDuringGameAsksFirst(t *testing.T) {
 	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
 	h := &fakeHub{conn: conn}
 	m := newTestApp(t, h, nil, 80, 24)
-	press(t, m, "enter") // quick play
+	press(t, m, "enter", "enter") // quick play, the bots offered first
 	if _, ok := m.top().(*tableScreen); !ok {
 		t.Fatalf("quick play did not open the table: %T\n%s", m.top(), screenText(m))
 	}

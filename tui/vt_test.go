@@ -36,7 +36,8 @@ func TestRealProgramInVirtualTerminal(t *testing.T) {
 	term, stop := runInVT(ctx, t, m)
 	defer stop()
 	term.screen("Quick play")
-	term.program.Send(keyMsg("enter"))
+	term.program.Send(keyMsg("enter")) // quick play…
+	term.program.Send(keyMsg("enter")) // …with the bots offered first
 	rows := term.screen("(deck:")
 	if len(rows) < 24 || !strings.Contains(rows[0], "BREAK THE CODE") || !strings.Contains(rows[23], "help") {
 		t.Fatalf("title or key bar misplaced:\n%s", strings.Join(rows, "\n"))
@@ -136,7 +137,8 @@ func TestNoColorStillReadable(t *testing.T) {
 		tea.WithColorProfile(colorprofile.Env(env)))
 	done := make(chan error, 1)
 	go func() { _, err := p.Run(); done <- err }()
-	p.Send(keyMsg("enter"))
+	p.Send(keyMsg("enter")) // quick play…
+	p.Send(keyMsg("enter")) // …with the bots offered first
 	drawn := false
 	for i := 0; i < 500 && !drawn; i++ {
 		if drawn = strings.Contains(ansi.Strip(emu.Render()), "(deck:"); !drawn {
