@@ -133,6 +133,7 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 		possible, centres, c.centre = s.solve4()
 	}
 	c.handSets = make([][]uint32, s.n)
+	c.marks = make([][]uint32, s.n)
 	j := 0
 	for seat := range s.n {
 		if seat == me {
@@ -142,12 +143,38 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 		if c.hands[seat] <= ListedMax {
 			c.handSets[seat] = s.physical(possible[j])
 		}
+		c.marks[seat] = s.marks(possible[j])
 		j++
 	}
-	if centres != nil && c.centre <= ListedMax {
-		c.centreSets = s.physical(centres)
+	if centres != nil {
+		if c.centre <= ListedMax {
+			c.centreSets = s.physical(centres)
+		}
+		c.centreMarks = s.marks(centres)
 	}
 	return c, s.keptLists()
+}
+
+// marks returns, for each position of a sorted hand, the physical tiles
+// (a green 5 as tile 10) that some set of b puts there: the pencil marks a
+// player keeps per position.
+func (s *aidSolver) marks(b bitset) []uint32 {
+	out := make([]uint32, s.handSize)
+	for w, word := range b {
+		for ; word != 0; word &= word - 1 {
+			m := uint32(w<<6 | bits.TrailingZeros64(word))
+			i := 0
+			for rest := m; rest != 0 && i < len(out); rest &= rest - 1 {
+				p := s.pool[bits.TrailingZeros32(rest)] // local bits ascend with physical order
+				if p == 11 {
+					p = 10 // either green 5 is the tile 5g
+				}
+				out[i] |= 1 << p
+				i++
+			}
+		}
+	}
+	return out
 }
 
 // ListedMax is the most possible hands (or centre sets) a seat's aid lists

@@ -190,6 +190,11 @@ type aidCounts struct {
 	centre     int
 	handSets   [][]uint32 // per seat; nil for the viewer and where more are possible
 	centreSets []uint32   // nil once the centre is seen or where more are possible
+	// marks[seat][i] is the physical tiles (a green 5 as tile 10) the seat
+	// may show at position i of its sorted hand; centreMarks likewise for
+	// the centre (nil once it is seen). The pencil marks of the notepad.
+	marks       [][]uint32
+	centreMarks []uint32
 }
 
 // counts computes the aid numbers.

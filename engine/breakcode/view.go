@@ -89,6 +89,10 @@ type SeatView struct {
 	// given everything the viewer knows. 0 when not computed (aid off, the
 	// viewer's own seat, spectators and replays).
 	Possible int `json:"possible,omitempty"`
+	// Marks are the aid's pencil marks: for each position of the seat's
+	// sorted hand (a, b, …), the tiles it may still show there, given all
+	// the viewer knows. Nil when not computed (as Possible).
+	Marks [][]Tile `json:"marks,omitempty"`
 	// PossibleHands lists those hands when there are at most ListedMax of
 	// them (same conditions as Possible), so the notepad can name them.
 	PossibleHands [][]Tile `json:"possible_hands,omitempty"`
@@ -114,6 +118,9 @@ type View struct {
 	// CentrePossible is the aid for 3–4 players: how many centre sets the
 	// viewer cannot yet rule out (0 when not computed).
 	CentrePossible int `json:"centre_possible,omitempty"`
+	// CentreMarks are the pencil marks of the centre, position by position
+	// (nil when not computed, or once the viewer has seen the centre).
+	CentreMarks [][]Tile `json:"centre_marks,omitempty"`
 	// CentreSets lists those centre sets when there are at most ListedMax.
 	CentreSets [][]Tile `json:"centre_sets,omitempty"`
 	Aid        bool     `json:"aid"` // whether the table shows the aid counts
@@ -220,10 +227,12 @@ func (s *state) view(viewer engine.Viewer) View {
 				if i != me {
 					v.Seats[i].Possible = counts.hands[i]
 					v.Seats[i].PossibleHands = tileSets(counts.handSets[i])
+					v.Seats[i].Marks = tileSets(counts.marks[i])
 				}
 			}
 			v.CentrePossible = counts.centre
 			v.CentreSets = tileSets(counts.centreSets)
+			v.CentreMarks = tileSets(counts.centreMarks)
 		}
 	}
 	if omni {

@@ -835,10 +835,15 @@ func (b *Board) notepadView(w, h int) string {
 	v := b.v
 	var lines []string
 	lines = append(lines, " "+b.st.Heading.Render("Notepad")+b.st.Dim.Render("  every answer heard, per seat"))
+	if v.Aid && ((v.CentreMarks != nil && v.CentrePossible > 1) ||
+		slices.ContainsFunc(v.Seats, func(sv bc.SeatView) bool { return sv.Marks != nil && sv.Possible > 1 })) {
+		lines = append(lines, b.st.Dim.Render(marksHeader))
+	}
 	// The centre first: with 3–4 players it is what a guess names.
 	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
 		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
 		lines = append(lines, b.possibleLines(v.CentreSets, w)...)
+		lines = append(lines, b.marksLines(v.CentreMarks, v.CentrePossible)...)
 	}
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
@@ -853,6 +858,7 @@ func (b *Board) notepadView(w, h int) string {
 		lines = append(lines, head)
 		if v.Aid {
 			lines = append(lines, b.possibleLines(sv.PossibleHands, w)...)
+			lines = append(lines, b.marksLines(sv.Marks, sv.Possible)...)
 		}
 		items := b.noteItems(sv.Notes)
 		if len(items) == 0 {
@@ -899,6 +905,39 @@ func (b *Board) possibleLines(sets [][]bc.Tile, w int) []string {
 		} else {
 			out[i] = strings.Repeat(" ", len(lead)) + l
 		}
+	}
+	return out
+}
+
+// marksHeader heads the pencil marks: numbers across, then what a cell says.
+const marksHeader = "         0  1  2  3  4  5  6  7  8  9   pencil marks: colours left"
+
+// marksLines draws pencil marks, one row per position of a hand (a, b, …):
+// under each number the colours a tile of that number may still have
+// there (b, w, bw, g), "·" for none, as a strong player keeps them on
+// paper. Nothing is drawn once one hand is left (the notepad names it) or
+// when the aid gave no marks.
+func (b *Board) marksLines(marks [][]bc.Tile, possible int) []string {
+	if len(marks) == 0 || possible <= 1 {
+		return nil
+	}
+	out := make([]string, 0, len(marks))
+	for i, row := range marks {
+		var cell [10]string
+		for _, t := range row {
+			cell[t.Number] += t.Color.Letter()
+		}
+		var line strings.Builder
+		line.WriteString("      " + string(rune('a'+i)) + "  ")
+		for n := range 10 {
+			c := cell[n]
+			if c == "" {
+				line.WriteString(b.st.Dim.Render("·  "))
+				continue
+			}
+			line.WriteString(fmt.Sprintf("%-3s", c))
+		}
+		out = append(out, strings.TrimRight(line.String(), " "))
 	}
 	return out
 }
