@@ -1,6 +1,8 @@
 package breakcode
 
 import (
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -164,5 +166,43 @@ func TestPencilMarksFollowTheAid(t *testing.T) {
 		if sp.CentreMarks != nil || slices.ContainsFunc(sp.Seats, func(s SeatView) bool { return s.Marks != nil }) {
 			t.Errorf("aid %s: a spectator has pencil marks", aid)
 		}
+	}
+}
+
+// TestPencilMarksNoninterference: a seat's pencil marks change with nothing
+// it cannot see: the tiles of the others and the centre dealt again at
+// random (the answers heard stay) leave them as they were.
+func TestPencilMarksNoninterference(t *testing.T) {
+	tried := 0
+	for n := 2; n <= 4; n++ {
+		rng := rand.New(rand.NewPCG(uint64(n), 11))
+		rec := botRecord(t, 90+uint64(n), levelsFor(n, 1)...)
+		st, _, _ := engine.StartRecord(Game{}, rec)
+		s := st.(*state)
+		for i, m := range rec.Moves {
+			if _, err := s.Apply(m.Seat, m.Action); err != nil {
+				t.Fatal(err)
+			}
+			if i%2 == 1 {
+				continue
+			}
+			for seat := range n {
+				viewer := engine.SeatViewer(engine.Seat(seat))
+				alt := reshuffleHidden(rng, s, viewer)
+				a, b := s.view(viewer), alt.view(viewer)
+				for j := range n {
+					if !reflect.DeepEqual(a.Seats[j].Marks, b.Seats[j].Marks) {
+						t.Fatalf("%d players: seat %d's marks for seat %d changed with hidden tiles", n, seat, j)
+					}
+				}
+				if !reflect.DeepEqual(a.CentreMarks, b.CentreMarks) {
+					t.Fatalf("%d players: seat %d's centre marks changed with hidden tiles", n, seat)
+				}
+				tried++
+			}
+		}
+	}
+	if tried < 20 {
+		t.Errorf("only %d views tried", tried)
 	}
 }
