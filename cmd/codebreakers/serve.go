@@ -58,6 +58,10 @@ type serveOptions struct {
 	// LeaderboardMinGames is how many rated games put a player on a
 	// leaderboard.
 	LeaderboardMinGames int
+	// AnalysisShare is the percentage of one core that analysing finished
+	// games in the background may use (0: none; games are then analysed
+	// when first replayed).
+	AnalysisShare int
 	// SeekBotWait is how long a person seeking people waits before bots
 	// are offered.
 	SeekBotWait time.Duration
@@ -152,6 +156,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
 		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
 		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
+		intSetting(&o.AnalysisShare, 25, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
 		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
@@ -200,6 +205,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 	}
 	if o.proxyTrusted, err = server.ParseTrusted(o.ProxyProtocolFrom); err != nil {
 		return o, fmt.Errorf("--proxy-protocol-from: %w", err)
+	}
+	if o.AnalysisShare < 0 || o.AnalysisShare > 100 {
+		return o, fmt.Errorf("--analysis-share %d: want 0 to 100 percent", o.AnalysisShare)
 	}
 	if o.IPv6Prefix < 1 || o.IPv6Prefix > 128 {
 		return o, fmt.Errorf("--ipv6-prefix %d: want 1 to 128 bits", o.IPv6Prefix)
@@ -301,11 +309,15 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		}
 	}
 	reg := games()
-	in.analyst = analyst.New(analyst.Config{Games: reg, Store: store, Logger: log})
+	in.analyst = analyst.New(analyst.Config{Games: reg, Store: store, Logger: log, Share: float64(o.AnalysisShare) / 100})
+	var hubStore lobby.Store = analysingStore{Store: store, analyst: in.analyst}
+	if o.AnalysisShare == 0 {
+		hubStore = store // nothing analysed in the background: each game on its first replay
+	}
 	hub, err := lobby.NewHub(lobby.Config{
 		Muted:       in.bans.Muted,
 		Games:       reg,
-		Store:       analysingStore{Store: store, analyst: in.analyst},
+		Store:       hubStore,
 		Logger:      log,
 		Grace:       o.Grace,
 		BotDelay:    o.BotDelay,
@@ -373,7 +385,9 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 	in.stopAnalyst, in.analystDone = stop, make(chan struct{})
 	go func() {
 		defer close(in.analystDone)
-		in.analyst.Run(actx)
+		if o.AnalysisShare > 0 {
+			in.analyst.Run(actx)
+		}
 	}()
 	if err := ops.start(o, in); err != nil {
 		_ = in.close(time.Second)
