@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -8,11 +9,24 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
+	"github.com/codebreakers/codebreakers/lobby"
 )
 
 // seekPeople chooses Play people on home, then the first game (Break the
 // Code) and the count in row downs (0: any number, 1: 2 players, …).
 func seekPeople(tm *term, countRow int) {
+	tm.t.Helper()
+	if s := trySeek(tm, countRow); strings.Contains(s, seekRefused) {
+		tm.t.Fatalf("%s: seeking refused:\n%s", tm.name, s)
+	}
+}
+
+// seekRefused is what the count menu says when seeking comes too often.
+const seekRefused = "You started seeking too often; wait a minute and try again."
+
+// trySeek is seekPeople, returning the screen once the player is seeking,
+// seated, or told that seeking comes too often.
+func trySeek(tm *term, countRow int) string {
 	tm.t.Helper()
 	tm.waitFor("Play people")
 	tm.send("\x1b[H", keyDown, keyEnter) // home, then Play people: second, under Quick play
@@ -23,8 +37,9 @@ func seekPeople(tm *term, countRow int) {
 		tm.send(keyDown)
 	}
 	tm.send(keyEnter)
-	tm.waitUntil("seeking or seated", func(s string) bool {
-		return strings.Contains(s, "PLAY PEOPLE") && strings.Contains(s, "waiting") || seen.HasTurn(s)
+	return tm.waitUntil("seeking, seated or refused", func(s string) bool {
+		return strings.Contains(s, "PLAY PEOPLE") && strings.Contains(s, "waiting") || seen.HasTurn(s) ||
+			strings.Contains(s, seekRefused)
 	})
 }
 
@@ -176,4 +191,91 @@ func TestPlayPeopleOverSSH(t *testing.T) {
 	waitSeeking(t, in, 1)
 	_ = eve.Close()
 	waitSeeking(t, in, 0)
+}
+
+// honestSeeker waits, from another address, in the pool of Break the Code
+// at four players while the flood goes on beside it.
+func honestSeeker(t *testing.T, in *instance) *lobby.Seeker {
+	t.Helper()
+	s, err := in.hub.Seek(lobby.Identity{Account: "SHA256:honest", Handle: "honest", Addr: "198.51.100.7"},
+		lobby.SeekSpec{Game: "breakcode", Players: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Cancel)
+	return s
+}
+
+// floodSeeks has open() give a session on home, which seeks Break the Code
+// at four players and cancels (esc), until a seek is refused; it returns
+// how many seeks went through, and checks that the pool holds the honest
+// seeker and the flooder's one seek at most, at every step.
+func floodSeeks(t *testing.T, in *instance, open func(i int) *term) int {
+	t.Helper()
+	for i := range 20 {
+		tm := open(i)
+		s := trySeek(tm, 3)
+		if strings.Contains(s, seekRefused) {
+			if n := in.hub.Seeking()["breakcode"]; n != 1 {
+				t.Errorf("after a refused seek %d people seek Break the Code, want the honest one", n)
+			}
+			tm.send(keyEsc) // the menu still works: back home
+			tm.waitFor("Quick play", "Play people")
+			return i
+		}
+		waitSeeking(t, in, 2)
+		tm.send(keyEsc)
+		waitSeeking(t, in, 1)
+	}
+	t.Fatal("20 seeks in a row were never refused")
+	return 0
+}
+
+// The attack: joining and leaving a pool as fast as keys allow pokes every
+// seeker of the game and every home screen each time. Whether it comes
+// from one key's session or from new guests on one connection, it is cut
+// off after 10 a minute with a clear message, a new connection from the
+// same address is no fresh start, and the pool keeps only the seekers who
+// are really there: the honest one waits on, untouched.
+func TestSeekFloodIsLimitedOverSSH(t *testing.T) {
+	t.Run("key", func(t *testing.T) {
+		in, addr := startInstance(t, dataDir(t))
+		honest := honestSeeker(t, in)
+		key := newKey(t)
+		tm := openTerm(t, dial(t, addr, withKey(key)), "flooder", termW, termH, "")
+		register(tm, "flooder")
+		if n := floodSeeks(t, in, func(int) *term { return tm }); n != 10 {
+			t.Errorf("%d seeks went through before the refusal, want 10", n)
+		}
+		again := openTerm(t, dial(t, addr, withKey(key)), "flooder again", termW, termH, "")
+		if s := trySeek(again, 3); !strings.Contains(s, seekRefused) {
+			t.Errorf("a new connection of the same key seeks again:\n%s", s)
+		}
+		if st := honest.Status(); st.Over != "" || st.Seated || in.hub.Seeking()["breakcode"] != 1 {
+			t.Errorf("the honest seeker after the flood: %+v, seeking %v", st, in.hub.Seeking())
+		}
+	})
+	t.Run("guests on one connection", func(t *testing.T) {
+		in, addr := startInstance(t, dataDir(t))
+		honest := honestSeeker(t, in)
+		c := dial(t, addr, asGuest())
+		var last *term
+		n := floodSeeks(t, in, func(i int) *term {
+			if last != nil {
+				_ = last.sess.Close() // a new session, a new guest, the same connection
+			}
+			last = openTerm(t, c, fmt.Sprintf("guest %d", i+1), termW, termH, "")
+			return last
+		})
+		if n != 10 {
+			t.Errorf("%d seeks went through before the refusal, want 10", n)
+		}
+		again := dial(t, addr, asGuest())
+		if s := trySeek(openTerm(t, again, "new connection", termW, termH, ""), 3); !strings.Contains(s, seekRefused) {
+			t.Errorf("a new connection from the same address seeks again:\n%s", s)
+		}
+		if st := honest.Status(); st.Over != "" || st.Seated || in.hub.Seeking()["breakcode"] != 1 {
+			t.Errorf("the honest seeker after the flood: %+v, seeking %v", st, in.hub.Seeking())
+		}
+	})
 }
