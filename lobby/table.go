@@ -117,11 +117,15 @@ type table struct {
 	// longer after each (botBackoff) instead of retrying in a tight loop
 	// against a full disk, and appendErrs logs the run once, with a count.
 	saveFailures int
-	appendErrs   repeatLog
-	version      uint64
-	dirty        bool   // something changed since the last publish
-	done         bool   // the table is closing itself
-	closeReason  string // why, for the Conns
+	// beatUntil is when the last move has been on screen long enough to
+	// read (see readingTime): no bot moves before it, so a person sees
+	// every bot move, one after another, even when several bots are due.
+	beatUntil   time.Time
+	appendErrs  repeatLog
+	version     uint64
+	dirty       bool   // something changed since the last publish
+	done        bool   // the table is closing itself
+	closeReason string // why, for the Conns
 }
 
 func newTable(h *Hub, g engine.Game, opts engine.Options, public bool, botLevel string) *table {
@@ -535,6 +539,7 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 		return ErrNotSaved
 	}
 	t.record.Moves = append(t.record.Moves, m)
+	t.beatUntil = time.Now().Add(readingTime(t.cfg.BotDelay, len(events)))
 	if t.saveFailures > 0 {
 		t.saveFailures = 0
 		t.appendErrs.recovered(t.log, "code", t.code, "game_id", t.gameID)
@@ -679,8 +684,23 @@ func (t *table) runBots() {
 		view := t.board(engine.SeatViewer(a)) // the same view a person in the seat gets
 		s.thinking = true
 		t.bg.Add(1)
-		go t.think(int(a), t.gen, s.ctl, view, t.cfg.BotDelay+botBackoff(t.saveFailures))
+		wait := t.cfg.BotDelay
+		if t.cfg.BotDelay > 0 {
+			wait = max(wait, time.Until(t.beatUntil))
+		}
+		go t.think(int(a), t.gen, s.ctl, view, wait+botBackoff(t.saveFailures))
 	}
+}
+
+// readingTime is how long a move stays on screen before a bot may move
+// again: the bot delay for a move that says one thing, half as much again
+// for each further line it adds to the log (a round that ends, its points
+// and the next round's start), at most four delays. Zero without a delay.
+func readingTime(delay time.Duration, events int) time.Duration {
+	if delay <= 0 {
+		return 0
+	}
+	return min(4*delay, delay+delay/2*time.Duration(max(0, events-1)))
 }
 
 // Bot backoff after moves the Store refused: the first retry waits

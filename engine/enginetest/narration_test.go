@@ -2,6 +2,7 @@ package enginetest_test
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -88,6 +89,22 @@ func TestPrivateEventsSayWhose(t *testing.T) {
 			}
 			if private == 0 && info.ID != "breakcode" {
 				t.Errorf("%s %d players: no private event to check", info.ID, n)
+			}
+		}
+	}
+}
+
+// TestNoDoubleFullStops: no narration ends a quoted sentence with a second
+// full stop ("guesses: "It is red.".").
+func TestNoDoubleFullStops(t *testing.T) {
+	for _, g := range allGames() {
+		info := g.Info()
+		for _, level := range info.BotLevels {
+			p := enginetest.PlayBots(t, g, nil, min(info.MaxPlayers, 3), level, 77, 5000)
+			for _, e := range p.Events {
+				if strings.Contains(e.Text, `.".`) || strings.Contains(e.Text, "..") && !strings.Contains(e.Text, "...") {
+					t.Errorf("%s: %q", info.ID, e.Text)
+				}
 			}
 		}
 	}

@@ -267,3 +267,18 @@ func TestBotsDoNotThrowTheGame(t *testing.T) {
 		}
 	}
 }
+
+// A free guess that ends its sentence gets no second full stop.
+func TestFreeGuessNarrationPunctuation(t *testing.T) {
+	s := newTest(t, 3, 4, nil)
+	gm := s.r.gm
+	must(t, s, gm, FreeAction("only cards I like"))
+	p := s.r.toMove
+	must(t, s, p, PlayAction(s.r.hands[p][0]))
+	must(t, s, gm, JudgeAction(true))
+	for _, e := range must(t, s, p, GuessAction("The count is not 1.")) {
+		if strings.Contains(e.Text, `.".`) || !strings.Contains(e.Text, `"The count is not 1."`) {
+			t.Errorf("guess narrated as %q", e.Text)
+		}
+	}
+}

@@ -346,7 +346,11 @@ func (s *state) guess(seat engine.Seat, text string) ([]engine.Event, error) {
 	if r.mode == Free {
 		r.pendingGuess = text
 		s.phase = JudgeGuess
-		return []engine.Event{{Kind: "guess", Text: fmt.Sprintf("%s guesses: \"%s\". %s is judging.", s.name(seat), text, s.name(r.gm))}}, nil
+		end := "." // no second full stop after a guess that has one: "It is red." is judged
+		if strings.HasSuffix(text, ".") || strings.HasSuffix(text, "!") || strings.HasSuffix(text, "?") {
+			end = ""
+		}
+		return []engine.Event{{Kind: "guess", Text: fmt.Sprintf("%s guesses: \"%s\"%s %s is judging.", s.name(seat), text, end, s.name(r.gm))}}, nil
 	}
 	g, err := ParseGuess(text)
 	if err != nil {

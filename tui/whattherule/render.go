@@ -70,7 +70,8 @@ func (b *Board) View() string {
 // tableView is the main screen: header, seats, rule card (game master),
 // the line, the hand or an entry, the prompt, and the log in what is left.
 func (b *Board) tableView(w, h int) []string {
-	top := append([]string{b.header()}, b.seatLines(w)...)
+	top := append([]string{b.header()}, b.lastRound(w)...)
+	top = append(top, b.seatLines(w)...)
 	top = append(top, b.ruleCard(w)...)
 	var bottom []string
 	switch b.mode {
@@ -100,6 +101,51 @@ func (b *Board) tableView(w, h int) []string {
 	out := append(top, lineRows...)
 	out = append(out, bottom...)
 	return append(out, log...)
+}
+
+// lastRound sums up the round just ended, until the next one's first card
+// is played: when bots play fast, a whole round can pass between two of a
+// person's looks, and this says what happened in it.
+func (b *Board) lastRound(w int) []string {
+	v := b.v
+	if v.Phase == wtr.Finished || len(v.Rounds) == 0 || v.CardsPlayed > 0 {
+		return nil
+	}
+	r := v.Rounds[len(v.Rounds)-1]
+	var how string
+	switch r.Reason {
+	case wtr.EndGuessed:
+		how = b.name(r.Guesser) + " named the rule"
+	case wtr.EndHandEmpty:
+		how = "a hand ran out of cards"
+	case wtr.EndDeckEmpty:
+		how = "the draw pile ran out"
+	case wtr.EndCalledOff:
+		how = "it was called off"
+	default:
+		how = string(r.Reason)
+	}
+	rule := r.English
+	if rule == "" {
+		rule = r.Rule
+	}
+	text := fmt.Sprintf("Round %d ended after %s: %s. The rule was: %s", r.Round, words.Count(r.CardsPlayed, "card", "cards"), how,
+		textsafe.Clean(rule, 200))
+	if r.Points != nil {
+		var ps []string
+		for s, p := range r.Points {
+			ps = append(ps, fmt.Sprintf("%s %+d", b.name(engine.Seat(s)), p))
+		}
+		text += " Points: " + strings.Join(ps, ", ") + "."
+	}
+	lines := board.WrapIndent(text, w, " ", "   ")
+	if len(lines) > 3 {
+		lines = append(lines[:2:2], board.Truncate(lines[2], w-1, "")+"…")
+	}
+	for i, l := range lines {
+		lines[i] = b.paint.Dim.Render(l)
+	}
+	return lines
 }
 
 func (b *Board) header() string {
