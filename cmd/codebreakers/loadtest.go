@@ -29,6 +29,9 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&cfg.Held, "held", 1000, "idle sessions held while new ones churn")
 	fs.IntVar(&cfg.Idle, "idle", 2000, "idle sessions held for the memory and CPU figures")
 	fs.IntVar(&cfg.Churn, "churn", 200, "sessions opened and closed while -held are held")
+	fs.BoolVar(&cfg.NoIdle, "no-idle", false, "skip the idle phase (and the floor, which is only compared with it)")
+	fs.IntVar(&cfg.Seekers, "seekers", 0, "people who play people, each a new key, across the four games (0: no seekers phase)")
+	fs.Float64Var(&cfg.SeekRate, "seek-rate", 50, "seekers arriving per second")
 	fs.IntVar(&cfg.Tables, "tables", 500, "tables playing at once (two players and a bot each)")
 	fs.IntVar(&cfg.Spectators, "spectators", 100, "spectators (one each on the first tables)")
 	fs.Float64Var(&cfg.Rate, "rate", 200, "ramp-up rate in new sessions per second (0: as fast as -concurrency allows)")
@@ -93,6 +96,51 @@ func floorCmd(ctx context.Context, args []string, stderr io.Writer) error {
 
 // printReport writes the figures as a table, each beside the floor's.
 func printReport(w io.Writer, r *loadtest.Report) {
+	if r.Server != nil || r.Floor != nil {
+		printIdle(w, r)
+	}
+	if sk := r.Seek; sk != nil {
+		fmt.Fprintf(w, "\nseek: %d seekers arriving at %.1f/s (asked %.0f/s, %d late) across the four games\n",
+			sk.Seekers, sk.ArrivalsPerSec, sk.Rate, sk.Late)
+		fmt.Fprintf(w, "  %d seated; wait from the seek to the table's first frame: p50 %.1f  p99 %.1f  max %.1f ms\n",
+			sk.Seated, sk.Wait.P50, sk.Wait.P99, sk.Wait.Max)
+		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB; generator CPU %.0f%% of a core; machine %.0f%% busy (all cores); %d errors\n",
+			sk.CPUPercent, sk.RSSMB, sk.GeneratorCPU, sk.MachineBusy, sk.Errors)
+		for _, s := range sk.Samples {
+			fmt.Fprintf(w, "  error: %s\n", s)
+		}
+	}
+	if p := r.Play; p != nil {
+		fmt.Fprintf(w, "\nplay: %d tables, %d players, %d spectators, seated in %.1fs\n", p.Tables, p.Players, p.Spectators, p.SetupSec)
+		fmt.Fprintf(w, "  %d actions in %.0fs (%.1f/s, each durable in bbolt before shown), %d games finished, %d errors\n",
+			p.Actions, p.Seconds, p.ActionsPerSec, p.Games, p.Errors)
+		fmt.Fprintf(w, "  keypress → screen, every seat and spectator: p50 %.1f  p99 %.1f  max %.1f ms (n=%d; ×%.2f floor echo p99)\n",
+			p.Latency.P50, p.Latency.P99, p.Latency.Max, p.Latency.N, r.Ratios["play_p99_vs_floor_echo_p99"])
+		fmt.Fprintf(w, "  keypress → screen, actor (includes the bbolt write): p50 %.1f  p99 %.1f  max %.1f ms\n",
+			p.Actor.P50, p.Actor.P99, p.Actor.Max)
+		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB; generator CPU %.0f%% of a core; machine %.0f%% busy (all cores)\n",
+			p.CPUPercent, p.RSSMB, p.GeneratorCPU, p.MachineBusy)
+		if m := p.Server; m != nil {
+			fmt.Fprintf(w, "  server: action (validate+store+publish) n=%.0f mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms\n",
+				m.Action.Count, m.Action.MeanMS, m.Action.P50MS, m.Action.P99MS)
+			fmt.Fprintf(w, "  storage: %.0f writes/s in %.0f commits (%.1f writes/commit), commit mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms; server errors %.0f\n",
+				m.WritesPerSec, m.Commit.Count, m.WritesPerCommit, m.Commit.MeanMS, m.Commit.P50MS, m.Commit.P99MS, m.Errors)
+		}
+		for _, s := range p.Samples {
+			fmt.Fprintf(w, "  error: %s\n", s)
+		}
+	}
+	for _, t := range []*loadtest.TargetReport{r.Floor, r.Server} {
+		if t != nil {
+			for _, e := range t.Errors {
+				fmt.Fprintf(w, "%s error: %s\n", t.Name, e)
+			}
+		}
+	}
+}
+
+// printIdle writes the idle phase's figures, each beside the floor's.
+func printIdle(w io.Writer, r *loadtest.Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "figure\tserver\tfloor\tratio\t")
 	row := func(name, ratioKey string, f func(*loadtest.TargetReport) float64) {
@@ -121,33 +169,6 @@ func printReport(w io.Writer, r *loadtest.Report) {
 	row("echo p99 ms", "echo_p99", func(t *loadtest.TargetReport) float64 { return t.Echo.P99 })
 	row("echo max ms", "", func(t *loadtest.TargetReport) float64 { return t.Echo.Max })
 	_ = tw.Flush()
-	if p := r.Play; p != nil {
-		fmt.Fprintf(w, "\nplay: %d tables, %d players, %d spectators, seated in %.1fs\n", p.Tables, p.Players, p.Spectators, p.SetupSec)
-		fmt.Fprintf(w, "  %d actions in %.0fs (%.1f/s, each durable in bbolt before shown), %d games finished, %d errors\n",
-			p.Actions, p.Seconds, p.ActionsPerSec, p.Games, p.Errors)
-		fmt.Fprintf(w, "  keypress → screen, every seat and spectator: p50 %.1f  p99 %.1f  max %.1f ms (n=%d; ×%.2f floor echo p99)\n",
-			p.Latency.P50, p.Latency.P99, p.Latency.Max, p.Latency.N, r.Ratios["play_p99_vs_floor_echo_p99"])
-		fmt.Fprintf(w, "  keypress → screen, actor (includes the bbolt write): p50 %.1f  p99 %.1f  max %.1f ms\n",
-			p.Actor.P50, p.Actor.P99, p.Actor.Max)
-		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB; generator CPU %.0f%% of a core; machine %.0f%% busy (all cores)\n",
-			p.CPUPercent, p.RSSMB, p.GeneratorCPU, p.MachineBusy)
-		if m := p.Server; m != nil {
-			fmt.Fprintf(w, "  server: action (validate+store+publish) n=%.0f mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms\n",
-				m.Action.Count, m.Action.MeanMS, m.Action.P50MS, m.Action.P99MS)
-			fmt.Fprintf(w, "  storage: %.0f writes/s in %.0f commits (%.1f writes/commit), commit mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms; server errors %.0f\n",
-				m.WritesPerSec, m.Commit.Count, m.WritesPerCommit, m.Commit.MeanMS, m.Commit.P50MS, m.Commit.P99MS, m.Errors)
-		}
-		for _, s := range p.Samples {
-			fmt.Fprintf(w, "  error: %s\n", s)
-		}
-	}
-	for _, t := range []*loadtest.TargetReport{r.Floor, r.Server} {
-		if t != nil {
-			for _, e := range t.Errors {
-				fmt.Fprintf(w, "%s error: %s\n", t.Name, e)
-			}
-		}
-	}
 }
 
 // stringList is a repeatable string flag.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/loadtest"
 	"github.com/codebreakers/codebreakers/lobby"
 )
 
@@ -278,4 +280,38 @@ func TestSeekFloodIsLimitedOverSSH(t *testing.T) {
 			t.Errorf("the honest seeker after the flood: %+v, seeking %v", st, in.hub.Seeking())
 		}
 	})
+}
+
+// --seeks-per-minute reaches the pools: the operator may loosen or tighten
+// the seek limit (the load generator loosens it: all its seekers share one
+// address).
+func TestSeeksPerMinuteFlag(t *testing.T) {
+	in, _ := startInstance(t, dataDir(t), "--seeks-per-minute", "2")
+	id := lobby.Identity{Account: "SHA256:ann", Handle: "ann", Addr: "198.51.100.7"}
+	for i := range 3 {
+		s, err := in.hub.Seek(id, lobby.SeekSpec{Game: "breakcode", Players: 4})
+		if i < 2 && err != nil {
+			t.Fatalf("seek %d: %v", i+1, err)
+		}
+		if i == 2 && !errors.Is(err, lobby.ErrTooManySeeks) {
+			t.Fatalf("the third seek in a minute with --seeks-per-minute 2: %v", err)
+		}
+		if s != nil {
+			s.Cancel()
+		}
+	}
+}
+
+// TestLoadtestSeekersAreAllSeated runs the load generator's seekers phase
+// small against an arcade in-process: two people per game arrive over
+// SSH, each on a new key, choose Play people, and every one is seated.
+func TestLoadtestSeekersAreAllSeated(t *testing.T) {
+	in, addr := startInstance(t, dataDir(t), "--seeks-per-minute", "1000")
+	r := loadtest.DriveSeekers(t.Context(), loadtest.Config{Seekers: 8, SeekRate: 20, StepTimeout: waitLimit}, addr, nil)
+	if r.Seated != 8 || r.Errors != 0 || r.Wait.N != 8 {
+		t.Fatalf("seated %d of 8, %d errors %v", r.Seated, r.Errors, r.Samples)
+	}
+	if n := len(in.hub.Seeking()); n != 0 {
+		t.Errorf("people still seeking after all were seated: %v", in.hub.Seeking())
+	}
 }

@@ -65,8 +65,11 @@ type serveOptions struct {
 	// SeekBotWait is how long a person seeking people waits before bots
 	// are offered.
 	SeekBotWait time.Duration
-	LogFormat   string
-	LogLevel    string
+	// SeeksPerMinute is how many seeks an account, connection or address
+	// may start in a minute.
+	SeeksPerMinute int
+	LogFormat      string
+	LogLevel       string
 	// Operator settings: metrics/health address (off when empty), admin
 	// socket for backup/export ("off" disables), PROXY protocol senders.
 	MetricsAddr       string
@@ -156,6 +159,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
 		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
 		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
+		intSetting(&o.SeeksPerMinute, 10, "seeks-per-minute", "CODEBREAKERS_SEEKS_PER_MINUTE", "times one account, connection or address may start playing people in a minute (six times that an hour)"),
 		intSetting(&o.AnalysisShare, 25, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
 		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
@@ -315,14 +319,15 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		hubStore = store // nothing analysed in the background: each game on its first replay
 	}
 	hub, err := lobby.NewHub(lobby.Config{
-		Muted:       in.bans.Muted,
-		Games:       reg,
-		Store:       hubStore,
-		Logger:      log,
-		Grace:       o.Grace,
-		BotDelay:    o.BotDelay,
-		Observer:    ops.lobbyObserver(),
-		SeekBotWait: o.SeekBotWait,
+		Muted:          in.bans.Muted,
+		Games:          reg,
+		Store:          hubStore,
+		Logger:         log,
+		Grace:          o.Grace,
+		BotDelay:       o.BotDelay,
+		Observer:       ops.lobbyObserver(),
+		SeekBotWait:    o.SeekBotWait,
+		SeeksPerMinute: o.SeeksPerMinute,
 	})
 	if err != nil {
 		_ = store.Close()

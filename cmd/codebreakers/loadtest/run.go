@@ -1,8 +1,9 @@
 // Package loadtest drives a Codebreakers server with real SSH sessions
 // (each with its own key, a PTY and a virtual terminal) and measures what
 // an operator needs to size a machine: handshakes per second, sessions
-// held, memory and idle CPU per session, and the time from a keypress to
-// the updated screen at every seat and spectator of a table. Every figure
+// held, memory and idle CPU per session, how long people playing people
+// wait to be seated as they arrive, and the time from a keypress to the
+// updated screen at every seat and spectator of a table. Every figure
 // is measured beside a floor, a minimal wish + Bubble Tea server started
 // in the same run, and reported as a ratio to it.
 //
@@ -36,6 +37,12 @@ type Config struct {
 	Held, Idle int
 	// Churn is how many sessions open and close while Held are held.
 	Churn int
+	// NoIdle skips the idle phase (handshakes, memory, idle CPU, echo).
+	NoIdle bool
+	// Seekers is how many people play people (0: no seekers phase),
+	// arriving at SeekRate a second (default 50).
+	Seekers  int
+	SeekRate float64
 	// Tables is how many two-player tables (plus one bot each) play at once;
 	// Spectators watch the first tables, one each. NoPlay skips the phase.
 	Tables, Spectators int
@@ -87,6 +94,9 @@ func (c Config) withDefaults() Config {
 	setInt(&c.Concurrency, 32)
 	setInt(&c.EchoSamples, 100)
 	setInt(&c.AsksBeforeGuess, 3)
+	if c.SeekRate <= 0 {
+		c.SeekRate = 50
+	}
 	setDur(&c.IdleWindow, 10*time.Second)
 	setDur(&c.Settle, 3*time.Second)
 	setDur(&c.PlayTime, 60*time.Second)
@@ -105,6 +115,7 @@ type Report struct {
 	Config  ReportConfig  `json:"config"`
 	Floor   *TargetReport `json:"floor,omitempty"`
 	Server  *TargetReport `json:"server,omitempty"`
+	Seek    *SeekReport   `json:"seek,omitempty"`
 	Play    *PlayReport   `json:"play,omitempty"`
 	// Ratios are server ÷ floor for each comparable figure.
 	Ratios map[string]float64 `json:"ratios,omitempty"`
@@ -113,6 +124,9 @@ type Report struct {
 // ReportConfig is the part of Config worth recording beside the figures.
 type ReportConfig struct {
 	Held, Idle, Churn, Tables, Spectators int
+	NoIdle                                bool
+	Seekers                               int
+	SeekRate                              float64
 	Rate                                  float64
 	Concurrency                           int
 	IdleWindow, PlayTime, Think, BotDelay string
@@ -157,6 +171,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep := &Report{Started: time.Now().UTC(), Ratios: map[string]float64{}, Config: ReportConfig{
 		Held: cfg.Held, Idle: cfg.Idle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
+		NoIdle: cfg.NoIdle, Seekers: cfg.Seekers, SeekRate: cfg.SeekRate,
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(),
 		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, ServerArgs: cfg.ServerArgs,
 	}}
@@ -166,7 +181,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	defer os.RemoveAll(dir)
 
-	if !cfg.NoFloor {
+	if !cfg.NoFloor && !cfg.NoIdle {
 		addr, err := freeAddr()
 		if err != nil {
 			return rep, err
@@ -193,6 +208,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	args := append([]string{"serve", "--addr", addr, "--data-dir", filepath.Join(dir, "data"),
 		"--max-sessions", "1000000", "--max-sessions-per-ip", "1000000", "--connections-per-minute", "100000000",
 		"--idle-timeout", "2h", "--bot-delay", cfg.BotDelay.String(), "--log-level", "warn"}, cfg.ServerArgs...)
+	if cfg.Seekers > 0 {
+		// Every seeker comes from loopback: the per-address seek limit
+		// would stop all but the first few.
+		args = append(args, "--seeks-per-minute", "100000000")
+	}
 	var metricsAddr string
 	if supportsMetrics(cfg.Binary) {
 		if metricsAddr, err = freeAddr(); err != nil {
@@ -215,13 +235,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	srv.pprofAddr = pprofAddr
 	defer srv.stop()
 	fmt.Fprintf(cfg.Log, "server: pid %d on %s\n", srv.pid(), addr)
-	r, clients, err := measureIdle(ctx, cfg, srv, serverOpener(cfg))
-	rep.Server = r
-	closeAll(clients)
-	if err != nil {
-		return rep, fmt.Errorf("server: %w", err)
+	if !cfg.NoIdle {
+		r, clients, err := measureIdle(ctx, cfg, srv, serverOpener(cfg))
+		rep.Server = r
+		closeAll(clients)
+		if err != nil {
+			return rep, fmt.Errorf("server: %w", err)
+		}
 	}
-	if rep.Floor != nil {
+	if r := rep.Server; r != nil && rep.Floor != nil {
 		ratio := func(name string, a, b float64) {
 			if b != 0 {
 				rep.Ratios[name] = a / b
@@ -233,6 +255,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		ratio("idle_cpu_per_session", r.IdleCPUPerSession, rep.Floor.IdleCPUPerSession)
 		ratio("echo_p50", r.Echo.P50, rep.Floor.Echo.P50)
 		ratio("echo_p99", r.Echo.P99, rep.Floor.Echo.P99)
+	}
+	if cfg.Seekers > 0 {
+		if !cfg.NoIdle {
+			sleep(ctx, cfg.Settle) // let the idle sessions wind down
+		}
+		seek, err := runSeekers(ctx, cfg, srv)
+		rep.Seek = seek
+		if err != nil {
+			return rep, fmt.Errorf("seek: %w", err)
+		}
 	}
 	if cfg.NoPlay {
 		return rep, nil
