@@ -32,12 +32,13 @@ const (
 	modeGuess        // the player types a guess
 	modeHint         // the game master types a hint
 	modeNotes        // past rounds, hints and guesses
-	modeBuilder      // the game master builds a machine rule from clauses
+	modeBuilder      // the game master builds a machine rule (or a player a guess) from clauses
 )
 
 // localKeys are the keys this game adds to the shared board keymap.
 type localKeys struct {
 	reveal, propose, yes, no, announce, write, build, free, library, draw, callOff, typeHint key.Binding
+	buildGuess, toBuilder, toTyping                                                          key.Binding
 }
 
 func newLocalKeys() localKeys {
@@ -55,6 +56,10 @@ func newLocalKeys() localKeys {
 		draw:     b("d", "draw a rule"),
 		callOff:  b("x", "call off round"),
 		typeHint: b("t", "type hint"),
+		// A player may build a guess as the game master builds a rule.
+		buildGuess: b("u", "build a guess"),
+		toBuilder:  b("tab", "builder"),
+		toTyping:   b("tab", "type it"),
 	}
 }
 
@@ -79,6 +84,7 @@ type Board struct {
 	notesOverflow bool
 	lib           []wtr.LibraryRule
 	bld           builderState
+	bldGuess      bool                         // the builder makes a guess (a player's), not a rule (the game master's)
 	checked       checkedRule                  // the last rule text checked for the preview
 	cards         board.Memo[wtr.Card, string] // styled card faces by face (ID 0), drawn once
 
@@ -128,7 +134,11 @@ func (b *Board) SetView(view any, c board.Context) {
 	// Close an entry the game has moved past.
 	gmSetup := b.isGM() && b.v.Phase == wtr.Setup
 	switch b.mode {
-	case modeRule, modeFree, modeLibrary, modeBuilder:
+	case modeBuilder:
+		if b.bldGuess && (!b.v.CanGuess() || b.c.Replay) || !b.bldGuess && !gmSetup {
+			b.closeInput()
+		}
+	case modeRule, modeFree, modeLibrary:
 		if !gmSetup {
 			b.closeInput()
 		}
@@ -315,11 +325,11 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 			b.open(modeRule, "rule › ")
 		}
 	case key.Matches(msg, b.keys.build):
-		if b.isGM() && v.Phase == wtr.Setup {
-			if len(b.bld.rows()) == 0 {
-				b.bld = newBuilder()
-			}
-			b.mode, b.err = modeBuilder, ""
+		switch {
+		case b.isGM() && v.Phase == wtr.Setup:
+			b.openBuilder(false)
+		case b.canGuess() && v.Mode == wtr.Machine:
+			b.openBuilder(true)
 		}
 	case key.Matches(msg, b.keys.free):
 		if b.isGM() && v.Phase == wtr.Setup {
@@ -345,11 +355,31 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 	return nil
 }
 
+// openBuilder opens the builder for a guess or for the round's rule,
+// keeping the clauses built so far for the same purpose.
+func (b *Board) openBuilder(guess bool) {
+	if len(b.bld.rows()) == 0 || b.bldGuess != guess {
+		b.bld = newBuilder()
+	}
+	b.bldGuess = guess
+	b.input.Blur()
+	b.mode, b.err = modeBuilder, ""
+}
+
+// builderTyping reports whether the entry open is a machine rule or guess,
+// which the builder can make too (tab switches between them).
+func (b *Board) builderTyping() bool {
+	return b.mode == modeRule || b.mode == modeGuess && b.v.Mode == wtr.Machine
+}
+
 func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 	switch {
 	case key.Matches(msg, b.km.Cancel):
 		b.closeInput()
 		b.err = ""
+		return nil
+	case b.builderTyping() && key.Matches(msg, b.keys.toBuilder):
+		b.openBuilder(b.mode == modeGuess)
 		return nil
 	case key.Matches(msg, b.km.Submit):
 		text := strings.TrimSpace(b.input.Value())
@@ -454,10 +484,13 @@ func (b *Board) ShortHelp() []key.Binding {
 	cancel := board.Help(km.Cancel, "esc", "cancel")
 	switch b.mode {
 	case modeRule:
-		return []key.Binding{board.Help(km.Submit, "enter", "set the rule"), cancel}
+		return []key.Binding{board.Help(km.Submit, "enter", "set the rule"), b.keys.toBuilder, cancel}
 	case modeFree:
 		return []key.Binding{board.Help(km.Submit, "enter", "set the free rule"), cancel}
 	case modeGuess:
+		if b.v.Mode == wtr.Machine {
+			return []key.Binding{board.Help(km.Submit, "enter", "guess"), b.keys.toBuilder, cancel}
+		}
 		return []key.Binding{board.Help(km.Submit, "enter", "guess"), cancel}
 	case modeHint:
 		return []key.Binding{board.Help(km.Submit, "enter", "give the hint"), cancel}
@@ -471,7 +504,11 @@ func (b *Board) ShortHelp() []key.Binding {
 		}
 		return append(ks, board.Help(km.Notes, "n/esc", "close"))
 	case modeBuilder:
-		return append(b.bld.help(km), board.Help(km.Choose, "enter", "use rule"), cancel)
+		use := "use rule"
+		if b.bldGuess {
+			use = "guess it"
+		}
+		return append(b.bld.help(km), board.Help(km.Choose, "enter", use), b.keys.toTyping, cancel)
 	}
 	rounds := board.Help(km.Notes, "n", "rounds")
 	if b.c.Replay || !b.has {
@@ -505,7 +542,11 @@ func (b *Board) ShortHelp() []key.Binding {
 		}
 		ks = append(ks, board.Help(km.Choose, "enter", "play"), b.keys.reveal)
 	case b.canGuess():
-		ks = append(ks, board.Help(km.Guess, "g", "guess"), board.Help(km.Pass, "p", "no guess"))
+		ks = append(ks, board.Help(km.Guess, "g", "guess"))
+		if v.Mode == wtr.Machine {
+			ks = append(ks, b.keys.buildGuess)
+		}
+		ks = append(ks, board.Help(km.Pass, "p", "no guess"))
 	}
 	if b.seated() && v.CanPropose() {
 		ks = append(ks, b.keys.propose)

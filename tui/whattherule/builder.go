@@ -208,6 +208,16 @@ func (b *Board) updateBuilder(msg tea.KeyPressMsg) []byte {
 	switch {
 	case key.Matches(msg, b.km.Cancel):
 		b.mode, b.err = modeMain, ""
+	case key.Matches(msg, b.keys.toTyping):
+		// Type it instead, starting from what the clauses say.
+		text, _ := st.rule.Text(wtr.Attributes())
+		if b.bldGuess {
+			b.open(modeGuess, "guess › ")
+		} else {
+			b.open(modeRule, "rule › ")
+		}
+		b.input.SetValue(text)
+		return nil
 	case key.Matches(msg, b.km.Up):
 		st.row = max(0, st.row-1)
 	case key.Matches(msg, b.km.Down):
@@ -241,6 +251,14 @@ func (b *Board) updateBuilder(msg tea.KeyPressMsg) []byte {
 			b.err = err.Error()
 			return nil
 		}
+		if b.bldGuess {
+			if _, err := wtr.ParseGuess(text); err != nil {
+				b.err = err.Error()
+				return nil
+			}
+			b.mode, b.err = modeMain, ""
+			return wtr.GuessAction(text)
+		}
 		if _, err := b.check(text); err != nil {
 			b.err = err.Error()
 			return nil
@@ -257,7 +275,11 @@ func (b *Board) updateBuilder(msg tea.KeyPressMsg) []byte {
 // builderView draws the clauses, the rule they make and its preview.
 func (b *Board) builderView(w, h int) []string {
 	st := &b.bld
-	out := []string{" " + b.paint.Heading.Render("Rule builder") + b.paint.Dim.Render("  space/- change · i/t/o add · x remove · a and/or")}
+	title := "Rule builder"
+	if b.bldGuess {
+		title = "Guess builder"
+	}
+	out := []string{" " + b.paint.Heading.Render(title) + b.paint.Dim.Render("  space/- change · i/t/o add · x remove · a and/or · tab type it")}
 	rows := st.rows()
 	st.clause() // clamps the row
 	names := []string{"if", "then", "otherwise"}
@@ -298,16 +320,21 @@ func (b *Board) builderView(w, h int) []string {
 		out = append(out, "   "+b.paint.Dim.Render("no clauses: add one with t"))
 	}
 	if b.err != "" {
-		out = append(out, " "+b.paint.Error.Render("! "+textsafe.Clean(b.err, 300)))
+		out = append(out, b.errorLines(b.err, w)...)
 	}
 	text, err := st.rule.Text(wtr.Attributes())
 	if err != nil {
-		return append(out, " "+b.paint.Error.Render(err.Error()))
+		return append(out, b.errorLines(err.Error(), w)...)
 	}
 	out = append(out, " "+b.paint.Dim.Render("→ ")+textsafe.Clean(text, 300))
-	rule, err := b.check(text)
+	var rule *rulelang.Rule
+	if b.bldGuess {
+		rule, err = wtr.ParseGuess(text)
+	} else {
+		rule, err = b.check(text)
+	}
 	if err != nil {
-		return append(out, " "+b.paint.Error.Render(err.Error()))
+		return append(out, b.errorLines(err.Error(), w)...)
 	}
 	eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
 	out = append(out, eng[:min(2, len(eng))]...)

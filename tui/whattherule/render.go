@@ -86,14 +86,18 @@ func (b *Board) tableView(w, h int) []string {
 		bottom = append(bottom, b.promptLines(w)...)
 	}
 	if b.err != "" {
-		// Refusals are wrapped, never cut: they say what to do.
-		for _, l := range board.WrapIndent("! "+textsafe.Clean(b.err, 300), w, " ", "   ") {
-			bottom = append(bottom, b.paint.Error.Render(l))
-		}
+		bottom = append(bottom, b.errorLines(b.err, w)...)
 	}
 	room := h - len(top) - len(bottom)
 	lineRows := b.lineRows(w, max(1, min(room, 2+b.maxBelow())))
 	room -= len(lineRows)
+	if b.builderTyping() && strings.TrimSpace(b.input.Value()) == "" {
+		// Nothing typed yet: the rule language in brief, in the room the
+		// log would have had.
+		ref := b.referenceLines(w, room)
+		bottom = append(bottom, ref...)
+		room -= len(ref)
+	}
 	var log []string
 	if room >= 2 {
 		log = b.logLines(w-2, room)
@@ -471,6 +475,16 @@ func duration(ms int) string {
 // entryLines are a text entry and what the board can say about it as it is
 // typed: for a machine rule, whether it reads, its English and which faces
 // it lets start the line; for a guess, whether it reads.
+// errorLines are a refusal or a reading error, wrapped by words to w cells:
+// never cut off, since they say what to do.
+func (b *Board) errorLines(msg string, w int) []string {
+	lines := board.WrapIndent("! "+textsafe.Clean(msg, 300), w, " ", "   ")
+	for i, l := range lines {
+		lines[i] = b.paint.Error.Render(l)
+	}
+	return lines
+}
+
 func (b *Board) entryLines(w int) []string {
 	var head, tip string
 	switch b.mode {
@@ -479,7 +493,7 @@ func (b *Board) entryLines(w int) []string {
 	case modeFree:
 		head, tip = "Write a free rule", "in plain words; you will judge every card and guess yourself"
 	case modeGuess:
-		head, tip = "Guess the rule", "in the rule language, e.g. color != prev.color"
+		head, tip = "Guess the rule", "in the rule language (tab: the builder)"
 		if b.v.Mode == wtr.Free {
 			tip = "in plain words; the game master judges it"
 		}
@@ -492,14 +506,12 @@ func (b *Board) entryLines(w int) []string {
 		" " + b.input.View(),
 	}
 	text := strings.TrimSpace(b.input.Value())
-	if text == "" {
-		return lines
-	}
 	switch {
+	case text == "":
 	case b.mode == modeRule:
 		rule, err := b.check(text)
 		if err != nil {
-			return append(lines, " "+b.paint.Error.Render(err.Error()))
+			return append(lines, b.errorLines(err.Error(), w)...)
 		}
 		eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
 		lines = append(lines, eng[:min(2, len(eng))]...)
@@ -507,9 +519,9 @@ func (b *Board) entryLines(w int) []string {
 	case b.mode == modeGuess && b.v.Mode == wtr.Machine:
 		g, err := wtr.ParseGuess(text)
 		if err != nil {
-			return append(lines, " "+b.paint.Dim.Render(err.Error()))
+			return append(lines, b.errorLines(err.Error(), w)...)
 		}
-		return append(lines, " "+b.paint.Dim.Render("reads as: ")+textsafe.Clean(g.English(), 300))
+		return append(lines, wrap(b.paint.Dim.Render("reads as: ")+textsafe.Clean(g.English(), 300), w-1, " ")...)
 	}
 	return lines
 }

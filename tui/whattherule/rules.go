@@ -29,6 +29,10 @@ Machine rules and free rules
   written in the same language and count when they mean exactly the same:
   "no black cards" names "white cards only". A free rule is plain words; the
   game master judges each card, hand and guess by hand, against a clock.
+  You never have to learn the language by heart: u opens a builder that
+  makes a rule or a guess from choices, and an empty entry shows the
+  language in brief with examples such as "color != prev.color" (colours
+  take turns) and "count in {1, 2}" (only ones and twos).
 
 Hints
   Between turns anyone may propose hints. Only if every player and the game
