@@ -48,6 +48,9 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.StringVar(&cfg.HeapProfile, "heapprofile", "", "write the server's heap profile, once the -idle sessions are held, to this file")
 	fs.Var(&serverArgs, "server-arg", "extra flag for `serve` (repeatable), e.g. -server-arg=--fps=10")
 	fs.StringVar(&jsonPath, "json", "loadtest.json", "where to write the report as JSON (empty: nowhere)")
+	fs.StringVar(&cfg.ClusterPostgres, "cluster-postgres", "", "run two cluster nodes on this PostgreSQL (with -cluster-nats) instead of one server")
+	fs.StringVar(&cfg.ClusterNATS, "cluster-nats", "", "the NATS (JetStream on) of a -cluster-postgres run")
+	fs.IntVar(&cfg.SpliceSessions, "splice-sessions", 200, "in a cluster run, sessions that measure a splice's memory and CPU")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: codebreakers loadtest [flags]\n\n"+
 			"Starts this binary as a server and a minimal floor server on loopback, drives both\n"+
@@ -65,6 +68,20 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return fmt.Errorf("find own binary: %w", err)
 	}
 	cfg.Binary, cfg.ServerArgs, cfg.Log = bin, serverArgs, stderr
+	if cfg.ClusterPostgres != "" {
+		crep, err := loadtest.RunCluster(ctx, cfg)
+		if crep != nil {
+			b, merr := json.MarshalIndent(crep, "", "  ")
+			if merr == nil {
+				fmt.Fprintln(stdout, string(b))
+				if jsonPath != "" {
+					merr = os.WriteFile(jsonPath, append(b, '\n'), 0o644)
+				}
+			}
+			err = errors.Join(err, merr)
+		}
+		return err
+	}
 	rep, runErr := loadtest.Run(ctx, cfg)
 	if rep != nil {
 		printReport(stdout, rep)

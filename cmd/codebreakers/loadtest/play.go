@@ -59,6 +59,15 @@ type table struct {
 	host, guest *client
 	spectators  []*client
 	asks        map[*client]int
+	// spliced marks the sessions carried to the table's node from another
+	// node of a cluster (the guest of a crossed table).
+	spliced map[*client]bool
+}
+
+// latencySplit times keypresses apart for sessions on the table's own node
+// and sessions spliced from another node (cluster runs only).
+type latencySplit struct {
+	localActor, splicedActor, localEvery, splicedEvery samples
 }
 
 func (tb *table) players() []*client { return []*client{tb.host, tb.guest} }
@@ -90,7 +99,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	}
 	start := time.Now()
 	parallelPaced(ctx, cfg.Concurrency, cfg.Tables, tick, func(i int) {
-		tb, err := setUpTable(ctx, cfg, t.addr, i)
+		tb, err := setUpTable(ctx, cfg, t.addr, t.addr, i)
 		if err != nil {
 			errs.add(fmt.Errorf("table %d setup: %w", i, err))
 			if tb != nil {
@@ -141,7 +150,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			playTable(playCtx, cfg, tb, every, actor, &actions, &games, errs)
+			playTable(playCtx, cfg, tb, every, actor, nil, &actions, &games, errs)
 		}()
 	}
 	wg.Wait()
@@ -177,10 +186,10 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 // setUpTable has the host create a private Break the Code table of three
 // seats with one bot, the guest join by code and get ready, a spectator
 // watch (for the first Spectators tables), and the host start the game.
-func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, error) {
+func setUpTable(ctx context.Context, cfg Config, addr, guestAddr string, i int) (*table, error) {
 	lim := cfg.StepTimeout
 	o := dialOptions{addr: addr, timeout: lim, w: playW, h: playH}
-	tb := &table{i: i, asks: map[*client]int{}}
+	tb := &table{i: i, asks: map[*client]int{}, spliced: map[*client]bool{}}
 	var err error
 	register := func(c *client, handle string) error {
 		if _, err := c.waitFor(ctx, lim, "Choose a handle"); err != nil {
@@ -224,9 +233,12 @@ func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, er
 	code, _ := seen.JoinCode(s)
 
 	o.command = "join " + code
+	o.addr = guestAddr // in a cluster, maybe another node: the session is carried to the table
 	if tb.guest, err = openClient(ctx, fmt.Sprintf("g%d", i), o); err != nil {
 		return tb, err
 	}
+	tb.spliced[tb.guest] = guestAddr != addr
+	o.addr = addr
 	if err := register(tb.guest, fmt.Sprintf("g%d", i)); err != nil {
 		return tb, err
 	}
@@ -270,7 +282,7 @@ func setUpTable(ctx context.Context, cfg Config, addr string, i int) (*table, er
 // playTable plays the humans' turns until ctx ends: each player asks
 // AsksBeforeGuess questions and then guesses; finished games are
 // rematched. Every timed keypress is measured at every screen.
-func playTable(ctx context.Context, cfg Config, tb *table, every, actor *samples, actions, games *atomic.Int64, errs *errorLog) {
+func playTable(ctx context.Context, cfg Config, tb *table, every, actor *samples, split *latencySplit, actions, games *atomic.Int64, errs *errorLog) {
 	for ctx.Err() == nil {
 		p, finished, err := waitTurn(ctx, cfg, tb)
 		switch {
@@ -295,7 +307,7 @@ func playTable(ctx context.Context, cfg Config, tb *table, every, actor *samples
 		if ctx.Err() != nil {
 			return
 		}
-		if err := act(ctx, cfg, tb, p, every, actor); err != nil {
+		if err := act(ctx, cfg, tb, p, every, actor, split); err != nil {
 			if ctx.Err() == nil {
 				errs.add(fmt.Errorf("table %d: %w", tb.i, err))
 			}
@@ -334,7 +346,7 @@ func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error)
 // act makes p's move: a question, or after AsksBeforeGuess questions a
 // guess. The final key of the move is timed until every screen at the
 // table shows the next turn (or the end).
-func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *samples) error {
+func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *samples, split *latencySplit) error {
 	screen := p.screen()
 	turn, ok := seen.Turn(screen)
 	if !ok {
@@ -385,6 +397,19 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 		every.add(d)
 		if c == p {
 			actor.add(d)
+		}
+		if split != nil {
+			switch {
+			case tb.spliced[c] && c == p:
+				split.splicedActor.add(d)
+			case c == p:
+				split.localActor.add(d)
+			}
+			if tb.spliced[c] {
+				split.splicedEvery.add(d)
+			} else {
+				split.localEvery.add(d)
+			}
 		}
 	}
 	return errors.Join(errs...)

@@ -73,6 +73,11 @@ type Config struct {
 	StepTimeout time.Duration
 	// Log receives progress lines (nil: discarded).
 	Log io.Writer
+	// ClusterPostgres and ClusterNATS, when set, make RunCluster start two
+	// nodes on them; SpliceSessions is how many sessions measure the cost
+	// of a splice (0: not measured).
+	ClusterPostgres, ClusterNATS string
+	SpliceSessions               int
 }
 
 func (c Config) withDefaults() Config {
@@ -206,7 +211,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return rep, err
 	}
 	args := append([]string{"serve", "--addr", addr, "--data-dir", filepath.Join(dir, "data"),
-		"--max-sessions", "1000000", "--max-sessions-per-ip", "1000000", "--connections-per-minute", "100000000",
+		"--max-sessions", "1000000", "--max-sessions-per-ip", "1000000", "--connections-per-minute", "100000000", "--exec-per-minute", "100000000",
 		"--idle-timeout", "2h", "--bot-delay", cfg.BotDelay.String(), "--log-level", "warn"}, cfg.ServerArgs...)
 	if cfg.Seekers > 0 {
 		// Every seeker comes from loopback: the per-address seek limit
