@@ -108,16 +108,7 @@ func (s *Server) ServeNodes(ln net.Listener) error {
 		_ = ln.Close()
 		return errors.New("node link: no cluster configured")
 	}
-	s.mu.Lock()
-	if s.draining {
-		s.mu.Unlock()
-		_ = ln.Close()
-		return ErrServerClosed
-	}
-	s.listeners = append(s.listeners, ln)
-	s.mu.Unlock()
-	s.log.Info("node link listening", "addr", ln.Addr().String())
-	return s.nodeSSH.Serve(ln) //nolint:wrapcheck // ErrServerClosed must stay comparable
+	return s.serveOn(s.nodeSSH, ln, "node link listening")
 }
 
 // takeAssertion reads the player a node-link session runs as from its

@@ -147,7 +147,11 @@ func (s *Server) ListenAndServe() error {
 
 // Serve serves connections from ln until Shutdown or Close; it then returns
 // ErrServerClosed.
-func (s *Server) Serve(ln net.Listener) error {
+func (s *Server) Serve(ln net.Listener) error { return s.serveOn(s.ssh, ln, "listening") }
+
+// serveOn serves srv on ln until Shutdown or Close, keeping ln so that
+// Shutdown closes it; msg is the line logged once it listens.
+func (s *Server) serveOn(srv *ssh.Server, ln net.Listener, msg string) error {
 	s.mu.Lock()
 	if s.draining {
 		s.mu.Unlock()
@@ -156,13 +160,13 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.listeners = append(s.listeners, ln)
 	s.mu.Unlock()
-	s.log.Info("listening", "addr", ln.Addr().String())
+	s.log.Info(msg, "addr", ln.Addr().String())
 	// Every goroutine started for a connection descends from this one and
 	// inherits its label, so a goroutine profile shows what connections
 	// and their sessions hold (connGoroutineLabel).
 	var err error
 	pprof.Do(context.Background(), pprof.Labels(connGoroutineLabel, "conn"), func(context.Context) {
-		err = s.ssh.Serve(ln)
+		err = srv.Serve(ln)
 	})
 	return err //nolint:wrapcheck // ErrServerClosed must stay comparable
 }

@@ -152,26 +152,13 @@ func RunCluster(ctx context.Context, cfg Config) (*ClusterReport, error) {
 // of every other pair of tables join from the other node.
 func clusterPlay(ctx context.Context, cfg Config, nodes []*target, rep *ClusterReport) error {
 	errs := &errorLog{}
-	var mu sync.Mutex
-	var tables []*table
 	start := time.Now()
-	parallel(ctx, cfg.Concurrency, cfg.Tables, func(i int) {
+	tables := seatTables(ctx, cfg, nil, errs, func(i int) (string, string) {
 		host := nodes[i%2]
-		guest := host
-		if (i/2)%2 == 1 {
-			guest = nodes[(i+1)%2]
+		if (i/2)%2 == 1 { // every other pair of tables: the guest comes from the other node
+			return host.addr, nodes[(i+1)%2].addr
 		}
-		tb, err := setUpTable(ctx, cfg, host.addr, guest.addr, i)
-		if err != nil {
-			errs.add(fmt.Errorf("table %d setup: %w", i, err))
-			if tb != nil {
-				tb.close()
-			}
-			return
-		}
-		mu.Lock()
-		tables = append(tables, tb)
-		mu.Unlock()
+		return host.addr, host.addr
 	})
 	rep.SetupSec = time.Since(start).Seconds()
 	for _, tb := range tables {

@@ -88,8 +88,6 @@ func (tb *table) close() {
 func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	r := &PlayReport{Tables: cfg.Tables, Players: 2 * cfg.Tables, Spectators: min(cfg.Spectators, cfg.Tables)}
 	errs := &errorLog{}
-	var mu sync.Mutex
-	var tables []*table
 	var tick <-chan time.Time
 	if cfg.Rate > 0 {
 		// Each table opens two or three sessions.
@@ -98,19 +96,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		tick = tk.C
 	}
 	start := time.Now()
-	parallelPaced(ctx, cfg.Concurrency, cfg.Tables, tick, func(i int) {
-		tb, err := setUpTable(ctx, cfg, t.addr, t.addr, i)
-		if err != nil {
-			errs.add(fmt.Errorf("table %d setup: %w", i, err))
-			if tb != nil {
-				tb.close()
-			}
-			return
-		}
-		mu.Lock()
-		tables = append(tables, tb)
-		mu.Unlock()
-	})
+	tables := seatTables(ctx, cfg, tick, errs, func(int) (string, string) { return t.addr, t.addr })
 	r.SetupSec = time.Since(start).Seconds()
 	fmt.Fprintf(cfg.Log, "play: %d tables seated in %.1fs\n", len(tables), r.SetupSec)
 	defer func() {
@@ -181,6 +167,29 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	fmt.Fprintf(cfg.Log, "play: %d actions (%.0f/s), %d games, every screen p50 %.1f p99 %.1f max %.1f ms, %d errors\n",
 		r.Actions, r.ActionsPerSec, r.Games, r.Latency.P50, r.Latency.P99, r.Latency.Max, r.Errors)
 	return r, t.alive()
+}
+
+// seatTables sets up cfg.Tables tables, table i with its host on the first
+// address where(i) gives and its guest on the second, paced by tick (nil:
+// as fast as cfg.Concurrency allows). Failures go to errs.
+func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *errorLog, where func(i int) (host, guest string)) []*table {
+	var mu sync.Mutex
+	var tables []*table
+	parallelPaced(ctx, cfg.Concurrency, cfg.Tables, tick, func(i int) {
+		host, guest := where(i)
+		tb, err := setUpTable(ctx, cfg, host, guest, i)
+		if err != nil {
+			errs.add(fmt.Errorf("table %d setup: %w", i, err))
+			if tb != nil {
+				tb.close()
+			}
+			return
+		}
+		mu.Lock()
+		tables = append(tables, tb)
+		mu.Unlock()
+	})
+	return tables
 }
 
 // setUpTable has the host create a private Break the Code table of three
