@@ -236,18 +236,21 @@ func floodSeeks(t *testing.T, in *instance, open func(i int) *term) int {
 // The attack: joining and leaving a pool as fast as keys allow pokes every
 // seeker of the game and every home screen each time. Whether it comes
 // from one key's session or from new guests on one connection, it is cut
-// off after 10 a minute with a clear message, a new connection from the
-// same address is no fresh start, and the pool keeps only the seekers who
-// are really there: the honest one waits on, untouched.
+// off at the limit (4 a minute here, so that even a slow run stays well
+// inside the minute) with a clear message, a new connection from the same
+// address is no fresh start, and the pool keeps only the seekers who are
+// really there: the honest one waits on, untouched.
 func TestSeekFloodIsLimitedOverSSH(t *testing.T) {
+	const limit = 4
+	flags := []string{"--seeks-per-minute", strconv.Itoa(limit)}
 	t.Run("key", func(t *testing.T) {
-		in, addr := startInstance(t, dataDir(t))
+		in, addr := startInstance(t, dataDir(t), flags...)
 		honest := honestSeeker(t, in)
 		key := newKey(t)
 		tm := openTerm(t, dial(t, addr, withKey(key)), "flooder", termW, termH, "")
 		register(tm, "flooder")
-		if n := floodSeeks(t, in, func(int) *term { return tm }); n != 10 {
-			t.Errorf("%d seeks went through before the refusal, want 10", n)
+		if n := floodSeeks(t, in, func(int) *term { return tm }); n != limit {
+			t.Errorf("%d seeks went through before the refusal, want %d", n, limit)
 		}
 		again := openTerm(t, dial(t, addr, withKey(key)), "flooder again", termW, termH, "")
 		if s := trySeek(again, 3); !strings.Contains(s, seekRefused) {
@@ -258,7 +261,7 @@ func TestSeekFloodIsLimitedOverSSH(t *testing.T) {
 		}
 	})
 	t.Run("guests on one connection", func(t *testing.T) {
-		in, addr := startInstance(t, dataDir(t))
+		in, addr := startInstance(t, dataDir(t), flags...)
 		honest := honestSeeker(t, in)
 		c := dial(t, addr, asGuest())
 		var last *term
@@ -269,8 +272,8 @@ func TestSeekFloodIsLimitedOverSSH(t *testing.T) {
 			last = openTerm(t, c, fmt.Sprintf("guest %d", i+1), termW, termH, "")
 			return last
 		})
-		if n != 10 {
-			t.Errorf("%d seeks went through before the refusal, want 10", n)
+		if n != limit {
+			t.Errorf("%d seeks went through before the refusal, want %d", n, limit)
 		}
 		again := dial(t, addr, asGuest())
 		if s := trySeek(openTerm(t, again, "new connection", termW, termH, ""), 3); !strings.Contains(s, seekRefused) {
