@@ -81,6 +81,10 @@ type Dir struct {
 	poke chan struct{} // 1-buffered: publish soon
 	quit chan struct{}
 	done sync.WaitGroup
+	// life ends when Close begins, cutting short any request in flight (a
+	// NATS that is away answers nothing: shutdown must not wait for it).
+	life     context.Context
+	lifeDone context.CancelFunc
 
 	mu        sync.Mutex
 	draining  bool
@@ -134,6 +138,7 @@ func Open(ctx context.Context, opt Options) (*Dir, error) {
 		remote: map[string]tableEntry{}, links: map[string]nodeEntry{}, owned: map[string]uint64{},
 		lost: map[string]bool{}, seatsSent: map[string]seatEntry{},
 	}
+	d.life, d.lifeDone = context.WithCancel(context.Background())
 	nc, err := nats.Connect(opt.URL,
 		nats.Name("codebreakers "+opt.Node),
 		nats.Timeout(opt.Timeout),
@@ -210,7 +215,12 @@ func (d *Dir) Connected() bool { return d.nc.IsConnected() }
 // node that shuts down cleanly leaves at once rather than after the TTL).
 func (d *Dir) Close() {
 	close(d.quit)
+	d.lifeDone()
 	d.done.Wait()
+	if !d.nc.IsConnected() {
+		d.nc.Close() // nobody to say goodbye to: the entries expire by themselves
+		return
+	}
 	d.mu.Lock()
 	owned := maps.Clone(d.owned)
 	seats := maps.Clone(d.seatsSent)
@@ -438,7 +448,7 @@ func (d *Dir) refresh(src Source) {
 // publishOnce writes this node's link, tables and seats, and deletes the
 // entries of tables and seats it no longer holds.
 func (d *Dir) publishOnce(src Source) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*d.opt.Timeout)
+	ctx, cancel := context.WithTimeout(d.life, 5*d.opt.Timeout)
 	defer cancel()
 	d.mu.Lock()
 	draining := d.draining
