@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"sync"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/lobby"
 )
 
 // BenchmarkIdleSessionHeap opens interactive guest sessions on the real UI
@@ -64,7 +67,17 @@ func (r *rawOut) has(s string) bool {
 // terminal emulator.
 func openRaw(b *testing.B, c *gossh.Client, name string) {
 	b.Helper()
+	openRawIn(b, c, name)
+}
+
+// openRawIn is openRaw, returning the session's keyboard.
+func openRawIn(b *testing.B, c *gossh.Client, name string) io.Writer {
+	b.Helper()
 	sess, err := c.NewSession()
+	if err != nil {
+		b.Fatal(err)
+	}
+	in, err := sess.StdinPipe()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -83,6 +96,7 @@ func openRaw(b *testing.B, c *gossh.Client, name string) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	return in
 }
 
 // BenchmarkIdleSessionCPU opens interactive guest sessions on the real UI,
@@ -103,6 +117,65 @@ func BenchmarkIdleSessionCPU(b *testing.B) {
 		wall += time.Since(t0)
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/wall.Seconds()/sessions, "cpu-µs/session/s")
+}
+
+// BenchmarkHomeWhileTablesChange is what keeping home's counts live costs:
+// 50 guest sessions idle on home (or, for comparison, on the rules menu),
+// with the lobby quiet or while a table opens and closes every 50 ms
+// elsewhere on the server. It reports the process CPU time per session per
+// second of wall time, the table churn included.
+//
+//	go test -run XXX -bench HomeWhileTablesChange -benchtime 5x ./cmd/codebreakers/
+func BenchmarkHomeWhileTablesChange(b *testing.B) {
+	for _, c := range []struct {
+		where string
+		churn bool
+	}{{"home", false}, {"elsewhere", false}, {"home", true}, {"elsewhere", true}} {
+		where := c.where
+		name := where + "/quiet"
+		if c.churn {
+			name = where + "/churn"
+		}
+		b.Run(name, func(b *testing.B) {
+			in, addr := startInstance(b, dataDir(b), "--max-sessions-per-ip", "1000", "--connections-per-minute", "100000")
+			const sessions = 50
+			guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+			for i := range sessions {
+				keys := openRawIn(b, dial(b, addr, guest), fmt.Sprintf("guest%d", i))
+				if where == "elsewhere" {
+					_, _ = io.WriteString(keys, "G"+"k"+"\r") // end, up: How to play
+				}
+			}
+			stop := make(chan struct{})
+			churned := make(chan struct{})
+			go func() {
+				defer close(churned)
+				host := lobby.Identity{Account: "SHA256:churn", Handle: "churn"}
+				for c.churn {
+					select {
+					case <-stop:
+						return
+					case <-time.After(50 * time.Millisecond):
+					}
+					c, err := in.hub.Create(host, lobby.TableSpec{Game: "breakcode", Seats: 2})
+					if err == nil {
+						c.Leave()
+					}
+				}
+			}()
+			time.Sleep(time.Second) // the sessions settle where they are
+			var cpu, wall time.Duration
+			for b.Loop() {
+				start, t0 := cpuTime(b), time.Now()
+				time.Sleep(time.Second)
+				cpu += cpuTime(b) - start
+				wall += time.Since(t0)
+			}
+			close(stop)
+			<-churned
+			b.ReportMetric(float64(cpu.Microseconds())/wall.Seconds()/sessions, "cpu-µs/session/s")
+		})
+	}
 }
 
 func cpuTime(b *testing.B) time.Duration {
