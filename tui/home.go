@@ -9,6 +9,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // menuItem is one row of a menu: a label, a hint, and what choosing it does.
@@ -205,13 +206,20 @@ func renderMenu(a *app, items []menuItem, cursor, w int) string {
 		labelW = max(labelW, len([]rune(it.label)))
 	}
 	var b strings.Builder
+	hintCol := 4 + labelW + 3
 	for i, it := range items {
 		label := it.label + strings.Repeat(" ", labelW-len([]rune(it.label)))
-		hint := it.hint(a)
+		// A hint too long for the row wraps under itself, not under the label.
+		pad := strings.Repeat(" ", hintCol)
+		hints := board.WrapIndent(it.hint(a), max(hintCol+10, w), pad, pad)
+		hints[0] = strings.TrimPrefix(hints[0], pad)
 		if i == cursor {
-			b.WriteString("  " + a.st.selected.Render("▸ "+label) + "   " + hint + "\n")
+			b.WriteString("  " + a.st.selected.Render("▸ "+label) + "   " + hints[0] + "\n")
 		} else {
-			b.WriteString("    " + label + "   " + a.st.dim.Render(hint) + "\n")
+			b.WriteString("    " + label + "   " + a.st.dim.Render(hints[0]) + "\n")
+		}
+		for _, more := range hints[1:] {
+			b.WriteString(a.st.dim.Render(more) + "\n")
 		}
 	}
 	return b.String()

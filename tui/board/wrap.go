@@ -11,8 +11,9 @@ import (
 // Wrap breaks text into lines of at most w cells, at spaces only: a name
 // such as "bot-Cy" or a tile list is never split at its hyphen (which
 // ansi.Wordwrap always treats as a break), and a word wider than w is the
-// only thing ever cut, hard, across lines. Newlines in text end lines.
-// Styled text may be wrapped too: escapes count as no width.
+// only thing ever cut, hard, across lines. Runs of spaces inside a line are
+// kept (columns stay aligned); at a break they go. Newlines in text end
+// lines. Styled text may be wrapped too: escapes count as no width.
 func Wrap(text string, w int) []string {
 	return WrapIndent(text, w, "", "")
 }
@@ -51,19 +52,23 @@ func wrapLine(out []string, para string, w int, prefix *string, rest string) []s
 	}
 	start()
 	empty := true // nothing but the prefix on the line yet
+	gap := 0      // spaces before the next word: kept inside a line, dropped at a break
 	for word := range strings.SplitSeq(para, " ") {
 		if word == "" {
-			continue // runs of spaces collapse
+			gap++ // a run of spaces (columns in a row) stays as it is
+			continue
 		}
+		sep := max(1, gap+1)
+		gap = 0
 		ww := Width(word)
 		room := w - lineW
 		if !empty {
-			room-- // the space before the word
+			room -= sep // the spaces before the word
 		}
 		if ww <= room {
 			if !empty {
-				line.WriteByte(' ')
-				lineW++
+				line.WriteString(strings.Repeat(" ", sep))
+				lineW += sep
 			}
 			line.WriteString(word)
 			lineW += ww

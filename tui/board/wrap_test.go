@@ -70,3 +70,11 @@ func TestWrapCarriesStylesAcrossLines(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapKeepsColumnsInsideALine(t *testing.T) {
+	got := Wrap("Puzzle   one position per game", 20)
+	want := []string{"Puzzle   one", "position per game"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Wrap = %q, want %q", got, want)
+	}
+}
