@@ -632,8 +632,11 @@ func (b *Board) infoLines(w int) []string {
 	case it.ModeMastermind:
 		mode = b.name(v.AllKnowing) + " is Mastermind"
 	}
-	line := fmt.Sprintf(" Level %d · round %d · %s · deck %d · penalty: draw %d (%d Invalid)", v.Level, v.Round, mode, v.Deck, v.Penalty, v.Invalid)
-	out := []string{b.paint.Dim.Render(b.fit(line, w))}
+	line := fmt.Sprintf("Level %d · round %d · %s · deck %d · penalty: draw %d (%d Invalid)", v.Level, v.Round, mode, v.Deck, v.Penalty, v.Invalid)
+	var out []string
+	for _, l := range board.WrapIndent(line, w, " ", "   ") {
+		out = append(out, b.paint.Dim.Render(l))
+	}
 	var hints []string
 	for _, h := range v.Hints {
 		hints = append(hints, h.Symbol+" "+h.Text)
@@ -650,10 +653,10 @@ func (b *Board) infoLines(w int) []string {
 	if v.HintCost > 0 {
 		hl += fmt.Sprintf(" · next costs %d (i)", v.HintCost)
 	}
-	out = append(out, hl)
-	ev := " Event: none"
+	out = append(out, board.WrapIndent(strings.TrimPrefix(hl, " "), w, " ", "   ")...)
+	ev := "Event: none"
 	if v.Event != nil {
-		ev = " Event: " + b.paint.Strong.Render(v.Event.Title) + " — " + v.Event.Text
+		ev = "Event: " + b.paint.Strong.Render(v.Event.Title) + " — " + v.Event.Text
 	}
 	if len(v.Keeps) > 0 {
 		var ks []string
@@ -662,7 +665,8 @@ func (b *Board) infoLines(w int) []string {
 		}
 		ev += " · kept: " + strings.Join(ks, ", ")
 	}
-	out = append(out, ev)
+	// Said in full, wrapped: an Event changes what a move does.
+	out = append(out, board.WrapIndent(ev, w, " ", "   ")...)
 	if v.Challenge != nil {
 		c := "Code: " + v.Challenge.English
 		if v.Loyal != nil {
