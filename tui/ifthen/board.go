@@ -511,17 +511,19 @@ func (b *Board) View() string {
 	switch {
 	case b.guessing && b.typing:
 		top = append(top, " "+b.paint.Heading.Render("Guess the Code")+b.paint.Dim.Render("  (tab: back to the builder)"),
-			" "+b.input.View(), " "+b.paint.Dim.Render(b.guessPreview()))
+			" "+b.input.View())
+		top = append(top, b.dimWrapped(b.guessPreview(), w)...)
 	case b.guessing:
 		top = append(top, " "+b.paint.Heading.Render("Guess the Code")+b.paint.Dim.Render("  (tab: type it instead)"))
-		top = append(top, b.builder.lines(b, max(3, h-len(top)-3))...)
-		top = append(top, " "+b.paint.Dim.Render(b.builder.preview()))
+		preview := b.dimWrapped(b.builder.preview(), w)
+		top = append(top, b.builder.lines(b, w, max(3, h-len(top)-2-len(preview)))...)
+		top = append(top, preview...)
 	case b.v.Viewer.Kind == engine.ViewerOmniscient:
 		top = append(top, b.allHands(w)...)
 	default:
 		top = append(top, b.handLines(max(1, h-len(top)-3))...)
 	}
-	top = append(top, b.teamLine())
+	top = append(top, b.teamLine()...)
 	if room := h - len(top); room > 0 {
 		top = append(top, b.logLines(w, room)...)
 	}
@@ -568,12 +570,23 @@ func (b *Board) statusLines() []string {
 	}
 	var out []string
 	if s != "" {
-		out = append(out, " "+s)
+		out = append(out, board.WrapIndent(s, max(20, b.c.Width), " ", "   ")...)
 	}
 	if b.err != "" {
-		out = append(out, " "+b.paint.Error.Render("! "+b.err))
+		for _, l := range board.WrapIndent("! "+textsafe.Clean(b.err, 300), max(20, b.c.Width), " ", "   ") {
+			out = append(out, b.paint.Error.Render(l))
+		}
 	}
 	return out
+}
+
+// dimWrapped is text in the dim style, wrapped by words to w cells.
+func (b *Board) dimWrapped(text string, w int) []string {
+	lines := board.WrapIndent(textsafe.Clean(text, 400), w, " ", "   ")
+	for i, l := range lines {
+		lines[i] = b.paint.Dim.Render(l)
+	}
+	return lines
 }
 
 func (b *Board) yourMove() string {
@@ -686,7 +699,7 @@ func (b *Board) infoLines(w int) []string {
 			if i == b.offer {
 				mark = "› "
 			}
-			out = append(out, " "+mark+o.English)
+			out = append(out, board.WrapIndent(o.English, w, " "+mark, "   ")...)
 		}
 		out = append(out, fmt.Sprintf("   loyalty: %s (←/→)", map[bool]string{true: "True — win with the team", false: "False — win if they lose"}[b.loyal]))
 	}
@@ -814,7 +827,7 @@ func (b *Board) allHands(w int) []string {
 	return out
 }
 
-func (b *Board) teamLine() string {
+func (b *Board) teamLine() []string {
 	var parts []string
 	for i, s := range b.v.Seats {
 		seat := engine.Seat(i)
@@ -832,11 +845,11 @@ func (b *Board) teamLine() string {
 		}
 		parts = append(parts, p)
 	}
-	line := " Team: " + strings.Join(parts, " · ")
+	line := "Team: " + strings.Join(parts, " · ")
 	if b.v.Proposal != nil {
 		line += fmt.Sprintf("  [vote %d/%d]", b.v.Proposal.Yes, b.v.Proposal.Need)
 	}
-	return line
+	return board.WrapIndent(line, max(20, b.c.Width), " ", "   ")
 }
 
 // logKey is one event wrapped at one width.

@@ -273,9 +273,10 @@ func subjectWord(s rulelang.Subject) string {
 
 // lines draws the builder; focus marks the focused field with brackets and
 // the selected style so it shows without colour too.
-func (g *guessBuilder) lines(b *Board, room int) []string {
+func (g *guessBuilder) lines(b *Board, w, room int) []string {
 	rows := g.rows()
 	var out []string
+	selAt, selLen := 0, 1 // the cursor row's first line and its height
 	for i, r := range rows {
 		sel := i == g.row
 		mark := "  "
@@ -333,11 +334,16 @@ func (g *guessBuilder) lines(b *Board, room int) []string {
 		case rowSend:
 			s = b.paint.Strong.Render("Send the guess to the team")
 		}
-		out = append(out, " "+mark+s)
+		// A clause too long for the row wraps under itself.
+		lines := board.WrapIndent(s, w, " "+mark, "      ")
+		if i == g.row {
+			selAt, selLen = len(out), len(lines)
+		}
+		out = append(out, lines...)
 	}
 	// Keep the cursor's row in view.
 	if len(out) > room && room > 0 {
-		start := min(max(0, g.row-room/2), len(out)-room)
+		start := min(max(0, selAt+selLen/2-room/2), len(out)-room)
 		out = out[start : start+room]
 	}
 	return out

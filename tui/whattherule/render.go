@@ -460,7 +460,7 @@ func (b *Board) promptLines(w int) []string {
 		}
 	}
 	if n := len(v.Hints); n > 0 && v.Phase != wtr.Finished {
-		out = append(out, " "+b.paint.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300))
+		out = append(out, board.WrapIndent(b.paint.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300), w, " ", "   ")...)
 	}
 	return out
 }
