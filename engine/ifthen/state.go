@@ -1032,5 +1032,5 @@ func (s *state) win(evs []engine.Event, summary string) []engine.Event {
 	return s.finish(evs, true, summary)
 }
 func (s *state) lose(evs []engine.Event, summary string) []engine.Event {
-	return s.finish(evs, false, "The team loses: "+summary)
+	return s.finish(evs, false, "The team loses. "+summary)
 }

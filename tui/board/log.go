@@ -1,6 +1,8 @@
 package board
 
 import (
+	"strings"
+
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
@@ -61,9 +63,9 @@ func logTail(log []engine.Event, w, h int, wrap func(text string, w int) []strin
 		wrapped := wrap(log[i].Text, w)
 		if used+len(wrapped) > h {
 			if used == 0 {
-				// One huge event: its start. (A full slice expression, so
-				// that appending to the result cannot write into a cache.)
-				return wrapped[:h:h]
+				// One huge event: its start, marked as cut. (A copy, so
+				// that nothing written to the result reaches a cache.)
+				return cutTail(wrapped, h, w)
 			}
 			break
 		}
@@ -78,4 +80,21 @@ func logTail(log []engine.Event, w, h int, wrap func(text string, w int) []strin
 		all = append(all, blocks[i]...)
 	}
 	return all
+}
+
+// CutTail is the first n of lines (each at most w cells), the last ending
+// with "…" to say the rest was left out.
+func CutTail(lines []string, n, w int) []string { return cutTail(lines, n, w) }
+
+func cutTail(lines []string, n, w int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	out := append([]string(nil), lines[:n]...)
+	last := strings.TrimRight(out[n-1], " ")
+	if Width(last) >= w {
+		last = Truncate(last, w-1, "")
+	}
+	out[n-1] = last + "…"
+	return out
 }

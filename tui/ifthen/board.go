@@ -872,7 +872,7 @@ func (b *Board) logLines(w, room int) []string {
 		}
 		if used+len(ls) > room {
 			if used == 0 {
-				return ls[:room:room]
+				return board.CutTail(ls, room, w)
 			}
 			break
 		}
