@@ -9,7 +9,6 @@
 package breakcode
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 
@@ -101,13 +100,10 @@ func GuessAction(tiles []Tile) []byte {
 // PassAction encodes declining the answering guess of the 2-player tie rule.
 func PassAction() []byte { return mustJSON(Action{Pass: true}) }
 
-func mustJSON(a Action) []byte {
-	b, err := json.Marshal(a)
-	if err != nil { // only plain structs of ints and tile names: cannot fail
-		panic(fmt.Sprintf("breakcode: encode action: %v", err))
-	}
-	return b
-}
+func mustJSON(a Action) []byte { return engine.EncodeAction(a) }
+
+// Moves counts the moves a names (engine.Moves): Apply takes exactly one.
+func (a Action) Moves() int { return engine.CountSet(a.Ask != nil, a.Guess != nil, a.Pass) }
 
 // newState deals a new game.
 func newState(aid bool, players []engine.Player, seed uint64) *state {

@@ -12,6 +12,8 @@ import (
 // state is one game in progress. Tile sets are bit masks over the 20
 // physical tiles (see tiles.go).
 type state struct {
+	engine.Untimed // Break the Code has no timed moves
+
 	n        int
 	aid      bool
 	players  []engine.Player
@@ -49,34 +51,15 @@ func (s *state) centreSize() int {
 	return s.handSize
 }
 
-func (s *state) name(seat engine.Seat) string {
-	if int(seat) >= 0 && int(seat) < s.n && s.players[seat].Name != "" {
-		return s.players[seat].Name
-	}
-	return fmt.Sprintf("seat %d", int(seat)+1)
-}
+func (s *state) name(seat engine.Seat) string { return engine.SeatName(s.players, seat) }
 
 // Status says whose move it is.
 func (s *state) Status() engine.Status {
-	st := engine.Status{Turn: s.turns + 1, Finished: s.phase == Finished}
-	if !st.Finished {
-		st.Active = []engine.Seat{s.toMove}
-	}
-	return st
+	return engine.StatusOf(s.turns+1, s.phase == Finished, func() []engine.Seat { return []engine.Seat{s.toMove} })
 }
 
 // Result reports how the game ended.
-func (s *state) Result() (engine.Result, bool) {
-	if s.result == nil {
-		return engine.Result{}, false
-	}
-	r := *s.result
-	r.Winners = slices.Clone(r.Winners)
-	return r, true
-}
-
-// Timer is always nil: Break the Code has no timed moves.
-func (s *state) Timer() *engine.Timer { return nil }
+func (s *state) Result() (engine.Result, bool) { return engine.FinalResult(s.result) }
 
 // View returns a View for v (see View's fields for what each viewer sees).
 // It remembers each seat's aid counts between calls (see seatAid), so, like
@@ -85,25 +68,9 @@ func (s *state) View(v engine.Viewer) any { return s.view(v) }
 
 // Apply validates and applies one action from seat.
 func (s *state) Apply(seat engine.Seat, data []byte) ([]engine.Event, error) {
-	if s.phase == Finished {
-		return nil, engine.Illegal("The game is over.")
-	}
 	var a Action
-	if err := engine.DecodeAction(data, &a); err != nil {
+	if err := engine.OpenApply(s.phase == Finished, data, &a, "Choose one move: ask a question or guess the tiles."); err != nil {
 		return nil, err
-	}
-	set := 0
-	if a.Ask != nil {
-		set++
-	}
-	if a.Guess != nil {
-		set++
-	}
-	if a.Pass {
-		set++
-	}
-	if set != 1 {
-		return nil, engine.Illegal("Choose one move: ask a question or guess the tiles.")
 	}
 	if seat != s.toMove {
 		return nil, engine.Illegal("It is %s's turn.", s.name(s.toMove))

@@ -47,7 +47,6 @@
 package coding
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -240,10 +239,9 @@ func RevealAction(pos int) []byte { return mustJSON(Action{Reveal: &RevealMove{P
 // TimeoutAction encodes the end of claim's answer window.
 func TimeoutAction(claim int) []byte { return mustJSON(Action{Timeout: &TimeoutMove{Claim: claim}}) }
 
-func mustJSON(a Action) []byte {
-	b, err := json.Marshal(a)
-	if err != nil { // only plain structs of ints and strings: cannot fail
-		panic(fmt.Sprintf("coding: encode action: %v", err))
-	}
-	return b
+func mustJSON(a Action) []byte { return engine.EncodeAction(a) }
+
+// Moves counts the moves a names (engine.Moves): Apply takes exactly one.
+func (a Action) Moves() int {
+	return engine.CountSet(a.Order != nil, a.Play != nil, a.Decode != nil, a.Tap, a.Vote, a.Stop, a.Reveal != nil, a.Timeout != nil)
 }

@@ -153,12 +153,7 @@ func dataCopies(n int, firstRules bool) int {
 	return 1
 }
 
-func (s *state) name(seat engine.Seat) string {
-	if int(seat) >= 0 && int(seat) < s.n && s.players[seat].Name != "" {
-		return s.players[seat].Name
-	}
-	return fmt.Sprintf("seat %d", int(seat)+1)
-}
+func (s *state) name(seat engine.Seat) string { return engine.SeatName(s.players, seat) }
 
 func (s *state) validSeat(seat engine.Seat) bool { return seat >= 0 && int(seat) < s.n }
 
@@ -196,9 +191,7 @@ func (s *state) nextIn(seat engine.Seat) engine.Seat {
 
 // Status says who may act now.
 func (s *state) Status() engine.Status {
-	st := engine.Status{Turn: s.moves + 1, Finished: s.phase == Finished}
-	st.Active = s.active()
-	return st
+	return engine.StatusOf(s.moves+1, s.phase == Finished, s.active)
 }
 
 func (s *state) active() []engine.Seat {
@@ -231,21 +224,14 @@ func (s *state) active() []engine.Seat {
 }
 
 // Result reports how the game ended.
-func (s *state) Result() (engine.Result, bool) {
-	if s.result == nil {
-		return engine.Result{}, false
-	}
-	r := *s.result
-	r.Winners = slices.Clone(r.Winners)
-	return r, true
-}
+func (s *state) Result() (engine.Result, bool) { return engine.FinalResult(s.result) }
 
 // Timer is the answer window while a Speed Cracking claim is open.
 func (s *state) Timer() *engine.Timer {
 	if s.phase != Answer {
 		return nil
 	}
-	return &engine.Timer{DelayMillis: s.answerMillis, Action: TimeoutAction(s.claims)}
+	return engine.TimerAfter(s.answerMillis, TimeoutAction(s.claims))
 }
 
 // View returns a View for v (see View's fields for what each viewer sees).
@@ -253,21 +239,9 @@ func (s *state) View(v engine.Viewer) any { return s.view(v) }
 
 // Apply validates and applies one action from seat.
 func (s *state) Apply(seat engine.Seat, data []byte) ([]engine.Event, error) {
-	if s.phase == Finished {
-		return nil, engine.Illegal("The game is over.")
-	}
 	var a Action
-	if err := engine.DecodeAction(data, &a); err != nil {
+	if err := engine.OpenApply(s.phase == Finished, data, &a, "Choose exactly one move."); err != nil {
 		return nil, err
-	}
-	set := 0
-	for _, ok := range []bool{a.Order != nil, a.Play != nil, a.Decode != nil, a.Tap, a.Vote, a.Stop, a.Reveal != nil, a.Timeout != nil} {
-		if ok {
-			set++
-		}
-	}
-	if set != 1 {
-		return nil, engine.Illegal("Choose exactly one move.")
 	}
 	if a.Timeout != nil {
 		if seat != engine.System {

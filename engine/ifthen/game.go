@@ -29,7 +29,6 @@
 package ifthen
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -248,12 +247,12 @@ func SwapAction(i, m, up int) []byte {
 // CycleAction encodes the Mastermind sending hand card i under their deck and drawing its top.
 func CycleAction(i int) []byte { return mustJSON(Action{Cycle: &CardMove{Card: i}}) }
 
-func mustJSON(a Action) []byte {
-	b, err := json.Marshal(a)
-	if err != nil { // plain structs of ints and strings: cannot fail
-		panic(fmt.Sprintf("ifthen: encode action: %v", err))
-	}
-	return b
+func mustJSON(a Action) []byte { return engine.EncodeAction(a) }
+
+// Moves counts the moves a names (engine.Moves): Apply takes exactly one.
+func (a Action) Moves() int {
+	return engine.CountSet(a.Play != nil, a.Discard != nil, a.Draw != nil, a.Propose != nil, a.Vote != nil,
+		a.Pass != nil, a.Reveal != "", a.Setup != nil, a.Swap != nil, a.Cycle != nil)
 }
 
 // rngAt returns the generator for the k-th random draw of a game. The state

@@ -71,6 +71,8 @@ type proposalState struct {
 
 // state is one game in progress.
 type state struct {
+	engine.Untimed // nothing in If Then is timed
+
 	n          int
 	players    []engine.Player
 	level      int
@@ -189,10 +191,7 @@ func (s *state) name(seat engine.Seat) string {
 	if seat == engine.System {
 		return "the All Knowing"
 	}
-	if int(seat) >= 0 && int(seat) < s.n && s.players[seat].Name != "" {
-		return s.players[seat].Name
-	}
-	return fmt.Sprintf("seat %d", int(seat)+1)
+	return engine.SeatName(s.players, seat)
 }
 
 func (s *state) end(p Placed) End { return s.cards[p.Card].End(p.Up) }
@@ -267,60 +266,41 @@ func (s *state) startRound() {
 
 // Status says who may act.
 func (s *state) Status() engine.Status {
-	st := engine.Status{Turn: s.turns + 1, Finished: s.phase == Finished}
+	return engine.StatusOf(s.turns+1, s.phase == Finished, s.active)
+}
+
+// active lists the seats whose move the game is waiting for.
+func (s *state) active() []engine.Seat {
+	var act []engine.Seat
 	switch s.phase {
-	case Finished:
 	case Setup, RevealEvent, RevealHint, MastermindTurn:
-		st.Active = []engine.Seat{s.ak}
+		act = []engine.Seat{s.ak}
 	case Vote:
 		for _, b := range s.breakers {
 			if _, ok := s.proposal.votes[b]; !ok {
-				st.Active = append(st.Active, b)
+				act = append(act, b)
 			}
 		}
 	case PassLeft:
 		for _, b := range s.withCards() {
 			if _, ok := s.passes[b]; !ok {
-				st.Active = append(st.Active, b)
+				act = append(act, b)
 			}
 		}
 	default:
-		st.Active = []engine.Seat{s.toMove}
+		act = []engine.Seat{s.toMove}
 	}
-	return st
+	return act
 }
 
 // Result reports how the game ended.
-func (s *state) Result() (engine.Result, bool) {
-	if s.result == nil {
-		return engine.Result{}, false
-	}
-	r := *s.result
-	r.Winners = slices.Clone(r.Winners)
-	return r, true
-}
-
-// Timer is always nil: nothing in If Then is timed.
-func (s *state) Timer() *engine.Timer { return nil }
+func (s *state) Result() (engine.Result, bool) { return engine.FinalResult(s.result) }
 
 // Apply validates and applies one action from seat.
 func (s *state) Apply(seat engine.Seat, data []byte) ([]engine.Event, error) {
-	if s.phase == Finished {
-		return nil, engine.Illegal("The game is over.")
-	}
 	var a Action
-	if err := engine.DecodeAction(data, &a); err != nil {
+	if err := engine.OpenApply(s.phase == Finished, data, &a, "Choose exactly one move."); err != nil {
 		return nil, err
-	}
-	set := 0
-	for _, ok := range []bool{a.Play != nil, a.Discard != nil, a.Draw != nil, a.Propose != nil, a.Vote != nil,
-		a.Pass != nil, a.Reveal != "", a.Setup != nil, a.Swap != nil, a.Cycle != nil} {
-		if ok {
-			set++
-		}
-	}
-	if set != 1 {
-		return nil, engine.Illegal("Choose exactly one move.")
 	}
 	if seat < 0 || int(seat) >= s.n {
 		return nil, engine.Illegal("Only players at the table can move.")

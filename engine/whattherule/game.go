@@ -15,7 +15,6 @@
 package whattherule
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -289,26 +288,14 @@ func AutoHintAction() []byte { return mustJSON(Action{Hint: &HintMove{Auto: true
 // TimeoutAction is the table's timer expiry for move count seq.
 func TimeoutAction(seq int) []byte { return mustJSON(Action{Timeout: &TimeoutMove{Seq: seq}}) }
 
-func mustJSON(a Action) []byte {
-	b, err := json.Marshal(a)
-	if err != nil { // plain structs of ints, bools and strings: cannot fail
-		panic(fmt.Sprintf("whattherule: encode action: %v", err))
-	}
-	return b
-}
+func mustJSON(a Action) []byte { return engine.EncodeAction(a) }
 
-// count returns how many fields of a are set.
-func (a Action) count() int {
-	n := 0
-	for _, set := range []bool{
+// Moves counts the moves a names (engine.Moves): Apply takes exactly one.
+func (a Action) Moves() int {
+	return engine.CountSet(
 		a.Rule != nil, a.Library != nil, a.Draw != nil, a.Free != nil,
 		a.Play != nil, a.Reveal, a.Guess != nil, a.NoGuess,
 		a.Judge != nil, a.Lay != nil, a.NoFit, a.CallOff,
 		a.ProposeHints, a.Vote != nil, a.Announce, a.Hint != nil, a.Timeout != nil,
-	} {
-		if set {
-			n++
-		}
-	}
-	return n
+	)
 }

@@ -179,20 +179,11 @@ func (s *state) totalRounds() int {
 	return s.n
 }
 
-func (s *state) name(seat engine.Seat) string {
-	if int(seat) >= 0 && int(seat) < s.n && s.players[seat].Name != "" {
-		return s.players[seat].Name
-	}
-	return fmt.Sprintf("seat %d", int(seat)+1)
-}
+func (s *state) name(seat engine.Seat) string { return engine.SeatName(s.players, seat) }
 
 // Status says who may act.
 func (s *state) Status() engine.Status {
-	st := engine.Status{Turn: s.turnNumber(), Finished: s.phase == Finished}
-	if !st.Finished {
-		st.Active = s.active()
-	}
-	return st
+	return engine.StatusOf(s.turnNumber(), s.phase == Finished, s.active)
 }
 
 // turnNumber counts turns over the whole game, from 1.
@@ -240,15 +231,7 @@ func (s *state) hintDue() bool {
 }
 
 // Result reports how the game ended.
-func (s *state) Result() (engine.Result, bool) {
-	if s.result == nil {
-		return engine.Result{}, false
-	}
-	r := *s.result
-	r.Winners = slices.Clone(r.Winners)
-	r.Scores = slices.Clone(r.Scores)
-	return r, true
-}
+func (s *state) Result() (engine.Result, bool) { return engine.FinalResult(s.result) }
 
 // Timer returns the pending timer: the game master's time to choose a rule,
 // judge by hand or give a hint, the hint votes, and (when the table chose
@@ -265,10 +248,7 @@ func (s *state) Timer() *engine.Timer {
 	case JudgeReveal:
 		ms = s.set.JudgeMilli
 	}
-	if ms <= 0 {
-		return nil
-	}
-	return &engine.Timer{DelayMillis: ms, Action: TimeoutAction(s.moves)}
+	return engine.TimerAfter(ms, TimeoutAction(s.moves))
 }
 
 // View returns a View for v.
@@ -276,15 +256,9 @@ func (s *state) View(v engine.Viewer) any { return s.view(v) }
 
 // Apply validates and applies one action from seat.
 func (s *state) Apply(seat engine.Seat, data []byte) ([]engine.Event, error) {
-	if s.phase == Finished {
-		return nil, engine.Illegal("The game is over.")
-	}
 	var a Action
-	if err := engine.DecodeAction(data, &a); err != nil {
+	if err := engine.OpenApply(s.phase == Finished, data, &a, "Choose exactly one move."); err != nil {
 		return nil, err
-	}
-	if a.count() != 1 {
-		return nil, engine.Illegal("Choose exactly one move.")
 	}
 	var evs []engine.Event
 	var err error
