@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -549,7 +550,7 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 		if i == 0 {
 			state += " · host"
 		}
-		b.WriteString(fmt.Sprintf("  %s%d  %-18s %s\n", mark, i+1, name, state))
+		b.WriteString(fmt.Sprintf("  %s%*d  %-18s %s\n", mark, len(strconv.Itoa(len(v.Seats))), i+1, name, state))
 	}
 	if len(v.Game.Options) > 0 {
 		var opts []string

@@ -107,12 +107,20 @@ func (b *Board) tableView(w, h int) []string {
 	return append(out, log...)
 }
 
-// lastRound sums up the round just ended, until the next one's first card
-// is played: when bots play fast, a whole round can pass between two of a
-// person's looks, and this says what happened in it.
+// lastRound sums up the round just ended while the next one starts: until
+// the viewer's own first turn in it (for a player), or its third card (for
+// the game master and onlookers). When bots play fast, a whole round can
+// pass between two of a person's turns; this says what happened in it.
 func (b *Board) lastRound(w int) []string {
 	v := b.v
-	if v.Phase == wtr.Finished || len(v.Rounds) == 0 || v.CardsPlayed > 0 {
+	if v.Phase == wtr.Finished || len(v.Rounds) == 0 {
+		return nil
+	}
+	if s, ok := b.seatShown(); ok && s != v.GM {
+		if int(s) < len(v.Seats) && v.Seats[s].Turns > 0 {
+			return nil
+		}
+	} else if v.CardsPlayed >= 3 {
 		return nil
 	}
 	r := v.Rounds[len(v.Rounds)-1]
@@ -150,6 +158,15 @@ func (b *Board) lastRound(w int) []string {
 		lines[i] = b.paint.Dim.Render(l)
 	}
 	return lines
+}
+
+// seatShown is the viewer's seat when the board shows a player's game (not
+// a replay or an onlooker).
+func (b *Board) seatShown() (engine.Seat, bool) {
+	if b.c.Replay || b.v.Viewer.Kind != engine.ViewerSeat {
+		return 0, false
+	}
+	return b.v.Viewer.Seat, true
 }
 
 func (b *Board) header() string {
