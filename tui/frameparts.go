@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/tui/board"
 )
@@ -57,8 +58,15 @@ func (a *app) rule(w int) string {
 	return p.rule
 }
 
+// keyBarLines is the key bar for ks: one line, or two when the keys do not
+// fit in one (the bar is never cut short: every key that works is shown).
+func (a *app) keyBarLines(ks []key.Binding) []string {
+	return strings.Split(a.keyBar(ks), "\n")
+}
+
 // keyBar is the help bar's ShortHelpView(ks), remembered: it depends only on the
 // help's width and, per binding, whether it is enabled and its help text.
+// When the keys do not fit on one line, the rest go on a second ("\n").
 func (a *app) keyBar(ks []key.Binding) string {
 	p := &a.parts
 	in := keysInput(p.scratch[:0], a.helpWidth(), ks)
@@ -71,6 +79,14 @@ func (a *app) keyBar(ks []key.Binding) string {
 	}
 	h := a.helpModel()
 	bar := h.ShortHelpView(ks)
+	if cut := h.Ellipsis; cut != "" && strings.HasSuffix(ansi.Strip(bar), cut) && len(ks) > 1 {
+		// The keys that fit, then the rest on a line of their own.
+		n := len(ks) - 1
+		for n > 1 && strings.HasSuffix(ansi.Strip(h.ShortHelpView(ks[:n])), cut) {
+			n--
+		}
+		bar = h.ShortHelpView(ks[:n]) + "\n" + h.ShortHelpView(ks[n:])
+	}
 	p.keys[string(in)] = bar
 	return bar
 }

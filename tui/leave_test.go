@@ -81,3 +81,27 @@ func TestEndScreenShowsTheGameID(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyBarIsNeverCut: keys that do not fit on one line go on a second
+// one, so "? help" and every key that works stay on screen.
+func TestKeyBarIsNeverCut(t *testing.T) {
+	st := dealt(t, 3, 1)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	m := newTestApp(t, &fakeHub{conn: conn}, nil, MinWidth, MinHeight)
+	press(t, m, "enter", "enter") // quick play, the bots offered first
+	ts, ok := m.top().(*tableScreen)
+	if !ok {
+		t.Fatalf("no table: %T", m.top())
+	}
+	keys := m.keyBarLines(ts.shortHelp(m))
+	if len(keys) != 2 {
+		t.Fatalf("at %d columns the table's keys should need two lines, got %q", MinWidth, keys)
+	}
+	s := screenText(m)
+	checkFits(t, m, MinWidth, MinHeight)
+	lines := strings.Split(s, "\n")
+	bar := strings.Join(lines[len(lines)-2:], " ")
+	if strings.Contains(bar, "…") || !strings.Contains(bar, "? help") || !strings.Contains(bar, "c chat") {
+		t.Errorf("the key bar is cut:\n%s", s)
+	}
+}

@@ -587,27 +587,27 @@ func (a *app) render() string {
 	bar := a.titleBar(title, right, w)
 	rule := a.rule(w)
 
-	bodyH := h - 4
 	var body string
 	var bodyLines []string // set instead of body by a screen that fits its own lines
-	var keysLine string
+	var keyLines []string
 	switch {
 	case a.confirmQuit:
-		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center,
+		keyLines = a.keyBarLines([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
+		body = lipgloss.Place(w, h-3-len(keyLines), lipgloss.Center, lipgloss.Center,
 			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
 				strings.Join(board.Wrap("Your seat is kept for a little while; reconnect with the same key to resume.", w-4), "\n"))
-		keysLine = a.keyBar([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
 	case a.showHelp:
-		body = a.fullHelp(s, w, bodyH)
-		keysLine = a.keyBar([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
+		keyLines = a.keyBarLines([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
+		body = a.fullHelp(s, w, h-3-len(keyLines))
 	default:
+		keyLines = a.keyBarLines(s.shortHelp(a))
 		if f, ok := s.(fittedBody); ok {
-			bodyLines = f.bodyLines(a, w, bodyH)
+			bodyLines = f.bodyLines(a, w, h-3-len(keyLines))
 		} else {
-			body = s.body(a, w, bodyH)
+			body = s.body(a, w, h-3-len(keyLines))
 		}
-		keysLine = a.keyBar(s.shortHelp(a))
 	}
+	bodyH := h - 3 - len(keyLines)
 	if bodyLines == nil {
 		bodyLines = wrapBlock(body, w, bodyH)
 	}
@@ -616,7 +616,10 @@ func (a *app) render() string {
 	lines := make([]string, 0, h)
 	lines = append(lines, bar, rule)
 	lines = append(lines, bodyLines...)
-	lines = append(lines, rule, fitLine(" "+keysLine, w))
+	lines = append(lines, rule)
+	for _, k := range keyLines {
+		lines = append(lines, fitLine(" "+k, w))
+	}
 	if len(lines) > h {
 		lines = lines[:h]
 	}
