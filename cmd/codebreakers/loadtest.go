@@ -32,6 +32,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.BoolVar(&cfg.NoIdle, "no-idle", false, "skip the idle phase (and the floor, which is only compared with it)")
 	fs.IntVar(&cfg.Seekers, "seekers", 0, "people who play people, each a new key, across the four games (0: no seekers phase)")
 	fs.Float64Var(&cfg.SeekRate, "seek-rate", 50, "seekers arriving per second")
+	fs.IntVar(&cfg.FloorIdle, "floor-idle", 0, "idle sessions held on the floor, if fewer than -idle (at least -held; 0: -idle)")
 	fs.IntVar(&cfg.Tables, "tables", 500, "tables playing at once (two players and a bot each)")
 	fs.IntVar(&cfg.Spectators, "spectators", 100, "spectators (one each on the first tables)")
 	fs.Float64Var(&cfg.Rate, "rate", 200, "ramp-up rate in new sessions per second (0: as fast as -concurrency allows)")

@@ -326,28 +326,43 @@ func playTable(ctx context.Context, cfg Config, tb *table, every, actor *samples
 	}
 }
 
-// waitTurn polls the players' screens until one may act, or the game is
-// over for both.
+// waitTurn waits until one of the players may act, or the game is over
+// for both. It reads only the players' title bars, when they change.
 func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error) {
-	deadline := time.Now().Add(cfg.StepTimeout + 2*cfg.BotDelay)
+	timer := time.NewTimer(cfg.StepTimeout + 2*cfg.BotDelay)
+	defer timer.Stop()
+	players := tb.players()
 	for ctx.Err() == nil {
 		finished := 0
-		for _, p := range tb.players() {
-			tl := seen.Title(p.screen())
-			if strings.Contains(tl, "your turn") {
+		titles := make([]string, len(players))
+		for i, p := range players {
+			titles[i] = p.title()
+			if strings.Contains(titles[i], "your turn") {
 				return p, false, nil
 			}
-			if strings.Contains(tl, "finished") {
+			if strings.Contains(titles[i], "finished") {
 				finished++
 			}
 		}
-		if finished == 2 {
+		if finished == len(players) {
 			return nil, true, nil
 		}
-		if time.Now().After(deadline) {
-			return nil, false, fmt.Errorf("nobody's turn: %q / %q", seen.Title(tb.host.screen()), seen.Title(tb.guest.screen()))
+		// Wait for either title bar to change.
+		changed := make([]chan time.Duration, len(players))
+		for i, p := range players {
+			was := titles[i]
+			changed[i] = p.armTitle(func(t string) bool { return t != was }, time.Now())
 		}
-		sleep(ctx, 25*time.Millisecond)
+		select {
+		case <-changed[0]:
+		case <-changed[1]:
+		case <-ctx.Done():
+		case <-timer.C:
+			return nil, false, fmt.Errorf("nobody's turn: %q / %q", titles[0], titles[1])
+		}
+		for _, p := range players {
+			p.disarm()
+		}
 	}
 	return nil, false, ctx.Err()
 }
@@ -391,7 +406,7 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 	got := make([]chan time.Duration, len(obs))
 	start := time.Now()
 	for i, c := range obs {
-		got[i] = c.arm(moved, start, false)
+		got[i] = c.armTitle(moved, start)
 	}
 	if err := p.send(keyEnter); err != nil {
 		return err

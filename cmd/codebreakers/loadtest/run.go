@@ -43,6 +43,11 @@ type Config struct {
 	// arriving at SeekRate a second (default 50).
 	Seekers  int
 	SeekRate float64
+	// FloorIdle caps the idle sessions held on the floor (0: Idle). The
+	// floor draws every session 60 times a second, so it cannot hold as
+	// many as the arcade on the same cores; its figures per session are
+	// taken at this count.
+	FloorIdle int
 	// Tables is how many two-player tables (plus one bot each) play at once;
 	// Spectators watch the first tables, one each. NoPlay skips the phase.
 	Tables, Spectators int
@@ -114,6 +119,21 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// filesNeeded is how many file descriptors the generator (and the
+// server, which has one socket per session) needs at the peak of the run:
+// one per session open at once, and a margin for the process itself.
+func (c Config) filesNeeded() int {
+	const margin = 256
+	idle, play := 0, 0
+	if !c.NoIdle {
+		idle = max(c.Idle, c.Held+c.Concurrency)
+	}
+	if !c.NoPlay {
+		play = 2*c.Tables + min(c.Spectators, c.Tables)
+	}
+	return max(idle, play, c.Seekers) + margin
+}
+
 // Report is everything one run measured.
 type Report struct {
 	Started time.Time     `json:"started"`
@@ -128,15 +148,15 @@ type Report struct {
 
 // ReportConfig is the part of Config worth recording beside the figures.
 type ReportConfig struct {
-	Held, Idle, Churn, Tables, Spectators int
-	NoIdle                                bool
-	Seekers                               int
-	SeekRate                              float64
-	Rate                                  float64
-	Concurrency                           int
-	IdleWindow, PlayTime, Think, BotDelay string
-	AidOff                                bool
-	ServerArgs                            []string
+	Held, Idle, FloorIdle, Churn, Tables, Spectators int
+	NoIdle                                           bool
+	Seekers                                          int
+	SeekRate                                         float64
+	Rate                                             float64
+	Concurrency                                      int
+	IdleWindow, PlayTime, Think, BotDelay            string
+	AidOff                                           bool
+	ServerArgs                                       []string
 }
 
 // TargetReport holds the idle-phase figures of one server process.
@@ -171,11 +191,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Binary == "" {
 		return nil, errors.New("loadtest: no binary to run")
 	}
-	if _, err := raiseFileLimit(); err != nil {
+	limit, err := raiseFileLimit()
+	if err != nil {
 		fmt.Fprintf(cfg.Log, "warning: %v\n", err)
+	} else if need := cfg.filesNeeded(); uint64(need) > limit {
+		return nil, fmt.Errorf("loadtest: this run needs about %d open files in the generator and in the server, and the limit is %d: raise the hard limit (ulimit -Hn, or LimitNOFILE under systemd)", need, limit)
 	}
 	rep := &Report{Started: time.Now().UTC(), Ratios: map[string]float64{}, Config: ReportConfig{
-		Held: cfg.Held, Idle: cfg.Idle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
+		Held: cfg.Held, Idle: cfg.Idle, FloorIdle: cfg.FloorIdle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
 		NoIdle: cfg.NoIdle, Seekers: cfg.Seekers, SeekRate: cfg.SeekRate,
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(),
 		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, ServerArgs: cfg.ServerArgs,
@@ -197,7 +220,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return rep, err
 		}
 		fmt.Fprintf(cfg.Log, "floor: pid %d on %s\n", fl.pid(), addr)
-		r, clients, err := measureIdle(ctx, cfg, fl, floorOpener(cfg))
+		fcfg := cfg
+		if cfg.FloorIdle > 0 {
+			fcfg.Idle = max(min(cfg.FloorIdle, cfg.Idle), cfg.Held)
+		}
+		r, clients, err := measureIdle(ctx, fcfg, fl, floorOpener(fcfg))
 		closeAll(clients)
 		fl.stop()
 		rep.Floor = r
