@@ -442,6 +442,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	checkFileLimit(log, o.MaxSessions)
 	in, err := openInstance(o, log)
 	if err != nil {
 		return err

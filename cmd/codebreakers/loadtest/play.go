@@ -141,6 +141,15 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	}
 	wg.Wait()
 	r.MachineBusy, r.GeneratorCPU = meter.stop()
+	if t.pprofAddr != "" && cfg.HeapProfile != "" {
+		// While every table is still seated: what playing sessions hold.
+		path := cfg.HeapProfile + ".play"
+		if err := saveHeapProfile(ctx, t.pprofAddr, path); err != nil {
+			errs.add(err)
+		} else {
+			fmt.Fprintf(cfg.Log, "play: heap profile of %d tables in %s\n", len(tables), path)
+		}
+	}
 	if err := <-profiled; err != nil {
 		errs.add(err)
 	} else if t.pprofAddr != "" {

@@ -70,7 +70,9 @@ type Config struct {
 	// playing phase is written (the server is started with --pprof-addr).
 	CPUProfile string
 	// HeapProfile, when set, is where the server's heap profile is written
-	// once the Idle sessions are held (live memory after a collection).
+	// once the Idle sessions are held (live memory after a collection);
+	// the profile at the end of the play, tables still seated, goes to
+	// HeapProfile+".play".
 	HeapProfile string
 	// AsksBeforeGuess is how many questions a player asks before guessing.
 	AsksBeforeGuess int
