@@ -132,3 +132,38 @@ func TestChangedFollowsThePools(t *testing.T) {
 	}
 	cy2.Cancel()
 }
+
+// TestPublicCountsAgreeWithPublicTables: home's counts are the tables the
+// public list shows, by phase; private tables are not counted.
+func TestPublicCountsAgreeWithPublicTables(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	open := func(who string, public, start bool) {
+		t.Helper()
+		c, err := h.Create(ident(who), TableSpec{Game: "secret", Seats: 2, Bots: 1, Public: public})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Leave)
+		if start {
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			waitView(t, c, "the game to start", func(v TableView) bool { return v.Phase == Playing })
+		} else {
+			waitView(t, c, "the table published", func(v TableView) bool { return v.Version > 0 })
+		}
+	}
+	open("ann", true, false)
+	open("bo", true, true)
+	open("cy", true, true)
+	open("dee", false, false)
+	open("eve", false, true)
+	waiting, playing := h.PublicCounts()
+	var listed [2]int
+	for _, s := range h.PublicTables() {
+		listed[s.Phase]++
+	}
+	if waiting != 1 || playing != 2 || listed != [2]int{waiting, playing} {
+		t.Errorf("PublicCounts = %d waiting, %d playing; PublicTables lists %v; want 1 and 2", waiting, playing, listed)
+	}
+}

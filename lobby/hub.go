@@ -276,6 +276,30 @@ func (h *Hub) PublicTables() []TableSummary {
 	return out
 }
 
+// PublicCounts counts the public tables PublicTables lists, by phase,
+// without copying or sorting them: home shows the counts on every redraw,
+// and a busy lobby redraws every home screen once a second.
+func (h *Hub) PublicCounts() (waiting, playing int) {
+	count := func(s *TableSummary) {
+		switch {
+		case s == nil || !s.Public:
+		case s.Phase == Waiting:
+			waiting++
+		case s.Phase == Playing:
+			playing++
+		}
+	}
+	h.mu.Lock()
+	for _, t := range h.tables {
+		count(t.summary.Load()) // an atomic load: no table work under the lock
+	}
+	h.mu.Unlock()
+	for _, s := range h.remoteTables() {
+		count(&s)
+	}
+	return waiting, playing
+}
+
 // Online counts live sessions (Conns) and open tables.
 func (h *Hub) Online() (sessions, tables int) {
 	h.mu.Lock()

@@ -259,8 +259,19 @@ func (h *fakeHub) Resume(lobby.Identity) (tableConn, bool) {
 	return h.conn, true
 }
 func (h *fakeHub) PublicTables() []lobby.TableSummary { return h.tables }
-func (h *fakeHub) Online() (int, int)                 { return 3, len(h.tables) }
-func (h *fakeHub) Changed() <-chan struct{}           { return nil }
+func (h *fakeHub) PublicCounts() (waiting, playing int) {
+	for _, t := range h.tables {
+		switch t.Phase {
+		case lobby.Waiting:
+			waiting++
+		case lobby.Playing:
+			playing++
+		}
+	}
+	return waiting, playing
+}
+func (h *fakeHub) Online() (int, int)       { return 3, len(h.tables) }
+func (h *fakeHub) Changed() <-chan struct{} { return nil }
 func (h *fakeHub) HeldSeat(string) (lobby.TableSummary, bool) {
 	if h.held == nil {
 		return lobby.TableSummary{}, false

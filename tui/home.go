@@ -88,15 +88,7 @@ func publicHint(a *app) string {
 	if a.hub == nil {
 		return "browse, join or watch live"
 	}
-	waiting, playing := 0, 0
-	for _, t := range a.hub.PublicTables() {
-		switch t.Phase {
-		case lobby.Waiting:
-			waiting++
-		case lobby.Playing:
-			playing++
-		}
-	}
+	waiting, playing := a.hub.PublicCounts()
 	return fmt.Sprintf("%d waiting · %d playing (watch live)", waiting, playing)
 }
 

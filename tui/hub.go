@@ -21,6 +21,8 @@ type hubAPI interface {
 	// cluster (nil: none, or one node).
 	SeatElsewhere(id lobby.Identity) *lobby.ElsewhereError
 	PublicTables() []lobby.TableSummary
+	// PublicCounts counts the tables PublicTables lists, by phase.
+	PublicCounts() (waiting, playing int)
 	Online() (sessions, tables int)
 	Seek(id lobby.Identity, spec lobby.SeekSpec) (seekConn, error)
 	Seeking() map[string]int
@@ -110,6 +112,7 @@ func (l lobbyHub) SeatElsewhere(id lobby.Identity) *lobby.ElsewhereError {
 	return l.h.SeatElsewhere(id)
 }
 func (l lobbyHub) PublicTables() []lobby.TableSummary { return l.h.PublicTables() }
+func (l lobbyHub) PublicCounts() (int, int)           { return l.h.PublicCounts() }
 func (l lobbyHub) Online() (int, int)                 { return l.h.Online() }
 func (l lobbyHub) Changed() <-chan struct{}           { return l.h.Changed() }
 func (l lobbyHub) HeldSeat(account string) (lobby.TableSummary, bool) {

@@ -45,7 +45,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
 	fs.BoolVar(&cfg.NoFloor, "no-floor", false, "skip the floor server")
 	fs.BoolVar(&cfg.NoPlay, "no-play", false, "skip the playing phase")
-	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write the server's CPU profile over the playing phase to this file")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write the server's CPU profile over the playing phase (the seekers phase with -no-play) to this file")
 	fs.StringVar(&cfg.HeapProfile, "heapprofile", "", "write the server's heap profile, once the -idle sessions are held, to this file (and at the end of the play to FILE.play)")
 	fs.Var(&serverArgs, "server-arg", "extra flag for `serve` (repeatable), e.g. -server-arg=--fps=10")
 	fs.StringVar(&jsonPath, "json", "loadtest.json", "where to write the report as JSON (empty: nowhere)")
@@ -122,6 +122,8 @@ func printReport(w io.Writer, r *loadtest.Report) {
 			sk.Seekers, sk.ArrivalsPerSec, sk.Rate, sk.Late)
 		fmt.Fprintf(w, "  %d seated; wait from the seek to the table's first frame: p50 %.1f  p99 %.1f  max %.1f ms\n",
 			sk.Seated, sk.Wait.P50, sk.Wait.P99, sk.Wait.Max)
+		fmt.Fprintf(w, "  seating (the last to arrive at each of %d tables, who waits for nobody): p50 %.1f  p99 %.1f  max %.1f ms\n",
+			sk.Tables, sk.Seating.P50, sk.Seating.P99, sk.Seating.Max)
 		fmt.Fprintf(w, "  server CPU %.0f%% of a core, RSS %.0f MB; generator CPU %.0f%% of a core; machine %.0f%% busy (all cores); %d errors\n",
 			sk.CPUPercent, sk.RSSMB, sk.GeneratorCPU, sk.MachineBusy, sk.Errors)
 		for _, s := range sk.Samples {

@@ -314,6 +314,9 @@ func TestLoadtestSeekersAreAllSeated(t *testing.T) {
 	if r.Seated != 8 || r.Errors != 0 || r.Wait.N != 8 {
 		t.Fatalf("seated %d of 8, %d errors %v", r.Seated, r.Errors, r.Samples)
 	}
+	if r.Tables != 4 || r.Seating.N != 4 {
+		t.Errorf("seated at %d tables (%d timed), want 4: one per game", r.Tables, r.Seating.N)
+	}
 	if n := len(in.hub.Seeking()); n != 0 {
 		t.Errorf("people still seeking after all were seated: %v", in.hub.Seeking())
 	}

@@ -67,7 +67,8 @@ type Config struct {
 	// AidOff creates tables with Break the Code's aid turned off.
 	AidOff bool
 	// CPUProfile, when set, is where the server's CPU profile over the
-	// playing phase is written (the server is started with --pprof-addr).
+	// playing phase is written (over the seekers phase with NoPlay; the
+	// server is started with --pprof-addr).
 	CPUProfile string
 	// HeapProfile, when set, is where the server's heap profile is written
 	// once the Idle sessions are held (live memory after a collection);

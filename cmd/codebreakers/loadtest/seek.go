@@ -3,6 +3,7 @@ package loadtest
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,8 +26,13 @@ type SeekReport struct {
 	Late           int     `json:"late"`
 	Seated         int     `json:"seated"`
 	// Wait is from the keypress that joins the pool to the first frame of
-	// the seeker's table.
-	Wait    Latency `json:"wait"`
+	// the seeker's table: mostly the time until partners arrive.
+	Wait Latency `json:"wait"`
+	// Seating is the wait of the last seeker to arrive at each of Tables
+	// tables, who waits for nobody: the server's own share (matching,
+	// opening the table, dealing the game durably, the first frame).
+	Seating Latency `json:"seating"`
+	Tables  int     `json:"tables"`
 	Seconds float64 `json:"seconds"` // from the first arrival to the last seat
 	// Server process figures over Seconds.
 	CPUPercent float64 `json:"server_cpu_percent_of_core"`
@@ -39,13 +45,16 @@ type SeekReport struct {
 	Samples      []string `json:"error_samples,omitempty"`
 }
 
+// tableRe reads a table's code from its title.
+var tableRe = regexp.MustCompile(`table ([A-Z0-9]{3}-[A-Z0-9]{3})`)
+
 // seekChoices are the rows a seeker picks on "which game?" and "how many
 // players?" (0: any number, 1: two players), in turn.
 var seekChoices = []struct{ game, count int }{{0, 1}, {1, 1}, {2, 1}, {3, 0}}
 
 // seekLead is how long before its arrival a seeker connects, so that the
 // seeks themselves, not the handshakes, arrive at the rate asked.
-const seekLead = 3 * time.Second
+const seekLead = 5 * time.Second
 
 // runSeekers drives the seekers phase against t and adds the server's CPU
 // and memory from before the first seeker connects until the last is
@@ -57,6 +66,14 @@ func runSeekers(ctx context.Context, cfg Config, t *target) (*SeekReport, error)
 	}
 	t1 := time.Now()
 	meter := startCPUMeter()
+	profiled := make(chan error, 1)
+	if cfg.CPUProfile != "" && cfg.NoPlay && t.pprofAddr != "" {
+		// The profile covers the connections' lead and the arrivals.
+		secs := int((seekLead + time.Duration(float64(cfg.Seekers)/cfg.SeekRate*float64(time.Second))).Seconds())
+		go func() { profiled <- saveProfile(ctx, t.pprofAddr, max(1, secs), cfg.CPUProfile) }()
+	} else {
+		profiled <- nil
+	}
 	var s2 procStats
 	var wall time.Duration
 	var machine, generator float64
@@ -67,6 +84,12 @@ func runSeekers(ctx context.Context, cfg Config, t *target) (*SeekReport, error)
 	})
 	if err != nil {
 		return r, err
+	}
+	if err := <-profiled; err != nil {
+		r.Errors++
+		r.Samples = append(r.Samples, err.Error())
+	} else if cfg.CPUProfile != "" && cfg.NoPlay {
+		fmt.Fprintf(cfg.Log, "seek: server CPU profile in %s (go tool pprof -top %s)\n", cfg.CPUProfile, cfg.CPUProfile)
 	}
 	r.MachineBusy, r.GeneratorCPU = machine, generator
 	r.CPUPercent = float64((s2.CPU - s1.CPU).Microseconds()) / wall.Seconds() / 1e4
@@ -90,6 +113,8 @@ func DriveSeekers(ctx context.Context, cfg Config, addr string, measured func())
 	}
 	errs := &errorLog{}
 	waits := &samples{}
+	type seat struct{ arrived, seated time.Time }
+	tables := map[string][]seat{}
 	var late, seated atomic.Int64
 	var mu sync.Mutex
 	var clients []*client
@@ -145,7 +170,12 @@ func DriveSeekers(ctx context.Context, cfg Config, addr string, measured func())
 			}
 			waits.add(d)
 			seated.Add(1)
+			code := ""
+			if m := tableRe.FindStringSubmatch(seen.Title(c.screen())); m != nil {
+				code = m[1]
+			}
 			mu.Lock()
+			tables[code] = append(tables[code], seat{at, at.Add(d)})
 			if end := at.Add(d); end.After(lastSeat) {
 				lastSeat = end
 			}
@@ -159,6 +189,20 @@ func DriveSeekers(ctx context.Context, cfg Config, addr string, measured func())
 	closeAll(clients)
 	r.Late, r.Seated = int(late.Load()), int(seated.Load())
 	r.Wait = waits.summary()
+	seating := &samples{}
+	for code, seats := range tables {
+		if code == "" {
+			continue // a table whose code was not read: its last arrival is unknown
+		}
+		last := seats[0]
+		for _, st := range seats[1:] {
+			if st.arrived.After(last.arrived) {
+				last = st
+			}
+		}
+		seating.add(last.seated.Sub(last.arrived))
+	}
+	r.Seating, r.Tables = seating.summary(), len(tables)
 	r.Errors, r.Samples = errs.count()
 	if !firstSeek.IsZero() {
 		if span := lastSeek.Sub(firstSeek).Seconds(); span > 0 {
@@ -166,8 +210,8 @@ func DriveSeekers(ctx context.Context, cfg Config, addr string, measured func())
 		}
 		r.Seconds = lastSeat.Sub(firstSeek).Seconds()
 	}
-	fmt.Fprintf(cfg.Log, "seek: %d of %d seated (%d late) at %.1f/s; wait p50 %.1f p99 %.1f max %.1f ms; %d errors\n",
-		r.Seated, r.Seekers, r.Late, r.ArrivalsPerSec, r.Wait.P50, r.Wait.P99, r.Wait.Max, r.Errors)
+	fmt.Fprintf(cfg.Log, "seek: %d of %d seated (%d late) at %.1f/s; wait p50 %.1f p99 %.1f max %.1f ms; seating p50 %.1f p99 %.1f ms; %d errors\n",
+		r.Seated, r.Seekers, r.Late, r.ArrivalsPerSec, r.Wait.P50, r.Wait.P99, r.Wait.Max, r.Seating.P50, r.Seating.P99, r.Errors)
 	return r
 }
 
