@@ -80,12 +80,21 @@ func (a *app) keyBar(ks []key.Binding) string {
 	h := a.helpModel()
 	bar := h.ShortHelpView(ks)
 	if cut := h.Ellipsis; cut != "" && strings.HasSuffix(ansi.Strip(bar), cut) && len(ks) > 1 {
-		// The keys that fit, then the rest on a line of their own.
-		n := len(ks) - 1
-		for n > 1 && strings.HasSuffix(ansi.Strip(h.ShortHelpView(ks[:n])), cut) {
-			n--
+		// As many keys as fit on each line, on as many lines as it takes
+		// (three at most: past that the screen has more keys than sense).
+		var lines []string
+		for rest := ks; len(rest) > 0; {
+			n := len(rest)
+			for n > 1 && strings.HasSuffix(ansi.Strip(h.ShortHelpView(rest[:n])), cut) {
+				n--
+			}
+			if len(lines) == 2 {
+				n = len(rest)
+			}
+			lines = append(lines, h.ShortHelpView(rest[:n]))
+			rest = rest[n:]
 		}
-		bar = h.ShortHelpView(ks[:n]) + "\n" + h.ShortHelpView(ks[n:])
+		bar = strings.Join(lines, "\n")
 	}
 	p.keys[string(in)] = bar
 	return bar

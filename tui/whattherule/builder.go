@@ -2,6 +2,7 @@ package whattherule
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -192,7 +193,8 @@ func (st *builderState) help(km board.KeyMap) []key.Binding {
 		}
 		ks = append(ks, board.Pair(st.keys.next, st.keys.prev, "space/-", "change"))
 	}
-	ks = append(ks, st.keys.addIf, st.keys.addThen, st.keys.addElse)
+	ks = append(ks, key.NewBinding(key.WithKeys(slices.Concat(st.keys.addIf.Keys(), st.keys.addThen.Keys(), st.keys.addElse.Keys())...),
+		key.WithHelp("i/t/o", "add if/then/otherwise")))
 	if st.clause() != nil {
 		ks = append(ks, st.keys.remove)
 		if rows := st.rows(); len(st.group(rows[min(st.row, len(rows)-1)].part).Clauses) > 1 {

@@ -449,6 +449,9 @@ func (b *Board) promptLines(w int) []string {
 		s = "Waiting for " + b.name(v.GM) + "'s hint."
 	case b.canGuess():
 		s = b.paint.Good.Render("It fits!") + " Guess the rule (g), or end your turn (p)."
+		if v.Mode == wtr.Machine {
+			s = b.paint.Good.Render("It fits!") + " Guess the rule: type it (g) or build it (u); or end your turn (p)."
+		}
 	case v.Phase == wtr.GuessOffer:
 		s = b.name(v.ToMove) + " may guess the rule."
 	case b.canPlay():
