@@ -681,8 +681,8 @@ func (s *state) applyPass(seat engine.Seat, i int) ([]engine.Event, error) {
 		to := s.breakers[(slices.Index(s.breakers, b)+1)%len(s.breakers)]
 		c := moving[b]
 		s.hands[to] = append(s.hands[to], c)
-		evs = append(evs, engine.Event{Kind: "pass", Text: fmt.Sprintf("%s passed %s/%s to %s.", s.name(b),
-			s.cards[c].A.Code(), s.cards[c].B.Code(), s.name(to)), Seats: []engine.Seat{b, to}})
+		said := fmt.Sprintf("%s passed %s/%s to %s.", s.name(b), s.cards[c].A.Code(), s.cards[c].B.Code(), s.name(to))
+		evs = append(evs, engine.Event{Kind: "pass", Text: said, Others: said, Seats: []engine.Seat{b, to}})
 	}
 	evs = append(evs, engine.Event{Kind: "passed", Text: "Cards were passed on."})
 	s.passes = map[engine.Seat]int{}
