@@ -26,10 +26,15 @@ type styles struct {
 
 func newStyles() styles {
 	accent := lipgloss.Color("#7D9CFF")
-	grey := lipgloss.Color("#8A8A8A")
+	// Grey is the terminal's own bright black (ANSI 8), which every theme
+	// makes a readable grey on its background: a fixed #8A8A8A fell to
+	// "white" (ANSI 7) on 16-colour terminals, near invisible on a light one.
+	grey := lipgloss.Color("8")
 	red := lipgloss.Color("#FF6B6B")
 	green := lipgloss.Color("#5FD75F")
-	yellow := lipgloss.Color("#E5C07B")
+	// The terminal's own yellow (ANSI 3): #E5C07B fell to bright red on
+	// 16-colour terminals, and a notice must not look like an error.
+	yellow := lipgloss.Color("3")
 
 	h := help.New().Styles
 	h.ShortKey = lipgloss.NewStyle().Bold(true)
