@@ -98,3 +98,40 @@ func TestEncodeAction(t *testing.T) {
 		t.Errorf("EncodeAction = %s", got)
 	}
 }
+
+// TestStartRecordCleansNames: a stored record is data at rest, and its
+// players' names are cleaned as a replay starts from it.
+func TestStartRecordCleansNames(t *testing.T) {
+	g := namesGame{}
+	rec := Record{Game: "names", Players: []Player{{Name: "ann\x1b]0;owned\x07"}, {Name: "bo", Bot: true}}}
+	st, _, err := StartRecord(g, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := st.(*namesState).players
+	if got[0].Name != "ann" || got[1].Name != "bo" || !got[1].Bot {
+		t.Errorf("players = %+v, want the names cleaned and the rest kept", got)
+	}
+	if rec.Players[0].Name != "ann\x1b]0;owned\x07" {
+		t.Error("StartRecord changed the caller's record")
+	}
+}
+
+// namesGame is the smallest game: it keeps its players and nothing else.
+type namesGame struct{}
+
+type namesState struct {
+	Untimed
+	players []Player
+}
+
+func (namesGame) Info() Info { return Info{ID: "names", Name: "Names", MinPlayers: 1, MaxPlayers: 4} }
+func (namesGame) New(_ Options, players []Player, _ uint64) (State, error) {
+	return &namesState{players: players}, nil
+}
+func (namesGame) NewBot(Seat, string, uint64) (Bot, error) { return nil, nil }
+
+func (s *namesState) Status() Status                      { return StatusOf(1, false, func() []Seat { return nil }) }
+func (s *namesState) Apply(Seat, []byte) ([]Event, error) { return nil, Illegal("No moves.") }
+func (s *namesState) View(Viewer) any                     { return nil }
+func (s *namesState) Result() (Result, bool)              { return FinalResult(nil) }

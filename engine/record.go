@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 )
 
 // Move is one entry of a game's log: who acted and the encoded action.
@@ -54,8 +56,17 @@ func Start(g Game, opts Options, players []Player, seed uint64) (State, Options,
 // StartRecord deals the game rec records, as it was dealt when it was
 // played: under the rules revision its options name, or the game's first
 // one when they name none (see Info.Rules). Replays start here.
+//
+// A record is data at rest, which any version or node may have written, so
+// this is the door its players' names come in by: they are cleaned
+// (textsafe.Clean) before the game narrates with them. Names the table gave
+// are clean already and come through unchanged.
 func StartRecord(g Game, rec Record) (State, Options, error) {
-	return start(g, rec.Options, rec.Players, rec.Seed, Info.ResolveRecord)
+	players := slices.Clone(rec.Players)
+	for i := range players {
+		players[i].Name = textsafe.Clean(players[i].Name, 0).String()
+	}
+	return start(g, rec.Options, players, rec.Seed, Info.ResolveRecord)
 }
 
 func start(g Game, opts Options, players []Player, seed uint64, resolve func(Info, Options) (Options, error)) (State, Options, error) {

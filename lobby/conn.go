@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/codebreakers/codebreakers/engine"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 )
 
 // Conn is one session's link to one table, as a player in a seat or as a
@@ -143,7 +143,7 @@ func (c *Conn) Chat(text string) error {
 func (c *Conn) Mute(handle string, mute bool) error { return c.setMuted(handle, mute) }
 
 func (c *Conn) setMuted(name string, mute bool) error {
-	name = textsafe.Clean(name, 32)
+	name = textsafe.Clean(name, 32).String()
 	var who Identity
 	err := c.call(func() error {
 		id, ok := c.t.whoIs(name)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 )
 
 // A cluster of nodes shares one directory (lobby/natsdir keeps it in NATS):
@@ -177,13 +178,20 @@ func (h *Hub) SeatElsewhere(id Identity) *ElsewhereError {
 	return &ElsewhereError{Node: node, Code: code, Kind: "resume"}
 }
 
-// remoteTables is the public tables other nodes publish.
+// remoteTables is the public tables other nodes publish. Their text came
+// from outside this process, so it is cleaned here, where it comes in.
 func (h *Hub) remoteTables() []TableSummary {
 	d := h.directory()
 	if d == nil {
 		return nil
 	}
-	return slices.DeleteFunc(d.Tables(), func(s TableSummary) bool {
+	out := slices.DeleteFunc(d.Tables(), func(s TableSummary) bool {
 		return !s.Public || (s.Phase != Waiting && s.Phase != Playing) || s.Node == "" || s.Node == d.Node()
 	})
+	for i, s := range out {
+		out[i].Code = textsafe.Clean(s.Code, 12).String()
+		out[i].GameName = textsafe.Clean(s.GameName, 40).String()
+		out[i].Host = textsafe.Clean(s.Host.String(), textsafe.MaxHandle)
+	}
+	return out
 }

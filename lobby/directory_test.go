@@ -187,3 +187,20 @@ func TestDirectoryListsAndSeats(t *testing.T) {
 		t.Fatalf("a guest's seat elsewhere: %+v", e)
 	}
 }
+
+// TestOtherNodesTablesAreCleaned: a table another node publishes comes from
+// outside this process, so its text is cleaned where the hub takes it in.
+func TestOtherNodesTablesAreCleaned(t *testing.T) {
+	cluster := newFakeCluster()
+	cluster.tables = []TableSummary{{Code: "AAA-AAA\x1b[2J", GameName: "Break\u202e the Code", Host: "ev\x1b]0;t\x07il",
+		Public: true, Phase: Waiting, Node: "b"}}
+	h := testHub(t, newMemStore(), nil)
+	h.SetDirectory(cluster.dir("a"))
+	list := h.PublicTables()
+	if len(list) != 1 {
+		t.Fatalf("public tables = %+v", list)
+	}
+	if s := list[0]; s.Code != "AAA-AAA" || s.GameName != "Break the Code" || s.Host != "evil" {
+		t.Errorf("other node's table = %q %q %q, want its text cleaned", s.Code, s.GameName, s.Host)
+	}
+}

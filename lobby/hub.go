@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -512,7 +512,8 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 	t.host = -1
 	for i, sr := range lg.Seats {
 		s := &seat{botLevel: sr.BotLevel, replaced: sr.Replaced}
-		s.id = Identity{Account: sr.AccountID, Handle: textsafe.Clean(sr.Handle, textsafe.MaxHandle)}
+		// Handles read back from the store are cleaned like any coming in.
+		s.id = Identity{Account: sr.AccountID, Handle: textsafe.Clean(sr.Handle, textsafe.MaxHandle).String()}
 		s.bot = sr.Bot || sr.AccountID == ""
 		if !s.bot && t.host < 0 {
 			t.host = i
@@ -535,17 +536,22 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 	return nil
 }
 
-// cleanIdentity checks an identity and makes its handle safe to draw.
+// cleanIdentity checks an identity and makes its handle safe to draw: the
+// door by which a handle enters the hub. Past it, Identity.handle says so.
 func cleanIdentity(id Identity) (Identity, error) {
 	if id.Account == "" {
 		return id, ErrNoIdentity
 	}
-	id.Handle = textsafe.Clean(id.Handle, textsafe.MaxHandle)
+	id.Handle = textsafe.Clean(id.Handle, textsafe.MaxHandle).String()
 	if id.Handle == "" {
 		id.Handle = "guest"
 	}
 	return id, nil
 }
+
+// handle is the identity's handle as views show it. Only for identities
+// past cleanIdentity (or a bot's, which the hub names itself).
+func (id Identity) handle() textsafe.Text { return textsafe.Text(id.Handle) }
 
 // botLevel checks a requested bot level, or picks a middling one.
 func botLevel(info engine.Info, want string, needed bool) (string, error) {

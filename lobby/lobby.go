@@ -18,11 +18,14 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
 // Identity is who a session is: an account keyed by the SHA-256 fingerprint
 // of the SSH key ("SHA256:...") or a guest ("guest:<id>"), and a handle.
+// The handle is the hub's to clean: every call that takes an Identity
+// cleans it first (cleanIdentity), and views show it as a textsafe.Text.
 type Identity struct {
 	Account string
 	Handle  string
@@ -217,7 +220,7 @@ type TableSummary struct {
 	Open       int
 	Spectators int
 	Turn       int
-	Host       string
+	Host       textsafe.Text
 	// Node is the cluster node holding the table; empty for this node's
 	// own tables (and on a single node).
 	Node string `json:",omitempty"`
@@ -243,7 +246,9 @@ type TableView struct {
 	Chat       []ChatLine     // oldest first, at most ChatLen
 	Spectators int
 	Result     *engine.Result
-	Notice     string // the latest table notice, e.g. "Bo left; a bot took the seat."
+	// Notice is the latest table notice, e.g. "Bo left; a bot took the
+	// seat.", composed from clean handles: safe to draw.
+	Notice string
 	// Unsaved says why the finished game is not in the records yet (the
 	// records database is down; it is kept here and saved when it is
 	// back); empty once it is stored.
@@ -257,8 +262,8 @@ type TableView struct {
 
 // SeatView is one seat as everybody sees it.
 type SeatView struct {
-	Handle    string // empty for an open seat
-	Bot       bool   // a bot plays this seat now
+	Handle    textsafe.Text // empty for an open seat
+	Bot       bool          // a bot plays this seat now
 	BotLevel  string
 	Connected bool // a person is connected to this seat
 	Ready     bool
@@ -268,11 +273,11 @@ type SeatView struct {
 // Open reports whether nobody holds the seat.
 func (s SeatView) Open() bool { return s.Handle == "" }
 
-// ChatLine is one sanitised chat message.
+// ChatLine is one chat message, cleaned as it was said.
 type ChatLine struct {
 	At     time.Time
-	Handle string
-	Text   string
+	Handle textsafe.Text
+	Text   textsafe.Text
 
 	author Identity // who said it, for muting; never shown
 }

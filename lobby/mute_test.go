@@ -12,7 +12,7 @@ import (
 func chatTexts(v TableView) string {
 	var b strings.Builder
 	for _, l := range v.Chat {
-		b.WriteString(l.Handle + ":" + l.Text + ";")
+		b.WriteString(string(l.Handle + ":" + l.Text + ";"))
 	}
 	return b.String()
 }

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -982,7 +982,7 @@ func (t *table) chat(c *Conn, text string) error {
 		return engine.Illegal("You are chatting too fast; wait a little and try again.")
 	}
 	t.chatLimits.add(keys, now)
-	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.Handle, Text: line, author: c.id})
+	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.handle(), Text: line, author: c.id})
 	if n := len(t.chatLines); n > 2*ChatLen {
 		t.chatLines = slices.Clone(t.chatLines[n-ChatLen:])
 	}
@@ -1008,7 +1008,7 @@ func (t *table) whoIs(handle string) (Identity, bool) {
 		}
 	}
 	for i := len(t.chatLines) - 1; i >= 0; i-- {
-		if l := t.chatLines[i]; strings.EqualFold(l.Handle, handle) {
+		if l := t.chatLines[i]; strings.EqualFold(l.Handle.String(), handle) {
 			return l.author, true
 		}
 	}
@@ -1059,7 +1059,7 @@ func (t *table) publish() {
 	}
 	seats := make([]SeatView, len(t.seats))
 	for i, s := range t.seats {
-		sv := SeatView{Handle: s.id.Handle, Connected: s.conn != nil, Ready: s.ready, Replaced: s.replaced}
+		sv := SeatView{Handle: s.id.handle(), Connected: s.conn != nil, Ready: s.ready, Replaced: s.replaced}
 		if s.bot || s.ctl != nil {
 			sv.Bot, sv.BotLevel = true, t.botLevel
 		}
@@ -1074,7 +1074,7 @@ func (t *table) publish() {
 		}
 	}
 	if t.host < len(t.seats) {
-		sum.Host = t.seats[t.host].id.Handle
+		sum.Host = t.seats[t.host].id.handle()
 	}
 	// chatLines only grows between trims (which copy), so the views share
 	// it, capped so that an append by a reader cannot touch ours.

@@ -11,7 +11,7 @@ import (
 
 	"charm.land/ssh"
 	"github.com/codebreakers/codebreakers/engine"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -57,7 +57,7 @@ func sanitizeArgs(args []string) []string {
 	}
 	out := make([]string, 0, len(args))
 	for i, a := range args {
-		a = strings.TrimSpace(textsafe.Clean(a, maxArgWidth))
+		a = strings.TrimSpace(textsafe.Clean(a, maxArgWidth).String())
 		if i == 0 {
 			a = strings.ToLower(a)
 		}
@@ -258,7 +258,7 @@ func (s *Server) writeTranscript(w io.Writer, g storage.FinishedGame) error {
 	for _, line := range revealLines(st.View(engine.Omniscient())) {
 		writeLine(w, line)
 	}
-	writeLine(w, "Result: "+textsafe.Clean(g.Result.Summary, 200))
+	writeLine(w, "Result: "+textsafe.Clean(g.Result.Summary, 200).String())
 	return nil
 }
 
@@ -268,14 +268,14 @@ func (s *Server) gameName(id string) string {
 			return g.Info().Name
 		}
 	}
-	return textsafe.Clean(id, 20)
+	return textsafe.Clean(id, 20).String()
 }
 
 // seatNames lists the players in seat order, bots marked.
 func seatNames(seats []storage.SeatRecord) string {
 	names := make([]string, len(seats))
 	for i, st := range seats {
-		n := textsafe.Clean(st.Handle, 16)
+		n := textsafe.Clean(st.Handle, 16).String()
 		if n == "" {
 			n = fmt.Sprintf("seat %d", i+1)
 		}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine/rating"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -115,7 +115,7 @@ func (s *Server) execTop(out, errOut io.Writer, arg string) int {
 
 // handleText is a stored handle made safe to print.
 func handleText(h string) string {
-	if h = textsafe.Clean(h, 16); h == "" {
+	if h = textsafe.Clean(h, 16).String(); h == "" {
 		return "?"
 	}
 	return h
@@ -167,7 +167,7 @@ func (s *Server) execProfile(out, errOut io.Writer, arg string) int {
 	slices.Sort(levels)
 	for _, l := range levels {
 		rec := p.IfThen[l]
-		line := fmt.Sprintf("If Then\tlevel %s\tcleared %d of %d", textsafe.Clean(l, 4), rec.Cleared, rec.Played)
+		line := fmt.Sprintf("If Then\tlevel %s\tcleared %d of %d", textsafe.Clean(l, 4).String(), rec.Cleared, rec.Played)
 		if rec.FewestTurns > 0 {
 			line += fmt.Sprintf(" · best %d turns", rec.FewestTurns)
 		}
@@ -185,7 +185,7 @@ func (s *Server) execProfile(out, errOut io.Writer, arg string) int {
 	writeLine(out, "Recent games (replay with `ssh HOST replay ID`):")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, g := range p.Recent {
-		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", textsafe.Clean(g.ID, storage.GameIDLen), s.gameName(g.Game), g.Outcome,
+		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", textsafe.Clean(g.ID, storage.GameIDLen).String(), s.gameName(g.Game), g.Outcome,
 			g.Finished.UTC().Format("2006-01-02"), seatNames(g.Seats))
 	}
 	_ = tw.Flush()

@@ -10,9 +10,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/puzzle"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -39,7 +39,7 @@ func (s *Server) execPuzzle(ctx context.Context, out, errOut io.Writer, id Ident
 	}
 	gameID, ok := s.puzzleGame(game)
 	if !ok {
-		writeLine(errOut, fmt.Sprintf("There is no game %q. Try `ssh HOST puzzle` for the list.", textsafe.Clean(game, 20)))
+		writeLine(errOut, fmt.Sprintf("There is no game %q. Try `ssh HOST puzzle` for the list.", textsafe.Clean(game, 20).String()))
 		return 1
 	}
 	if answer == "" {
@@ -161,7 +161,7 @@ func (s *Server) puzzleShow(ctx context.Context, out, errOut io.Writer, account,
 	}
 	seat := fmt.Sprintf("seat %d", int(p.Seat)+1)
 	if int(p.Seat) < len(pos.Game.Seats) && pos.Game.Seats[p.Seat].Handle != "" {
-		seat = textsafe.Clean(pos.Game.Seats[p.Seat].Handle, 16)
+		seat = textsafe.Clean(pos.Game.Seats[p.Seat].Handle, 16).String()
 	}
 	writeLine(out, fmt.Sprintf("%s · puzzle of %s UTC · you are %s, about to move", s.gameName(game), p.Date, seat))
 	writeLine(out, "")
@@ -171,7 +171,7 @@ func (s *Server) puzzleShow(ctx context.Context, out, errOut io.Writer, account,
 		}
 		writeLine(out, "")
 	}
-	writeLine(out, "You knew: "+textsafe.Clean(p.Knew, 300)+".")
+	writeLine(out, "You knew: "+textsafe.Clean(p.Knew, 300).String()+".")
 	if d.Try != nil {
 		writeLine(out, "")
 		for _, l := range puzzleResult(d) {
@@ -181,7 +181,7 @@ func (s *Server) puzzleShow(ctx context.Context, out, errOut io.Writer, account,
 	}
 	writeLine(out, "Which move tells you the most?")
 	for i, o := range p.Options {
-		writeLine(out, fmt.Sprintf("  %2d  %s", i+1, textsafe.Clean(o.Label, 200)))
+		writeLine(out, fmt.Sprintf("  %2d  %s", i+1, textsafe.Clean(o.Label, 200).String()))
 	}
 	writeLine(out, "")
 	writeLine(out, fmt.Sprintf("Answer once today: ssh HOST puzzle %s N", game))
@@ -208,14 +208,14 @@ func puzzleResult(d puzzle.Day) []string {
 		case i == t.Choice:
 			mark = "  yours"
 		}
-		out = append(out, fmt.Sprintf("  %2d  %-44s %5.2f bits%s", i+1, textsafe.Clean(o.Label, 44), o.Bits, mark))
+		out = append(out, fmt.Sprintf("  %2d  %-44s %5.2f bits%s", i+1, textsafe.Clean(o.Label, 44).String(), o.Bits, mark))
 	}
 	st := d.Streak
 	out = append(out, fmt.Sprintf("Streak: %s (best %s); solved %d of %s.", words.Count(st.Current, "day", "days"),
 		words.Count(st.Best, "day", "days"), st.Solved, words.Count(st.Tried, "try", "tries")))
 	names := make([]string, 0, len(d.Solvers))
 	for _, sv := range d.Solvers {
-		names = append(names, textsafe.Clean(sv.Handle, 16))
+		names = append(names, textsafe.Clean(sv.Handle, 16).String())
 	}
 	line := fmt.Sprintf("Solved today by %d of %d", len(d.Solvers), d.Answered)
 	if len(names) > 0 {
@@ -242,7 +242,7 @@ func cleanKeepingSpaces(line string, width int) string {
 		if j < 0 {
 			j = len(line)
 		}
-		b.WriteString(textsafe.Clean(line[:j], 0))
+		b.WriteString(textsafe.Clean(line[:j], 0).String())
 		line = line[j:]
 	}
 	out := b.String()

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -37,9 +37,9 @@ func revealLines(view any) []string {
 	rows := r.RevealText()
 	lines := make([]string, 0, len(rows))
 	for _, row := range rows {
-		label := textsafe.Clean(row[0], labelWidth)
+		label := textsafe.Clean(row[0], labelWidth).String()
 		pad := strings.Repeat(" ", max(0, labelWidth-ansi.StringWidth(label))) // by cells, not bytes
-		lines = append(lines, "  "+label+pad+" "+textsafe.Clean(row[1], revealWidth))
+		lines = append(lines, "  "+label+pad+" "+textsafe.Clean(row[1], revealWidth).String())
 	}
 	return lines
 }
@@ -49,9 +49,9 @@ func revealLines(view any) []string {
 // for the seats that saw it is marked with their names.
 func eventText(e engine.Event, seats []storage.SeatRecord) string {
 	if e.Others != "" {
-		return textsafe.Clean(e.For(engine.Omniscient()).Text, revealWidth)
+		return textsafe.Clean(e.For(engine.Omniscient()).Text, revealWidth).String()
 	}
-	text := textsafe.Clean(e.Text, revealWidth)
+	text := textsafe.Clean(e.Text, revealWidth).String()
 	if len(e.Seats) == 0 {
 		return text
 	}
@@ -59,7 +59,7 @@ func eventText(e engine.Event, seats []storage.SeatRecord) string {
 	for i, s := range e.Seats {
 		names[i] = fmt.Sprintf("seat %d", int(s)+1)
 		if int(s) >= 0 && int(s) < len(seats) && seats[s].Handle != "" {
-			names[i] = textsafe.Clean(seats[s].Handle, labelWidth)
+			names[i] = textsafe.Clean(seats[s].Handle, labelWidth).String()
 		}
 	}
 	return "(to " + strings.Join(names, ", ") + ") " + text

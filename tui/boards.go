@@ -2,7 +2,6 @@ package tui
 
 import (
 	"github.com/codebreakers/codebreakers/lobby"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
 	codingboard "github.com/codebreakers/codebreakers/tui/coding"
@@ -33,7 +32,7 @@ func boardContext(v lobby.TableView, w, h int) board.Context {
 		Deadline: v.Deadline, Width: w, Height: h,
 	}
 	for _, s := range v.Seats {
-		c.Names = append(c.Names, textsafe.Clean(s.Handle, 16))
+		c.Names = append(c.Names, s.Handle.Cut(16).String())
 		c.Bots = append(c.Bots, s.Bot)
 	}
 	return c

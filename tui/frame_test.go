@@ -10,6 +10,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
@@ -91,7 +92,7 @@ func traceView(st engine.State, players []engine.Player, viewer engine.Viewer, l
 		if p.Bot {
 			level = bc.LevelEasy
 		}
-		tv.Seats = append(tv.Seats, lobby.SeatView{Handle: p.Name, Bot: p.Bot, BotLevel: level, Connected: !p.Bot})
+		tv.Seats = append(tv.Seats, lobby.SeatView{Handle: textsafe.Text(p.Name), Bot: p.Bot, BotLevel: level, Connected: !p.Bot})
 	}
 	if r, ok := st.Result(); ok {
 		tv.Phase = lobby.Finished

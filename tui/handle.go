@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -96,11 +96,12 @@ func (s *handleScreen) update(a *app, msg tea.Msg) tea.Cmd {
 }
 
 func (s *handleScreen) submit(a *app) tea.Cmd {
-	h, err := textsafe.Handle(strings.TrimSpace(s.input.Value()))
+	chosen, err := textsafe.Handle(strings.TrimSpace(s.input.Value()))
 	if err != nil {
 		s.err = err.Error()
 		return nil
 	}
+	h := chosen.String()
 	// Guests and bots are named guest-… and bot-…; nobody may pose as one.
 	if l := strings.ToLower(h); strings.HasPrefix(l, "guest") || strings.HasPrefix(l, "bot-") {
 		s.err = "Handles starting with guest or bot- are kept for visitors and bots; choose another."

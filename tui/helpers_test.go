@@ -15,6 +15,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
 )
@@ -353,7 +354,7 @@ func tableView(st engine.State, viewer engine.Viewer, log []engine.Event, versio
 		Log: engine.FilterEvents(log, viewer), Spectators: 1,
 	}
 	for i, s := range v.Seats {
-		tv.Seats = append(tv.Seats, lobby.SeatView{Handle: s.Name, Bot: i > 0, Connected: true})
+		tv.Seats = append(tv.Seats, lobby.SeatView{Handle: textsafe.Text(s.Name), Bot: i > 0, Connected: true})
 	}
 	if r, ok := st.Result(); ok {
 		tv.Phase = lobby.Finished

@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -108,7 +108,7 @@ func (s *historyScreen) body(a *app, w, h int) string {
 		g := s.games[i]
 		names := make([]string, 0, len(g.Seats))
 		for _, seat := range g.Seats {
-			n := textsafe.Clean(seat.Handle, 16)
+			n := textsafe.Clean(seat.Handle, 16).String()
 			if seat.Bot {
 				n += " (bot)"
 			}

@@ -13,9 +13,9 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rating"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -234,7 +234,7 @@ func (s *seekScreen) body(a *app, w, h int) string {
 	if len(st.Others) > 0 {
 		var others []string
 		for _, o := range st.Others {
-			n := textsafe.Clean(o.Handle, textsafe.MaxHandle)
+			n := textsafe.Clean(o.Handle, textsafe.MaxHandle).String()
 			if o.Rated {
 				n += " " + o.Rating.String()
 			}
@@ -434,7 +434,7 @@ func (s *watchScreen) body(a *app, w, h int) string {
 		for i := first; i < len(s.live) && i < first+rows; i++ {
 			t := s.live[i]
 			line(i, fmt.Sprintf("%-8s  %-16s  turn %-3d  %d watching  host %s", formatCode(t.Code),
-				textsafe.Clean(t.GameName, 16), t.Turn, t.Spectators, textsafe.Clean(t.Host, textsafe.MaxHandle)))
+				textsafe.Cut(t.GameName, 16), t.Turn, t.Spectators, t.Host))
 		}
 	case s.loading:
 		b.WriteString("  Loading finished games…\n")
@@ -465,21 +465,21 @@ func gameLine(a *app, g storage.GameSummary) string {
 		top = "★ " + rating.Rating{R: g.TopRating, RD: 1}.String()
 	}
 	return fmt.Sprintf("%-8s  %-15s  %s  %-8s  %s — %s", gameIDText(g.ID), gameName(a, g.Game),
-		g.Finished.UTC().Format("01-02 15:04"), top, playerNames(g.Seats), textsafe.Clean(g.Result.Summary, 60))
+		g.Finished.UTC().Format("01-02 15:04"), top, playerNames(g.Seats), textsafe.Clean(g.Result.Summary, 60).String())
 }
 
 func gameName(a *app, id string) string {
 	if g, ok := a.games.Lookup(id); ok {
 		return g.Info().Name
 	}
-	return textsafe.Clean(id, 16)
+	return textsafe.Clean(id, 16).String()
 }
 
 // playerNames lists a game's players, bots marked.
 func playerNames(seats []storage.SeatRecord) string {
 	names := make([]string, 0, len(seats))
 	for _, seat := range seats {
-		n := textsafe.Clean(seat.Handle, textsafe.MaxHandle)
+		n := textsafe.Clean(seat.Handle, textsafe.MaxHandle).String()
 		if seat.Bot {
 			n += " (bot)"
 		}
@@ -606,7 +606,7 @@ func (s *leadersScreen) body(a *app, w, h int) string {
 		first := max(0, min(s.cursor-rows/2, len(s.rows)-rows))
 		for i := first; i < len(s.rows) && i < first+rows; i++ {
 			l := s.rows[i]
-			row := fmt.Sprintf("%3d  %-16s  %-12s  %6d  %5d", l.Rank, textsafe.Clean(l.Handle, textsafe.MaxHandle),
+			row := fmt.Sprintf("%3d  %-16s  %-12s  %6d  %5d", l.Rank, textsafe.Clean(l.Handle, textsafe.MaxHandle).String(),
 				l.Rating.String()+" "+l.Deviation(), l.Games, l.Wins)
 			if i == s.cursor {
 				b.WriteString("  " + a.st.selected.Render("▸ "+row) + "\n")
@@ -664,7 +664,7 @@ func (a *app) openProfile(handle string) tea.Cmd {
 }
 
 func (s *profileScreen) title(*app) string {
-	return "Profile · " + textsafe.Clean(s.handle, textsafe.MaxHandle)
+	return "Profile · " + textsafe.Clean(s.handle, textsafe.MaxHandle).String()
 }
 func (s *profileScreen) titleRight(a *app) string {
 	if s.loading || s.err != "" {
@@ -685,7 +685,7 @@ func (s *profileScreen) update(a *app, msg tea.Msg) tea.Cmd {
 		s.loading = false
 		switch {
 		case errorsIsNotFound(msg.err):
-			s.err = fmt.Sprintf("Nobody has the handle %q.", textsafe.Clean(s.handle, textsafe.MaxHandle))
+			s.err = fmt.Sprintf("Nobody has the handle %q.", textsafe.Clean(s.handle, textsafe.MaxHandle).String())
 		case msg.err != nil:
 			s.err = a.userError(msg.err, "That profile could not be read just now; try again in a moment.")
 		default:
@@ -741,7 +741,7 @@ func (s *profileScreen) body(a *app, w, h int) string {
 	slices.Sort(levels)
 	for _, l := range levels {
 		rec := s.p.IfThen[l]
-		line := fmt.Sprintf("  %-16s level %s cleared %d of %d", gameName(a, "ifthen"), textsafe.Clean(l, 4), rec.Cleared, rec.Played)
+		line := fmt.Sprintf("  %-16s level %s cleared %d of %d", gameName(a, "ifthen"), textsafe.Clean(l, 4).String(), rec.Cleared, rec.Played)
 		if rec.FewestTurns > 0 {
 			line += fmt.Sprintf(" · best %d turns", rec.FewestTurns)
 		}

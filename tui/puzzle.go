@@ -13,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby/puzzle"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
@@ -264,7 +264,7 @@ func (s *puzzleScreen) update(a *app, msg tea.Msg) tea.Cmd {
 			if i < len(msg.pos.Game.Seats) && msg.pos.Game.Seats[i].Handle != "" {
 				name = msg.pos.Game.Seats[i].Handle
 			}
-			s.names = append(s.names, textsafe.Clean(name, 16))
+			s.names = append(s.names, textsafe.Clean(name, 16).String())
 			s.bots = append(s.bots, p.Bot)
 		}
 	case puzzleAnsweredMsg:
@@ -367,14 +367,14 @@ func (s *puzzleScreen) positionPane(a *app, w, h int) []string {
 func (s *puzzleScreen) answerPane(a *app, w int) []string {
 	p := s.day.Puzzle
 	out := []string{""}
-	for _, l := range board.WrapIndent(fmt.Sprintf("You are %s. You knew: %s.", s.seatName(), textsafe.Clean(p.Knew, 300)), w, " ", " ") {
+	for _, l := range board.WrapIndent(fmt.Sprintf("You are %s. You knew: %s.", s.seatName(), textsafe.Clean(p.Knew, 300).String()), w, " ", " ") {
 		out = append(out, a.st.dim.Render(l))
 	}
 	out = append(out, "")
 	if s.day.Try == nil {
 		out = append(out, " "+a.st.strong.Render("Which move tells you the most?"))
 		for i, o := range p.Options {
-			mark, label := "   ", textsafe.Clean(o.Label, 200)
+			mark, label := "   ", textsafe.Clean(o.Label, 200).String()
 			if i == s.cursor {
 				mark, label = " ▸ ", a.st.strong.Render(label)
 			}
@@ -405,7 +405,7 @@ func (s *puzzleScreen) answerPane(a *app, w int) []string {
 		case i == t.Choice:
 			note = "yours"
 		}
-		rows = append(rows, []string{textsafe.Clean(o.Label, 60), fmt.Sprintf("%.2f", o.Bits), note})
+		rows = append(rows, []string{textsafe.Clean(o.Label, 60).String(), fmt.Sprintf("%.2f", o.Bits), note})
 	}
 	tb := table.New().Border(lipgloss.HiddenBorder()).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderHeader(false).BorderColumn(false).
@@ -425,7 +425,7 @@ func (s *puzzleScreen) answerPane(a *app, w int) []string {
 		words.Count(st.Current, "day", "days"), words.Count(st.Best, "day", "days"), st.Solved, words.Count(st.Tried, "try", "tries")))
 	var names []string
 	for _, sv := range s.day.Solvers {
-		names = append(names, textsafe.Clean(sv.Handle, 16))
+		names = append(names, textsafe.Clean(sv.Handle, 16).String())
 	}
 	solvers := fmt.Sprintf("Solved today by %d of %d", len(s.day.Solvers), s.day.Answered)
 	if len(names) > 0 {
@@ -462,7 +462,7 @@ func PositionText(p storage.Puzzle, pos puzzle.Position, w, h int) []string {
 		if i < len(pos.Game.Seats) && pos.Game.Seats[i].Handle != "" {
 			name = pos.Game.Seats[i].Handle
 		}
-		names = append(names, textsafe.Clean(name, 16))
+		names = append(names, textsafe.Clean(name, 16).String())
 		bots = append(bots, pl.Bot)
 	}
 	b.SetView(pos.View, board.Context{Viewer: engine.SeatViewer(p.Seat), Names: names, Bots: bots, Status: pos.Status,

@@ -10,7 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
@@ -130,7 +130,7 @@ func newReplayScreen(a *app, g storage.FinishedGame, frames *replayFrames) (*rep
 		if i < len(g.Seats) && g.Seats[i].Handle != "" {
 			name = g.Seats[i].Handle
 		}
-		r.names = append(r.names, textsafe.Clean(name, 16))
+		r.names = append(r.names, textsafe.Clean(name, 16).String())
 		r.bots = append(r.bots, p.Bot)
 	}
 	if frames == nil {
@@ -271,7 +271,7 @@ func (r *replayScreen) body(a *app, w, h int) string {
 	if r.step > 0 {
 		var parts []string
 		for _, e := range r.frames.events[r.step] {
-			parts = append(parts, textsafe.Clean(e.Text, 300))
+			parts = append(parts, textsafe.Cut(e.Text, 300))
 		}
 		last = strings.Join(parts, " ")
 		if last == "" {
@@ -290,7 +290,7 @@ func (r *replayScreen) body(a *app, w, h int) string {
 	}
 	footer = append(footer, r.analysisLines(a, w)...)
 	if r.step == r.moves() {
-		for _, l := range board.WrapIndent(textsafe.Clean(r.game.Result.Summary, 300), w, " ", " ") {
+		for _, l := range board.WrapIndent(textsafe.Clean(r.game.Result.Summary, 300).String(), w, " ", " ") {
 			footer = append(footer, a.st.strong.Render(l))
 		}
 		footer = append(footer, r.summaryLines(a, w)...)
@@ -332,4 +332,4 @@ func (r *replayScreen) shortHelp(a *app) []key.Binding {
 // reads it to replay the game later (ssh HOST replay ID). Ids are
 // storage.GameIDLen characters (older ones 5 or 6), so a list column sized
 // for the old ones is simply overrun by a new one.
-func gameIDText(id string) string { return textsafe.Clean(id, storage.GameIDLen) }
+func gameIDText(id string) string { return textsafe.Clean(id, storage.GameIDLen).String() }

@@ -11,7 +11,7 @@ import (
 	"charm.land/lipgloss/v2/table"
 
 	"github.com/codebreakers/codebreakers/engine/analysis"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -99,9 +99,9 @@ func (r *replayScreen) analysisLines(a *app, w int) []string {
 		return nil
 	}
 	st := r.review.report.Steps[i]
-	text := textsafe.Clean(st.Figures(), 300)
+	text := textsafe.Clean(st.Figures(), 300).String()
 	if st.Hidden != "" {
-		text += " · " + textsafe.Clean(st.Hidden, 200)
+		text += " · " + textsafe.Clean(st.Hidden, 200).String()
 	}
 	var out []string
 	for _, l := range capLines(board.WrapIndent(text, w, indent, indent), 2, w) {

@@ -11,8 +11,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/lobby"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -146,7 +146,7 @@ func (s *tableScreen) boardContext(w, h int) board.Context {
 
 // closed is called when the connection ended from the other side.
 func (s *tableScreen) closed(a *app, reason string) {
-	reason = textsafe.Clean(reason, 120)
+	reason = textsafe.Cut(reason, 120)
 	if reason == "" {
 		reason = "The table closed."
 	}
@@ -478,14 +478,14 @@ func (s *tableScreen) strip(a *app, w int) []string {
 	case s.err != "":
 		say(a.st.errText, "! "+s.err)
 	case s.view.Phase == lobby.Finished && s.view.Result != nil:
-		say(a.st.strong, textsafe.Clean(s.view.Result.Summary, 300))
+		say(a.st.strong, textsafe.Cut(s.view.Result.Summary, 300))
 		if s.view.Unsaved != "" {
-			say(a.st.notice, textsafe.Clean(s.view.Unsaved, 300))
+			say(a.st.notice, textsafe.Cut(s.view.Unsaved, 300))
 		} else if id := s.gameID(); id != "" {
 			say(a.st.dim, "Game "+id+" is saved: press v to replay it now, choose Replay a game at home later, or run ssh -t <this server> replay "+id)
 		}
 	case s.view.Notice != "":
-		say(a.st.notice, textsafe.Clean(s.view.Notice, 300))
+		say(a.st.notice, textsafe.Cut(s.view.Notice, 300))
 	}
 	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
 		// One line of chat under the board; a few more while typing.
@@ -512,7 +512,7 @@ func (s *tableScreen) gameID() string {
 }
 
 func chatLine(a *app, c lobby.ChatLine) string {
-	return a.st.strong.Render(textsafe.Clean(c.Handle, 16)+":") + " " + textsafe.Clean(c.Text, 200)
+	return a.st.strong.Render(c.Handle.Cut(16).String()+":") + " " + c.Text.Cut(200).String()
 }
 
 func (s *tableScreen) waitingBody(a *app, w int) string {
@@ -530,7 +530,7 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 		if v.You.IsSeat(engine.Seat(i)) {
 			mark = "▸ "
 		}
-		name := textsafe.Clean(seat.Handle, 16)
+		name := seat.Handle.Cut(16).String()
 		state := ""
 		switch {
 		case name == "":
@@ -538,7 +538,7 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 		case seat.Bot:
 			state = "bot"
 			if seat.BotLevel != "" {
-				state += " · " + textsafe.Clean(seat.BotLevel, 12)
+				state += " · " + textsafe.Cut(seat.BotLevel, 12)
 			}
 		case !seat.Connected:
 			state = "away"

@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/lobby"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
 
 // tablesScreen lists public tables: join one that waits, watch one in play.
@@ -96,8 +96,8 @@ func (s *tablesScreen) body(a *app, w, h int) string {
 			if t.Open > 0 && t.Phase == lobby.Waiting {
 				seats += fmt.Sprintf(" %d open", t.Open)
 			}
-			row := fmt.Sprintf("%-8s  %-16s  %-8s  %-11s  %-7d  %s", formatCode(t.Code), textsafe.Clean(t.GameName, 16),
-				phaseName(t.Phase), seats, t.Spectators, textsafe.Clean(t.Host, 16))
+			row := fmt.Sprintf("%-8s  %-16s  %-8s  %-11s  %-7d  %s", formatCode(t.Code), textsafe.Cut(t.GameName, 16),
+				phaseName(t.Phase), seats, t.Spectators, t.Host.Cut(16))
 			if i == s.cursor {
 				b.WriteString("  " + a.st.selected.Render("▸ "+row) + "\n")
 			} else {
@@ -123,5 +123,5 @@ func (s *tablesScreen) shortHelp(a *app) []key.Binding {
 
 // formatCode shows a table code the way people read it, as KQ7-M4X.
 func formatCode(c string) string {
-	return lobby.FormatCode(textsafe.Clean(c, 12))
+	return lobby.FormatCode(textsafe.Clean(c, 12).String())
 }

@@ -300,7 +300,7 @@ func TestHealthzFollowsFailingWrites(t *testing.T) {
 func chatLines(c *lobby.Conn) string {
 	var b strings.Builder
 	for _, l := range c.View().Chat {
-		b.WriteString(l.Handle + ": " + l.Text + "\n")
+		b.WriteString(string(l.Handle + ": " + l.Text + "\n"))
 	}
 	return b.String()
 }
@@ -377,7 +377,7 @@ func TestMuteFollowsAGuestToItsNextSession(t *testing.T) {
 	guestSays(t, pest, code, "first spam")
 	waitChat(t, host, "the first line", func(s string) bool { return strings.Contains(s, "first spam") })
 	handle := host.View().Chat[len(host.View().Chat)-1].Handle
-	if err := host.Chat("/mute " + handle); err == nil || !strings.Contains(err.Error(), "Muted") {
+	if err := host.Chat("/mute " + handle.String()); err == nil || !strings.Contains(err.Error(), "Muted") {
 		t.Fatalf("/mute %s: %v", handle, err)
 	}
 	guestSays(t, pest, code, "second spam")

@@ -6,7 +6,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 )
 
 // proposeHints asks the table, between turns, to let the game master give hints.
@@ -112,7 +112,7 @@ func (s *state) giveHint(seat engine.Seat, h HintMove) ([]engine.Event, error) {
 		}
 		return s.giveAutoHint(), nil
 	}
-	text := textsafe.Clean(h.Text, MaxHintText)
+	text := textsafe.Clean(h.Text, MaxHintText).String()
 	if text == "" {
 		return nil, engine.Illegal("Type the hint.")
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 )
 
 // startRound shuffles all 144 cards, deals ten to every player but the game
@@ -58,7 +58,7 @@ func (s *state) nextPlayer(from, gm engine.Seat) engine.Seat {
 // some card can start the line, and not every card always fits. Its errors
 // are user-facing.
 func CheckRule(text string) (*rulelang.Rule, error) {
-	text = textsafe.Clean(text, MaxRuleText)
+	text = textsafe.Clean(text, MaxRuleText).String()
 	if text == "" {
 		return nil, engine.Illegal("Write a rule, like: shape != circle.")
 	}
@@ -82,7 +82,7 @@ func CheckRule(text string) (*rulelang.Rule, error) {
 // ParseGuess reads a guess at a machine rule. Its errors are user-facing
 // and point at the column where reading failed.
 func ParseGuess(text string) (*rulelang.Rule, error) {
-	g, err := rulelang.Parse(attrs, textsafe.Clean(text, MaxRuleText))
+	g, err := rulelang.Parse(attrs, textsafe.Clean(text, MaxRuleText).String())
 	if err != nil {
 		return nil, engine.Illegal("Your guess does not read as a rule: %v.", err)
 	}
@@ -118,7 +118,7 @@ func (s *state) setup(seat engine.Seat, a Action) ([]engine.Event, error) {
 		}
 		return s.drawRule(g), nil
 	default:
-		text := textsafe.Clean(a.Free.Text, MaxRuleText)
+		text := textsafe.Clean(a.Free.Text, MaxRuleText).String()
 		if text == "" {
 			return nil, engine.Illegal("Write your rule in a few words.")
 		}
@@ -339,7 +339,7 @@ func (s *state) guess(seat engine.Seat, text string) ([]engine.Event, error) {
 		return nil, err
 	}
 	r := &s.r
-	text = textsafe.Clean(text, MaxRuleText)
+	text = textsafe.Clean(text, MaxRuleText).String()
 	if text == "" {
 		return nil, engine.Illegal("Write your guess, or end your turn without one.")
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 )
 
 // LogTail returns the newest events of log that fit in h lines of width w,
@@ -49,7 +49,7 @@ func (c *LogCache) Tail(log []engine.Event, w, h int) []string {
 // cells, continuation lines indented. It breaks at spaces only, so a name
 // like "bot-Cy" is never split across lines.
 func wrapEvent(text string, w int) []string {
-	return WrapIndent(textsafe.Clean(text, 400), w, "", "  ")
+	return WrapIndent(textsafe.Clean(text, 400).String(), w, "", "  ")
 }
 
 func logTail(log []engine.Event, w, h int, wrap func(text string, w int) []string) []string {

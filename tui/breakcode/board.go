@@ -17,8 +17,8 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -277,7 +277,7 @@ func (b *Board) name(s engine.Seat) string {
 		return n
 	}
 	if int(s) >= 0 && int(s) < len(b.v.Seats) && b.v.Seats[s].Name != "" {
-		return textsafe.Clean(b.v.Seats[s].Name, 16)
+		return textsafe.Cut(b.v.Seats[s].Name, 16)
 	}
 	return fmt.Sprintf("seat %d", s+1)
 }
@@ -744,7 +744,7 @@ func (b *Board) noteItems(notes []bc.Note) []string {
 }
 
 // noteItem phrases one note, remembered: a seat's notes only grow, so each
-// is sanitised once rather than on every frame.
+// is phrased once rather than on every frame.
 func (b *Board) noteItem(n bc.Note) string {
 	if it, ok := b.notes[n]; ok {
 		return it
@@ -753,7 +753,7 @@ func (b *Board) noteItem(n bc.Note) string {
 	if n.Text != "yes" && n.Text != "no" && strings.IndexFunc(n.Text, unicode.IsLetter) >= 0 {
 		sep = ": "
 	}
-	it := textsafe.Clean(n.Label, 30) + sep + textsafe.Clean(n.Text, 30)
+	it := textsafe.Cut(n.Label, 30) + sep + textsafe.Cut(n.Text, 30)
 	if len(b.notes) >= maxNotes {
 		clear(b.notes)
 	}

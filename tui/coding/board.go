@@ -18,7 +18,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	cg "github.com/codebreakers/codebreakers/engine/coding"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -505,7 +505,7 @@ func (b *Board) name(s engine.Seat) string {
 		return b.c.Names[s]
 	}
 	if int(s) >= 0 && int(s) < len(b.v.Seats) && b.v.Seats[s].Name != "" {
-		return textsafe.Clean(b.v.Seats[s].Name, 16)
+		return textsafe.Cut(b.v.Seats[s].Name, 16)
 	}
 	return fmt.Sprintf("seat %d", s+1)
 }

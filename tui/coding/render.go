@@ -6,8 +6,8 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	cg "github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -88,7 +88,7 @@ func (b *Board) statusLines(w int) []string {
 		lines = append(lines, wrap(p, w, 2)...)
 	}
 	if b.err != "" {
-		lines = append(lines, wrap(b.paint.Error.Render("! "+textsafe.Clean(b.err, 300)), w, 3)...)
+		lines = append(lines, wrap(b.paint.Error.Render("! "+textsafe.Cut(b.err, 300)), w, 3)...)
 	}
 	return lines
 }
@@ -139,7 +139,7 @@ func (b *Board) prompt() string {
 		return ""
 	case v.Phase == cg.Finished:
 		if v.Result != nil {
-			return b.paint.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
+			return b.paint.Strong.Render(textsafe.Cut(v.Result.Summary, 200))
 		}
 		return b.paint.Strong.Render("The game is over.")
 	case seated && v.Seats[me].Out:

@@ -18,8 +18,8 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -330,7 +330,7 @@ func (b *Board) name(s engine.Seat) string {
 		return b.c.Names[s]
 	}
 	if int(s) >= 0 && int(s) < len(b.v.Seats) && b.v.Seats[s].Name != "" {
-		return textsafe.Clean(b.v.Seats[s].Name, 16)
+		return textsafe.Cut(b.v.Seats[s].Name, 16)
 	}
 	return fmt.Sprintf("seat %d", s+1)
 }
@@ -573,7 +573,7 @@ func (b *Board) statusLines() []string {
 		out = append(out, board.WrapIndent(s, max(20, b.c.Width), " ", "   ")...)
 	}
 	if b.err != "" {
-		for _, l := range board.WrapIndent("! "+textsafe.Clean(b.err, 300), max(20, b.c.Width), " ", "   ") {
+		for _, l := range board.WrapIndent("! "+textsafe.Cut(b.err, 300), max(20, b.c.Width), " ", "   ") {
 			out = append(out, b.paint.Error.Render(l))
 		}
 	}
@@ -582,7 +582,7 @@ func (b *Board) statusLines() []string {
 
 // dimWrapped is text in the dim style, wrapped by words to w cells.
 func (b *Board) dimWrapped(text string, w int) []string {
-	lines := board.WrapIndent(textsafe.Clean(text, 400), w, " ", "   ")
+	lines := board.WrapIndent(textsafe.Cut(text, 400), w, " ", "   ")
 	for i, l := range lines {
 		lines[i] = b.paint.Dim.Render(l)
 	}
@@ -868,7 +868,7 @@ func (b *Board) logLines(w, room int) []string {
 		k := logKey{log[i].Text, w}
 		ls, ok := b.events.Get(k)
 		if !ok {
-			ls = b.events.Put(k, board.WrapIndent(textsafe.Clean(log[i].Text, 300), w, " "+b.paint.Dim.Render("· "), "   "))
+			ls = b.events.Put(k, board.WrapIndent(textsafe.Cut(log[i].Text, 300), w, " "+b.paint.Dim.Render("· "), "   "))
 		}
 		if used+len(ls) > room {
 			if used == 0 {

@@ -16,8 +16,8 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -473,7 +473,7 @@ func (b *Board) name(s engine.Seat) string {
 		return b.c.Names[s]
 	}
 	if int(s) >= 0 && int(s) < len(b.v.Seats) && b.v.Seats[s].Name != "" {
-		return textsafe.Clean(b.v.Seats[s].Name, 16)
+		return textsafe.Cut(b.v.Seats[s].Name, 16)
 	}
 	return fmt.Sprintf("seat %d", s+1)
 }

@@ -9,8 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -328,7 +328,7 @@ func (b *Board) builderView(w, h int) []string {
 	if err != nil {
 		return append(out, b.errorLines(err.Error(), w)...)
 	}
-	out = append(out, " "+b.paint.Dim.Render("→ ")+textsafe.Clean(text, 300))
+	out = append(out, " "+b.paint.Dim.Render("→ ")+textsafe.Cut(text, 300))
 	var rule *rulelang.Rule
 	if b.bldGuess {
 		rule, err = wtr.ParseGuess(text)
@@ -338,7 +338,7 @@ func (b *Board) builderView(w, h int) []string {
 	if err != nil {
 		return append(out, b.errorLines(err.Error(), w)...)
 	}
-	eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
+	eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Cut(rule.English(), 300), w-1, " ")
 	out = append(out, eng[:min(2, len(eng))]...)
 	if len(out)+7 <= h {
 		out = append(out, b.previewLines(rule.Accepts)...)

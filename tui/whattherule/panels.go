@@ -6,9 +6,9 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rulelang"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -91,10 +91,10 @@ func (b *Board) notesView(w, h int) []string {
 	if v.Phase != wtr.Finished {
 		lines = append(lines, " "+b.paint.Strong.Render(fmt.Sprintf("Round %d", v.Round))+b.paint.Dim.Render("  "+words.Count(v.CardsPlayed, "card", "cards")+" played"))
 		for i, h := range v.Hints {
-			lines = append(lines, wrap(fmt.Sprintf("hint %d: %s", i+1, textsafe.Clean(h, 300)), w-4, "    ")...)
+			lines = append(lines, wrap(fmt.Sprintf("hint %d: %s", i+1, textsafe.Cut(h, 300)), w-4, "    ")...)
 		}
 		for _, g := range v.Guesses {
-			lines = append(lines, wrap(fmt.Sprintf("%s guessed %q: %s", b.name(g.Seat), textsafe.Clean(g.Text, 300), rightWrong(g.Right)), w-4, "    ")...)
+			lines = append(lines, wrap(fmt.Sprintf("%s guessed %q: %s", b.name(g.Seat), textsafe.Cut(g.Text, 300), rightWrong(g.Right)), w-4, "    ")...)
 		}
 		if len(v.Hints)+len(v.Guesses) == 0 {
 			lines = append(lines, "    "+b.paint.Dim.Render("no hints or guesses yet"))
@@ -124,9 +124,9 @@ func (b *Board) notesView(w, h int) []string {
 		lines = append(lines, " "+b.paint.Strong.Render(head))
 		rule := r.Rule
 		if r.English != "" {
-			rule = r.English + "  (" + r.Rule + ")"
+			rule = r.English + " (" + r.Rule + ")"
 		}
-		lines = append(lines, wrap("rule: "+textsafe.Clean(rule, 400), w-4, "    ")...)
+		lines = append(lines, wrap("rule: "+textsafe.Cut(rule, 400), w-4, "    ")...)
 		if r.Points != nil {
 			var ps []string
 			for s, p := range r.Points {

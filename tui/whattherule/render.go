@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/lobby/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -142,7 +142,7 @@ func (b *Board) lastRound(w int) []string {
 		rule = r.Rule
 	}
 	text := fmt.Sprintf("Round %d ended after %s: %s. The rule was: %s", r.Round, words.Count(r.CardsPlayed, "card", "cards"), how,
-		textsafe.Clean(rule, 200))
+		textsafe.Cut(rule, 200))
 	if r.Points != nil {
 		var ps []string
 		for s, p := range r.Points {
@@ -266,7 +266,7 @@ func (b *Board) ruleCard(w int) []string {
 	if !b.v.Viewer.IsSeat(b.v.GM) || b.c.Replay {
 		who = "The rule: "
 	}
-	body := wrap(textsafe.Clean(text, 300), w-len(who)-2, "")
+	body := wrap(textsafe.Cut(text, 300), w-len(who)-2, "")
 	if len(body) > 2 {
 		body = []string{body[0], b.fit(strings.Join(body[1:], " "), w-len(who)-2)}
 	}
@@ -275,7 +275,7 @@ func (b *Board) ruleCard(w int) []string {
 		lines = append(lines, " "+strings.Repeat(" ", len(who))+l)
 	}
 	if r.Mode == wtr.Machine {
-		note := fmt.Sprintf("   %d of 72 faces fit next · %s", len(b.v.Fits), textsafe.Clean(r.Text, 200))
+		note := fmt.Sprintf("   %d of 72 faces fit next · %s", len(b.v.Fits), textsafe.Cut(r.Text, 200))
 		lines = append(lines, b.paint.Dim.Render(note))
 	}
 	return lines
@@ -412,7 +412,7 @@ func (b *Board) promptLines(w int) []string {
 	switch {
 	case v.Phase == wtr.Finished:
 		if v.Result != nil {
-			s = b.paint.Strong.Render(textsafe.Clean(v.Result.Summary, 200))
+			s = b.paint.Strong.Render(textsafe.Cut(v.Result.Summary, 200))
 		}
 	case b.canVote() && v.Phase == wtr.HintVote:
 		s = b.paint.Strong.Render(b.name(v.Proposer)+" proposes hints.") + " A right guess then earns 2, not 5. Agree? (y/n)"
@@ -429,14 +429,14 @@ func (b *Board) promptLines(w int) []string {
 	case b.judging() && v.Phase == wtr.JudgePlay && v.PendingCard != nil:
 		s = b.paint.Strong.Render("Judge: does "+v.PendingCard.String()+" fit?") + " (y/n)"
 	case b.judging():
-		s = b.paint.Strong.Render("Judge the guess:") + " \"" + textsafe.Clean(v.PendingGuess, 200) + "\" (y right / n wrong)"
+		s = b.paint.Strong.Render("Judge the guess:") + " \"" + textsafe.Cut(v.PendingGuess, 200) + "\" (y right / n wrong)"
 	case b.laying():
 		s = b.paint.Strong.Render("Some of the shown hand fits:") + " choose one to lay (←/→, enter)."
 		if v.Mode == wtr.Free {
 			s = b.paint.Strong.Render("Judge the shown hand:") + " lay a card that fits (enter) or say none fits (n)."
 		}
 	case v.Phase == wtr.JudgeGuess:
-		s = b.name(v.ToMove) + " guesses \"" + textsafe.Clean(v.PendingGuess, 200) + "\"; waiting for the verdict."
+		s = b.name(v.ToMove) + " guesses \"" + textsafe.Cut(v.PendingGuess, 200) + "\"; waiting for the verdict."
 	case v.Phase == wtr.JudgePlay, v.Phase == wtr.JudgeReveal:
 		s = "Waiting for " + b.name(v.GM) + " to judge."
 	case b.isGM() && v.Phase == wtr.HintGive:
@@ -480,7 +480,7 @@ func (b *Board) promptLines(w int) []string {
 		}
 	}
 	if n := len(v.Hints); n > 0 && v.Phase != wtr.Finished {
-		out = append(out, board.WrapIndent(b.paint.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Clean(v.Hints[n-1], 300), w, " ", "   ")...)
+		out = append(out, board.WrapIndent(b.paint.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Cut(v.Hints[n-1], 300), w, " ", "   ")...)
 	}
 	return out
 }
@@ -498,7 +498,7 @@ func duration(ms int) string {
 // errorLines are a refusal or a reading error, wrapped by words to w cells:
 // never cut off, since they say what to do.
 func (b *Board) errorLines(msg string, w int) []string {
-	lines := board.WrapIndent("! "+textsafe.Clean(msg, 300), w, " ", "   ")
+	lines := board.WrapIndent("! "+textsafe.Cut(msg, 300), w, " ", "   ")
 	for i, l := range lines {
 		lines[i] = b.paint.Error.Render(l)
 	}
@@ -533,7 +533,7 @@ func (b *Board) entryLines(w int) []string {
 		if err != nil {
 			return append(lines, b.errorLines(err.Error(), w)...)
 		}
-		eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Clean(rule.English(), 300), w-1, " ")
+		eng := wrap(b.paint.Good.Render("✓ ")+textsafe.Cut(rule.English(), 300), w-1, " ")
 		lines = append(lines, eng[:min(2, len(eng))]...)
 		return append(lines, b.previewLines(rule.Accepts)...)
 	case b.mode == modeGuess && b.v.Mode == wtr.Machine:
@@ -541,7 +541,7 @@ func (b *Board) entryLines(w int) []string {
 		if err != nil {
 			return append(lines, b.errorLines(err.Error(), w)...)
 		}
-		return append(lines, wrap(b.paint.Dim.Render("reads as: ")+textsafe.Clean(g.English(), 300), w-1, " ")...)
+		return append(lines, wrap(b.paint.Dim.Render("reads as: ")+textsafe.Cut(g.English(), 300), w-1, " ")...)
 	}
 	return lines
 }

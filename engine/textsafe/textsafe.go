@@ -6,6 +6,26 @@
 // 7-bit ESC and 8-bit C1 forms), every other control character, bidi
 // overrides and zero-width characters, and caps the display width. Handle
 // goes further and accepts only an allow-listed alphabet.
+//
+// Text is cleaned once, at the door it comes in by, and travels as a Text,
+// which says it is clean; what draws a Text only cuts it to width (Cut). The
+// doors:
+//
+//   - a handle: chosen (Handle), or brought to the hub by a session's
+//     identity (lobby's cleanIdentity), or read back from a stored game;
+//   - a chat line and a mute name (lobby's Conn.Chat);
+//   - words typed into a game: a rule, a guess, a hint (engine/whattherule,
+//     in Apply, so a replayed log is cleaned the same way);
+//   - words on an exec command line (server);
+//   - data read back from the store or another node, which any version may
+//     have written: history, leaderboards, profiles, puzzles, analyses and
+//     the seat names of a replayed or resumed game.
+//
+// What the program composes from clean parts (an engine's views and
+// narration, which name players by their clean handles; the table's
+// notices) is clean by construction and is drawn as it is, cut to width with
+// Cut. The package imports nothing of the project, so every layer may use
+// it (engine/whattherule, the lowest user of it, included).
 package textsafe
 
 import (
@@ -30,12 +50,35 @@ var (
 	ErrHandleKept    = errors.New("Handles that read like guest… or bot… are kept for visitors and bots; choose another.")
 )
 
+// Text is text that has been through Clean (or Handle): no escape
+// sequence, control, bidi or zero-width character, no run of spaces, no
+// surrounding space. Only this package makes one from user input; anything
+// else that converts a string to a Text must be program text.
+type Text string
+
+// String returns the text as a plain string.
+func (t Text) String() string { return string(t) }
+
+// Cut shortens t to at most w cells, marking a cut with an ellipsis; w <= 0
+// means no cap. It cleans nothing: t is clean already.
+func (t Text) Cut(w int) Text { return Text(Cut(string(t), w)) }
+
+// Cut shortens s, text that is clean by construction (see the package doc),
+// to at most w cells, marking a cut with an ellipsis; w <= 0 means no cap.
+// For text of unknown origin use Clean instead.
+func Cut(s string, w int) string {
+	if w > 0 && ansi.StringWidth(s) > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	return s
+}
+
 // Clean returns s with every escape sequence and control character removed,
 // newlines and tabs turned into single spaces, bidi controls and zero-width
 // characters dropped, surrounding space trimmed, and the display width capped
 // at maxWidth cells (an ellipsis marks a cut). maxWidth <= 0 means no cap.
 // Invalid UTF-8 is dropped.
-func Clean(s string, maxWidth int) string {
+func Clean(s string, maxWidth int) Text {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false // a run of whitespace is pending
@@ -63,11 +106,7 @@ func Clean(s string, maxWidth int) string {
 		space = false
 		b.WriteRune(r)
 	}
-	out := b.String()
-	if maxWidth > 0 && ansi.StringWidth(out) > maxWidth {
-		out = ansi.Truncate(out, maxWidth, "…")
-	}
-	return out
+	return Text(Cut(b.String(), maxWidth))
 }
 
 // dropped reports runes that must never reach a screen: C0 controls and
@@ -160,7 +199,7 @@ func skipString(s string, i int) int {
 // each an ASCII letter, digit, '-' or '_', and not one that reads like a
 // guest's or a bot's name (Kept). Surrounding spaces are ignored. The
 // errors are messages for the player.
-func Handle(s string) (string, error) {
+func Handle(s string) (Text, error) {
 	s = strings.TrimSpace(s)
 	if n := len(s); n < MinHandle || n > MaxHandle {
 		if utf8.RuneCountInString(s) >= MinHandle && utf8.RuneCountInString(s) <= MaxHandle {
@@ -176,7 +215,7 @@ func Handle(s string) (string, error) {
 	if Kept(s) {
 		return "", ErrHandleKept
 	}
-	return s, nil
+	return Text(s), nil
 }
 
 // keptPrefixes are how the names the server gives out begin: guests are

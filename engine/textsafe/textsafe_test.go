@@ -41,7 +41,7 @@ func TestClean(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := Clean(c.in, 0); got != c.want {
+			if got := Clean(c.in, 0); string(got) != c.want {
 				t.Errorf("Clean(%q) = %q, want %q", c.in, got, c.want)
 			}
 		})
@@ -49,14 +49,14 @@ func TestClean(t *testing.T) {
 }
 
 func TestCleanWidth(t *testing.T) {
-	got := Clean(strings.Repeat("ab", 50), 10)
+	got := string(Clean(strings.Repeat("ab", 50), 10))
 	if w := ansi.StringWidth(got); w != 10 {
 		t.Fatalf("width %d, want 10: %q", w, got)
 	}
 	if !strings.HasSuffix(got, "…") {
 		t.Errorf("cut text should end with an ellipsis: %q", got)
 	}
-	wide := Clean(strings.Repeat("日", 20), 9)
+	wide := string(Clean(strings.Repeat("日", 20), 9))
 	if w := ansi.StringWidth(wide); w > 9 {
 		t.Errorf("wide text width %d > 9: %q", w, wide)
 	}
@@ -72,7 +72,7 @@ func FuzzClean(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := Clean(s, 20)
+		out := string(Clean(s, 20))
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q", s)
 		}
@@ -84,7 +84,7 @@ func FuzzClean(f *testing.F) {
 		if w := ansi.StringWidth(out); w > 20 {
 			t.Fatalf("Clean(%q) width %d > 20", s, w)
 		}
-		if Clean(out, 20) != out {
+		if string(Clean(out, 20)) != out {
 			t.Fatalf("Clean is not idempotent on %q", s)
 		}
 	})
@@ -92,7 +92,7 @@ func FuzzClean(f *testing.F) {
 
 func TestHandle(t *testing.T) {
 	for _, ok := range []string{"mara", "Bo", "kai_2", "x-y", " padded ", strings.Repeat("a", 16)} {
-		if got, err := Handle(ok); err != nil || got != strings.TrimSpace(ok) {
+		if got, err := Handle(ok); err != nil || string(got) != strings.TrimSpace(ok) {
 			t.Errorf("Handle(%q) = %q, %v; want accepted", ok, got, err)
 		}
 	}
@@ -122,8 +122,21 @@ func TestHandlesThatReadLikeABotOrAGuestAreKept(t *testing.T) {
 		}
 	}
 	for _, h := range []string{"Bo", "Boris", "abbot", "robot", "Ada", "Gus", "questor", "b_o", "xbot"} {
-		if got, err := Handle(h); err != nil || got != h {
+		if got, err := Handle(h); err != nil || string(got) != h {
 			t.Errorf("Handle(%q) = %q, %v; want it accepted", h, got, err)
+		}
+	}
+}
+
+// TestCutOnCleanTextIsClean: what draws clean text only cuts it, and
+// cutting clean text gives what cleaning it again would.
+func TestCutOnCleanTextIsClean(t *testing.T) {
+	for _, s := range []string{"Ann asked: sum of your tiles", "café 日本 ♠ and more words", strings.Repeat("wide 日", 30), "a\x1b[31mb c\u202ed"} {
+		clean := Clean(s, 0)
+		for _, w := range []int{0, 1, 5, 9, 16, 40} {
+			if got, want := clean.Cut(w), Clean(clean.String(), w); got != want {
+				t.Errorf("Cut(%q, %d) = %q, want %q", clean, w, got, want)
+			}
 		}
 	}
 }
