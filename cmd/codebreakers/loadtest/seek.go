@@ -94,6 +94,9 @@ func runSeekers(ctx context.Context, cfg Config, t *target) (*SeekReport, error)
 	r.MachineBusy, r.GeneratorCPU = machine, generator
 	r.CPUPercent = float64((s2.CPU - s1.CPU).Microseconds()) / wall.Seconds() / 1e4
 	r.RSSMB = mb(s2.RSS)
+	if r.Errors > 0 {
+		fmt.Fprintf(cfg.Log, "seek: %d errors; the server's last log lines:\n%s\n", r.Errors, t.logs.String())
+	}
 	fmt.Fprintf(cfg.Log, "seek: server CPU %.0f%% of a core over %.1fs, RSS %.0f MB\n", r.CPUPercent, wall.Seconds(), r.RSSMB)
 	return r, t.alive()
 }
