@@ -1,4 +1,4 @@
-package whattherule_test
+package lobby_test
 
 import (
 	"errors"
@@ -64,7 +64,7 @@ func (m *memStore) LiveGames() ([]storage.LiveGame, error) { return nil, nil }
 // bots plays a whole game through the hub: the lobby's bot runner, timers
 // and views work with this engine, no bot move is refused (which would break
 // the table), a spectator never holds the rule, and the record replays.
-func TestWholeGameThroughTheLobby(t *testing.T) {
+func TestWhatTheRuleWholeGameThroughTheLobby(t *testing.T) {
 	store := &memStore{live: map[string]*storage.LiveGame{}, done: map[string]storage.FinishedGame{}}
 	hub, err := lobby.NewHub(lobby.Config{
 		Games: engine.NewRegistry(wtr.Game{}), Store: store, Logger: slog.New(slog.DiscardHandler),
