@@ -20,21 +20,14 @@ type panicMsg struct{ value any }
 type guardModel struct {
 	inner    tea.Model
 	log      *slog.Logger
-	screen   drawer
 	panicked bool
-}
-
-// drawer is where the guard draws: the session's frame renderer.
-type drawer interface {
-	Render(tea.View)
-	Resize(width, height int)
 }
 
 // sessionPanicText is what the player reads after a panic ended the session.
 const sessionPanicText = "Something went wrong on our side and it has been logged. Sorry! Reconnect to carry on; your seat is kept for a while."
 
-func newGuard(m tea.Model, log *slog.Logger, scr drawer) *guardModel {
-	return &guardModel{inner: m, log: log, screen: scr}
+func newGuard(m tea.Model, log *slog.Logger) *guardModel {
+	return &guardModel{inner: m, log: log}
 }
 
 // Init runs the inner Init under the guard.
@@ -47,9 +40,6 @@ func (g *guardModel) Init() (cmd tea.Cmd) {
 // returns.
 func (g *guardModel) Update(msg tea.Msg) (self tea.Model, cmd tea.Cmd) {
 	self = g // also when the inner Update panics
-	if size, ok := msg.(tea.WindowSizeMsg); ok {
-		g.screen.Resize(size.Width, size.Height)
-	}
 	if _, ok := msg.(panicMsg); ok {
 		g.panicked = true // already logged by the command, with its stack
 		return g, tea.Quit
@@ -65,15 +55,8 @@ func (g *guardModel) Update(msg tea.Msg) (self tea.Model, cmd tea.Cmd) {
 	return g, g.wrap(c)
 }
 
-// View draws the inner view on the session's screen, or the apology once a
-// panic has happened. Bubble Tea runs without a renderer of its own, so it
-// gets an empty view back.
-func (g *guardModel) View() tea.View {
-	g.screen.Render(g.view())
-	return tea.View{}
-}
-
-func (g *guardModel) view() (v tea.View) {
+// View is the inner view, or the apology once a panic has happened.
+func (g *guardModel) View() (v tea.View) {
 	if g.panicked {
 		return tea.NewView(sessionPanicText)
 	}

@@ -57,16 +57,17 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		},
 	})
 	// Bubble Tea's own renderer is off: it would wake every session at its
-	// frame rate, changed or not. The frame renderer draws from the guard's
-	// View only when the view changes; Bubble Tea's one-tick-a-second
-	// ticker then finds nothing to write. Options are built here rather
-	// than with wish's MakeOptions, which would replace our filter.
+	// frame rate, changed or not. The program runs frame.Hook around the
+	// panic guard; the hook hands each view to the frame renderer, which
+	// draws only when the view changes, so Bubble Tea's one-tick-a-second
+	// ticker finds nothing to write. Options are built here rather than
+	// with wish's MakeOptions, which would replace our filter.
 	// Bubble Tea's input reader is off too: it builds a 131 KB key table
 	// and runs two goroutines for every session. Input is metered, decoded
 	// (keyScanner) and sent to the program by keyInput, which holds no
 	// goroutine while the player is idle.
-	guard := newGuard(model, log, scr)
-	p := tea.NewProgram(guard,
+	guard := newGuard(model, log)
+	p := tea.NewProgram(frame.NewHook(guard, scr),
 		tea.WithContext(ctx),
 		tea.WithInput(nil),
 		tea.WithOutput(io.Discard),

@@ -7,6 +7,23 @@
 // only the lines that differ, at most once per frame interval, and hands the
 // bytes to a writer goroutine so the program never blocks on the network. A
 // client that stops reading is reported once, so the server can drop it.
+//
+// A program is bound to its Renderer by a Hook: the program runs without
+// Bubble Tea's renderer, and the Hook passes every view it asks for to
+// Render.
+//
+// Of a tea.View the Renderer honours:
+//   - Content, cut to the terminal's height and each line to its width,
+//     colours reduced to the terminal's profile;
+//   - WindowTitle, stripped of escape sequences;
+//   - Cursor's position: shown there when set, hidden when nil.
+//
+// It drops everything else. The screen is always the alternate screen with
+// bracketed paste on, whatever AltScreen and DisableBracketedPasteMode say;
+// MouseMode and OnMouse, ReportFocus, BackgroundColor and ForegroundColor,
+// KeyboardEnhancements, ProgressBar, ProgramStatus and the cursor's shape,
+// colour and blink are never written. The arcade's screens use none of
+// them; a screen that needs one must teach this package first.
 package frame
 
 import (

@@ -1,0 +1,49 @@
+package frame
+
+import tea "charm.land/bubbletea/v2"
+
+// Hook is the renderer hook: the tea.Model a program runs when it draws
+// through a Renderer instead of Bubble Tea's own renderer (the program is
+// started with tea.WithoutRenderer). Bubble Tea still asks for the view
+// after every update; Hook hands it to the Renderer, which draws it only if
+// it changed, and gives Bubble Tea an empty view back. Window sizes reach
+// the Renderer before the model sees them, so the next frame repaints at
+// the new size.
+//
+// What the Renderer does with a tea.View is in the package doc.
+type Hook struct {
+	inner tea.Model
+	r     Drawer
+}
+
+// Drawer is what a Hook draws on: a *Renderer, or a test's stand-in.
+type Drawer interface {
+	Render(tea.View)
+	Resize(width, height int)
+}
+
+// NewHook returns the model for a program that draws m's views on r.
+func NewHook(m tea.Model, r Drawer) *Hook { return &Hook{inner: m, r: r} }
+
+// Init runs the model's Init.
+func (h *Hook) Init() tea.Cmd { return h.inner.Init() }
+
+// Update tells the Renderer of a new window size, then runs the model's
+// Update.
+func (h *Hook) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if size, ok := msg.(tea.WindowSizeMsg); ok {
+		h.r.Resize(size.Width, size.Height)
+	}
+	next, cmd := h.inner.Update(msg)
+	if next != nil {
+		h.inner = next
+	}
+	return h, cmd
+}
+
+// View draws the model's view on the Renderer and returns an empty view to
+// Bubble Tea, which has no renderer to give it to.
+func (h *Hook) View() tea.View {
+	h.r.Render(h.inner.View())
+	return tea.View{}
+}
