@@ -30,6 +30,9 @@ type testApp struct {
 	sessions chan Session
 	sizes    chan termSize
 	tick     time.Duration // when set, the model repaints this often
+	// askBackground makes the model ask the terminal for its background
+	// colour when it starts, as the arcade's UI does.
+	askBackground bool
 }
 
 func newTestApp() *testApp {
@@ -49,6 +52,7 @@ type testModel struct {
 	s     Session
 	w, h  int
 	ticks int
+	bg    string // "light" or "dark" once the terminal said its background
 }
 
 type tickMsg struct{}
@@ -60,7 +64,12 @@ func (m *testModel) tick() tea.Cmd {
 	return tea.Tick(m.app.tick, func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-func (m *testModel) Init() tea.Cmd { return m.tick() }
+func (m *testModel) Init() tea.Cmd {
+	if m.app.askBackground {
+		return tea.Batch(m.tick(), tea.RequestBackgroundColor)
+	}
+	return m.tick()
+}
 
 func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -74,6 +83,8 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.String() == "q" {
 			return m, tea.Quit
 		}
+	case tea.BackgroundColorMsg:
+		m.bg = map[bool]string{true: "dark", false: "light"}[msg.IsDark()]
 	case tickMsg:
 		m.ticks++
 		return m, m.tick()
@@ -82,7 +93,11 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *testModel) View() tea.View {
-	return tea.NewView(fmt.Sprintf("READY %dx%d %s ticks=%d", m.w, m.h, m.s.Identity.Account, m.ticks))
+	v := fmt.Sprintf("READY %dx%d %s ticks=%d", m.w, m.h, m.s.Identity.Account, m.ticks)
+	if m.bg != "" {
+		v = "background=" + m.bg + " " + v // first: the line is cut at the width
+	}
+	return tea.NewView(v)
 }
 
 // testServer is a server on a loopback port.

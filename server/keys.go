@@ -35,9 +35,10 @@ type keyScanner struct {
 // scan decodes buf into messages for the program. It returns how many
 // bytes it consumed: the rest is an incomplete sequence to scan again with
 // more input, or with expired set once the escape timeout has passed.
-// Only key presses and pastes are passed on: the server asks the terminal
-// nothing and turns on no mouse or focus reports, so anything else is
-// unasked-for input and dropped.
+// Only key presses, pastes and the terminal's background colour (the one
+// question a session asks it; see askTerminal) are passed on: the server
+// turns on no mouse or focus reports, so anything else is unasked-for
+// input and dropped.
 func (s *keyScanner) scan(buf []byte, expired bool) (total int, msgs []tea.Msg) {
 	for len(buf) > 0 {
 		esc := buf[0] == ansi.ESC
@@ -50,6 +51,9 @@ func (s *keyScanner) scan(buf []byte, expired bool) (total int, msgs []tea.Msg) 
 		}
 		if _, unknown := ev.(uv.UnknownEvent); unknown && !expired {
 			return total, msgs // may be the start of a longer sequence
+		}
+		if esc && !expired && n == len(buf) && n > 2 && buf[n-1] == ansi.ESC && stringSequence(buf[1]) {
+			return total, msgs // a reply read up to an ESC that may start its ST terminator
 		}
 		if s.paste != nil {
 			if _, end := ev.(uv.PasteEndEvent); end {
@@ -76,6 +80,10 @@ func (s *keyScanner) scan(buf []byte, expired bool) (total int, msgs []tea.Msg) 
 			s.paste = []byte{}
 		case uv.KeyPressEvent:
 			msgs = append(msgs, tea.KeyPressMsg(ev))
+		case uv.BackgroundColorEvent:
+			if ev.Color != nil {
+				msgs = append(msgs, tea.BackgroundColorMsg(ev))
+			}
 		case uv.MultiEvent:
 			for _, e := range ev {
 				if k, ok := e.(uv.KeyPressEvent); ok {
@@ -87,6 +95,10 @@ func (s *keyScanner) scan(buf []byte, expired bool) (total int, msgs []tea.Msg) 
 	}
 	return total, msgs
 }
+
+// stringSequence reports whether an escape sequence introduced by ESC c is
+// a string (OSC, DCS, APC, PM), which ends with BEL or ST (ESC \).
+func stringSequence(c byte) bool { return c == ']' || c == 'P' || c == '_' || c == '^' }
 
 // validText is a paste's bytes as text, dropping bytes that are not UTF-8
 // (as ultraviolet does).

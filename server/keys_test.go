@@ -121,13 +121,15 @@ func TestKeyScannerWaitsForTheRestOfASequence(t *testing.T) {
 	}
 }
 
-// TestKeyScannerDropsUnaskedReplies: the server asks the terminal nothing,
-// so replies and reports a client sends anyway never reach the program.
+// TestKeyScannerDropsUnaskedReplies: the server asks the terminal only for
+// its background colour, so other replies and reports a client sends
+// anyway never reach the program.
 func TestKeyScannerDropsUnaskedReplies(t *testing.T) {
 	for _, seq := range []string{
 		"\x1b[12;40R",                    // cursor position report
 		"\x1b[?2026;2$y",                 // mode report
-		"\x1b]11;rgb:0000/0000/0000\x07", // background colour
+		"\x1b]10;rgb:0000/0000/0000\x07", // foreground colour
+		"\x1b]11;nonsense\x07",           // a background that is no colour
 		"\x1b[I", "\x1b[O",               // focus
 		"\x1b[<0;10;5M",      // SGR mouse
 		"\x1b[8;24;80t",      // in-band window size
@@ -136,6 +138,74 @@ func TestKeyScannerDropsUnaskedReplies(t *testing.T) {
 		if msgs := scanAll([]byte(seq)); len(msgs) != 0 {
 			t.Errorf("%q reached the program as %v", seq, msgs)
 		}
+	}
+}
+
+// TestKeyScannerReadsTheBackgroundColour: the terminal's answer to the
+// background query reaches the program as Bubble Tea's BackgroundColorMsg,
+// ended by BEL or ST, split anywhere, and keys around it still arrive.
+func TestKeyScannerReadsTheBackgroundColour(t *testing.T) {
+	for _, tc := range []struct {
+		reply string
+		dark  bool
+	}{
+		{"\x1b]11;rgb:ffff/ffff/ffff\x07", false},
+		{"\x1b]11;rgb:fdfd/f6f6/e3e3\x1b\\", false}, // solarized light, ended by ST
+		{"\x1b]11;rgb:0000/0000/0000\x07", true},
+		{"\x1b]11;rgb:2828/2c2c/3434\x1b\\", true},
+	} {
+		in := []byte("a" + tc.reply + "b")
+		for cut := 1; cut < len(in); cut++ {
+			var s keyScanner
+			n, first := s.scan(in[:cut], false)
+			buf := append(slices.Clone(in[n:cut]), in[cut:]...)
+			m, rest := s.scan(buf, false)
+			msgs := append(first, rest...)
+			if m != len(buf) || len(msgs) != 3 {
+				t.Fatalf("%q cut at %d: consumed %d of %d, %v", in, cut, m, len(buf), msgs)
+			}
+			bg, ok := msgs[1].(tea.BackgroundColorMsg)
+			if !ok || bg.IsDark() != tc.dark {
+				t.Fatalf("%q cut at %d: %v; want a background that is dark=%v", in, cut, msgs, tc.dark)
+			}
+			if msgs[0].(tea.KeyPressMsg).String() != "a" || msgs[2].(tea.KeyPressMsg).String() != "b" {
+				t.Fatalf("%q cut at %d: keys around the reply were %v", in, cut, msgs)
+			}
+		}
+	}
+}
+
+// TestSessionAsksTheTerminalItsBackground: a program that asks for the
+// background colour gets its query written to the terminal, and the
+// terminal's answer back as a BackgroundColorMsg; a terminal that never
+// answers leaves the program without one (it keeps its default).
+func TestSessionAsksTheTerminalItsBackground(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.app.askBackground = true // before any session starts
+	c := dial(t, ts.addr, withKey(newKey(t)))
+
+	_, out, in := ptySession(t, c, 80, 24)
+	waitFor(t, "the background query", func() bool { return contains(out.String(), "\x1b]11;?") })
+	if contains(out.String(), "background=") {
+		t.Fatal("the program had a background before the terminal answered")
+	}
+	if _, err := in.Write([]byte("\x1b]11;rgb:ffff/ffff/ffff\x1b\\")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the light background to reach the program", func() bool { return contains(out.String(), "background=light") })
+
+	// A terminal that does not answer: the program runs on, keys work.
+	_, out2, in2 := ptySession(t, c, 80, 24)
+	waitFor(t, "the background query", func() bool { return contains(out2.String(), "\x1b]11;?") })
+	if _, err := in2.Write([]byte("x")); err != nil { // no quit key: redraws nothing, reads on
+		t.Fatal(err)
+	}
+	if _, err := in2.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the session to end on q", func() bool { return contains(out2.String(), "\x1b[?1049l") })
+	if contains(out2.String(), "background=") {
+		t.Errorf("a terminal that never answered gave the program a background: %q", out2.String())
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/codebreakers/codebreakers/server/frame"
@@ -77,7 +78,12 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		tea.WithColorProfile(profile),
 		tea.WithWindowSize(size.Width, size.Height),
 		tea.WithoutSignalHandler(),
-		tea.WithFilter(s.filterMsg),
+		tea.WithFilter(func(m tea.Model, msg tea.Msg) tea.Msg {
+			if askTerminal(scr, msg) {
+				return nil
+			}
+			return s.filterMsg(m, msg)
+		}),
 	)
 
 	defer s.startWatchdog(cancel, &lastInput, time.Now())()
@@ -122,6 +128,19 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 // screenCloseWait bounds how long a leaving session waits for its client
 // to take the last frame.
 const screenCloseWait = 5 * time.Second
+
+// askTerminal sends the terminal the query a program asked for, and reports
+// whether msg was one. Bubble Tea writes its queries through its own output,
+// which is off here (the frame renderer draws instead), so without this a
+// program's question would never reach the terminal. The answer comes back
+// as input, which the key scanner decodes (a BackgroundColorMsg).
+func askTerminal(scr *frame.Renderer, msg tea.Msg) bool {
+	if msg == tea.RequestBackgroundColor() { // its type is Bubble Tea's own
+		scr.Ask(ansi.RequestBackgroundColor)
+		return true
+	}
+	return false
+}
 
 // filterMsg runs on every message before the model sees it. Window sizes
 // can also arrive in-band from the client's input; clamp them like PTY

@@ -207,6 +207,17 @@ func (r *Renderer) Close(wait time.Duration) bool {
 	return r.out.close(wait)
 }
 
+// Ask writes a query to the terminal, such as ansi.RequestBackgroundColor;
+// the terminal's answer comes back as input. It goes out in order with the
+// frames, and is dropped once the renderer is closed.
+func (r *Renderer) Ask(query string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.out.enqueue([]byte(query))
+	}
+}
+
 // draw writes the difference between the screen and r.next. It holds r.mu.
 func (r *Renderer) draw() {
 	v := r.next

@@ -492,3 +492,22 @@ func TestIdleOutboxKeepsNoWriter(t *testing.T) {
 		t.Errorf("the closing frame %q does not leave the screen", got)
 	}
 }
+
+// TestAskWritesTheQueryInOrder: a query goes to the terminal after the
+// frame drawn before it, and nothing is written once the renderer closed.
+func TestAskWritesTheQueryInOrder(t *testing.T) {
+	w := make(writes, 16)
+	r := New(w, Options{Width: 20, Height: 5, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+	r.Render(view("one"))
+	if first := w.next(t); !strings.Contains(first, "one") {
+		t.Fatalf("first frame %q", first)
+	}
+	r.Ask(ansi.RequestBackgroundColor)
+	if got := w.next(t); got != ansi.RequestBackgroundColor {
+		t.Fatalf("the query went out as %q", got)
+	}
+	r.Close(waitLimit)
+	_ = w.next(t) // leaving the screen
+	r.Ask(ansi.RequestBackgroundColor)
+	w.none(t)
+}
