@@ -2,10 +2,11 @@ package tui
 
 import (
 	"errors"
+	"strings"
+
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
-	"github.com/codebreakers/codebreakers/tui/board"
-	"strings"
+	"github.com/codebreakers/codebreakers/tui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -24,7 +25,7 @@ const (
 // codeScreen asks for a table code (join or watch) or a game id (replay).
 type codeScreen struct {
 	kind  codeKind
-	input board.Field
+	input widget.Field
 	err   string
 	busy  bool
 }

@@ -6,8 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // frameParts remembers the pieces drawn around every screen's body (the
@@ -21,7 +20,7 @@ type frameParts struct {
 	bar                string
 	// The title bar's pieces (the place, the rest of the title, the right
 	// part) styled: a move changes only the rest.
-	title, titleEnd *board.Painter
+	title, titleEnd *widget.Painter
 
 	ruleW int
 	rule  string
@@ -40,7 +39,7 @@ func (a *app) titleBar(title, right string, w int) string {
 	p := &a.parts
 	if p.bar == "" || title != p.barTitle || right != p.barRight || w != p.barW {
 		if p.title == nil {
-			p.title, p.titleEnd = board.NewPainter(a.st.title), board.NewPainter(a.st.titleEnd)
+			p.title, p.titleEnd = widget.NewPainter(a.st.title), widget.NewPainter(a.st.titleEnd)
 		}
 		p.barTitle, p.barRight, p.barW = title, right, w
 		p.bar = titleBar(p.title, p.titleEnd, title, right, w)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"github.com/codebreakers/codebreakers/tui/board"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -10,12 +9,13 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // handleScreen is the first screen of a new key: it asks for a handle and
 // claims it in storage.
 type handleScreen struct {
-	input   board.Field
+	input   widget.Field
 	loading bool // looking up the account of this key
 	saving  bool
 	err     string

@@ -9,7 +9,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // menuItem is one row of a menu: a label, a hint, and what choosing it does.
@@ -203,7 +203,7 @@ func renderMenu(a *app, items []menuItem, cursor, w int) string {
 		label := it.label + strings.Repeat(" ", labelW-len([]rune(it.label)))
 		// A hint too long for the row wraps under itself, not under the label.
 		pad := strings.Repeat(" ", hintCol)
-		hints := board.WrapIndent(it.hint(a), max(hintCol+10, w), pad, pad)
+		hints := widget.WrapIndent(it.hint(a), max(hintCol+10, w), pad, pad)
 		hints[0] = strings.TrimPrefix(hints[0], pad)
 		if i == cursor {
 			b.WriteString("  " + a.st.selected.Render("▸ "+label) + "   " + hints[0] + "\n")

@@ -66,7 +66,7 @@ func newKeys() keys {
 		bots: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "play bots now")),
 	}
 	// The boards' keys, named plainly: each board shows them with what
-	// they do on it (board.Help, board.Pair), and only where they work.
+	// they do on it (widget.Help, widget.Pair), and only where they work.
 	k.board = board.KeyMap{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),

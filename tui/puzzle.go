@@ -18,6 +18,7 @@ import (
 	"github.com/codebreakers/codebreakers/lobby/puzzle"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // Puzzles is the puzzle of the day (*puzzle.Service satisfies it). Its
@@ -180,7 +181,7 @@ func (s *puzzleMenu) body(a *app, w, h int) string {
 			mark = "▸ "
 			name = a.st.strong.Render(name)
 		}
-		b.WriteString(board.Truncate("  "+mark+name+"  "+s.status(g), w, "…") + "\n")
+		b.WriteString(widget.Truncate("  "+mark+name+"  "+s.status(g), w, "…") + "\n")
 	}
 	if s.loading {
 		b.WriteString("\n  " + a.st.dim.Render("Finding today's puzzles (the first visit of the day looks through recent games)…"))
@@ -189,7 +190,7 @@ func (s *puzzleMenu) body(a *app, w, h int) string {
 		b.WriteString("\n  " + a.st.dim.Render("Guests can look; answering needs an SSH key."))
 	}
 	if s.err != "" {
-		for _, l := range board.WrapIndent("! "+s.err, w, "  ", "    ") {
+		for _, l := range widget.WrapIndent("! "+s.err, w, "  ", "    ") {
 			b.WriteString("\n" + a.st.errText.Render(l))
 		}
 	}
@@ -329,7 +330,7 @@ func (s *puzzleScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 func (s *puzzleScreen) body(a *app, w, h int) string {
 	var lines []string
 	if s.err != "" {
-		lines = append(lines, board.WrapIndent("! "+s.err, w, " ", "   ")...)
+		lines = append(lines, widget.WrapIndent("! "+s.err, w, " ", "   ")...)
 		for i := range lines {
 			lines[i] = a.st.errText.Render(lines[i])
 		}
@@ -349,7 +350,7 @@ func (s *puzzleScreen) body(a *app, w, h int) string {
 
 // positionPane draws the board as the puzzle's seat saw it, and what to do.
 func (s *puzzleScreen) positionPane(a *app, w, h int) []string {
-	intro := board.WrapIndent(fmt.Sprintf("You are %s, about to move: which move tells you the most? (enter to choose)", s.seatName()), w, " ", " ")
+	intro := widget.WrapIndent(fmt.Sprintf("You are %s, about to move: which move tells you the most? (enter to choose)", s.seatName()), w, " ", " ")
 	ctx := board.Context{
 		Viewer: engine.SeatViewer(s.day.Puzzle.Seat), Names: s.names, Bots: s.bots, Status: s.pos.Status,
 		Log: s.pos.Log, Replay: true, Width: w, Height: max(1, h-len(intro)),
@@ -367,7 +368,7 @@ func (s *puzzleScreen) positionPane(a *app, w, h int) []string {
 func (s *puzzleScreen) answerPane(a *app, w int) []string {
 	p := s.day.Puzzle
 	out := []string{""}
-	for _, l := range board.WrapIndent(fmt.Sprintf("You are %s. You knew: %s.", s.seatName(), textsafe.Clean(p.Knew, 300).String()), w, " ", " ") {
+	for _, l := range widget.WrapIndent(fmt.Sprintf("You are %s. You knew: %s.", s.seatName(), textsafe.Clean(p.Knew, 300).String()), w, " ", " ") {
 		out = append(out, a.st.dim.Render(l))
 	}
 	out = append(out, "")
@@ -378,7 +379,7 @@ func (s *puzzleScreen) answerPane(a *app, w int) []string {
 			if i == s.cursor {
 				mark, label = " ▸ ", a.st.strong.Render(label)
 			}
-			out = append(out, board.Truncate(mark+label, w, "…"))
+			out = append(out, widget.Truncate(mark+label, w, "…"))
 		}
 		switch {
 		case s.busy:
@@ -418,7 +419,7 @@ func (s *puzzleScreen) answerPane(a *app, w int) []string {
 			return st
 		})
 	for _, l := range strings.Split(tb.Render(), "\n") {
-		out = append(out, " "+board.Truncate(l, w-1, "…"))
+		out = append(out, " "+widget.Truncate(l, w-1, "…"))
 	}
 	st := s.day.Streak
 	out = append(out, "", fmt.Sprintf(" Streak %s (best %s) · solved %d of %s",
@@ -431,8 +432,8 @@ func (s *puzzleScreen) answerPane(a *app, w int) []string {
 	if len(names) > 0 {
 		solvers += ", first to last: " + strings.Join(names, ", ")
 	}
-	out = append(out, board.WrapIndent(solvers, w, " ", "   ")...)
-	out = append(out, board.WrapIndent(fmt.Sprintf("(from game %s, move %d: replay it to see what followed)", p.GameID, p.Move+1), w, " ", "   ")...)
+	out = append(out, widget.WrapIndent(solvers, w, " ", "   ")...)
+	out = append(out, widget.WrapIndent(fmt.Sprintf("(from game %s, move %d: replay it to see what followed)", p.GameID, p.Move+1), w, " ", "   ")...)
 	return out
 }
 

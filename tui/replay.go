@@ -13,6 +13,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // replayStepLines is the most lines the footer gives one step's events;
@@ -151,7 +152,7 @@ func (r *replayScreen) titleRight(a *app) string {
 		right = "as " + r.seatName(r.frames.viewer.Seat) + " saw it"
 	}
 	// The analysis mark only where the title has room for it.
-	if m := r.mark(); m != "" && board.Width(r.title(a))+board.Width(right+m)+4 <= a.width {
+	if m := r.mark(); m != "" && widget.Width(r.title(a))+widget.Width(right+m)+4 <= a.width {
 		right += m
 	}
 	return right
@@ -285,19 +286,19 @@ func (r *replayScreen) body(a *app, w, h int) string {
 		prefix = " ▶" + prefix[1:]
 	}
 	var footer []string
-	for _, l := range capLines(board.WrapIndent(last, w, prefix, strings.Repeat(" ", board.Width(prefix))), replayStepLines, w) {
+	for _, l := range capLines(widget.WrapIndent(last, w, prefix, strings.Repeat(" ", widget.Width(prefix))), replayStepLines, w) {
 		footer = append(footer, a.st.strong.Render(l))
 	}
 	footer = append(footer, r.analysisLines(a, w)...)
 	if r.step == r.moves() {
-		for _, l := range board.WrapIndent(textsafe.Clean(r.game.Result.Summary, 300).String(), w, " ", " ") {
+		for _, l := range widget.WrapIndent(textsafe.Clean(r.game.Result.Summary, 300).String(), w, " ", " ") {
 			footer = append(footer, a.st.strong.Render(l))
 		}
 		footer = append(footer, r.summaryLines(a, w)...)
 	}
 	switch {
 	case r.err != "":
-		for _, l := range board.WrapIndent("! "+r.err, w, " ", "   ") {
+		for _, l := range widget.WrapIndent("! "+r.err, w, " ", "   ") {
 			footer = append(footer, a.st.errText.Render(l))
 		}
 	case r.building:

@@ -12,7 +12,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // analysisWait is how long a replay waits for its analysis before saying
@@ -82,13 +82,13 @@ func (r *replayScreen) analysisLines(a *app, w int) []string {
 	if !r.review.on {
 		return nil
 	}
-	indent := strings.Repeat(" ", board.Width(fmt.Sprintf(" step %d/%d   ", r.step, r.moves())))
+	indent := strings.Repeat(" ", widget.Width(fmt.Sprintf(" step %d/%d   ", r.step, r.moves())))
 	switch {
 	case r.review.failed:
-		return []string{a.st.dim.Render(board.Truncate(indent+"The analysis is not ready; open the replay again later.", w, "…"))}
+		return []string{a.st.dim.Render(widget.Truncate(indent+"The analysis is not ready; open the replay again later.", w, "…"))}
 	case r.review.report == nil:
 		if r.review.waiting {
-			return []string{a.st.dim.Render(board.Truncate(indent+"Analysing the game…", w, "…"))}
+			return []string{a.st.dim.Render(widget.Truncate(indent+"Analysing the game…", w, "…"))}
 		}
 		return nil
 	case r.step == 0:
@@ -104,7 +104,7 @@ func (r *replayScreen) analysisLines(a *app, w int) []string {
 		text += " · " + textsafe.Clean(st.Hidden, 200).String()
 	}
 	var out []string
-	for _, l := range capLines(board.WrapIndent(text, w, indent, indent), 2, w) {
+	for _, l := range capLines(widget.WrapIndent(text, w, indent, indent), 2, w) {
 		out = append(out, a.st.dim.Render(l))
 	}
 	return out
@@ -149,7 +149,7 @@ func (r *replayScreen) summaryLines(a *app, w int) []string {
 		})
 	var out []string
 	for _, l := range strings.Split(t.Render(), "\n") {
-		out = append(out, " "+board.Truncate(l, w-1, "…"))
+		out = append(out, " "+widget.Truncate(l, w-1, "…"))
 	}
 	return out
 }

@@ -6,11 +6,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/codebreakers/codebreakers/tui/board"
 	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
 	codingboard "github.com/codebreakers/codebreakers/tui/coding"
 	ifboard "github.com/codebreakers/codebreakers/tui/ifthen"
 	wtrboard "github.com/codebreakers/codebreakers/tui/whattherule"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // rulesText maps a game id to its rules, written for this arcade.
@@ -134,7 +134,7 @@ func (s *textScreen) body(a *app, w, h int) string {
 func (s *textScreen) wrapped(w int) []string {
 	tw := max(20, w-4)
 	if s.wrapW != tw || s.wrap == nil {
-		s.wrapW, s.wrap = tw, board.Reflow(s.text, tw)
+		s.wrapW, s.wrap = tw, widget.Reflow(s.text, tw)
 	}
 	return s.wrap
 }

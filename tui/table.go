@@ -14,6 +14,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // tableScreen is one table: its waiting room, the game board while it is
@@ -29,7 +30,7 @@ type tableScreen struct {
 	// seats' handles are sanitised once per view, not on every frame.
 	ctx board.Context
 
-	chat     board.Field
+	chat     widget.Field
 	chatOpen bool
 
 	confirmLeave bool
@@ -466,7 +467,7 @@ func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
 func (s *tableScreen) strip(a *app, w int) []string {
 	var out []string
 	say := func(st lipgloss.Style, text string) {
-		for _, l := range board.WrapIndent(text, w, " ", " ") {
+		for _, l := range widget.WrapIndent(text, w, " ", " ") {
 			out = append(out, st.Render(l))
 		}
 	}

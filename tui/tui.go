@@ -27,7 +27,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // Size limits. Below the minimum the session shows one line asking for a
@@ -595,7 +595,7 @@ func (a *app) render() string {
 		keyLines = a.keyBarLines([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
 		body = lipgloss.Place(w, h-3-len(keyLines), lipgloss.Center, lipgloss.Center,
 			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
-				strings.Join(board.Wrap("Your seat is kept for a little while; reconnect with the same key to resume.", w-4), "\n"))
+				strings.Join(widget.Wrap("Your seat is kept for a little while; reconnect with the same key to resume.", w-4), "\n"))
 	case a.showHelp:
 		keyLines = a.keyBarLines([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
 		body = a.fullHelp(s, w, h-3-len(keyLines))
@@ -678,7 +678,7 @@ func (a *app) fullHelp(s screen, w, h int) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n" + a.st.dim.Render(strings.Join(board.Wrap("Arrows and vim keys (h j k l) both work. Esc goes back; q quits (during a game you are asked first).", max(20, w-6)), "\n")))
+	b.WriteString("\n" + a.st.dim.Render(strings.Join(widget.Wrap("Arrows and vim keys (h j k l) both work. Esc goes back; q quits (during a game you are asked first).", max(20, w-6)), "\n")))
 	return lipgloss.NewStyle().Padding(0, 2).Render(b.String())
 }
 
@@ -715,7 +715,7 @@ func sizeMessage(w, h int) string {
 
 // titleBar draws " TITLE ...... right " in exactly w cells, the title in
 // the title style and right in the titleEnd style.
-func titleBar(title, titleEnd *board.Painter, text, right string, w int) string {
+func titleBar(title, titleEnd *widget.Painter, text, right string, w int) string {
 	// The first part names the place in capitals; the rest (codes, names,
 	// whose turn) keeps its case.
 	head, rest, more := strings.Cut(text, " · ")
@@ -724,7 +724,7 @@ func titleBar(title, titleEnd *board.Painter, text, right string, w int) string 
 		left += title.Render(" · " + rest)
 	}
 	r := titleEnd.Render(right) + " "
-	gap := w - board.Width(left) - board.Width(r)
+	gap := w - widget.Width(left) - widget.Width(r)
 	if gap < 1 {
 		return ansi.Truncate(left, w, "…")
 	}
@@ -761,7 +761,7 @@ func wrapBlock(s string, w, h int) []string {
 		if len(lines) >= h {
 			break
 		}
-		if len(l) <= w || board.Width(l) <= w {
+		if len(l) <= w || widget.Width(l) <= w {
 			lines = append(lines, l)
 			continue
 		}
@@ -770,7 +770,7 @@ func wrapBlock(s string, w, h int) []string {
 		if len(lead) > w/2 {
 			lead = ""
 		}
-		for _, part := range board.WrapIndent(body, w, lead, lead) {
+		for _, part := range widget.WrapIndent(body, w, lead, lead) {
 			lines = append(lines, fitLine(part, w))
 		}
 	}
@@ -797,7 +797,7 @@ func fitLines(lines []string, w, h int) string {
 // fitLine cuts the single line l to w cells.
 func fitLine(l string, w int) string {
 	// A line of at most w bytes is at most w cells: skip measuring it.
-	if len(l) > w && board.Width(l) > w {
+	if len(l) > w && widget.Width(l) > w {
 		return ansi.Truncate(l, w, "…")
 	}
 	return l

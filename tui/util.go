@@ -6,8 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -20,7 +19,7 @@ func capLines(lines []string, n, w int) []string {
 	}
 	out := slices.Clone(lines[:n])
 	last := strings.TrimRight(out[n-1], " ")
-	if board.Width(last) >= w {
+	if widget.Width(last) >= w {
 		last = ansi.Truncate(last, w-1, "")
 	}
 	out[n-1] = last + "…"

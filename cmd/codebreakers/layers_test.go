@@ -36,6 +36,12 @@ var gameDirs = []string{"breakcode", "coding", "ifthen", "whattherule"}
 // leaves import nothing of the project, so every layer may use them.
 var leaves = []string{"engine/textsafe", "engine/words", "engine/rating"}
 
+// boardContract is the seam between the session and the game boards: it
+// imports no other package of tui, so a board's contract never depends on
+// how boards or screens are drawn. boardToolkit is what boards draw with:
+// it imports neither the session nor a board.
+const boardContract, boardToolkit = "tui/board", "tui/widget"
+
 // TestImportsRunDownward reads every Go file of the module, its tests too,
 // and fails on an import that runs upward across the layers, between
 // packages kept apart, or out of a leaf.
@@ -95,6 +101,12 @@ func importRule(from, to string) string {
 			return l + " is a leaf and imports nothing of the project"
 		}
 	}
+	if from == boardContract && within(to, "tui") {
+		return boardContract + " is the board contract and imports nothing of tui"
+	}
+	if within(from, boardToolkit) && (to == "tui" || gameOf(to) != "") {
+		return boardToolkit + " is the boards' toolkit and imports neither the session nor a board"
+	}
 	if a, b := gameOf(from), gameOf(to); a != "" && b != "" && a != b {
 		return "the gameDirs " + a + " and " + b + " are kept apart"
 	}
@@ -142,6 +154,13 @@ func TestImportRule(t *testing.T) {
 	}{
 		{"lobby", "engine/breakcode", true},
 		{"tui/coding", "tui/board", true},
+		{"tui/coding", "tui/widget", true},
+		{"tui/widget", "tui/board", true},
+		{"tui/board/boardtest", "tui/board", true},
+		{"tui/board", "tui/widget", false},
+		{"tui/board", "tui", false},
+		{"tui/widget", "tui/ifthen", false},
+		{"tui/widget", "tui", false},
 		{"cmd/codebreakers", "server", true},
 		{"engine/whattherule", "lobby", false},
 		{"storage", "lobby", false},

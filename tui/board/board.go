@@ -1,7 +1,11 @@
-// Package board is the seam between the session UI (package tui) and the
-// per-game boards (tui/breakcode and later others). A board draws one game's
-// engine view and turns key presses into encoded actions; it never talks to
-// the hub itself, so it can be tested with nothing but views and messages.
+// Package board is the contract between the session UI (package tui) and
+// the per-game boards (tui/breakcode, tui/coding, tui/ifthen,
+// tui/whattherule), and nothing else: the Board interface, the Context a
+// board draws in, and the styles and keys the session hands it. A board
+// draws one game's engine view and turns key presses into encoded actions;
+// it never talks to the hub itself, so it can be tested with nothing but
+// views and messages. What boards draw with (the text field, widths, word
+// wrap, the log tail, painters and memos) is tui/widget.
 //
 // Adding a game to the UI: implement Board in tui/<game>, then add one case
 // to newBoard in tui/boards.go and the game's rules to rulesText in
@@ -100,17 +104,4 @@ type KeyMap struct {
 	Pick                  key.Binding // jump to a numbered row (1–9)
 	Submit                key.Binding // send what was typed
 	Cancel                key.Binding // close a field without sending
-}
-
-// Pair is one help entry for two bindings that work as a pair (↑/↓, ←/→):
-// it matches the keys of both and shows keys and desc.
-func Pair(a, b key.Binding, keys, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(append(append([]string{}, a.Keys()...), b.Keys()...)...), key.WithHelp(keys, desc))
-}
-
-// Help is k shown as keys and desc: a board names what a shared key does
-// on it.
-func Help(k key.Binding, keys, desc string) key.Binding {
-	k.SetHelp(keys, desc)
-	return k
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // Board is the Break the Code board. It implements board.Board.
@@ -35,7 +36,7 @@ type Board struct {
 
 	guessing bool
 	confirm  bool // a one-shot guess (3–4 players) waits for a second enter
-	input    board.Field
+	input    widget.Field
 	notepad  bool // the full notepad replaces the table
 	scroll   int  // notepad scroll
 	// noteOverflow says the notepad, as last drawn, is longer than the
@@ -49,7 +50,7 @@ type Board struct {
 	// never change), and each is bounded, so none needs clearing when the
 	// view changes.
 	paint     paint
-	logs      board.LogCache
+	logs      widget.LogCache
 	notes     map[bc.Note]string // a note → its sanitised "label text" item
 	questions map[questionRow]string
 	seatNotes []seatNotes // by seat
@@ -65,13 +66,13 @@ type seatNotes struct {
 
 // paint is the board's styles, each remembering what it drew.
 type paint struct {
-	board.Paints
-	hidden *board.Painter
+	widget.Paints
+	hidden *widget.Painter
 	tiles  map[bc.Tile]string
 }
 
 func newPaint(st board.Styles) paint {
-	return paint{Paints: board.NewPaints(st), hidden: board.NewPainter(st.TileHidden), tiles: map[bc.Tile]string{}}
+	return paint{Paints: widget.NewPaints(st), hidden: widget.NewPainter(st.TileHidden), tiles: map[bc.Tile]string{}}
 }
 
 var _ board.Board = (*Board)(nil)
@@ -79,7 +80,7 @@ var _ board.Board = (*Board)(nil)
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
 	return &Board{
-		st: st, km: km, numPick: map[int]int{}, input: board.NewField("› ", "", 40),
+		st: st, km: km, numPick: map[int]int{}, input: widget.NewField("› ", "", 40),
 		paint: newPaint(st), notes: map[bc.Note]string{}, questions: map[questionRow]string{},
 	}
 }
@@ -287,33 +288,33 @@ func (b *Board) ShortHelp() []key.Binding {
 	km := b.km
 	switch {
 	case b.guessing:
-		return []key.Binding{board.Help(km.Submit, "enter", "send"), board.Help(km.Cancel, "esc", "cancel")}
+		return []key.Binding{widget.Help(km.Submit, "enter", "send"), widget.Help(km.Cancel, "esc", "cancel")}
 	case b.notepad:
 		var ks []key.Binding
 		if b.noteOverflow {
-			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "scroll"))
 		}
-		return append(ks, board.Help(km.Notes, "n/esc", "close notepad"))
+		return append(ks, widget.Help(km.Notes, "n/esc", "close notepad"))
 	case b.c.Replay || !b.has:
 		return nil
 	}
 	var ks []key.Binding
 	if b.canAsk() {
 		if len(b.v.FaceUp) > 1 {
-			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "choose"))
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "choose"))
 		}
-		ks = append(ks, board.Help(km.Choose, "enter", "ask"))
+		ks = append(ks, widget.Help(km.Choose, "enter", "ask"))
 		if card, ok := b.card(); ok && bc.NeedsNumber(card) {
-			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "number"))
+			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "number"))
 		}
 	}
 	if b.canGuess() {
-		ks = append(ks, board.Help(km.Guess, "g", "guess"))
+		ks = append(ks, widget.Help(km.Guess, "g", "guess"))
 	}
 	if b.myTurn() && b.v.Phase == bc.LastChance {
-		ks = append(ks, board.Help(km.Pass, "p", "pass"))
+		ks = append(ks, widget.Help(km.Pass, "p", "pass"))
 	}
-	return append(ks, board.Help(km.Notes, "n", "notepad"))
+	return append(ks, widget.Help(km.Notes, "n", "notepad"))
 }
 
 // FullHelp implements board.Board: the key bar's keys and the few more
@@ -321,7 +322,7 @@ func (b *Board) ShortHelp() []key.Binding {
 func (b *Board) FullHelp() [][]key.Binding {
 	more := []key.Binding{}
 	if !b.guessing && !b.notepad && b.canAsk() && len(b.v.FaceUp) > 1 {
-		more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", len(b.v.FaceUp)), "that question"))
+		more = append(more, widget.Help(b.km.Pick, fmt.Sprintf("1-%d", len(b.v.FaceUp)), "that question"))
 	}
 	return [][]key.Binding{b.ShortHelp(), more}
 }
@@ -401,7 +402,7 @@ func (b *Board) lowerBlock(w, h int) []string {
 		if i < len(logs) {
 			r = logs[i]
 		}
-		pad := leftW - board.Width(l)
+		pad := leftW - widget.Width(l)
 		if pad < 0 {
 			l = ansi.Truncate(l, leftW, "…")
 			pad = 0
@@ -500,7 +501,7 @@ type questionRow struct {
 // maxQuestionRows bounds the rows a board remembers.
 const maxQuestionRows = 128
 
-func (k questionRow) draw(selected *board.Painter) string {
+func (k questionRow) draw(selected *widget.Painter) string {
 	sel := k.pick >= 0
 	q := bc.Question(k.card, 0, k.handSize)
 	if ns := bc.CardNumbers(k.card); len(ns) == 2 && sel {
@@ -514,7 +515,7 @@ func (k questionRow) draw(selected *board.Painter) string {
 	} else {
 		row = "   " + row
 	}
-	return board.Truncate(row, k.w, "…")
+	return widget.Truncate(row, k.w, "…")
 }
 
 func (b *Board) guessLines(w int) []string {
@@ -529,8 +530,8 @@ func (b *Board) guessLines(w int) []string {
 	}
 	b.input.Width = max(8, min(30, w-6))
 	lines = append(lines, " "+b.input.View())
-	say := func(p *board.Painter, text string) {
-		for _, l := range board.WrapIndent(text, w, " ", " ") {
+	say := func(p *widget.Painter, text string) {
+		for _, l := range widget.WrapIndent(text, w, " ", " ") {
 			lines = append(lines, p.Render(l))
 		}
 	}
@@ -571,7 +572,7 @@ func (b *Board) sheets(w, room int) []string {
 			l += " (bot)"
 		}
 		labels[i] = l
-		labelW = max(labelW, board.Width(l))
+		labelW = max(labelW, widget.Width(l))
 	}
 	labelW = min(labelW, 22)
 	noteW := max(10, w-labelW-4)
@@ -591,8 +592,8 @@ func (b *Board) sheets(w, room int) []string {
 		if v.Phase != bc.Finished && v.ToMove == s {
 			mark = "▸ "
 		}
-		label := board.Truncate(labels[i], labelW, "…")
-		label += strings.Repeat(" ", labelW-board.Width(label))
+		label := widget.Truncate(labels[i], labelW, "…")
+		label += strings.Repeat(" ", labelW-widget.Width(label))
 		hand := sv.Hand
 		if v.Viewer.IsSeat(s) && hand == nil {
 			hand = v.Hand
@@ -662,7 +663,7 @@ func (b *Board) sheets(w, room int) []string {
 			}
 		default:
 			// No room below: the newest answers that fit beside the head.
-			room := w - board.Width(bl.head) - 4
+			room := w - widget.Width(bl.head) - 4
 			if room < 8 {
 				out = append(out, bl.head)
 				continue
@@ -694,7 +695,7 @@ func (b *Board) packedNotes(i int, notes []bc.Note, w int) (items, packed []stri
 }
 
 // tail keeps the last keep lines, marking the first with … when some were cut.
-func tail(lines []string, keep int, dim *board.Painter) []string {
+func tail(lines []string, keep int, dim *widget.Painter) []string {
 	keep = min(max(keep, 1), len(lines))
 	start := len(lines) - keep
 	out := append([]string(nil), lines[start:]...)
@@ -711,8 +712,8 @@ func pack(items []string, w int) []string {
 	curW := 0
 	for _, it := range items {
 		// Items are single lines (sanitised), so Width is their StringWidth.
-		it = board.Truncate(it, w, "…")
-		itW := board.Width(it)
+		it = widget.Truncate(it, w, "…")
+		itW := widget.Width(it)
 		switch {
 		case cur.Len() == 0:
 			cur.WriteString(it)

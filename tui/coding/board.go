@@ -20,6 +20,7 @@ import (
 	cg "github.com/codebreakers/codebreakers/engine/coding"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // Composer columns of a hacking turn.
@@ -51,7 +52,7 @@ type Board struct {
 
 	entry     bool // the decode entry is open
 	target    int  // index into targets()
-	input     board.Field
+	input     widget.Field
 	openedFor int // the claim whose answer entry was opened automatically
 
 	notes  bool // the details panel replaces the table
@@ -69,9 +70,9 @@ type Board struct {
 	// What the board remembers between frames, so that a frame after a
 	// move draws only what changed. Each is bounded and keyed by all its
 	// inputs (the painters by their text, the log by event and width).
-	paint  board.Paints
-	logs   board.LogCache
-	widths board.Widths // see width
+	paint  widget.Paints
+	logs   widget.LogCache
+	widths widget.Widths // see width
 }
 
 var _ board.Board = (*Board)(nil)
@@ -79,11 +80,11 @@ var _ board.Board = (*Board)(nil)
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
 	return &Board{
-		st: st, km: km, paint: board.NewPaints(st),
+		st: st, km: km, paint: widget.NewPaints(st),
 		tap:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tap")),
 		vot:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vote for data")),
 		stp:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop")),
-		input: board.NewField("code › ", "F98", 8),
+		input: widget.NewField("code › ", "F98", 8),
 	}
 }
 
@@ -534,40 +535,40 @@ func (b *Board) ShortHelp() []key.Binding {
 		if b.canTap() {
 			send = "tap and answer"
 		}
-		ks := []key.Binding{board.Help(km.Submit, "enter", send)}
+		ks := []key.Binding{widget.Help(km.Submit, "enter", send)}
 		if len(b.targets()) > 1 {
-			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "whose code"))
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "whose code"))
 		}
-		return append(ks, board.Help(km.Cancel, "esc", "cancel"))
+		return append(ks, widget.Help(km.Cancel, "esc", "cancel"))
 	case b.notes:
 		var ks []key.Binding
 		if b.notesOverflow {
-			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "scroll"))
 		}
-		return append(ks, board.Help(km.Notes, "n/esc", "close details"))
+		return append(ks, widget.Help(km.Notes, "n/esc", "close details"))
 	case b.c.Replay || !b.has:
 		return nil
 	}
-	details := board.Help(km.Notes, "n", "details")
+	details := widget.Help(km.Notes, "n", "details")
 	switch {
 	case b.canOrder():
-		return []key.Binding{board.Pair(km.Up, km.Down, "↑/↓", "order"), board.Help(km.Choose, "enter", "set code"), details}
+		return []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "order"), widget.Help(km.Choose, "enter", "set code"), details}
 	case b.canRevealX(), b.canRevealOne():
 		var ks []key.Binding
 		if len(b.revealChoices()) > 1 {
-			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "card"))
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "card"))
 		}
-		return append(ks, board.Help(km.Choose, "enter", "show it"), details)
+		return append(ks, widget.Help(km.Choose, "enter", "show it"), details)
 	}
 	var ks []key.Binding
 	if b.canHack() {
 		if b.choiceColumns() > 1 {
-			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "column"))
+			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "column"))
 		}
 		if b.choiceColumns() > 0 {
-			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "choose"))
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "choose"))
 		}
-		ks = append(ks, board.Help(km.Choose, "enter", "hack"))
+		ks = append(ks, widget.Help(km.Choose, "enter", "hack"))
 	}
 	if b.canTap() {
 		ks = append(ks, b.tap)
@@ -580,7 +581,7 @@ func (b *Board) ShortHelp() []key.Binding {
 		if b.canTap() {
 			label = "ready an answer"
 		}
-		ks = append(ks, board.Help(km.Guess, "g", label))
+		ks = append(ks, widget.Help(km.Guess, "g", label))
 	}
 	if b.canStop() {
 		ks = append(ks, b.stp)
@@ -607,13 +608,13 @@ func (b *Board) FullHelp() [][]key.Binding {
 	switch {
 	case b.entry || b.notes || b.c.Replay || !b.has:
 	case b.canOrder():
-		more = append(more, board.Help(b.km.Pick, "1-2", "that order"))
+		more = append(more, widget.Help(b.km.Pick, "1-2", "that order"))
 	case b.canRevealX(), b.canRevealOne():
 		if n := len(b.revealChoices()); n > 1 {
-			more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", n), "that card"))
+			more = append(more, widget.Help(b.km.Pick, fmt.Sprintf("1-%d", n), "that card"))
 		}
 	case b.canHack() && len(b.v.HackLine) > 1:
-		more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", len(b.v.HackLine)), "that Hack card"))
+		more = append(more, widget.Help(b.km.Pick, fmt.Sprintf("1-%d", len(b.v.HackLine)), "that Hack card"))
 	}
 	return [][]key.Binding{b.ShortHelp(), more}
 }

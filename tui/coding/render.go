@@ -8,7 +8,7 @@ import (
 	cg "github.com/codebreakers/codebreakers/engine/coding"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // wideLayout is the width from which the log sits beside the action panel.
@@ -53,7 +53,7 @@ func (b *Board) fit(lines []string, w, h, start int) string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		if b.width(l) > w {
-			l = board.Truncate(l, w, "…")
+			l = widget.Truncate(l, w, "…")
 		}
 		out[i] = l
 	}
@@ -96,11 +96,11 @@ func (b *Board) statusLines(w int) []string {
 // wrap word-wraps text into at most n lines of w cells, the first
 // indented by one space and the others by three.
 func wrap(text string, w, n int) []string {
-	ls := board.WrapIndent(text, max(10, w), " ", "   ")
+	ls := widget.WrapIndent(text, max(10, w), " ", "   ")
 	if len(ls) > n {
 		ls = ls[:n]
-		if board.Width(ls[n-1]) >= w {
-			ls[n-1] = board.Truncate(ls[n-1], w-1, "")
+		if widget.Width(ls[n-1]) >= w {
+			ls[n-1] = widget.Truncate(ls[n-1], w-1, "")
 		}
 		ls[n-1] += "…"
 	}
@@ -234,7 +234,7 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 			r = logs[i]
 		}
 		if b.width(l) > leftW {
-			l = board.Truncate(l, leftW, "…")
+			l = widget.Truncate(l, leftW, "…")
 		}
 		out[i] = l + strings.Repeat(" ", leftW-b.width(l)) + " " + b.paint.Dim.Render("│") + " " + r
 	}
@@ -419,7 +419,7 @@ func (b *Board) composerLines() []string {
 				cell = c[r]
 			}
 			if b.width(cell) > widths[i] {
-				cell = board.Truncate(cell, widths[i], "…")
+				cell = widget.Truncate(cell, widths[i], "…")
 			}
 			if i < 2 {
 				cell += strings.Repeat(" ", widths[i]-b.width(cell)+2)
@@ -534,7 +534,7 @@ func (b *Board) seatLines(w, room int) []string {
 		if v.Phase != cg.Finished && len(v.Active) == 1 && v.Active[0] == s {
 			mark = "▸ "
 		}
-		label := board.Truncate(labels[i], labelW, "…")
+		label := widget.Truncate(labels[i], labelW, "…")
 		label += strings.Repeat(" ", labelW-b.width(label))
 		head := mark + label + "  " + b.codeText(s) + "  " + strings.Join(b.flags(s), "  ")
 		lines := b.pack(b.hintItems(sv), noteW, " · ")
@@ -728,7 +728,7 @@ func spaced(c cg.Code) string {
 	return s[:1] + " " + s[1:2] + " " + s[2:]
 }
 
-// width is board.Width(s), remembered.
+// width is widget.Width(s), remembered.
 func (b *Board) width(s string) int { return b.widths.Of(s) }
 
 // pack joins items with sep into lines of at most w cells.
@@ -738,7 +738,7 @@ func (b *Board) pack(items []string, w int, sep string) []string {
 	sepW := b.width(sep)
 	for _, it := range items {
 		if b.width(it) > w {
-			it = board.Truncate(it, w, "…")
+			it = widget.Truncate(it, w, "…")
 		}
 		itW := b.width(it)
 		switch {

@@ -21,6 +21,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // keys are this board's own bindings on top of the shared board.KeyMap.
@@ -57,25 +58,25 @@ type Board struct {
 	guessing bool
 	typing   bool // the guess is typed as text rather than built
 	builder  guessBuilder
-	input    board.Field
+	input    widget.Field
 	err      string
 
 	// What the board remembers between frames, so that a frame after a
 	// move draws only what changed. Each is bounded and keyed by all its
 	// inputs: the painters by their text, the chips by the card end, the
 	// log lines by the event's text, the widths by the line.
-	paint  board.Paints
-	chips  board.Memo[it.End, string]
-	events board.Memo[logKey, []string]
-	widths board.Widths
+	paint  widget.Paints
+	chips  widget.Memo[it.End, string]
+	events widget.Memo[logKey, []string]
+	widths widget.Widths
 }
 
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, k: newKeys(), paint: board.NewPaints(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
-		input: board.NewField("rule › ", "e.g. bg != prev.bg", 200)}
+	return &Board{st: st, km: km, k: newKeys(), paint: widget.NewPaints(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
+		input: widget.NewField("rule › ", "e.g. bg != prev.bg", 200)}
 }
 
 // SetView implements board.Board.
@@ -340,55 +341,55 @@ func (b *Board) ShortHelp() []key.Binding {
 	km := b.km
 	switch {
 	case b.guessing && b.typing:
-		return []key.Binding{board.Help(km.Submit, "enter", "send"), b.k.tab, board.Help(km.Cancel, "esc", "cancel")}
+		return []key.Binding{widget.Help(km.Submit, "enter", "send"), b.k.tab, widget.Help(km.Cancel, "esc", "cancel")}
 	case b.guessing:
-		return append(b.builder.help(km), b.k.typeIt, board.Help(km.Cancel, "esc", "cancel"))
+		return append(b.builder.help(km), b.k.typeIt, widget.Help(km.Cancel, "esc", "cancel"))
 	case !b.has || b.c.Replay:
 		return nil
 	}
-	cards := board.Pair(km.Up, km.Down, "↑/↓", "card")
+	cards := widget.Pair(km.Up, km.Down, "↑/↓", "card")
 	var ks []key.Binding
 	if b.myTurn() {
 		switch b.v.Phase {
 		case it.Setup:
 			if b.v.IsAllKnowing() && len(b.v.Offered) == 2 {
-				ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "challenge"))
+				ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "challenge"))
 				if b.v.Mode == it.ModeMastermind {
-					ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "loyalty"))
+					ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "loyalty"))
 				}
-				ks = append(ks, board.Help(km.Choose, "enter", "confirm"))
+				ks = append(ks, widget.Help(km.Choose, "enter", "confirm"))
 			}
 		case it.Turn:
 			if len(b.v.Hand) > 1 {
 				ks = append(ks, cards)
 			}
 			if len(b.v.Hand) > 0 {
-				ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "turn"), board.Help(km.Choose, "enter", "play"), b.k.discard)
+				ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "turn"), widget.Help(km.Choose, "enter", "play"), b.k.discard)
 			}
 		case it.Penalty:
 			if len(b.v.Market) > 0 {
-				ks = append(ks, board.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "take from Market"))
+				ks = append(ks, widget.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "take from Market"))
 			}
-			ks = append(ks, board.Help(km.Choose, "enter", "draw"))
+			ks = append(ks, widget.Help(km.Choose, "enter", "draw"))
 		case it.Vote:
 			ks = append(ks, b.k.yes, b.k.no)
 		case it.PassLeft:
 			if len(b.v.Hand) > 1 {
 				ks = append(ks, cards)
 			}
-			ks = append(ks, board.Help(km.Choose, "enter", "pass it"))
+			ks = append(ks, widget.Help(km.Choose, "enter", "pass it"))
 		case it.RevealEvent:
-			ks = append(ks, board.Help(km.Choose, "enter", "reveal Event"))
+			ks = append(ks, widget.Help(km.Choose, "enter", "reveal Event"))
 		case it.RevealHint:
-			ks = append(ks, board.Help(km.Choose, "enter", "reveal Hint"))
+			ks = append(ks, widget.Help(km.Choose, "enter", "reveal Hint"))
 		case it.MastermindTurn:
 			if len(b.v.Hand) > 1 {
 				ks = append(ks, cards)
 			}
 			if len(b.v.Market) > 0 {
-				ks = append(ks, board.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "Market card"))
+				ks = append(ks, widget.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "Market card"))
 			}
-			ks = append(ks, board.Help(km.Choose, "enter", "swap"), b.k.cycle)
+			ks = append(ks, widget.Help(km.Choose, "enter", "swap"), b.k.cycle)
 		}
 	}
 	return append(ks, b.proposals()...)
@@ -423,7 +424,7 @@ func (b *Board) proposals() []key.Binding {
 		ks = append(ks, b.k.second)
 	}
 	if may(it.ProposeGuess) && b.canGuess() {
-		ks = append(ks, board.Help(b.km.Guess, "g", "guess the Code"))
+		ks = append(ks, widget.Help(b.km.Guess, "g", "guess the Code"))
 	}
 	return ks
 }
@@ -435,7 +436,7 @@ func (b *Board) FullHelp() [][]key.Binding {
 	if !b.guessing && b.myTurn() && len(b.v.Hand) > 1 {
 		switch b.v.Phase {
 		case it.Turn, it.PassLeft:
-			more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", min(9, len(b.v.Hand))), "that card"))
+			more = append(more, widget.Help(b.km.Pick, fmt.Sprintf("1-%d", min(9, len(b.v.Hand))), "that card"))
 		}
 	}
 	return [][]key.Binding{b.ShortHelp(), more}
@@ -489,12 +490,12 @@ func drawChip(e it.End) string {
 // fit cuts s to w cells.
 func (b *Board) fit(s string, w int) string {
 	if b.width(s) > w {
-		return board.Truncate(s, w, "…")
+		return widget.Truncate(s, w, "…")
 	}
 	return s
 }
 
-// width is board.Width(s), remembered.
+// width is widget.Width(s), remembered.
 func (b *Board) width(s string) int { return b.widths.Of(s) }
 
 // View implements board.Board.
@@ -570,10 +571,10 @@ func (b *Board) statusLines() []string {
 	}
 	var out []string
 	if s != "" {
-		out = append(out, board.WrapIndent(s, max(20, b.c.Width), " ", "   ")...)
+		out = append(out, widget.WrapIndent(s, max(20, b.c.Width), " ", "   ")...)
 	}
 	if b.err != "" {
-		for _, l := range board.WrapIndent("! "+textsafe.Cut(b.err, 300), max(20, b.c.Width), " ", "   ") {
+		for _, l := range widget.WrapIndent("! "+textsafe.Cut(b.err, 300), max(20, b.c.Width), " ", "   ") {
 			out = append(out, b.paint.Error.Render(l))
 		}
 	}
@@ -582,7 +583,7 @@ func (b *Board) statusLines() []string {
 
 // dimWrapped is text in the dim style, wrapped by words to w cells.
 func (b *Board) dimWrapped(text string, w int) []string {
-	lines := board.WrapIndent(textsafe.Cut(text, 400), w, " ", "   ")
+	lines := widget.WrapIndent(textsafe.Cut(text, 400), w, " ", "   ")
 	for i, l := range lines {
 		lines[i] = b.paint.Dim.Render(l)
 	}
@@ -647,7 +648,7 @@ func (b *Board) infoLines(w int) []string {
 	}
 	line := fmt.Sprintf("Level %d · round %d · %s · deck %d · penalty: draw %d (%d Invalid)", v.Level, v.Round, mode, v.Deck, v.Penalty, v.Invalid)
 	var out []string
-	for _, l := range board.WrapIndent(line, w, " ", "   ") {
+	for _, l := range widget.WrapIndent(line, w, " ", "   ") {
 		out = append(out, b.paint.Dim.Render(l))
 	}
 	var hints []string
@@ -666,7 +667,7 @@ func (b *Board) infoLines(w int) []string {
 	if v.HintCost > 0 {
 		hl += fmt.Sprintf(" · next costs %d (i)", v.HintCost)
 	}
-	out = append(out, board.WrapIndent(strings.TrimPrefix(hl, " "), w, " ", "   ")...)
+	out = append(out, widget.WrapIndent(strings.TrimPrefix(hl, " "), w, " ", "   ")...)
 	ev := "Event: none"
 	if v.Event != nil {
 		ev = "Event: " + b.paint.Strong.Render(v.Event.Title) + " — " + v.Event.Text
@@ -679,13 +680,13 @@ func (b *Board) infoLines(w int) []string {
 		ev += " · kept: " + strings.Join(ks, ", ")
 	}
 	// Said in full, wrapped: an Event changes what a move does.
-	out = append(out, board.WrapIndent(ev, w, " ", "   ")...)
+	out = append(out, widget.WrapIndent(ev, w, " ", "   ")...)
 	if v.Challenge != nil {
 		c := "Code: " + v.Challenge.English
 		if v.Loyal != nil {
 			c += " Your loyalty: " + map[bool]string{true: "True", false: "False"}[*v.Loyal] + "."
 		}
-		wrapped := board.Wrap(c, w-2)
+		wrapped := widget.Wrap(c, w-2)
 		for i, l := range wrapped[:min(2, len(wrapped))] {
 			if i == 1 && len(wrapped) > 2 {
 				l = b.fit(l+" "+wrapped[2], w-2)
@@ -699,7 +700,7 @@ func (b *Board) infoLines(w int) []string {
 			if i == b.offer {
 				mark = "› "
 			}
-			out = append(out, board.WrapIndent(o.English, w, " "+mark, "   ")...)
+			out = append(out, widget.WrapIndent(o.English, w, " "+mark, "   ")...)
 		}
 		out = append(out, fmt.Sprintf("   loyalty: %s (←/→)", map[bool]string{true: "True — win with the team", false: "False — win if they lose"}[b.loyal]))
 	}
@@ -822,7 +823,7 @@ func (b *Board) allHands(w int) []string {
 			text = b.paint.Dim.Render("no cards")
 		}
 		pad := strings.Repeat(" ", nameW-b.width(name))
-		out = append(out, board.WrapIndent(text, w, "   "+name+pad+"  ", strings.Repeat(" ", nameW+5))...)
+		out = append(out, widget.WrapIndent(text, w, "   "+name+pad+"  ", strings.Repeat(" ", nameW+5))...)
 	}
 	return out
 }
@@ -849,7 +850,7 @@ func (b *Board) teamLine() []string {
 	if b.v.Proposal != nil {
 		line += fmt.Sprintf("  [vote %d/%d]", b.v.Proposal.Yes, b.v.Proposal.Need)
 	}
-	return board.WrapIndent(line, max(20, b.c.Width), " ", "   ")
+	return widget.WrapIndent(line, max(20, b.c.Width), " ", "   ")
 }
 
 // logKey is one event wrapped at one width.
@@ -868,11 +869,11 @@ func (b *Board) logLines(w, room int) []string {
 		k := logKey{log[i].Text, w}
 		ls, ok := b.events.Get(k)
 		if !ok {
-			ls = b.events.Put(k, board.WrapIndent(textsafe.Cut(log[i].Text, 300), w, " "+b.paint.Dim.Render("· "), "   "))
+			ls = b.events.Put(k, widget.WrapIndent(textsafe.Cut(log[i].Text, 300), w, " "+b.paint.Dim.Render("· "), "   "))
 		}
 		if used+len(ls) > room {
 			if used == 0 {
-				return board.CutTail(ls, room, w)
+				return widget.CutTail(ls, room, w)
 			}
 			break
 		}

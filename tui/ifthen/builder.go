@@ -11,6 +11,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine/rulelang"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // guessBuilder is the on-screen rule builder for the team's guess: an
@@ -198,14 +199,14 @@ func (g *guessBuilder) remove() {
 func (g *guessBuilder) help(km board.KeyMap) []key.Binding {
 	rows := g.rows()
 	r := rows[min(g.row, len(rows)-1)]
-	ks := []key.Binding{board.Pair(km.Up, km.Down, "↑/↓", "row")}
+	ks := []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "row")}
 	switch r.kind {
 	case rowJoin:
 		ks = append(ks, key.NewBinding(key.WithKeys("space", "+", "=", "-", "_", "enter"), key.WithHelp("space/enter", "all or any")))
 	case rowClause:
 		c := g.group(r.part).Clauses[r.clause]
 		if len(fields(c)) > 1 {
-			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "field"))
+			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "field"))
 		}
 		ks = append(ks, key.NewBinding(key.WithKeys("space", "+", "=", "-", "_", "enter"), key.WithHelp("space/-", "change")))
 		if (c.Op == rulelang.OpIs || c.Op == rulelang.OpIsNot) && len(c.Values) < len(rulelang.Values(attribute(c.Attr))) {
@@ -335,7 +336,7 @@ func (g *guessBuilder) lines(b *Board, w, room int) []string {
 			s = b.paint.Strong.Render("Send the guess to the team")
 		}
 		// A clause too long for the row wraps under itself.
-		lines := board.WrapIndent(s, w, " "+mark, "      ")
+		lines := widget.WrapIndent(s, w, " "+mark, "      ")
 		if i == g.row {
 			selAt, selLen = len(out), len(lines)
 		}

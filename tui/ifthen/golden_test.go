@@ -12,6 +12,7 @@ import (
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
 	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // updateFrames rewrites the golden frames from the code as it is:
@@ -251,7 +252,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		for move := 0; move < 30 && !st.Status().Finished; move++ {
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
-				for i := range board.DefaultMemo + 1 {
+				for i := range widget.DefaultMemo + 1 {
 					kept.width(fmt.Sprint("junk ", i))
 					kept.events.Put(logKey{fmt.Sprint("junk ", i), 1}, []string{"junk"})
 				}

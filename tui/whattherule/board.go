@@ -19,6 +19,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // mode is what the board's keys are doing.
@@ -73,7 +74,7 @@ type Board struct {
 	c    board.Context
 
 	mode      mode
-	input     board.Field
+	input     widget.Field
 	cursor    int // selected card of the hand (or of a revealed hand, for the game master)
 	libCursor int
 	scroll    int
@@ -84,16 +85,16 @@ type Board struct {
 	notesOverflow bool
 	lib           []wtr.LibraryRule
 	bld           builderState
-	bldGuess      bool                         // the builder makes a guess (a player's), not a rule (the game master's)
-	checked       checkedRule                  // the last rule text checked for the preview
-	cards         board.Memo[wtr.Card, string] // styled card faces by face (ID 0), drawn once
+	bldGuess      bool                          // the builder makes a guess (a player's), not a rule (the game master's)
+	checked       checkedRule                   // the last rule text checked for the preview
+	cards         widget.Memo[wtr.Card, string] // styled card faces by face (ID 0), drawn once
 
 	// What the board remembers between frames besides the card faces:
 	// the painters by their text, the log by event and width. Each is
 	// bounded.
-	paint  board.Paints
-	logs   board.LogCache
-	widths board.Widths // see width
+	paint  widget.Paints
+	logs   widget.LogCache
+	widths widget.Widths // see width
 }
 
 // checkedRule caches CheckRule for the text being typed or built, so a
@@ -117,7 +118,7 @@ var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, paint: board.NewPaints(st), keys: newLocalKeys(), input: board.NewField("› ", "", wtr.MaxRuleText),
+	return &Board{st: st, km: km, paint: widget.NewPaints(st), keys: newLocalKeys(), input: widget.NewField("› ", "", wtr.MaxRuleText),
 		lib: wtr.Library(), bld: newBuilder()}
 }
 
@@ -481,72 +482,72 @@ func (b *Board) name(s engine.Seat) string {
 // ShortHelp implements board.Board: the keys that work now.
 func (b *Board) ShortHelp() []key.Binding {
 	v, km := b.v, b.km
-	cancel := board.Help(km.Cancel, "esc", "cancel")
+	cancel := widget.Help(km.Cancel, "esc", "cancel")
 	switch b.mode {
 	case modeRule:
-		return []key.Binding{board.Help(km.Submit, "enter", "set the rule"), b.keys.toBuilder, cancel}
+		return []key.Binding{widget.Help(km.Submit, "enter", "set the rule"), b.keys.toBuilder, cancel}
 	case modeFree:
-		return []key.Binding{board.Help(km.Submit, "enter", "set the free rule"), cancel}
+		return []key.Binding{widget.Help(km.Submit, "enter", "set the free rule"), cancel}
 	case modeGuess:
 		if b.v.Mode == wtr.Machine {
-			return []key.Binding{board.Help(km.Submit, "enter", "guess"), b.keys.toBuilder, cancel}
+			return []key.Binding{widget.Help(km.Submit, "enter", "guess"), b.keys.toBuilder, cancel}
 		}
-		return []key.Binding{board.Help(km.Submit, "enter", "guess"), cancel}
+		return []key.Binding{widget.Help(km.Submit, "enter", "guess"), cancel}
 	case modeHint:
-		return []key.Binding{board.Help(km.Submit, "enter", "give the hint"), cancel}
+		return []key.Binding{widget.Help(km.Submit, "enter", "give the hint"), cancel}
 	case modeLibrary:
-		return []key.Binding{board.Pair(km.Up, km.Down, "↑/↓", "browse"), board.Help(km.Choose, "enter", "use rule"), b.keys.draw,
-			board.Help(km.Cancel, "esc", "close")}
+		return []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "browse"), widget.Help(km.Choose, "enter", "use rule"), b.keys.draw,
+			widget.Help(km.Cancel, "esc", "close")}
 	case modeNotes:
 		var ks []key.Binding
 		if b.notesOverflow {
-			ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "scroll"))
 		}
-		return append(ks, board.Help(km.Notes, "n/esc", "close"))
+		return append(ks, widget.Help(km.Notes, "n/esc", "close"))
 	case modeBuilder:
 		use := "use rule"
 		if b.bldGuess {
 			use = "guess it"
 		}
-		return append(b.bld.help(km), board.Help(km.Choose, "enter", use), b.keys.toTyping, cancel)
+		return append(b.bld.help(km), widget.Help(km.Choose, "enter", use), b.keys.toTyping, cancel)
 	}
-	rounds := board.Help(km.Notes, "n", "rounds")
+	rounds := widget.Help(km.Notes, "n", "rounds")
 	if b.c.Replay || !b.has {
 		return []key.Binding{rounds}
 	}
-	cards := board.Pair(km.Left, km.Right, "←/→", "card")
+	cards := widget.Pair(km.Left, km.Right, "←/→", "card")
 	var ks []key.Binding
 	switch {
 	case b.canVote():
 		ks = append(ks, b.keys.yes, b.keys.no)
 	case b.judging():
-		ks = append(ks, board.Help(b.keys.yes, "y", "fits"), board.Help(b.keys.no, "n", "does not fit"))
+		ks = append(ks, widget.Help(b.keys.yes, "y", "fits"), widget.Help(b.keys.no, "n", "does not fit"))
 	case b.laying():
 		if len(v.Revealed) > 1 {
 			ks = append(ks, cards)
 		}
-		ks = append(ks, board.Help(km.Choose, "enter", "lay it"))
+		ks = append(ks, widget.Help(km.Choose, "enter", "lay it"))
 		if v.Mode == wtr.Free {
-			ks = append(ks, board.Help(b.keys.no, "n", "none fits"))
+			ks = append(ks, widget.Help(b.keys.no, "n", "none fits"))
 		}
 	case b.isGM() && v.Phase == wtr.Setup:
 		ks = append(ks, b.keys.write, b.keys.build, b.keys.library, b.keys.draw, b.keys.free)
 	case b.isGM() && v.Phase == wtr.HintGive:
 		if v.Mode == wtr.Machine {
-			ks = append(ks, board.Help(km.Choose, "enter", "graded hint"))
+			ks = append(ks, widget.Help(km.Choose, "enter", "graded hint"))
 		}
 		ks = append(ks, b.keys.typeHint)
 	case b.canPlay():
 		if len(v.Hand) > 1 {
 			ks = append(ks, cards)
 		}
-		ks = append(ks, board.Help(km.Choose, "enter", "play"), b.keys.reveal)
+		ks = append(ks, widget.Help(km.Choose, "enter", "play"), b.keys.reveal)
 	case b.canGuess():
-		ks = append(ks, board.Help(km.Guess, "g", "guess"))
+		ks = append(ks, widget.Help(km.Guess, "g", "guess"))
 		if v.Mode == wtr.Machine {
 			ks = append(ks, b.keys.buildGuess)
 		}
-		ks = append(ks, board.Help(km.Pass, "p", "no guess"))
+		ks = append(ks, widget.Help(km.Pass, "p", "no guess"))
 	}
 	if b.seated() && v.CanPropose() {
 		ks = append(ks, b.keys.propose)
@@ -569,7 +570,7 @@ func (b *Board) FullHelp() [][]key.Binding {
 	var more []key.Binding
 	if b.mode == modeMain && !b.c.Replay && b.has && (b.canPlay() || b.laying()) {
 		if n := len(b.selectable()); n > 1 {
-			more = append(more, board.Help(b.km.Pick, fmt.Sprintf("1-%d", min(9, n)), "that card"))
+			more = append(more, widget.Help(b.km.Pick, fmt.Sprintf("1-%d", min(9, n)), "that card"))
 		}
 	}
 	return [][]key.Binding{b.ShortHelp(), more}
@@ -580,8 +581,8 @@ func (b *Board) fit(s string, w int) string {
 	if b.width(s) <= w {
 		return s
 	}
-	return board.Truncate(s, w, "…")
+	return widget.Truncate(s, w, "…")
 }
 
-// width is board.Width(s), remembered.
+// width is widget.Width(s), remembered.
 func (b *Board) width(s string) int { return b.widths.Of(s) }

@@ -12,6 +12,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // The builder edits a rule as clauses in three parts (if, then, otherwise)
@@ -185,13 +186,13 @@ func (st *builderState) remove() {
 func (st *builderState) help(km board.KeyMap) []key.Binding {
 	var ks []key.Binding
 	if len(st.rows()) > 1 {
-		ks = append(ks, board.Pair(km.Up, km.Down, "↑/↓", "clause"))
+		ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "clause"))
 	}
 	if c := st.clause(); c != nil {
 		if fields(c) > 1 {
-			ks = append(ks, board.Pair(km.Left, km.Right, "←/→", "field"))
+			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "field"))
 		}
-		ks = append(ks, board.Pair(st.keys.next, st.keys.prev, "space/-", "change"))
+		ks = append(ks, widget.Pair(st.keys.next, st.keys.prev, "space/-", "change"))
 	}
 	ks = append(ks, key.NewBinding(key.WithKeys(slices.Concat(st.keys.addIf.Keys(), st.keys.addThen.Keys(), st.keys.addElse.Keys())...),
 		key.WithHelp("i/t/o", "add if/then/otherwise")))

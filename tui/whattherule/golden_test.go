@@ -12,6 +12,7 @@ import (
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // updateFrames rewrites the golden frames from the code as it is:
@@ -190,7 +191,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 			}
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
-				for i := range board.DefaultMemo + 1 {
+				for i := range widget.DefaultMemo + 1 {
 					kept.width(fmt.Sprint("junk ", i))
 				}
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // previewLines show, for a rule being written, every face and whether it
@@ -178,7 +178,7 @@ func rightWrong(ok bool) string {
 
 // wrap word-wraps s to w cells, indenting every line.
 func wrap(s string, w int, indent string) []string {
-	return board.WrapIndent(s, max(10+len(indent), w), indent, indent)
+	return widget.WrapIndent(s, max(10+len(indent), w), indent, indent)
 }
 
 // logLines are the newest events that fit in h lines of width w, oldest

@@ -9,7 +9,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/engine/words"
-	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // cellW is the width of one card on screen plus its gap: "3▲b ".
@@ -150,9 +150,9 @@ func (b *Board) lastRound(w int) []string {
 		}
 		text += " Points: " + strings.Join(ps, ", ") + "."
 	}
-	lines := board.WrapIndent(text, w, " ", "   ")
+	lines := widget.WrapIndent(text, w, " ", "   ")
 	if len(lines) > 3 {
-		lines = append(lines[:2:2], board.Truncate(lines[2], w-1, "")+"…")
+		lines = append(lines[:2:2], widget.Truncate(lines[2], w-1, "")+"…")
 	}
 	for i, l := range lines {
 		lines[i] = b.paint.Dim.Render(l)
@@ -361,7 +361,7 @@ func (b *Board) allHands(w, room int) []string {
 			}
 			row = strings.Join(cards, " ")
 		}
-		out = append(out, board.WrapIndent(row, w, "   "+name+strings.Repeat(" ", nameW-b.width(name))+"  ", strings.Repeat(" ", nameW+5))...)
+		out = append(out, widget.WrapIndent(row, w, "   "+name+strings.Repeat(" ", nameW-b.width(name))+"  ", strings.Repeat(" ", nameW+5))...)
 	}
 	if len(out) > room {
 		out = append(out[:room-1], "   "+b.paint.Dim.Render(fmt.Sprintf("… and %s more", words.Count(len(out)-room+1, "line", "lines"))))
@@ -480,7 +480,7 @@ func (b *Board) promptLines(w int) []string {
 		}
 	}
 	if n := len(v.Hints); n > 0 && v.Phase != wtr.Finished {
-		out = append(out, board.WrapIndent(b.paint.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Cut(v.Hints[n-1], 300), w, " ", "   ")...)
+		out = append(out, widget.WrapIndent(b.paint.Dim.Render(fmt.Sprintf("Hint %d: ", n))+textsafe.Cut(v.Hints[n-1], 300), w, " ", "   ")...)
 	}
 	return out
 }
@@ -498,7 +498,7 @@ func duration(ms int) string {
 // errorLines are a refusal or a reading error, wrapped by words to w cells:
 // never cut off, since they say what to do.
 func (b *Board) errorLines(msg string, w int) []string {
-	lines := board.WrapIndent("! "+textsafe.Cut(msg, 300), w, " ", "   ")
+	lines := widget.WrapIndent("! "+textsafe.Cut(msg, 300), w, " ", "   ")
 	for i, l := range lines {
 		lines[i] = b.paint.Error.Render(l)
 	}

@@ -1,4 +1,4 @@
-package board
+package widget
 
 // DefaultMemo is how many entries a Memo holds when its Max is zero: more
 // than a frame's worth of lines and pieces, little memory.

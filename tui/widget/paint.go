@@ -1,10 +1,12 @@
-package board
+package widget
 
 import (
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 // Width is lipgloss.Width(s): the cells of the widest line of s. Screens
@@ -141,7 +143,7 @@ type Paints struct {
 }
 
 // NewPaints returns a Painter for each of st's text styles.
-func NewPaints(st Styles) Paints {
+func NewPaints(st board.Styles) Paints {
 	return Paints{
 		Heading: NewPainter(st.Heading), Strong: NewPainter(st.Strong),
 		Dim: NewPainter(st.Dim), Selected: NewPainter(st.Selected),
