@@ -1,0 +1,205 @@
+// A move's way through the table: from a seat (act), a bot (botDone) or
+// the engine's timer (armTimer) to apply, which has the engine judge it,
+// the Store keep it, and only then everyone see it (settle, publish).
+
+package lobby
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// moving is the state of the moves between turns. Owned by the table
+// goroutine.
+type moving struct {
+	timer    *time.Timer
+	deadline time.Time // when timer fires, by cfg.Now; zero when none is armed
+	// saveFailures counts the moves the Store refused in a row: bots wait
+	// longer after each (botBackoff) instead of retrying in a tight loop
+	// against a full disk, and appendErrs logs the run once, with a count.
+	saveFailures int
+	appendErrs   repeatLog
+}
+
+// act applies a player's action for their seat.
+func (t *table) act(c *Conn, action []byte) error {
+	if _, err := t.seatOfConn(c); err != nil {
+		return err
+	}
+	if t.phase != Playing {
+		return engine.Illegal("The game is not in progress.")
+	}
+	return t.apply(c.viewer.Seat, action)
+}
+
+// apply validates an action with the engine, makes it durable, and then
+// lets everyone see it. Nothing is shown before the Store has it.
+func (t *table) apply(s engine.Seat, action []byte) error {
+	o := t.hub.cfg.Observer
+	if o == nil {
+		return t.applyMove(s, action)
+	}
+	began := time.Now()
+	outcome := OutcomeFailed // stays so when the engine panics (guard recovers above us)
+	defer func() { o.Action(t.info.ID, outcome, time.Since(began)) }()
+	err := t.applyMove(s, action)
+	outcome = outcomeOf(err)
+	return err
+}
+
+// applyMove is apply without the measuring.
+func (t *table) applyMove(s engine.Seat, action []byte) error {
+	events, err := t.state.Apply(s, action)
+	if err != nil {
+		if engine.IsIllegal(err) {
+			return err // the engine left the state untouched
+		}
+		t.stateChanged() // no promise that a failing engine changed nothing
+		t.log.Error("engine refused a move", "code", t.code, "game_id", t.gameID, "seat", s, "err", err)
+		return errEngineFailed
+	}
+	m := engine.Move{Seat: s, Action: bytes.Clone(action)}
+	if err := t.hub.cfg.Store.AppendMove(t.gameID, len(t.record.Moves), m); err != nil {
+		t.saveFailures++
+		t.appendErrs.fail(t.log, t.cfg.Now(), err, "code", t.code, "game_id", t.gameID)
+		// The engine has moved on but the log has not: rebuild from the log.
+		st, _, rerr := engine.Replay(t.hub.cfg.Games, t.record, -1)
+		if rerr != nil {
+			t.breakDown(fmt.Sprintf("rebuild after failed append: %v", rerr), nil)
+			return ErrBroken
+		}
+		t.state = st
+		t.gen++
+		t.stateChanged()
+		t.settle()
+		return ErrNotSaved
+	}
+	t.record.Moves = append(t.record.Moves, m)
+	t.beatUntil = time.Now().Add(readingTime(t.cfg.BotDelay, len(events)))
+	if t.saveFailures > 0 {
+		t.saveFailures = 0
+		t.appendErrs.recovered(t.log, "code", t.code, "game_id", t.gameID)
+	}
+	t.pushEvents(events)
+	t.gen++
+	t.stateChanged()
+	t.dirty = true
+	t.settle()
+	return nil
+}
+
+// errEngineFailed is what a player sees when the engine fails a move for a
+// reason other than the rules.
+var errEngineFailed = engine.Illegal("Something went wrong with that move, so it did not count.")
+
+// outcomeOf classifies apply's result for the Observer.
+func outcomeOf(err error) Outcome {
+	switch {
+	case err == nil:
+		return OutcomeOK
+	case err == errEngineFailed || err == ErrNotSaved || err == ErrBroken:
+		return OutcomeFailed
+	case engine.IsIllegal(err):
+		return OutcomeIllegal
+	default:
+		return OutcomeFailed
+	}
+}
+
+// settle looks at the state after a change: the end of the game, timers, bots.
+func (t *table) settle() {
+	t.status = t.state.Status()
+	if res, ok := t.state.Result(); ok {
+		t.finish(res)
+		return
+	}
+	t.armTimer()
+	t.runBots()
+}
+
+// armTimer schedules the state's timer, if any, as a System move, and
+// records its deadline for the views so that sessions can count down.
+func (t *table) armTimer() {
+	t.stopTimer()
+	tm := t.state.Timer()
+	if tm == nil {
+		return
+	}
+	delay := time.Duration(tm.DelayMillis) * time.Millisecond
+	gen, action := t.gen, bytes.Clone(tm.Action)
+	t.deadline = t.cfg.Now().Add(delay)
+	t.dirty = true
+	t.timer = time.AfterFunc(delay, func() {
+		t.post(func() error {
+			if t.gen != gen || t.phase != Playing {
+				return nil
+			}
+			// This timer is spent: even if its move is refused, no
+			// countdown may be left pointing at it.
+			t.timer = nil
+			t.clearDeadline()
+			if err := t.apply(engine.System, action); err != nil {
+				t.log.Error("timer move refused", "code", t.code, "game_id", t.gameID, "err", err)
+			}
+			return nil
+		})
+	})
+}
+
+// stopTimer cancels the pending timer and its deadline.
+func (t *table) stopTimer() {
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+	t.clearDeadline()
+}
+
+func (t *table) clearDeadline() {
+	if !t.deadline.IsZero() {
+		t.deadline = time.Time{}
+		t.dirty = true
+	}
+}
+
+// repeatLog logs a failure that may repeat many times in a row (every bot
+// move against a full disk) once, with a count, instead of once per
+// attempt: the first occurrence at once, a reminder with the count at most
+// once a minute while it goes on, and the total when it stops. Owned by one
+// goroutine.
+type repeatLog struct {
+	last   string    // the error being repeated; "" when none
+	count  int       // occurrences of last so far
+	logged time.Time // when a line about it was last written
+}
+
+// repeatLogEvery is how often a failure that goes on is logged again.
+const repeatLogEvery = time.Minute
+
+// fail records one failure, logging it when it is new or a reminder is due.
+func (r *repeatLog) fail(log *slog.Logger, now time.Time, err error, attrs ...any) {
+	text := err.Error()
+	if text != r.last {
+		r.recovered(log, attrs...)
+		r.last, r.count, r.logged = text, 1, now
+		log.Error("append move", append(attrs, "err", text)...)
+		return
+	}
+	r.count++
+	if now.Sub(r.logged) >= repeatLogEvery {
+		r.logged = now
+		log.Error("append move still failing", append(attrs, "err", text, "times", r.count)...)
+	}
+}
+
+// recovered closes a run of failures with its total.
+func (r *repeatLog) recovered(log *slog.Logger, attrs ...any) {
+	if r.count > 0 {
+		log.Warn("append move failures ended", append(attrs, "err", r.last, "times", r.count)...)
+	}
+	r.last, r.count = "", 0
+}

@@ -1,0 +1,197 @@
+// What the table shows: after every command that changed something,
+// publish builds each seat's and the spectators' TableView (each with only
+// what that viewer may see) and the summary the directory lists, swaps them
+// in and pokes the Conns. The event logs and the board cache keep that
+// cheap.
+
+package lobby
+
+import (
+	"slices"
+	"sync/atomic"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// published is what the table shows and what it takes to build it. snap
+// and summary are read from any goroutine; the rest is the table
+// goroutine's.
+type published struct {
+	snap    atomic.Pointer[snapshot]
+	summary atomic.Pointer[TableSummary]
+
+	version uint64 // of the views; bumps on every publish
+	dirty   bool   // something changed since the last publish
+	notice  string // the latest news at the table, shown to everyone
+	// logs[i] is seat i's log of events and logs[len(seats)] the
+	// spectators'. Each only grows between trims, so published views share
+	// them instead of copying.
+	logs   [][]engine.Event
+	boards boardCache
+}
+
+// snapshot is everything a table has published for one version.
+type snapshot struct {
+	seats     []*TableView
+	spectator *TableView
+}
+
+// publish builds every viewer's snapshot, swaps it in and pokes the Conns.
+// Seats nobody is connected to get no board: no one can ask for it.
+func (t *table) publish() {
+	t.dirty = false
+	t.version++
+	sum := TableSummary{
+		Code: FormatCode(t.code), Game: t.info.ID, GameName: t.info.Name, Public: t.public,
+		Phase: t.phase, Seats: len(t.seats), Spectators: len(t.spectators), Turn: t.status.Turn,
+	}
+	seats := make([]SeatView, len(t.seats))
+	for i, s := range t.seats {
+		sv := SeatView{Handle: s.id.handle(), Connected: s.conn != nil, Ready: s.ready, Replaced: s.replaced}
+		if s.bot || s.ctl != nil {
+			sv.Bot, sv.BotLevel = true, t.botLevel
+		}
+		seats[i] = sv
+		switch {
+		case s.open():
+			sum.Open++
+		case s.bot:
+			sum.Bots++
+		default:
+			sum.Humans++
+		}
+	}
+	if t.host < len(t.seats) {
+		sum.Host = t.seats[t.host].id.handle()
+	}
+	// chatLines only grows between trims (which copy), so the views share
+	// it, capped so that an append by a reader cannot touch ours.
+	n := len(t.chatLines)
+	chat := t.chatLines[max(0, n-ChatLen):n:n]
+	base := TableView{
+		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
+		Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
+		Result: t.result, Notice: t.notice, Unsaved: t.unsaved, Deadline: t.deadline,
+	}
+	board := t.state != nil && t.phase != Waiting && t.phase != Broken
+	view := func(v engine.Viewer, log int, full bool) *TableView {
+		tv := base
+		tv.You = v
+		tv.Host = v.Kind == engine.ViewerSeat && int(v.Seat) == t.host
+		if full {
+			switch {
+			case board && t.phase == Finished:
+				// The game is over: everyone may now see every hand,
+				// exactly as a replay of the record would show it.
+				tv.Board = t.board(engine.Omniscient())
+			case board:
+				tv.Board = t.board(v)
+			}
+			tv.Log = t.logFor(log)
+		}
+		return &tv
+	}
+	snap := &snapshot{seats: make([]*TableView, len(t.seats))}
+	for i, s := range t.seats {
+		snap.seats[i] = view(engine.SeatViewer(engine.Seat(i)), i, s.conn != nil)
+	}
+	snap.spectator = view(engine.Spectator(), len(t.seats), true)
+	t.snap.Store(snap)
+	if old := t.summary.Swap(&sum); old == nil || old.Phase != sum.Phase || old.Public != sum.Public {
+		t.hub.changes.signal() // home screens count tables by phase
+	}
+	for _, s := range t.seats {
+		if s.conn != nil {
+			s.conn.notify()
+		}
+	}
+	for c := range t.spectators {
+		c.notify()
+	}
+}
+
+// pushEvents adds events to the log of every viewer who may see them.
+func (t *table) pushEvents(evs []engine.Event) {
+	if len(t.logs) != len(t.seats)+1 {
+		t.logs = make([][]engine.Event, len(t.seats)+1)
+	}
+	for i, log := range t.logs {
+		v := engine.Spectator()
+		if i < len(t.seats) {
+			v = engine.SeatViewer(engine.Seat(i))
+		}
+		for _, e := range evs {
+			if e.VisibleTo(v) {
+				log = append(log, e.For(v))
+			}
+		}
+		if n := len(log); n > 2*LogLen {
+			log = slices.Clone(log[n-LogLen:]) // older views keep the old array
+		}
+		t.logs[i] = log
+	}
+}
+
+// logFor returns the last LogLen events of log i (a seat, or len(seats) for
+// spectators), capped so that an append by a reader cannot touch ours.
+func (t *table) logFor(i int) []engine.Event {
+	if i >= len(t.logs) {
+		return nil
+	}
+	log := t.logs[i]
+	n := len(log)
+	return log[max(0, n-LogLen):n:n]
+}
+
+// boardCache holds the engine views built for one version of the game
+// state (table.stateVer), so that a publish that changed only what is around
+// the game (chat, connections, readiness, spectators, notices) reuses them
+// instead of asking the engine again. Views are immutable snapshots
+// (engine.State.View), so snapshots, sessions and bots may share one.
+type boardCache struct {
+	ver       uint64 // the stateVer these views show
+	seats     []any  // seat i's view; nil until someone needs it
+	spectator any    // every spectator's view
+	revealed  any    // the omniscient view a finished game shows everyone
+}
+
+// stateChanged records that t.state was replaced or may have changed: no
+// board built before is shown again, nor kept alive.
+func (t *table) stateChanged() {
+	t.stateVer++
+	t.boards.reset(t.stateVer, len(t.seats))
+}
+
+// reset empties the cache for version ver of a state with seats seats.
+func (c *boardCache) reset(ver uint64, seats int) {
+	if len(c.seats) != seats {
+		c.seats = make([]any, seats)
+	}
+	clear(c.seats)
+	c.ver, c.spectator, c.revealed = ver, nil, nil
+}
+
+// board returns the current state's view for v, asking the engine only the
+// first time this version of the state is shown to v (or, for spectators,
+// to any spectator).
+func (t *table) board(v engine.Viewer) any {
+	c := &t.boards
+	if c.ver != t.stateVer || len(c.seats) != len(t.seats) {
+		c.reset(t.stateVer, len(t.seats))
+	}
+	var slot *any
+	switch {
+	case v.Kind == engine.ViewerSeat && int(v.Seat) < len(c.seats):
+		slot = &c.seats[v.Seat]
+	case v.Kind == engine.ViewerSpectator:
+		slot = &c.spectator
+	case v.Kind == engine.ViewerOmniscient:
+		slot = &c.revealed
+	default:
+		return t.state.View(v)
+	}
+	if *slot == nil {
+		*slot = t.state.View(v)
+	}
+	return *slot
+}
