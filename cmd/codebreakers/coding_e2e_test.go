@@ -17,11 +17,8 @@ var (
 	codingSureRe  = regexp.MustCompile(`(?m)^\s*(?:▸ )?(\S+)\s+\[.*\b1 code left\b`)
 )
 
-// helpLine is the key help at the foot of a screen.
-func helpLine(screen string) string {
-	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	return lines[len(lines)-1]
-}
+// helpLine is the screen's key bar, every line of it as one.
+func helpLine(screen string) string { return seen.KeyBar(screen) }
 
 // codingGuess builds a code the crack sheet on screen still allows: the
 // first code it names when few are left, else the first value possible at

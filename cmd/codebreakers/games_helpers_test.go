@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
@@ -86,24 +88,36 @@ func lastTranscript(t *testing.T, c *gossh.Client, gameName string) string {
 
 // waitForMove waits until one of players has a move, as moveOf reads it
 // off that player's screen (non-empty: the key to press), and returns the
-// player and the move; or, once every player's game is over, nil.
+// player and the move; or, once every player's game is over, nil. On a
+// timeout it shows every player's screen: the one who should move may be
+// any of them.
 func waitForMove(players []*term, moveOf func(screen string) string) (*term, string) {
-	players[0].t.Helper()
-	var actor *term
-	var move string
-	players[0].waitUntil("someone's move or the end", func(string) bool {
+	t := players[0].t
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
 		finished := 0
-		for _, p := range players {
+		screens := make([]string, len(players))
+		for i, p := range players {
 			s := p.screen()
+			screens[i] = s
 			if m := moveOf(s); m != "" {
-				actor, move = p, m
-				return true
+				return p, m
 			}
 			if strings.Contains(seen.Title(s), "finished") {
 				finished++
 			}
 		}
-		return finished == len(players)
-	})
-	return actor, move
+		if finished == len(players) {
+			return nil, ""
+		}
+		if time.Now().After(deadline) {
+			var b strings.Builder
+			for i, p := range players {
+				fmt.Fprintf(&b, "\n%s's screen:\n%s\n", p.name, screens[i])
+			}
+			t.Fatalf("timed out waiting for someone's move or the end;%s", b.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

@@ -83,3 +83,31 @@ func GuessFor(hand []string) string {
 	}
 	return strings.Join(pick, " ")
 }
+
+// KeyBar is the key bar at the foot of a screen: every line under the last
+// horizontal rule, joined with " · " as one line. A bar too long for the
+// window wraps onto up to three lines, and the key a player looks for may
+// be on any of them.
+func KeyBar(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	from := len(lines) - 1
+	for i := len(lines) - 1; i >= 0; i-- {
+		if isRule(lines[i]) {
+			from = i + 1
+			break
+		}
+	}
+	var keys []string
+	for _, l := range lines[from:] {
+		if l = strings.TrimSpace(l); l != "" {
+			keys = append(keys, l)
+		}
+	}
+	return strings.Join(keys, " · ")
+}
+
+// isRule reports whether line is a horizontal rule ("────…") and nothing else.
+func isRule(line string) bool {
+	line = strings.TrimSpace(line)
+	return len(line) > 0 && strings.Trim(line, "─") == ""
+}

@@ -43,3 +43,28 @@ func TestGuessForAvoidsTheOwnHand(t *testing.T) {
 		t.Errorf("GuessFor = %v, want %v", got, want)
 	}
 }
+
+// TestKeyBarReadsEveryLineOfAWrappedBar: a key bar that wraps keeps its
+// first keys on the line under the rule, so reading only the last line
+// misses them (an If Then player on turn with a guess to offer had "enter
+// play" on the first of two lines, and the test driver waited forever).
+func TestKeyBarReadsEveryLineOfAWrappedBar(t *testing.T) {
+	screen := " IF THEN · turn 9 · your turn\n" +
+		"────────────\n" +
+		"  Hand: 4 cards ─ Event: Silence\n" +
+		"────────────\n" +
+		" ↑/↓ card · ←/→ turn · enter play · u free hint\n" +
+		" g guess the Code · c chat · ? help\n"
+	bar := KeyBar(screen)
+	for _, k := range []string{"enter play", "g guess", "? help"} {
+		if !strings.Contains(bar, k) {
+			t.Errorf("KeyBar = %q, lacks %q", bar, k)
+		}
+	}
+	if strings.Contains(bar, "Hand") || strings.Contains(bar, "─") {
+		t.Errorf("KeyBar = %q, reads above the rule", bar)
+	}
+	if got := KeyBar("no rule here\n y agree · n decline"); got != "y agree · n decline" {
+		t.Errorf("without a rule, KeyBar = %q, want the last line", got)
+	}
+}
