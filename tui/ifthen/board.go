@@ -185,6 +185,10 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	case key.Matches(msg, b.km.Choose):
 		return b.choose(), nil
 	case key.Matches(msg, b.k.discard):
+		if b.silenced() {
+			b.err = silenceText
+			return nil, nil
+		}
 		if _, ok := b.card(); ok && b.myTurn() && v.Phase == it.Turn {
 			return it.DiscardAction(b.cursor), nil
 		}
@@ -265,6 +269,12 @@ func (b *Board) choose() []byte {
 	}
 	return nil
 }
+
+// silenceText is why d does nothing while Silence is in force.
+const silenceText = "Silence is in force: no discarding until the next Event; play a card (enter)."
+
+// silenced reports whether the Event in force forbids discarding.
+func (b *Board) silenced() bool { return b.v.Event != nil && b.v.Event.Kind == it.EventSilence }
 
 func (b *Board) whyNot() string {
 	if _, ok := b.seat(); !ok {
@@ -364,7 +374,10 @@ func (b *Board) ShortHelp() []key.Binding {
 				ks = append(ks, cards)
 			}
 			if len(b.v.Hand) > 0 {
-				ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "turn"), widget.Help(km.Choose, "enter", "play"), b.k.discard)
+				ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "turn"), widget.Help(km.Choose, "enter", "play"))
+				if !b.silenced() {
+					ks = append(ks, b.k.discard)
+				}
 			}
 		case it.Penalty:
 			if len(b.v.Market) > 0 {
@@ -596,6 +609,9 @@ func (b *Board) yourMove() string {
 	case it.Setup:
 		return "Choose the Code and your loyalty."
 	case it.Turn:
+		if b.silenced() {
+			return "Your turn: play a card (enter); Silence: no discarding until the next Event."
+		}
 		return "Your turn: play a card (enter) or discard one (d)."
 	case it.Penalty:
 		return fmt.Sprintf("Penalty: draw %d (enter); pick Market cards first with 1–3 if you like.", v.Owed)

@@ -302,3 +302,58 @@ func TestMastermindSetupKeys(t *testing.T) {
 	}
 	_ = fmt.Sprint()
 }
+
+// silenced plays seeded bot games until a Code Breaker is to play a card
+// with Silence in force, and returns that state and the seat.
+func silenced(t *testing.T) (engine.State, engine.Seat) {
+	t.Helper()
+	for seed := uint64(1); seed < 200; seed++ {
+		st := deal(t, 3, it.ModeServer, seed)
+		bots := make([]engine.Bot, 3)
+		for i := range bots {
+			bots[i], _ = it.Game{}.NewBot(engine.Seat(i), it.LevelEasy, seed)
+		}
+		for step := 0; step < 300 && !st.Status().Finished; step++ {
+			a := st.Status().Active[0]
+			v := st.View(engine.SeatViewer(a)).(it.View)
+			if v.Phase == it.Turn && v.Event != nil && v.Event.Kind == it.EventSilence && len(v.Hand) > 0 {
+				return st, a
+			}
+			act, err := bots[a].Act(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := st.Apply(a, act); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Fatal("no seeded game reached a turn under Silence")
+	return nil, 0
+}
+
+// TestSilenceOffersNoDiscard: while Silence is in force the key bar does
+// not offer d (the engine refuses it), the prompt says so, and d explains
+// instead of sending a move bound to fail.
+func TestSilenceOffersNoDiscard(t *testing.T) {
+	st, me := silenced(t)
+	b, out := render(t, st, engine.SeatViewer(me), nil)
+	for _, k := range b.ShortHelp() {
+		if k.Help().Desc == "discard" {
+			t.Errorf("under Silence the key bar offers %q %q:\n%s", k.Help().Key, k.Help().Desc, out)
+		}
+	}
+	if !strings.Contains(out, "no discarding") || strings.Contains(out, "discard one (d)") {
+		t.Errorf("the prompt does not say Silence forbids discarding:\n%s", out)
+	}
+	if a := press(b, "d"); a != nil {
+		t.Errorf("d under Silence sent %s", a)
+	}
+	if !strings.Contains(ansi.Strip(b.View()), "Silence") {
+		t.Errorf("d under Silence did not say why:\n%s", ansi.Strip(b.View()))
+	}
+	// Enter still plays.
+	if a := decode(t, press(b, "enter")); a.Play == nil {
+		t.Errorf("enter under Silence sent %+v", a)
+	}
+}
