@@ -336,6 +336,7 @@ func floorOpener(cfg Config) opener {
 			c.close()
 			return nil, err
 		}
+		c.goBlind() // held idle: only echo times are read from now on
 		return c, nil
 	}
 }
@@ -361,6 +362,7 @@ func serverOpener(cfg Config) opener {
 				c.close()
 				return nil, err
 			}
+			c.goBlind() // held idle: only echo times are read from now on
 		}
 		return c, nil
 	}
