@@ -18,6 +18,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/analyst"
 	"github.com/codebreakers/codebreakers/server"
 	"github.com/codebreakers/codebreakers/server/metrics"
 	"github.com/codebreakers/codebreakers/storage"
@@ -51,6 +52,7 @@ func newOps(o serveOptions, log *slog.Logger, in *instance) *ops {
 		p.metrics = metrics.New(metrics.Sources{
 			Sessions: func() int { return in.srv.Sessions() },
 			Tables:   func() []lobby.TableCount { return in.hub.TableCounts() },
+			Analyses: func() analyst.Stats { return in.analyst.Stats() },
 		})
 	}
 	return p

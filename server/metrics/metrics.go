@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/analyst"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -36,6 +37,8 @@ type Sources struct {
 	Sessions func() int
 	// Tables counts open tables by game and phase.
 	Tables func() []lobby.TableCount
+	// Analyses is what the analyst of finished games has done so far.
+	Analyses func() analyst.Stats
 }
 
 // Metrics holds the arcade's collectors in a registry of its own (nothing
@@ -103,6 +106,14 @@ func New(src Sources) *Metrics {
 	if src.Tables != nil {
 		m.registry.MustRegister(tableCollector{count: src.Tables, desc: prometheus.NewDesc(
 			"codebreakers_tables", "Open tables by game and phase.", []string{"game", "phase"}, nil)})
+	}
+	if src.Analyses != nil {
+		m.registry.MustRegister(analysisCollector{stats: src.Analyses,
+			games: prometheus.NewDesc("codebreakers_analyses_total",
+				"Finished games by what the analyst did with them: analysed in the background, analysed on first replay, failed, or left for the first replay because the queue was full.",
+				[]string{"how"}, nil),
+			busy: prometheus.NewDesc("codebreakers_analysis_busy_seconds_total",
+				"Time spent analysing finished games, in the background and on first replay.", nil, nil)})
 	}
 	return m
 }
@@ -177,4 +188,20 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 	for _, tc := range c.count() {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(tc.Tables), tc.Game, tc.Phase.String())
 	}
+}
+
+// analysisCollector reads the analyst's counts when Prometheus scrapes.
+type analysisCollector struct {
+	stats       func() analyst.Stats
+	games, busy *prometheus.Desc
+}
+
+func (c analysisCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.games; ch <- c.busy }
+
+func (c analysisCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.stats()
+	for how, n := range map[string]int{"background": s.Analysed, "on_first_replay": s.OnDemand, "failed": s.Failed, "dropped": s.Dropped} {
+		ch <- prometheus.MustNewConstMetric(c.games, prometheus.CounterValue, float64(n), how)
+	}
+	ch <- prometheus.MustNewConstMetric(c.busy, prometheus.CounterValue, s.Busy.Seconds())
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/analyst"
 )
 
 func get(t *testing.T, url string) (int, string) {
@@ -36,6 +37,9 @@ func TestMetricsEndpointReportsWhatWasObserved(t *testing.T) {
 				{Game: "breakcode", Phase: lobby.Playing, Tables: 3},
 				{Game: "coding", Phase: lobby.Waiting, Tables: 1},
 			}
+		},
+		Analyses: func() analyst.Stats {
+			return analyst.Stats{Queued: 9, Dropped: 1, Analysed: 6, OnDemand: 2, Failed: 1, Busy: 1500 * time.Millisecond}
 		},
 	})
 	m.Action("breakcode", lobby.OutcomeOK, 2*time.Millisecond)
@@ -66,6 +70,11 @@ func TestMetricsEndpointReportsWhatWasObserved(t *testing.T) {
 		`codebreakers_errors_total{component="action"} 1`,
 		`codebreakers_errors_total{component="table"} 1`,
 		`codebreakers_errors_total{component="storage"} 1`,
+		`codebreakers_analyses_total{how="background"} 6`,
+		`codebreakers_analyses_total{how="on_first_replay"} 2`,
+		`codebreakers_analyses_total{how="failed"} 1`,
+		`codebreakers_analyses_total{how="dropped"} 1`,
+		`codebreakers_analysis_busy_seconds_total 1.5`,
 		`go_goroutines `,
 		`process_resident_memory_bytes `,
 	} {
