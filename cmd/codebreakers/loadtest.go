@@ -42,7 +42,11 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&cfg.Think, "think", 5e9, "a player's mean pause before acting (each pause is uniform over 0.5–1.5×)")
 	fs.DurationVar(&cfg.BotDelay, "bot-delay", 1e9, "the server's pause before a bot acts")
 	fs.IntVar(&cfg.EchoSamples, "echo-samples", 100, "keypress echoes timed on idle sessions")
+	fs.DurationVar(&cfg.EchoSettle, "echo-settle", 0, "a further pause before the echoes are timed, after the idle window (so the collections the ramp set off are over)")
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
+	fs.IntVar(&cfg.FinishGames, "finish-games", 0, "extra tables that each play one quick game during the play, their games finishing within -finish-window (the server analyses finished games)")
+	fs.DurationVar(&cfg.FinishWindow, "finish-window", 60e9, "the time from the start of the play within which the -finish-games games finish")
+	fs.Uint64Var(&cfg.Seed, "seed", 0, "seed of the players' pauses, so runs can be repeated with the same keys at the same moments (0: random, reported)")
 	fs.BoolVar(&cfg.NoFloor, "no-floor", false, "skip the floor server")
 	fs.BoolVar(&cfg.NoPlay, "no-play", false, "skip the playing phase")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write the server's CPU profile over the playing phase (the seekers phase with -no-play) to this file")
@@ -131,7 +135,7 @@ func printReport(w io.Writer, r *loadtest.Report) {
 		}
 	}
 	if p := r.Play; p != nil {
-		fmt.Fprintf(w, "\nplay: %d tables, %d players, %d spectators, seated in %.1fs\n", p.Tables, p.Players, p.Spectators, p.SetupSec)
+		fmt.Fprintf(w, "\nplay: %d tables, %d players, %d spectators, seated in %.1fs (seed %d)\n", p.Tables, p.Players, p.Spectators, p.SetupSec, r.Config.Seed)
 		fmt.Fprintf(w, "  %d actions in %.0fs (%.1f/s, each durable in bbolt before shown), %d games finished, %d errors\n",
 			p.Actions, p.Seconds, p.ActionsPerSec, p.Games, p.Errors)
 		fmt.Fprintf(w, "  keypress → screen, every seat and spectator: p50 %.1f  p99 %.1f  max %.1f ms (n=%d; ×%.2f floor echo p99)\n",
@@ -145,6 +149,12 @@ func printReport(w io.Writer, r *loadtest.Report) {
 				m.Action.Count, m.Action.MeanMS, m.Action.P50MS, m.Action.P99MS)
 			fmt.Fprintf(w, "  storage: %.0f writes/s in %.0f commits (%.1f writes/commit), commit mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms; server errors %.0f\n",
 				m.WritesPerSec, m.Commit.Count, m.WritesPerCommit, m.Commit.MeanMS, m.Commit.P50MS, m.Commit.P99MS, m.Errors)
+			fmt.Fprintf(w, "  analysis: %.0f finished games analysed in the background (%.1f s of work, %.0f left for their first replay)\n",
+				m.Analysed, m.AnalysisBusySec, m.AnalysisDropped)
+		}
+		if f := p.Finish; f != nil {
+			fmt.Fprintf(w, "  extra games: %d of %d finished within %.0fs of the start (first at %.1fs, last at %.1fs), %d late, %d errors; a game p50 %.1fs max %.1fs\n",
+				f.Finished, f.Tables, f.WindowSec, f.FirstSec, f.LastSec, f.Late, f.Errors, f.Game.P50/1000, f.Game.Max/1000)
 		}
 		for _, s := range p.Samples {
 			fmt.Fprintf(w, "  error: %s\n", s)
@@ -188,6 +198,8 @@ func printIdle(w io.Writer, r *loadtest.Report) {
 	row("echo p50 ms", "echo_p50", func(t *loadtest.TargetReport) float64 { return t.Echo.P50 })
 	row("echo p99 ms", "echo_p99", func(t *loadtest.TargetReport) float64 { return t.Echo.P99 })
 	row("echo max ms", "", func(t *loadtest.TargetReport) float64 { return t.Echo.Max })
+	row("collections while echoing", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Server) })
+	row("generator's collections", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Generator) })
 	_ = tw.Flush()
 }
 

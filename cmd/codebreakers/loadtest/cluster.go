@@ -153,7 +153,7 @@ func RunCluster(ctx context.Context, cfg Config) (*ClusterReport, error) {
 func clusterPlay(ctx context.Context, cfg Config, nodes []*target, rep *ClusterReport) error {
 	errs := &errorLog{}
 	start := time.Now()
-	tables := seatTables(ctx, cfg, nil, errs, func(i int) (string, string) {
+	tables := seatTables(ctx, cfg, nil, errs, 0, true, func(i int) (string, string) {
 		host := nodes[i%2]
 		if (i/2)%2 == 1 { // every other pair of tables: the guest comes from the other node
 			return host.addr, nodes[(i+1)%2].addr

@@ -204,6 +204,12 @@ type ServerMetrics struct {
 	WritesPerSec    float64   `json:"storage_writes_per_sec"`
 	WritesPerCommit float64   `json:"storage_writes_per_commit"`
 	Errors          float64   `json:"server_errors"`
+	// Analysed counts finished games the analyst analysed in the
+	// background, AnalysisBusySec the time it spent on them, and
+	// AnalysisDropped the games left for their first replay (queue full).
+	Analysed        float64 `json:"games_analysed"`
+	AnalysisBusySec float64 `json:"analysis_busy_sec"`
+	AnalysisDropped float64 `json:"analysis_dropped"`
 }
 
 func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
@@ -211,6 +217,11 @@ func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
 		Action: histogramDelta(before, after, "codebreakers_action_duration_seconds"),
 		Commit: histogramDelta(before, after, "codebreakers_storage_commit_duration_seconds"),
 		Errors: after.sum("codebreakers_errors_total") - before.sum("codebreakers_errors_total"),
+		Analysed: after.sum("codebreakers_analyses_total", `how="background"`) -
+			before.sum("codebreakers_analyses_total", `how="background"`),
+		AnalysisBusySec: after.sum("codebreakers_analysis_busy_seconds_total") - before.sum("codebreakers_analysis_busy_seconds_total"),
+		AnalysisDropped: after.sum("codebreakers_analyses_total", `how="dropped"`) -
+			before.sum("codebreakers_analyses_total", `how="dropped"`),
 	}
 	writes := after.sum("codebreakers_storage_writes_total") - before.sum("codebreakers_storage_writes_total")
 	m.WritesPerSec = writes / seconds

@@ -50,12 +50,34 @@ type PlayReport struct {
 	GeneratorCPU float64 `json:"generator_cpu_percent_of_core"`
 	// Server is from the server's /metrics, when it has them.
 	Server *ServerMetrics `json:"server_metrics,omitempty"`
+	// Finish is what the extra tables of -finish-games did (nil without).
+	Finish *FinishReport `json:"finish_games,omitempty"`
+}
+
+// FinishReport says how the extra tables that each play one quick game
+// (Config.FinishGames) went: their games reach the server's analyst
+// through the same path as every finished game.
+type FinishReport struct {
+	Tables int `json:"tables_seated"`
+	// Finished counts games finished within WindowSec of the start of the
+	// play; Late those finished after it.
+	Finished  int     `json:"finished_in_window"`
+	Late      int     `json:"finished_late"`
+	WindowSec float64 `json:"window_sec"`
+	// FirstSec and LastSec are when the first and last game finished,
+	// from the start of the play.
+	FirstSec float64 `json:"first_finished_sec"`
+	LastSec  float64 `json:"last_finished_sec"`
+	// Game is how long one game took, start to finish.
+	Game   Latency `json:"game_length"`
+	Errors int     `json:"errors"`
 }
 
 // table is one simulated table: a host, a guest who joins by code, a bot
 // seated by the host, and maybe a spectator.
 type table struct {
 	i           int
+	rng         *rand.Rand // the table's players' pauses (seeded: Config.Seed)
 	host, guest *client
 	spectators  []*client
 	asks        map[*client]int
@@ -96,11 +118,21 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		tick = tk.C
 	}
 	start := time.Now()
-	tables := seatTables(ctx, cfg, tick, errs, func(int) (string, string) { return t.addr, t.addr })
+	local := func(int) (string, string) { return t.addr, t.addr }
+	tables := seatTables(ctx, cfg, tick, errs, 0, true, local)
+	var finishers []*table
+	if cfg.FinishGames > 0 {
+		// Seated now, started during the play: no spectators, handles
+		// numbered after the tables'.
+		fcfg := cfg
+		fcfg.Tables, fcfg.Spectators = cfg.FinishGames, 0
+		finishers = seatTables(ctx, fcfg, tick, errs, cfg.Tables, false, local)
+	}
 	r.SetupSec = time.Since(start).Seconds()
-	fmt.Fprintf(cfg.Log, "play: %d tables seated in %.1fs\n", len(tables), r.SetupSec)
+	fmt.Fprintf(cfg.Log, "play: %d tables (and %d to finish a game each) seated in %.1fs\n", len(tables), len(finishers), r.SetupSec)
 	defer func() {
-		parallel(context.Background(), 64, len(tables), func(i int) { tables[i].close() })
+		all := append(tables, finishers...)
+		parallel(context.Background(), 64, len(all), func(i int) { all[i].close() })
 	}()
 	if err := t.alive(); err != nil {
 		return r, err
@@ -139,7 +171,24 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 			playTable(playCtx, cfg, tb, every, actor, nil, &actions, &games, errs)
 		}()
 	}
+	var finished chan finishResult
+	if len(finishers) > 0 {
+		finished = make(chan finishResult, len(finishers))
+		for j, tb := range finishers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				finished <- finishGame(playCtx, cfg, tb, t1, finishStart(cfg, j, len(finishers)))
+			}()
+		}
+	}
 	wg.Wait()
+	if finished != nil {
+		close(finished)
+		r.Finish = finishReport(cfg, len(finishers), finished)
+		fmt.Fprintf(cfg.Log, "play: %d of %d extra games finished within %s (first at %.1fs, last at %.1fs; a game took p50 %.1fs), %d late, %d errors\n",
+			r.Finish.Finished, r.Finish.Tables, cfg.FinishWindow, r.Finish.FirstSec, r.Finish.LastSec, r.Finish.Game.P50/1000, r.Finish.Late, r.Finish.Errors)
+	}
 	r.MachineBusy, r.GeneratorCPU = meter.stop()
 	if t.pprofAddr != "" && cfg.HeapProfile != "" {
 		// While every table is still seated: what playing sessions hold.
@@ -178,15 +227,20 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	return r, t.alive()
 }
 
-// seatTables sets up cfg.Tables tables, table i with its host on the first
-// address where(i) gives and its guest on the second, paced by tick (nil:
-// as fast as cfg.Concurrency allows). Failures go to errs.
-func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *errorLog, where func(i int) (host, guest string)) []*table {
+// seatTables sets up cfg.Tables tables numbered from first, table i with
+// its host on the first address where(i) gives and its guest on the
+// second, paced by tick (nil: as fast as cfg.Concurrency allows), and
+// starts their games when start is set. Failures go to errs.
+func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *errorLog, first int, start bool, where func(i int) (host, guest string)) []*table {
 	var mu sync.Mutex
 	var tables []*table
 	parallelPaced(ctx, cfg.Concurrency, cfg.Tables, tick, func(i int) {
+		i += first
 		host, guest := where(i)
 		tb, err := setUpTable(ctx, cfg, host, guest, i)
+		if err == nil && start {
+			err = startGame(ctx, cfg, tb)
+		}
 		if err != nil {
 			errs.add(fmt.Errorf("table %d setup: %w", i, err))
 			if tb != nil {
@@ -202,12 +256,13 @@ func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *er
 }
 
 // setUpTable has the host create a private Break the Code table of three
-// seats with one bot, the guest join by code and get ready, a spectator
-// watch (for the first Spectators tables), and the host start the game.
+// seats with one bot, the guest join by code and get ready, and a
+// spectator watch (for the first Spectators tables); startGame starts it.
 func setUpTable(ctx context.Context, cfg Config, addr, guestAddr string, i int) (*table, error) {
 	lim := cfg.StepTimeout
 	o := dialOptions{addr: addr, timeout: lim, w: playW, h: playH}
-	tb := &table{i: i, asks: map[*client]int{}, spliced: map[*client]bool{}}
+	tb := &table{i: i, asks: map[*client]int{}, spliced: map[*client]bool{},
+		rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
 	var err error
 	register := func(c *client, handle string) error {
 		if _, err := c.waitFor(ctx, lim, "Choose a handle"); err != nil {
@@ -283,18 +338,101 @@ func setUpTable(ctx context.Context, cfg Config, addr, guestAddr string, i int) 
 			return tb, err
 		}
 	}
-	if err := h.send("s"); err != nil {
-		return tb, err
+	return tb, nil
+}
+
+// startGame has the host of a seated table start its game and waits until
+// every screen shows the first turn.
+func startGame(ctx context.Context, cfg Config, tb *table) error {
+	if err := tb.host.send("s"); err != nil {
+		return err
 	}
 	for _, c := range tb.observers() {
-		if _, err := c.waitUntil(ctx, "the game to start", lim, seen.HasTurn); err != nil {
-			return tb, err
+		if _, err := c.waitUntil(ctx, "the game to start", cfg.StepTimeout, seen.HasTurn); err != nil {
+			return err
 		}
 	}
-	if aid := strings.Contains(h.screen(), "possible"); aid == cfg.AidOff {
-		return tb, fmt.Errorf("the board does not show the aid as asked (aid off: %v)", cfg.AidOff)
+	if aid := strings.Contains(tb.host.screen(), "possible"); aid == cfg.AidOff {
+		return fmt.Errorf("the board does not show the aid as asked (aid off: %v)", cfg.AidOff)
 	}
-	return tb, nil
+	return nil
+}
+
+// finishThink is the pause of a player at a table that plays one quick game.
+const finishThink = 200 * time.Millisecond
+
+// finishStart is when the j-th of n quick games starts, from the start of
+// the play: spread evenly over the first half of the window, so that the
+// games, each some bot turns long, finish within it.
+func finishStart(cfg Config, j, n int) time.Duration {
+	return time.Duration(int64(cfg.FinishWindow/2) * int64(j) / int64(n))
+}
+
+// finishResult is how one quick game went: when it finished, from the
+// start of the play, and how long it took.
+type finishResult struct {
+	at, took time.Duration
+	err      error
+}
+
+// finishGame waits until at after play began, starts tb's game and plays it
+// quickly to its end (the players' keypresses are not timed), then leaves
+// the table seated until ctx ends.
+func finishGame(ctx context.Context, cfg Config, tb *table, began time.Time, at time.Duration) finishResult {
+	sleep(ctx, time.Until(began.Add(at)))
+	if ctx.Err() != nil {
+		return finishResult{err: ctx.Err()}
+	}
+	fcfg := cfg
+	fcfg.Think = finishThink
+	fcfg.StepTimeout = max(cfg.StepTimeout, cfg.FinishWindow)
+	start := time.Now()
+	if err := startGame(ctx, fcfg, tb); err != nil {
+		return finishResult{err: fmt.Errorf("table %d start: %w", tb.i, err)}
+	}
+	untimed := &samples{}
+	for {
+		p, finished, err := waitTurn(ctx, fcfg, tb)
+		switch {
+		case ctx.Err() != nil:
+			return finishResult{err: ctx.Err()}
+		case err != nil:
+			return finishResult{err: fmt.Errorf("table %d: %w", tb.i, err)}
+		case finished:
+			now := time.Now()
+			return finishResult{at: now.Sub(began), took: now.Sub(start)}
+		}
+		sleep(ctx, time.Duration(float64(fcfg.Think)*(0.5+tb.rng.Float64())))
+		if err := act(ctx, fcfg, tb, p, untimed, untimed, nil); err != nil && ctx.Err() == nil {
+			return finishResult{err: fmt.Errorf("table %d: %w", tb.i, err)}
+		}
+	}
+}
+
+// finishReport sums up the quick games of n tables.
+func finishReport(cfg Config, n int, results <-chan finishResult) *FinishReport {
+	r := &FinishReport{Tables: n, WindowSec: cfg.FinishWindow.Seconds()}
+	took := &samples{}
+	first, last := time.Duration(-1), time.Duration(0)
+	for res := range results {
+		switch {
+		case res.err != nil:
+			r.Errors++
+			continue
+		case res.at <= cfg.FinishWindow:
+			r.Finished++
+		default:
+			r.Late++
+		}
+		took.add(res.took)
+		if first < 0 || res.at < first {
+			first = res.at
+		}
+		last = max(last, res.at)
+	}
+	r.FirstSec, r.LastSec = max(first, 0).Seconds(), last.Seconds()
+	r.Game = took.summary()
+	return r
 }
 
 // playTable plays the humans' turns until ctx ends: each player asks
@@ -321,7 +459,7 @@ func playTable(ctx context.Context, cfg Config, tb *table, every, actor *samples
 		}
 		// People take different times to think: uniform over 0.5–1.5×Think,
 		// so tables that sat down together do not all move in step.
-		sleep(ctx, time.Duration(float64(cfg.Think)*(0.5+rand.Float64())))
+		sleep(ctx, time.Duration(float64(cfg.Think)*(0.5+tb.rng.Float64())))
 		if ctx.Err() != nil {
 			return
 		}

@@ -16,8 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,13 +61,28 @@ type Config struct {
 	// IdleWindow is how long idle CPU is measured; Settle is the pause
 	// before measuring, so ramp-up work is over.
 	IdleWindow, Settle time.Duration
-	// EchoSamples is how many keypress echoes are timed on idle sessions.
+	// EchoSamples is how many keypress echoes are timed on idle sessions;
+	// EchoSettle is a further pause before timing them, after the idle
+	// window, so that the collections the ramp set off are over.
 	EchoSamples int
+	EchoSettle  time.Duration
 	// PlayTime is how long the tables play; Think is a player's mean pause before
 	// acting; BotDelay is the server's pause before a bot acts.
 	PlayTime, Think, BotDelay time.Duration
 	// AidOff creates tables with Break the Code's aid turned off.
 	AidOff bool
+	// FinishGames is how many extra tables (two players and a bot, no
+	// spectator, their keypresses not timed) each play one quick game
+	// during the play, started over the first half of FinishWindow
+	// (default a minute) so that their games finish within it: finished
+	// games the server stores and hands to its analyst while the Tables
+	// play on.
+	FinishGames  int
+	FinishWindow time.Duration
+	// Seed seeds each table's players' pauses (0: a random seed, reported),
+	// so two runs with one seed send the same keys at the same moments.
+	// The server deals its own games.
+	Seed uint64
 	// CPUProfile, when set, is where the server's CPU profile over the
 	// playing phase is written (over the seekers phase with NoPlay; the
 	// server is started with --pprof-addr).
@@ -116,6 +133,10 @@ func (c Config) withDefaults() Config {
 	setDur(&c.Think, 5*time.Second)
 	setDur(&c.BotDelay, time.Second)
 	setDur(&c.StepTimeout, 20*time.Second)
+	setDur(&c.FinishWindow, time.Minute)
+	if c.Seed == 0 {
+		c.Seed = rand.Uint64()
+	}
 	if c.Log == nil {
 		c.Log = io.Discard
 	}
@@ -132,7 +153,7 @@ func (c Config) filesNeeded() int {
 		idle = max(c.Idle, c.Held+c.Concurrency)
 	}
 	if !c.NoPlay {
-		play = 2*c.Tables + min(c.Spectators, c.Tables)
+		play = 2*(c.Tables+c.FinishGames) + min(c.Spectators, c.Tables)
 	}
 	return max(idle, play, c.Seekers) + margin
 }
@@ -151,15 +172,18 @@ type Report struct {
 
 // ReportConfig is the part of Config worth recording beside the figures.
 type ReportConfig struct {
-	Held, Idle, FloorIdle, Churn, Tables, Spectators int
-	NoIdle                                           bool
-	Seekers                                          int
-	SeekRate                                         float64
-	Rate                                             float64
-	Concurrency                                      int
-	IdleWindow, PlayTime, Think, BotDelay            string
-	AidOff                                           bool
-	ServerArgs                                       []string
+	Held, Idle, FloorIdle, Churn, Tables, Spectators  int
+	NoIdle                                            bool
+	Seekers                                           int
+	SeekRate                                          float64
+	Rate                                              float64
+	Concurrency                                       int
+	IdleWindow, EchoSettle, PlayTime, Think, BotDelay string
+	AidOff                                            bool
+	FinishGames                                       int
+	FinishWindow                                      string
+	Seed                                              uint64
+	ServerArgs                                        []string
 }
 
 // TargetReport holds the idle-phase figures of one server process.
@@ -183,7 +207,15 @@ type TargetReport struct {
 	// (only for a target with /metrics).
 	Runtime *Runtime `json:"runtime,omitempty"`
 	Echo    Latency  `json:"keypress_echo"`
-	Errors  []string `json:"errors,omitempty"`
+	// EchoGCs counts the garbage collections that ran while the echoes
+	// were timed, in the server (from its /metrics; -1 without them) and
+	// in this generator: a collection in either can hold a key or its
+	// echo back.
+	EchoGCs struct {
+		Server    int `json:"server"`
+		Generator int `json:"generator"`
+	} `json:"gcs_while_echo_timed"`
+	Errors []string `json:"errors,omitempty"`
 }
 
 // Run measures the floor (unless cfg.NoFloor), then the arcade idle, then
@@ -203,8 +235,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	rep := &Report{Started: time.Now().UTC(), Ratios: map[string]float64{}, Config: ReportConfig{
 		Held: cfg.Held, Idle: cfg.Idle, FloorIdle: cfg.FloorIdle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
 		NoIdle: cfg.NoIdle, Seekers: cfg.Seekers, SeekRate: cfg.SeekRate,
-		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(),
+		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(), EchoSettle: cfg.EchoSettle.String(),
 		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, ServerArgs: cfg.ServerArgs,
+		FinishGames: cfg.FinishGames, FinishWindow: cfg.FinishWindow.String(), Seed: cfg.Seed,
 	}}
 	dir, err := os.MkdirTemp("", "codebreakers-loadtest-")
 	if err != nil {
@@ -458,6 +491,8 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	// Keypress echo: one key at a time on different sessions, timed to the
 	// first byte of the redrawn screen. Down and up alternate so the screen
 	// changes every time.
+	sleep(ctx, cfg.EchoSettle)
+	gcs0, gen0 := serverGCs(ctx, t), generatorGCs()
 	echo := &samples{}
 	keys := []string{keyDown, "\x1b[A"}
 	for i := 0; i < cfg.EchoSamples && len(held) > 0 && ctx.Err() == nil; i++ {
@@ -477,8 +512,38 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 		sleep(ctx, 20*time.Millisecond)
 	}
 	r.Echo = echo.summary()
-	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms\n", t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max)
+	r.EchoGCs.Server, r.EchoGCs.Generator = -1, generatorGCs()-gen0
+	if gcs0 >= 0 {
+		if gcs1 := serverGCs(ctx, t); gcs1 >= 0 {
+			r.EchoGCs.Server = gcs1 - gcs0
+		}
+	}
+	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d)\n",
+		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator)
 	return r, held, ctx.Err()
+}
+
+// serverGCs is how many garbage collections t's Go runtime has finished
+// (-1 when t has no /metrics).
+func serverGCs(ctx context.Context, t *target) int {
+	if t.metricsAddr == "" {
+		return -1
+	}
+	m, err := readMetrics(ctx, t.metricsAddr)
+	if err != nil {
+		return -1
+	}
+	return int(m.sum("go_gc_duration_seconds_count"))
+}
+
+// generatorGCs is how many garbage collections this process has finished.
+func generatorGCs() int {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int(s[0].Value.Uint64())
 }
 
 // ramp opens n sessions, at most rate per second (0: no cap) and

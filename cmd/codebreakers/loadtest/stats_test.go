@@ -28,6 +28,10 @@ codebreakers_storage_commit_duration_seconds_bucket{le="+Inf"} 10
 codebreakers_storage_commit_duration_seconds_sum 0.005
 codebreakers_storage_commit_duration_seconds_count 10
 codebreakers_storage_writes_total 20
+codebreakers_analyses_total{how="background"} 3
+codebreakers_analyses_total{how="dropped"} 0
+codebreakers_analyses_total{how="on_first_replay"} 1
+codebreakers_analysis_busy_seconds_total 0.5
 `
 
 const after = `codebreakers_storage_commit_duration_seconds_bucket{le="0.001"} 100
@@ -36,6 +40,10 @@ codebreakers_storage_commit_duration_seconds_bucket{le="+Inf"} 110
 codebreakers_storage_commit_duration_seconds_sum 0.205
 codebreakers_storage_commit_duration_seconds_count 110
 codebreakers_storage_writes_total 220
+codebreakers_analyses_total{how="background"} 203
+codebreakers_analyses_total{how="dropped"} 7
+codebreakers_analyses_total{how="on_first_replay"} 2
+codebreakers_analysis_busy_seconds_total 12.5
 `
 
 func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
@@ -55,6 +63,10 @@ func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
 	}
 	if m.WritesPerSec != 20 || m.WritesPerCommit != 2 {
 		t.Fatalf("writes/s %v, writes/commit %v; want 20 and 2", m.WritesPerSec, m.WritesPerCommit)
+	}
+	// Games analysed on a first replay are not the background work.
+	if m.Analysed != 200 || m.AnalysisBusySec != 12 || m.AnalysisDropped != 7 {
+		t.Fatalf("analysed %v in %v s, %v dropped; want 200 in 12 s, 7 dropped", m.Analysed, m.AnalysisBusySec, m.AnalysisDropped)
 	}
 	// Everything beyond the last finite bucket has no bound to report.
 	slow := histogramDelta(scrape{}, scrape{

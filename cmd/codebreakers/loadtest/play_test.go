@@ -1,0 +1,46 @@
+package loadtest
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestQuickGamesStartOverTheFirstHalfOfTheWindow(t *testing.T) {
+	cfg := Config{FinishWindow: time.Minute}
+	if got := finishStart(cfg, 0, 200); got != 0 {
+		t.Fatalf("first game starts at %v, want at once", got)
+	}
+	if got := finishStart(cfg, 100, 200); got != 15*time.Second {
+		t.Fatalf("the 100th of 200 starts at %v, want 15s", got)
+	}
+	if got := finishStart(cfg, 199, 200); got >= 30*time.Second {
+		t.Fatalf("the last starts at %v, want before half the window (30s)", got)
+	}
+}
+
+func TestFinishReportSplitsGamesByTheWindow(t *testing.T) {
+	cfg := Config{FinishWindow: time.Minute}
+	results := make(chan finishResult, 4)
+	results <- finishResult{at: 20 * time.Second, took: 10 * time.Second}
+	results <- finishResult{at: 60 * time.Second, took: 30 * time.Second}
+	results <- finishResult{at: 61 * time.Second, took: 31 * time.Second}
+	results <- finishResult{err: errors.New("table 9: timed out")}
+	close(results)
+	r := finishReport(cfg, 5, results)
+	if r.Tables != 5 || r.Finished != 2 || r.Late != 1 || r.Errors != 1 {
+		t.Fatalf("report %+v, want 5 tables, 2 finished in the window, 1 late, 1 error", r)
+	}
+	if r.FirstSec != 20 || r.LastSec != 61 || r.Game.N != 3 || r.Game.Max != 31000 {
+		t.Fatalf("report %+v, want first at 20s, last at 61s, 3 games the longest 31s", r)
+	}
+}
+
+func TestRunsNeedFilesForTheQuickGamesToo(t *testing.T) {
+	base := Config{Tables: 500, Spectators: 100, NoIdle: true}.withDefaults()
+	more := base
+	more.FinishGames = 200
+	if got, want := more.filesNeeded()-base.filesNeeded(), 400; got != want {
+		t.Fatalf("200 quick games need %d more files, want %d (two sessions each)", got, want)
+	}
+}
