@@ -200,6 +200,7 @@ func printIdle(w io.Writer, r *loadtest.Report) {
 	row("echo max ms", "", func(t *loadtest.TargetReport) float64 { return t.Echo.Max })
 	row("collections while echoing", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Server) })
 	row("generator's collections", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Generator) })
+	row("machine busy % while echoing", "", func(t *loadtest.TargetReport) float64 { return t.EchoMachineBusy })
 	_ = tw.Flush()
 }
 
