@@ -521,7 +521,7 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 		t.seats = append(t.seats, s)
 	}
 	t.host = max(t.host, 0)
-	t.pushEvents(events)
+	t.logs.push(len(t.seats), events)
 	code, _ := NormalizeCode(lg.Code)
 	if err := h.open(t, code); err != nil {
 		return err

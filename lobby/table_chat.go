@@ -13,8 +13,36 @@ import (
 
 // chatRoom is the table's chat. Owned by the table goroutine.
 type chatRoom struct {
+	// chatLines only grows between trims (which copy), so published views
+	// share it.
 	chatLines  []ChatLine
 	chatLimits *keyedLimit // lines per account, connection and address
+}
+
+// add appends a line, trimming the oldest once there are twice as many as
+// a view shows.
+func (r *chatRoom) add(l ChatLine) {
+	r.chatLines = append(r.chatLines, l)
+	if n := len(r.chatLines); n > 2*ChatLen {
+		r.chatLines = slices.Clone(r.chatLines[n-ChatLen:])
+	}
+}
+
+// recent returns the last ChatLen lines, capped so that an append by a
+// reader cannot touch ours.
+func (r *chatRoom) recent() []ChatLine {
+	n := len(r.chatLines)
+	return r.chatLines[max(0, n-ChatLen):n:n]
+}
+
+// author returns who wrote the latest line under handle, case-insensitively.
+func (r *chatRoom) author(handle string) (Identity, bool) {
+	for i := len(r.chatLines) - 1; i >= 0; i-- {
+		if l := r.chatLines[i]; strings.EqualFold(l.Handle.String(), handle) {
+			return l.author, true
+		}
+	}
+	return Identity{}, false
 }
 
 // chat posts a sanitised, rate-limited line.
@@ -44,10 +72,7 @@ func (t *table) chat(c *Conn, text string) error {
 		return engine.Illegal("You are chatting too fast; wait a little and try again.")
 	}
 	t.chatLimits.add(keys, now)
-	t.chatLines = append(t.chatLines, ChatLine{At: now, Handle: c.id.handle(), Text: line, author: c.id})
-	if n := len(t.chatLines); n > 2*ChatLen {
-		t.chatLines = slices.Clone(t.chatLines[n-ChatLen:])
-	}
+	t.chatRoom.add(ChatLine{At: now, Handle: c.id.handle(), Text: line, author: c.id})
 	t.dirty = true
 	return nil
 }
@@ -69,10 +94,5 @@ func (t *table) whoIs(handle string) (Identity, bool) {
 			return c.id, true
 		}
 	}
-	for i := len(t.chatLines) - 1; i >= 0; i-- {
-		if l := t.chatLines[i]; strings.EqualFold(l.Handle.String(), handle) {
-			return l.author, true
-		}
-	}
-	return Identity{}, false
+	return t.chatRoom.author(handle)
 }

@@ -84,7 +84,7 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 		t.saveFailures = 0
 		t.appendErrs.recovered(t.log, "code", t.code, "game_id", t.gameID)
 	}
-	t.pushEvents(events)
+	t.logs.push(len(t.seats), events)
 	t.gen++
 	t.stateChanged()
 	t.dirty = true

@@ -23,11 +23,8 @@ type published struct {
 	version uint64 // of the views; bumps on every publish
 	dirty   bool   // something changed since the last publish
 	notice  string // the latest news at the table, shown to everyone
-	// logs[i] is seat i's log of events and logs[len(seats)] the
-	// spectators'. Each only grows between trims, so published views share
-	// them instead of copying.
-	logs   [][]engine.Event
-	boards boardCache
+	logs    eventLogs
+	boards  boardCache
 }
 
 // snapshot is everything a table has published for one version.
@@ -64,10 +61,7 @@ func (t *table) publish() {
 	if t.host < len(t.seats) {
 		sum.Host = t.seats[t.host].id.handle()
 	}
-	// chatLines only grows between trims (which copy), so the views share
-	// it, capped so that an append by a reader cannot touch ours.
-	n := len(t.chatLines)
-	chat := t.chatLines[max(0, n-ChatLen):n:n]
+	chat := t.chatRoom.recent()
 	base := TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
@@ -87,7 +81,7 @@ func (t *table) publish() {
 			case board:
 				tv.Board = t.board(v)
 			}
-			tv.Log = t.logFor(log)
+			tv.Log = t.logs.last(log)
 		}
 		return &tv
 	}
@@ -110,14 +104,20 @@ func (t *table) publish() {
 	}
 }
 
-// pushEvents adds events to the log of every viewer who may see them.
-func (t *table) pushEvents(evs []engine.Event) {
-	if len(t.logs) != len(t.seats)+1 {
-		t.logs = make([][]engine.Event, len(t.seats)+1)
+// eventLogs is what each viewer has seen of the game: logs[i] is seat i's
+// log of events and logs[seats] the spectators'. Each only grows between
+// trims, so published views share them instead of copying.
+type eventLogs [][]engine.Event
+
+// push adds events to the log of every viewer, of a game with seats seats,
+// who may see them.
+func (l *eventLogs) push(seats int, evs []engine.Event) {
+	if len(*l) != seats+1 {
+		*l = make(eventLogs, seats+1)
 	}
-	for i, log := range t.logs {
+	for i, log := range *l {
 		v := engine.Spectator()
-		if i < len(t.seats) {
+		if i < seats {
 			v = engine.SeatViewer(engine.Seat(i))
 		}
 		for _, e := range evs {
@@ -128,17 +128,18 @@ func (t *table) pushEvents(evs []engine.Event) {
 		if n := len(log); n > 2*LogLen {
 			log = slices.Clone(log[n-LogLen:]) // older views keep the old array
 		}
-		t.logs[i] = log
+		(*l)[i] = log
 	}
 }
 
-// logFor returns the last LogLen events of log i (a seat, or len(seats) for
-// spectators), capped so that an append by a reader cannot touch ours.
-func (t *table) logFor(i int) []engine.Event {
-	if i >= len(t.logs) {
+// last returns the last LogLen events of log i (a seat, or the number of
+// seats for spectators), capped so that an append by a reader cannot touch
+// ours.
+func (l eventLogs) last(i int) []engine.Event {
+	if i >= len(l) {
 		return nil
 	}
-	log := t.logs[i]
+	log := l[i]
 	n := len(log)
 	return log[max(0, n-LogLen):n:n]
 }
