@@ -23,7 +23,9 @@
 // MouseMode and OnMouse, ReportFocus, BackgroundColor and ForegroundColor,
 // KeyboardEnhancements, ProgressBar, ProgramStatus and the cursor's shape,
 // colour and blink are never written. The arcade's screens use none of
-// them; a screen that needs one must teach this package first.
+// them; a screen that needs one must teach this package first. A question
+// to the terminal (the background colour) is not part of a view: the
+// session passes it to Ask, and the answer comes back as input.
 package frame
 
 import (
