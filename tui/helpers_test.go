@@ -174,16 +174,17 @@ func (f *fakeStore) Game(id string) (storage.FinishedGame, error) {
 
 // fakeConn is a table link whose view the test sets.
 type fakeConn struct {
-	mu      sync.Mutex
-	view    lobby.TableView
-	updates chan struct{}
-	done    chan struct{}
-	acts    [][]byte
-	chats   []string
-	ready   []bool
-	starts  int
-	left    bool
-	actErr  error
+	mu        sync.Mutex
+	view      lobby.TableView
+	updates   chan struct{}
+	done      chan struct{}
+	acts      [][]byte
+	chats     []string
+	ready     []bool
+	starts    int
+	rematches int
+	left      bool
+	actErr    error
 }
 
 func newFakeConn(v lobby.TableView) *fakeConn {
@@ -213,7 +214,7 @@ func (c *fakeConn) SetReady(r bool) error {
 	return nil
 }
 func (c *fakeConn) Start() error   { c.starts++; return nil }
-func (c *fakeConn) Rematch() error { return nil }
+func (c *fakeConn) Rematch() error { c.rematches++; return nil }
 func (c *fakeConn) Leave()         { c.left = true }
 func (c *fakeConn) Done() <-chan struct{} {
 	return c.done

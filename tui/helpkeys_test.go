@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"charm.land/bubbles/v2/key"
+
 	"fmt"
 	"testing"
 
@@ -94,5 +96,42 @@ func TestHelpShowsOnlyKeysThatWork(t *testing.T) {
 		t.Run(fmt.Sprintf("%s-%dp-%d", g.game.Info().ID, g.players, g.seed), func(t *testing.T) {
 			boardtest.CheckHelpKeys(t, helpPositions(t, g), 2)
 		})
+	}
+}
+
+// TestEndScreenKeysAreNoMoveKeys: the keys a finished table adds (replay,
+// rematch) are keys no board of any game reads for a move. A player pressing
+// a move key just as the game ends must not open the replay or send the
+// whole table back to the waiting room (The Coding's vote was v, the end
+// screen's replay too; What the Rule?!'s reveal is r, the rematch too).
+func TestEndScreenKeysAreNoMoveKeys(t *testing.T) {
+	km := newKeys()
+	moveKeys := map[string]string{} // key → where a board offers it
+	for _, g := range helpGames() {
+		for _, p := range helpPositions(t, g) {
+			b := p.New()
+			for _, group := range b.FullHelp() {
+				for _, k := range group {
+					if !k.Enabled() {
+						continue
+					}
+					for _, s := range k.Keys() {
+						if _, ok := moveKeys[s]; !ok {
+							moveKeys[s] = fmt.Sprintf("%s (%q %s)", p.Name, k.Help().Key, k.Help().Desc)
+						}
+					}
+				}
+			}
+		}
+	}
+	if _, ok := moveKeys["v"]; !ok {
+		t.Fatal("no position offered The Coding's vote (v): the check would prove nothing")
+	}
+	for _, end := range []key.Binding{km.replayGame, km.rematch} {
+		for _, s := range end.Keys() {
+			if where, ok := moveKeys[s]; ok {
+				t.Errorf("the end screen's %q (%s) is a move key on a board: %s", s, end.Help().Desc, where)
+			}
+		}
 	}
 }

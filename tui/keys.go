@@ -47,13 +47,17 @@ func newKeys() keys {
 		no:        key.NewBinding(key.WithKeys("n", "N", "esc"), key.WithHelp("n", "no")),
 		tab:       key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch")),
 
-		chat:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chat")),
-		ready:   key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "ready")),
-		start:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start")),
-		rematch: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "rematch")),
+		chat:  key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chat")),
+		ready: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "ready")),
+		start: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "start")),
+		// rematch and replayGame are the finished table's own keys. They are
+		// capitals because no board reads one for a move: a move key pressed
+		// just as the game ends (The Coding's v vote, What the Rule?!'s r
+		// reveal) must not open the replay or send the table back to waiting.
+		rematch: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "rematch")),
 		leave:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "leave")),
 		// replayGame opens the replay of the game a finished table just played.
-		replayGame: key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "replay")),
+		replayGame: key.NewBinding(key.WithKeys("V"), key.WithHelp("V", "replay")),
 
 		refresh: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		watch:   key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "watch")),

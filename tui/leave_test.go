@@ -68,12 +68,18 @@ func TestEndScreenShowsTheGameID(t *testing.T) {
 		run(t, m, m.pushTable(conn))
 		s := screenText(m)
 		if !strings.Contains(s, "Game 8F3K2 is saved") || !strings.Contains(s, "ssh -t <this server> replay 8F3K2") ||
-			!strings.Contains(s, "v replay") {
+			!strings.Contains(s, "V replay") || !strings.Contains(s, "press V to replay") {
 			t.Errorf("viewer %v: the end screen does not say how to replay the game:\n%s", viewer, s)
 		}
-		press(t, m, "v")
+		// v and r are move keys in some games: pressed as the game ends
+		// they neither open the replay nor ask for a rematch.
+		press(t, m, "v", "r")
+		if _, ok := m.top().(*tableScreen); !ok || conn.rematches != 0 {
+			t.Errorf("viewer %v: v r on the end screen opened %T, asked %d rematches; want the table still", viewer, m.top(), conn.rematches)
+		}
+		press(t, m, "V")
 		if _, ok := m.top().(*replayScreen); !ok {
-			t.Errorf("viewer %v: v opened %T, want the replay", viewer, m.top())
+			t.Errorf("viewer %v: V opened %T, want the replay", viewer, m.top())
 		}
 		press(t, m, "esc")
 		if _, ok := m.top().(*tableScreen); !ok {

@@ -46,7 +46,8 @@ At the table
   the same key to pick up where you were.
 
 Afterwards
-  My games lists your finished games. Any game can be replayed move by move,
+  When a game ends, V replays it at once and R asks the table for a
+  rematch. My games lists your finished games. Any game can be replayed move by move,
   every hand shown, from there or with its id.
 
 Keys everywhere

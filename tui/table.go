@@ -483,7 +483,7 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		if s.view.Unsaved != "" {
 			say(a.st.notice, textsafe.Cut(s.view.Unsaved, 300))
 		} else if id := s.gameID(); id != "" {
-			say(a.st.dim, "Game "+id+" is saved: press v to replay it now, choose Replay a game at home later, or run ssh -t <this server> replay "+id)
+			say(a.st.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run ssh -t <this server> replay "+id)
 		}
 	case s.view.Notice != "":
 		say(a.st.notice, textsafe.Cut(s.view.Notice, 300))

@@ -125,33 +125,11 @@ func (d *codingDriver) step() bool {
 	} else {
 		p.send(move)
 	}
-	if move == "v" {
-		settleVote(p)
-	}
 	p.waitUntil("the move to be taken", func(s string) bool {
 		now, _ := seen.Turn(s)
 		return strings.Contains(seen.Title(s), "finished") || now != before
 	})
 	return true
-}
-
-// settleVote makes sure a vote key has been read before the driver looks
-// at the screen again. The bots play on while it is on its way, and when
-// the game ends first, v on the end screen opens the replay instead; the
-// end screen itself may be drawn before or after that key is read, so no
-// screen tells whether it is still coming. Help (?) opens on every screen
-// and keys are read in order: once help shows, the vote key has been read,
-// and the title under the help says where it went.
-func settleVote(p *term) {
-	p.t.Helper()
-	p.send("?")
-	s := p.waitFor("close help")
-	p.send("?")
-	p.waitUntil("help to close", func(s string) bool { return !strings.Contains(s, "close help") })
-	if strings.HasPrefix(strings.TrimSpace(seen.Title(s)), "REPLAY") {
-		p.send(keyEsc) // back to the end screen
-		p.waitUntil("the end screen", func(s string) bool { return strings.Contains(seen.Title(s), "finished") })
-	}
 }
 
 // tapAndAnswer is the race when the crack sheet has pinned down an

@@ -591,7 +591,7 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 func rematch(ctx context.Context, cfg Config, tb *table) error {
 	lim := cfg.StepTimeout
 	clear(tb.asks)
-	if err := tb.host.send("r"); err != nil {
+	if err := tb.host.send("R"); err != nil { // the end screen's rematch (a capital: no move key)
 		return err
 	}
 	if _, err := tb.guest.waitFor(ctx, lim, "waiting for players"); err != nil {
