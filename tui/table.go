@@ -129,6 +129,24 @@ func (s *tableScreen) syncBoard(a *app) {
 	if s.board != nil {
 		w, h := s.boardSize(a)
 		s.board.SetView(v.Board, s.boardContext(w, h))
+		s.tellBusy()
+	}
+}
+
+// setBusy records whether a move is on its way to the table and tells the
+// board.
+func (s *tableScreen) setBusy(busy bool) {
+	s.busy = busy
+	s.tellBusy()
+}
+
+// tellBusy tells the board whether to hold back keys that could make a
+// move: only while one is on its way and the viewer plays a game in
+// progress (elsewhere the board's moves are refused anyway, and its other
+// keys, such as the notepad's, work as ever).
+func (s *tableScreen) tellBusy() {
+	if s.board != nil {
+		s.board.SetBusy(s.busy && s.view.Phase == lobby.Playing && s.seated())
 	}
 }
 
@@ -172,7 +190,7 @@ func (s *tableScreen) capturing() bool {
 	return s.chatOpen || (s.board != nil && s.board.Capturing())
 }
 
-func (s *tableScreen) setError(m string) { s.err = m; s.busy = false }
+func (s *tableScreen) setError(m string) { s.err = m; s.setBusy(false) }
 
 func (s *tableScreen) title(a *app) string {
 	v := s.view
@@ -232,7 +250,7 @@ func (s *tableScreen) update(a *app, msg tea.Msg) tea.Cmd {
 		if msg.conn != s.conn {
 			return nil
 		}
-		s.busy = false
+		s.setBusy(false)
 		if s.err == waitForMove {
 			s.err = "" // the wait is over
 		}
@@ -332,24 +350,24 @@ func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 		_, cmd := s.board.Update(msg) // the notepad still works; moves are refused
 		return cmd
 	}
-	if s.busy && !s.safeWhileBusy(a.km.board, msg) {
-		// A board closes its entry or moves on as soon as it makes a move;
-		// one made now could not be sent, so the key never reaches it.
-		s.err = waitForMove
-		return nil
-	}
 	action, cmd := s.board.Update(msg)
+	if board.IsHeld(action) {
+		// The board held back a key that could make a move while the last
+		// one is on its way (SetBusy): it changed nothing.
+		s.err = waitForMove
+		return cmd
+	}
 	if action == nil {
 		return cmd
 	}
 	if s.busy {
-		// A key thought safe made a move after all: say so rather than
-		// drop it silently. (A board bug: moves come from keys that send.)
+		// A busy board made a move instead of holding the key back: say
+		// so rather than drop it silently. (A board bug: see SetBusy.)
 		a.logger.Warn("board made a move while one was on its way", "game", s.boardOf, "key", msg.String())
 		s.err = waitForMove
 		return cmd
 	}
-	s.busy = true
+	s.setBusy(true)
 	c := s.conn
 	return tea.Batch(cmd, func() tea.Msg { return actDoneMsg{conn: c, err: c.Act(action)} })
 }
@@ -371,20 +389,6 @@ func (a *app) leaveTable() {
 // waitForMove is said when a key would make a move before the last one
 // has been answered.
 const waitForMove = "Wait a moment: your last move is still being sent."
-
-// safeWhileBusy reports whether msg cannot make a move on the board, so it
-// may reach the board while the last move is on its way: typing into an
-// open field (but not the keys that send it), anything in the notepad, the
-// notepad key itself, and cursor moves.
-func (s *tableScreen) safeWhileBusy(km board.KeyMap, msg tea.KeyPressMsg) bool {
-	switch {
-	case s.board.Capturing():
-		return !key.Matches(msg, km.Submit, km.Choose)
-	case s.board.Overlay():
-		return true
-	}
-	return key.Matches(msg, km.Notes, km.Up, km.Down, km.Left, km.Right, km.Pick)
-}
 
 func (s *tableScreen) waitingKey(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	switch {

@@ -253,7 +253,7 @@ func TestKeysThatMoveWaitForTheLastMove(t *testing.T) {
 
 	press(t, m, "g")
 	typeText(t, m, guess[:len(guess)-1])
-	ts.busy = true // a move is on its way to the table
+	ts.setBusy(true) // a move is on its way to the table
 	// Typing still reaches the open field ...
 	typeText(t, m, guess[len(guess)-1:])
 	// ... but the key that would send the guess is held back, with a word

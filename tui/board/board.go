@@ -75,7 +75,21 @@ type Board interface {
 	Overlay() bool
 	// SetError shows a refusal from the table (an illegal move) in the board.
 	SetError(msg string)
+	// SetBusy tells the board whether its last move is still on its way
+	// to the table. While busy the board makes no new move: which keys
+	// could make one is the board's own business, and for such a key
+	// Update changes nothing and returns Held() as the action, so the
+	// session can say to wait.
+	SetBusy(busy bool)
 }
+
+// Held is the action Update returns for a key a busy board held back. It
+// is empty, which no encoded action is, so it can never be sent by
+// mistake for a move.
+func Held() []byte { return []byte{} }
+
+// IsHeld reports whether action is Held(): a key held back, not a move.
+func IsHeld(action []byte) bool { return action != nil && len(action) == 0 }
 
 // Styles are the looks a board may use. They are built in tui/styles.go so
 // that every style of the arcade is decided in one place.

@@ -54,6 +54,10 @@ type Board struct {
 	notes     map[bc.Note]string // a note → its sanitised "label text" item
 	questions map[questionRow]string
 	seatNotes []seatNotes // by seat
+
+	// busy says a move is on its way to the table: keys that could make
+	// another are held back (SetBusy, holds).
+	busy bool
 }
 
 // seatNotes is one seat's notes as the sheets last drew them.
@@ -101,6 +105,23 @@ func (b *Board) SetView(view any, c board.Context) {
 
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
+
+// SetBusy implements board.Board.
+func (b *Board) SetBusy(busy bool) { b.busy = busy }
+
+// holds reports whether msg could make a move on this board, so that a
+// busy board holds it back: in the guess entry, enter (it sends the
+// guess); in the notepad, nothing; elsewhere every key but the notepad's,
+// the cursor's and the row numbers (enter asks, g opens a guess, p passes).
+func (b *Board) holds(msg tea.KeyPressMsg) bool {
+	switch {
+	case b.guessing:
+		return key.Matches(msg, b.km.Submit, b.km.Choose)
+	case b.notepad:
+		return false
+	}
+	return !key.Matches(msg, b.km.Notes, b.km.Up, b.km.Down, b.km.Left, b.km.Right, b.km.Pick)
+}
 
 // Overlay implements board.Board.
 func (b *Board) Overlay() bool { return b.notepad }
@@ -150,6 +171,9 @@ func (b *Board) closeGuess() {
 
 // Update implements board.Board.
 func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	if b.busy && b.holds(msg) {
+		return board.Held(), nil
+	}
 	if !b.has {
 		return nil, nil
 	}

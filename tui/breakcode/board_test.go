@@ -430,3 +430,47 @@ func TestGuessNoteIsASentence(t *testing.T) {
 		t.Errorf("shown guess note = %q", shown)
 	}
 }
+
+// A busy board (its last move still on its way) holds back every key that
+// could make a move, changing nothing for it, and lets the cursor, the row
+// numbers, typing and the notepad work.
+func TestBusyBoardHoldsMoves(t *testing.T) {
+	st := deal(t, 2, 3)
+	me := st.Status().Active[0]
+	view := st.View(engine.SeatViewer(me)).(bc.View)
+	b, _ := render(st, engine.SeatViewer(me), nil, 80, 20)
+	b.SetBusy(true)
+	if a := press(b, "3"); a != nil || b.cursor != 2 {
+		t.Fatalf("a row number while busy: action %q, cursor %d", a, b.cursor)
+	}
+	for _, k := range []string{"enter", "g", "p"} {
+		if a := press(b, k); !board.IsHeld(a) {
+			t.Fatalf("%s while busy: action %q, want it held", k, a)
+		}
+	}
+	if b.Capturing() || b.cursor != 2 {
+		t.Fatalf("a held key changed the board: entry open %v, cursor %d", b.Capturing(), b.cursor)
+	}
+	press(b, "n")
+	if !b.Overlay() {
+		t.Fatal("the notepad did not open while busy")
+	}
+	press(b, "n")
+
+	// In the guess entry, typing works and enter is held with the text kept.
+	b.SetBusy(false)
+	press(b, "g")
+	b.SetBusy(true)
+	press(b, "1", "b")
+	if a := press(b, "enter"); !board.IsHeld(a) || !b.Capturing() || b.input.Value() != "1b" {
+		t.Fatalf("enter in the entry while busy: action %q, open %v, text %q", a, b.Capturing(), b.input.Value())
+	}
+	press(b, "esc")
+
+	// Once the move is answered, enter asks the third card again.
+	b.SetBusy(false)
+	var a bc.Action
+	if act := press(b, "enter"); json.Unmarshal(act, &a) != nil || a.Ask == nil || a.Ask.Card != view.FaceUp[2] {
+		t.Fatalf("ask after the wait: %s", act)
+	}
+}

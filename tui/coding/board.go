@@ -73,6 +73,10 @@ type Board struct {
 	paint  widget.Paints
 	logs   widget.LogCache
 	widths widget.Widths // see width
+
+	// busy says a move is on its way to the table: keys that could make
+	// another are held back (SetBusy, holds).
+	busy bool
 }
 
 var _ board.Board = (*Board)(nil)
@@ -126,6 +130,23 @@ func (b *Board) SetTimeLeft(left time.Duration) {
 
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
+
+// SetBusy implements board.Board.
+func (b *Board) SetBusy(busy bool) { b.busy = busy }
+
+// holds reports whether msg could make a move on this board, so that a
+// busy board holds it back: in the number entry, enter (it sends the
+// answer); in the notes, nothing; elsewhere every key but the notes', the
+// cursor's and the row numbers (enter, tap and vote all play).
+func (b *Board) holds(msg tea.KeyPressMsg) bool {
+	if b.entry {
+		return key.Matches(msg, b.km.Submit, b.km.Choose)
+	}
+	if b.notes {
+		return false
+	}
+	return !key.Matches(msg, b.km.Notes, b.km.Up, b.km.Down, b.km.Left, b.km.Right, b.km.Pick)
+}
 
 // Overlay implements board.Board.
 func (b *Board) Overlay() bool { return b.notes }
@@ -262,6 +283,9 @@ func (b *Board) closeEntry() {
 
 // Update implements board.Board.
 func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	if b.busy && b.holds(msg) {
+		return board.Held(), nil
+	}
 	if !b.has {
 		return nil, nil
 	}

@@ -69,6 +69,10 @@ type Board struct {
 	chips  widget.Memo[it.End, string]
 	events widget.Memo[logKey, []string]
 	widths widget.Widths
+
+	// busy says a move is on its way to the table: keys that could make
+	// another are held back (SetBusy, holds).
+	busy bool
 }
 
 var _ board.Board = (*Board)(nil)
@@ -99,6 +103,21 @@ func (b *Board) SetView(view any, c board.Context) {
 
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
+
+// SetBusy implements board.Board.
+func (b *Board) SetBusy(busy bool) { b.busy = busy }
+
+// holds reports whether msg could make a move on this board, so that a
+// busy board holds it back: while a guess is built or typed, enter (it
+// proposes the guess); elsewhere every key but the notes', the arrows and
+// the numbers that pick a card (enter plays, d discards, i and u buy hints).
+func (b *Board) holds(msg tea.KeyPressMsg) bool {
+	if b.guessing {
+		return key.Matches(msg, b.km.Submit, b.km.Choose)
+	}
+	free := key.Matches(msg, b.km.Notes, b.km.Up, b.km.Down, b.km.Left, b.km.Right, b.km.Pick)
+	return !free
+}
 
 // Overlay implements board.Board: the guess builder takes the arrows and esc.
 func (b *Board) Overlay() bool { return b.guessing }
@@ -139,6 +158,9 @@ func (b *Board) card() (it.Card, bool) {
 
 // Update implements board.Board.
 func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	if b.busy && b.holds(msg) {
+		return board.Held(), nil
+	}
 	if !b.has || b.c.Replay {
 		return nil, nil
 	}

@@ -95,6 +95,10 @@ type Board struct {
 	paint  widget.Paints
 	logs   widget.LogCache
 	widths widget.Widths // see width
+
+	// busy says a move is on its way to the table: keys that could make
+	// another are held back (SetBusy, holds).
+	busy bool
 }
 
 // checkedRule caches CheckRule for the text being typed or built, so a
@@ -160,6 +164,24 @@ func (b *Board) SetView(view any, c board.Context) {
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
 
+// SetBusy implements board.Board.
+func (b *Board) SetBusy(busy bool) { b.busy = busy }
+
+// holds reports whether msg could make a move on this board, so that a
+// busy board holds it back: in a text entry (a rule, a guess, a hint),
+// enter; in the library, the builder and the notes, nothing; on the table
+// every key but the notes', the arrows and the card numbers (enter lays or
+// plays a card, y and n vote or judge, g guesses, p passes).
+func (b *Board) holds(msg tea.KeyPressMsg) bool {
+	switch b.mode {
+	case modeRule, modeFree, modeGuess, modeHint:
+		return key.Matches(msg, b.km.Submit, b.km.Choose)
+	case modeLibrary, modeBuilder, modeNotes:
+		return false
+	}
+	return !key.Matches(msg, b.km.Notes, b.km.Up, b.km.Down, b.km.Left, b.km.Right, b.km.Pick)
+}
+
 // Capturing implements board.Board: a text entry has the keyboard.
 func (b *Board) Capturing() bool {
 	switch b.mode {
@@ -214,6 +236,9 @@ func (b *Board) closeInput() {
 
 // Update implements board.Board.
 func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
+	if b.busy && b.holds(msg) {
+		return board.Held(), nil
+	}
 	if !b.has {
 		return nil, nil
 	}
