@@ -398,6 +398,21 @@ func (b *Board) builderTyping() bool {
 	return b.mode == modeRule || b.mode == modeGuess && b.v.Mode == wtr.Machine
 }
 
+// typedReads reports whether the rule or guess typed so far reads as a
+// rule of the language (false while nothing is typed).
+func (b *Board) typedReads() bool {
+	text := strings.TrimSpace(b.input.Value())
+	switch {
+	case text == "":
+		return false
+	case b.mode == modeRule:
+		_, err := b.check(text)
+		return err == nil
+	}
+	_, err := wtr.ParseGuess(text)
+	return err == nil
+}
+
 func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 	switch {
 	case key.Matches(msg, b.km.Cancel):

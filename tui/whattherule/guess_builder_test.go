@@ -101,3 +101,36 @@ func helpKeys(b *Board) string {
 	}
 	return strings.Join(ks, " · ")
 }
+
+// TestReferenceStaysWhileTheTextDoesNotRead: the rule language in brief
+// stays under the entry while what is typed does not read as a rule (the
+// player who typed "no circles" needs the examples most), and gives way
+// to the preview once it reads. Both for a guesser and for the game
+// master writing the rule, in the room a board has at 80×24.
+func TestReferenceStaysWhileTheTextDoesNotRead(t *testing.T) {
+	st, p := guessing(t)
+	gmSt := deal(t, 3, 8, nil)
+	gm := gmSt.View(engine.Omniscient()).(wtr.View).GM
+	for _, c := range []struct {
+		who  string
+		st   engine.State
+		seat engine.Seat
+		open string
+	}{{"guesser", st, p, "g"}, {"game master", gmSt, gm, "w"}} {
+		b, _ := render(c.st, engine.SeatViewer(c.seat), nil, 80, 18)
+		b.Update(press(c.open))
+		if !b.builderTyping() {
+			t.Fatalf("%s: %s did not open a rule entry", c.who, c.open)
+		}
+		typeText(b, "no circles")
+		out := b.View()
+		checkFits(t, out, 80, 18, c.who+" typing a rule that does not read")
+		if !strings.Contains(out, "The rule language") || !strings.Contains(out, "shape != circle") {
+			t.Errorf("%s: the reference went away while the text does not read:\n%s", c.who, out)
+		}
+		b.input.SetValue("shape != circle")
+		if out := b.View(); strings.Contains(out, "The rule language") {
+			t.Errorf("%s: the reference stays over a rule that reads:\n%s", c.who, out)
+		}
+	}
+}

@@ -7,9 +7,9 @@ import "strings"
 // read as a rule by TestReferenceExamplesParse.
 const (
 	referenceIntro = "A rule reads the card played (shape, count, filled, color) and the cards " +
-		"before it on the line (prev.color, prev2.count …), and says whether the card may come next."
+		"before it on the line (prev.color, prev2.count and so on), and says whether the card may come next."
 	referenceHow = "Values: circle triangle square · 1 to 6 · filled or not filled · white black. " +
-		"Compare with == != < <= > >= or in {…}; join with and, or, not, if … then … else."
+		"Compare with == != < <= > >= or in {1, 2}; join with and, or, not, if A then B else C."
 )
 
 // referenceExamples are rules with what they mean.

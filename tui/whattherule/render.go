@@ -91,9 +91,9 @@ func (b *Board) tableView(w, h int) []string {
 	room := h - len(top) - len(bottom)
 	lineRows := b.lineRows(w, max(1, min(room, 2+b.maxBelow())))
 	room -= len(lineRows)
-	if b.builderTyping() && strings.TrimSpace(b.input.Value()) == "" {
-		// Nothing typed yet: the rule language in brief, in the room the
-		// log would have had.
+	if b.builderTyping() && !b.typedReads() {
+		// Nothing typed yet, or nothing that reads: the rule language in
+		// brief, in the room the log would have had.
 		ref := b.referenceLines(w, room)
 		bottom = append(bottom, ref...)
 		room -= len(ref)
@@ -492,9 +492,6 @@ func duration(ms int) string {
 	return fmt.Sprintf("%ds", ms/1000)
 }
 
-// entryLines are a text entry and what the board can say about it as it is
-// typed: for a machine rule, whether it reads, its English and which faces
-// it lets start the line; for a guess, whether it reads.
 // errorLines are a refusal or a reading error, wrapped by words to w cells:
 // never cut off, since they say what to do.
 func (b *Board) errorLines(msg string, w int) []string {
@@ -505,11 +502,14 @@ func (b *Board) errorLines(msg string, w int) []string {
 	return lines
 }
 
+// entryLines are a text entry and what the board can say about it as it is
+// typed: for a machine rule, whether it reads, its English and which faces
+// it lets start the line; for a guess, whether it reads.
 func (b *Board) entryLines(w int) []string {
 	var head, tip string
 	switch b.mode {
 	case modeRule:
-		head, tip = "Write your rule", "like: shape != prev.shape   or   if color == black then count <= 3"
+		head, tip = "Write your rule", "in the rule language (tab: the builder)"
 	case modeFree:
 		head, tip = "Write a free rule", "in plain words; you will judge every card and guess yourself"
 	case modeGuess:
