@@ -4,6 +4,10 @@ import (
 	"charm.land/bubbles/v2/key"
 
 	"github.com/codebreakers/codebreakers/tui/board"
+	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
+	codingboard "github.com/codebreakers/codebreakers/tui/coding"
+	ifboard "github.com/codebreakers/codebreakers/tui/ifthen"
+	wtrboard "github.com/codebreakers/codebreakers/tui/whattherule"
 )
 
 // keys is every key binding of the session UI, in one place. Screens pick
@@ -27,7 +31,17 @@ type keys struct {
 	// seeking
 	bots key.Binding
 
-	board board.KeyMap
+	board boardKeys
+}
+
+// boardKeys are the game boards' keys: the ones they share (embedded, so
+// a screen can read a.km.board.Notes) and each game's whole key map.
+type boardKeys struct {
+	board.Keys
+	breakcode   bcboard.KeyMap
+	coding      codingboard.KeyMap
+	ifthen      ifboard.KeyMap
+	whattherule wtrboard.KeyMap
 }
 
 func newKeys() keys {
@@ -71,7 +85,7 @@ func newKeys() keys {
 	}
 	// The boards' keys, named plainly: each board shows them with what
 	// they do on it (widget.Help, widget.Pair), and only where they work.
-	k.board = board.KeyMap{
+	shared := board.Keys{
 		Up:     key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑", "up")),
 		Down:   key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓", "down")),
 		Left:   key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←", "left")),
@@ -79,10 +93,40 @@ func newKeys() keys {
 		Choose: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "choose")),
 		Guess:  key.NewBinding(key.WithKeys("g"), key.WithHelp("g", "guess")),
 		Notes:  key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "notes")),
-		Pass:   key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),
 		Pick:   key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"), key.WithHelp("1-9", "pick")),
 		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
+	}
+	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
+	pass := b("p", "pass")
+	k.board = boardKeys{
+		Keys:      shared,
+		breakcode: bcboard.KeyMap{Keys: shared, Pass: pass},
+		coding: codingboard.KeyMap{Keys: shared,
+			Tap: b("t", "tap"), Vote: b("v", "vote for data"), Stop: b("s", "stop")},
+		ifthen: ifboard.KeyMap{Keys: shared,
+			Discard: b("d", "discard"), Hint: b("i", "buy hint"), FreeHint: b("u", "free hint"),
+			Lucky: b("z", "lucky draw"), Second: b("s", "second chance"), Yes: b("y", "agree"),
+			No: b("n", "decline"), Cycle: b("x", "cycle card"),
+			ToBuilder: b("tab", "builder"), TypeIt: b("tab", "type it")},
+		whattherule: wtrboard.KeyMap{Keys: shared, Pass: pass,
+			Reveal: b("r", "reveal hand"), Propose: b("i", "propose hints"),
+			Yes: b("y", "yes"), No: b("n", "no"), Announce: b("a", "announce hint"),
+			Write: b("w", "write rule"), Build: b("u", "rule builder"), Free: b("f", "free rule"),
+			Library: b("b", "library"), Draw: b("d", "draw a rule"), CallOff: b("x", "call off round"),
+			TypeHint: b("t", "type hint"),
+			// A player may build a guess as the game master builds a rule.
+			BuildGuess: b("u", "build a guess"),
+			ToBuilder:  b("tab", "builder"), ToTyping: b("tab", "type it"),
+			Builder: wtrboard.BuilderKeys{
+				Next:    key.NewBinding(key.WithKeys("space", "+", "="), key.WithHelp("space", "next choice")),
+				Prev:    key.NewBinding(key.WithKeys("-"), key.WithHelp("-", "previous choice")),
+				AddIf:   b("i", "add an if clause"),
+				AddThen: b("t", "add a then clause"),
+				AddElse: b("o", "add an otherwise clause"),
+				Remove:  b("x", "remove clause"),
+				Join:    b("a", "all / any"),
+			}},
 	}
 	return k
 }

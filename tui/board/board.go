@@ -108,13 +108,14 @@ type Styles struct {
 	TileHidden lipgloss.Style
 }
 
-// KeyMap holds the bindings a board uses. It is built in tui/keys.go.
-type KeyMap struct {
+// Keys are the keys every board shares, each board's KeyMap embeds them
+// and adds its own game's. They are built in tui/keys.go; a board shows
+// each with what it does there (widget.Help, widget.Pair).
+type Keys struct {
 	Up, Down, Left, Right key.Binding
-	Choose                key.Binding // ask the highlighted question
+	Choose                key.Binding // act on the highlighted row
 	Guess                 key.Binding // open the guess entry
-	Notes                 key.Binding // toggle the full notepad
-	Pass                  key.Binding // decline a last-chance guess
+	Notes                 key.Binding // toggle the full notes panel
 	Pick                  key.Binding // jump to a numbered row (1–9)
 	Submit                key.Binding // send what was typed
 	Cancel                key.Binding // close a field without sending

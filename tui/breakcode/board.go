@@ -26,7 +26,7 @@ import (
 // Board is the Break the Code board. It implements board.Board.
 type Board struct {
 	st  board.Styles
-	km  board.KeyMap
+	km  KeyMap
 	v   bc.View
 	has bool
 	c   board.Context
@@ -82,7 +82,7 @@ func newPaint(st board.Styles) paint {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km board.KeyMap) *Board {
+func New(st board.Styles, km KeyMap) *Board {
 	return &Board{
 		st: st, km: km, numPick: map[int]int{}, input: widget.NewField("› ", "", 40),
 		paint: newPaint(st), notes: map[bc.Note]string{}, questions: map[questionRow]string{},

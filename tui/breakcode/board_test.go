@@ -15,17 +15,11 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
 
-func testKeys() board.KeyMap {
-	b := func(keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
-	}
-	return board.KeyMap{
-		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
-		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),
-		Pass: b("p"), Pick: b("1", "2", "3", "4", "5", "6"),
-	}
+func testKeys() KeyMap {
+	return KeyMap{Keys: boardtest.Keys(), Pass: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "p"))}
 }
 
 func plainStyles() board.Styles {

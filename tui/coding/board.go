@@ -32,11 +32,8 @@ const (
 
 // Board is The Coding's board. It implements board.Board.
 type Board struct {
-	st  board.Styles
-	km  board.KeyMap
-	tap key.Binding // claim the answer in the race
-	vot key.Binding // vote for more data
-	stp key.Binding // stop after a right decode
+	st board.Styles
+	km KeyMap
 
 	v   cg.View
 	has bool
@@ -82,12 +79,9 @@ type Board struct {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km board.KeyMap) *Board {
+func New(st board.Styles, km KeyMap) *Board {
 	return &Board{
 		st: st, km: km, paint: widget.NewPaints(st),
-		tap:   key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tap")),
-		vot:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "vote for data")),
-		stp:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "stop")),
 		input: widget.NewField("code › ", "F98", 8),
 	}
 }
@@ -319,19 +313,19 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 		return b.updateChoice(msg, &b.posCur, len(ps), func(i int) []byte { return cg.RevealAction(ps[i]) }), nil
 	}
 	switch {
-	case key.Matches(msg, b.tap):
+	case key.Matches(msg, b.km.Tap):
 		if !b.canTap() {
 			b.err = b.whyNot("tap")
 			return nil, nil
 		}
 		return cg.TapAction(), nil
-	case key.Matches(msg, b.vot):
+	case key.Matches(msg, b.km.Vote):
 		if !b.canVote() {
 			b.err = b.whyNot("vote")
 			return nil, nil
 		}
 		return cg.VoteAction(), nil
-	case key.Matches(msg, b.stp):
+	case key.Matches(msg, b.km.Stop):
 		if !b.canStop() {
 			b.err = b.whyNot("stop")
 			return nil, nil
@@ -595,10 +589,10 @@ func (b *Board) ShortHelp() []key.Binding {
 		ks = append(ks, widget.Help(km.Choose, "enter", "hack"))
 	}
 	if b.canTap() {
-		ks = append(ks, b.tap)
+		ks = append(ks, b.km.Tap)
 	}
 	if b.canVote() {
-		ks = append(ks, b.vot)
+		ks = append(ks, b.km.Vote)
 	}
 	if b.canDecode() || b.canTap() {
 		label := "decode"
@@ -608,7 +602,7 @@ func (b *Board) ShortHelp() []key.Binding {
 		ks = append(ks, widget.Help(km.Guess, "g", label))
 	}
 	if b.canStop() {
-		ks = append(ks, b.stp)
+		ks = append(ks, b.km.Stop)
 	}
 	return append(ks, details)
 }

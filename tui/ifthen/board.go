@@ -24,27 +24,10 @@ import (
 	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
-// keys are this board's own bindings on top of the shared board.KeyMap.
-type keys struct {
-	discard, hint, freeHint, lucky, second, yes, no, cycle key.Binding
-	tab, typeIt                                            key.Binding // the guess: back to the builder, or type it
-}
-
-func newKeys() keys {
-	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
-	return keys{
-		discard: b("d", "discard"), hint: b("i", "buy hint"), freeHint: b("u", "free hint"),
-		lucky: b("z", "lucky draw"), second: b("s", "second chance"), yes: b("y", "agree"),
-		no: b("n", "decline"), cycle: b("x", "cycle card"),
-		tab: b("tab", "builder"), typeIt: b("tab", "type it"),
-	}
-}
-
 // Board is the If Then board. It implements board.Board.
 type Board struct {
 	st  board.Styles
-	km  board.KeyMap
-	k   keys
+	km  KeyMap
 	v   it.View
 	has bool
 	c   board.Context
@@ -78,8 +61,8 @@ type Board struct {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, k: newKeys(), paint: widget.NewPaints(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
+func New(st board.Styles, km KeyMap) *Board {
+	return &Board{st: st, km: km, paint: widget.NewPaints(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
 		input: widget.NewField("rule › ", "e.g. bg != prev.bg", 200)}
 }
 
@@ -206,7 +189,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 		}
 	case key.Matches(msg, b.km.Choose):
 		return b.choose(), nil
-	case key.Matches(msg, b.k.discard):
+	case key.Matches(msg, b.km.Discard):
 		if b.silenced() {
 			b.err = silenceText
 			return nil, nil
@@ -215,22 +198,22 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			return it.DiscardAction(b.cursor), nil
 		}
 		b.err = b.whyNot()
-	case key.Matches(msg, b.k.cycle):
+	case key.Matches(msg, b.km.Cycle):
 		if b.myTurn() && v.Phase == it.MastermindTurn {
 			return it.CycleAction(b.cursor), nil
 		}
-	case key.Matches(msg, b.k.yes), key.Matches(msg, b.k.no):
+	case key.Matches(msg, b.km.Yes), key.Matches(msg, b.km.No):
 		if b.myTurn() && v.Phase == it.Vote {
-			return it.VoteAction(key.Matches(msg, b.k.yes)), nil
+			return it.VoteAction(key.Matches(msg, b.km.Yes)), nil
 		}
 		b.err = "There is nothing to vote on."
-	case key.Matches(msg, b.k.hint):
+	case key.Matches(msg, b.km.Hint):
 		return b.propose(it.Proposal{Kind: it.ProposeHint}), nil
-	case key.Matches(msg, b.k.freeHint):
+	case key.Matches(msg, b.km.FreeHint):
 		return b.propose(it.Proposal{Kind: it.ProposeFreeHint}), nil
-	case key.Matches(msg, b.k.lucky):
+	case key.Matches(msg, b.km.Lucky):
 		return b.propose(it.Proposal{Kind: it.ProposeLuckyDraw, Card: b.cursor}), nil
-	case key.Matches(msg, b.k.second):
+	case key.Matches(msg, b.km.Second):
 		return b.propose(it.Proposal{Kind: it.ProposeSecondChance}), nil
 	case key.Matches(msg, b.km.Guess):
 		if !b.canGuess() {
@@ -317,7 +300,7 @@ func (b *Board) updateGuess(msg tea.KeyPressMsg) []byte {
 		b.closeGuess()
 		b.err = ""
 		return nil
-	case key.Matches(msg, b.k.tab):
+	case key.Matches(msg, b.km.ToBuilder):
 		b.typing = !b.typing
 		if b.typing {
 			if text, err := b.builder.text(); err == nil && b.input.Value() == "" {
@@ -373,9 +356,9 @@ func (b *Board) ShortHelp() []key.Binding {
 	km := b.km
 	switch {
 	case b.guessing && b.typing:
-		return []key.Binding{widget.Help(km.Submit, "enter", "send"), b.k.tab, widget.Help(km.Cancel, "esc", "cancel")}
+		return []key.Binding{widget.Help(km.Submit, "enter", "send"), b.km.ToBuilder, widget.Help(km.Cancel, "esc", "cancel")}
 	case b.guessing:
-		return append(b.builder.help(km), b.k.typeIt, widget.Help(km.Cancel, "esc", "cancel"))
+		return append(b.builder.help(km), b.km.TypeIt, widget.Help(km.Cancel, "esc", "cancel"))
 	case !b.has || b.c.Replay:
 		return nil
 	}
@@ -398,7 +381,7 @@ func (b *Board) ShortHelp() []key.Binding {
 			if len(b.v.Hand) > 0 {
 				ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "turn"), widget.Help(km.Choose, "enter", "play"))
 				if !b.silenced() {
-					ks = append(ks, b.k.discard)
+					ks = append(ks, b.km.Discard)
 				}
 			}
 		case it.Penalty:
@@ -407,7 +390,7 @@ func (b *Board) ShortHelp() []key.Binding {
 			}
 			ks = append(ks, widget.Help(km.Choose, "enter", "draw"))
 		case it.Vote:
-			ks = append(ks, b.k.yes, b.k.no)
+			ks = append(ks, b.km.Yes, b.km.No)
 		case it.PassLeft:
 			if len(b.v.Hand) > 1 {
 				ks = append(ks, cards)
@@ -424,7 +407,7 @@ func (b *Board) ShortHelp() []key.Binding {
 			if len(b.v.Market) > 0 {
 				ks = append(ks, widget.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "Market card"))
 			}
-			ks = append(ks, widget.Help(km.Choose, "enter", "swap"), b.k.cycle)
+			ks = append(ks, widget.Help(km.Choose, "enter", "swap"), b.km.Cycle)
 		}
 	}
 	return append(ks, b.proposals()...)
@@ -447,16 +430,16 @@ func (b *Board) proposals() []key.Binding {
 	}
 	var ks []key.Binding
 	if may(it.ProposeHint) && v.HintCost > 0 && v.HintsOut < 2 && v.Deck >= v.HintCost {
-		ks = append(ks, b.k.hint)
+		ks = append(ks, b.km.Hint)
 	}
 	if may(it.ProposeFreeHint) && kept(it.EventFreeHint) && v.HintsOut < 2 {
-		ks = append(ks, b.k.freeHint)
+		ks = append(ks, b.km.FreeHint)
 	}
 	if may(it.ProposeLuckyDraw) && kept(it.EventLuckyDraw) && len(v.Hand) > 0 {
-		ks = append(ks, b.k.lucky)
+		ks = append(ks, b.km.Lucky)
 	}
 	if may(it.ProposeSecondChance) && kept(it.EventSecondChance) && v.Phase == it.Penalty && v.TakeBack {
-		ks = append(ks, b.k.second)
+		ks = append(ks, b.km.Second)
 	}
 	if may(it.ProposeGuess) && b.canGuess() {
 		ks = append(ks, widget.Help(b.km.Guess, "g", "guess the Code"))

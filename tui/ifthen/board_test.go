@@ -14,17 +14,16 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
 
-func testKeys() board.KeyMap {
-	b := func(keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
-	}
-	return board.KeyMap{
-		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
-		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),
-		Pass: b("p"), Pick: b("1", "2", "3", "4", "5", "6", "7", "8", "9"),
-	}
+// testKeys are the session's keys for this board (tui/keys.go).
+func testKeys() KeyMap {
+	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
+	return KeyMap{Keys: boardtest.Keys(),
+		Discard: b("d", "discard"), Hint: b("i", "buy hint"), FreeHint: b("u", "free hint"),
+		Lucky: b("z", "lucky draw"), Second: b("s", "second chance"), Yes: b("y", "agree"),
+		No: b("n", "decline"), Cycle: b("x", "cycle card"), ToBuilder: b("tab", "builder"), TypeIt: b("tab", "type it")}
 }
 
 func plainStyles() board.Styles {

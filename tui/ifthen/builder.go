@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/engine/rulelang"
-	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
@@ -196,7 +195,7 @@ func (g *guessBuilder) remove() {
 }
 
 // help lists the builder's keys that do something where its cursor is.
-func (g *guessBuilder) help(km board.KeyMap) []key.Binding {
+func (g *guessBuilder) help(km KeyMap) []key.Binding {
 	rows := g.rows()
 	r := rows[min(g.row, len(rows)-1)]
 	ks := []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "row")}

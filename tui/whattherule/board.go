@@ -36,42 +36,13 @@ const (
 	modeBuilder      // the game master builds a machine rule (or a player a guess) from clauses
 )
 
-// localKeys are the keys this game adds to the shared board keymap.
-type localKeys struct {
-	reveal, propose, yes, no, announce, write, build, free, library, draw, callOff, typeHint key.Binding
-	buildGuess, toBuilder, toTyping                                                          key.Binding
-}
-
-func newLocalKeys() localKeys {
-	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
-	return localKeys{
-		reveal:   b("r", "reveal hand"),
-		propose:  b("i", "propose hints"),
-		yes:      b("y", "yes"),
-		no:       b("n", "no"),
-		announce: b("a", "announce hint"),
-		write:    b("w", "write rule"),
-		build:    b("u", "rule builder"),
-		free:     b("f", "free rule"),
-		library:  b("b", "library"),
-		draw:     b("d", "draw a rule"),
-		callOff:  b("x", "call off round"),
-		typeHint: b("t", "type hint"),
-		// A player may build a guess as the game master builds a rule.
-		buildGuess: b("u", "build a guess"),
-		toBuilder:  b("tab", "builder"),
-		toTyping:   b("tab", "type it"),
-	}
-}
-
 // Board is the What the Rule?! board. It implements board.Board.
 type Board struct {
-	st   board.Styles
-	km   board.KeyMap
-	keys localKeys
-	v    wtr.View
-	has  bool
-	c    board.Context
+	st  board.Styles
+	km  KeyMap
+	v   wtr.View
+	has bool
+	c   board.Context
 
 	mode      mode
 	input     widget.Field
@@ -121,9 +92,9 @@ func (b *Board) check(text string) (*rulelang.Rule, error) {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km board.KeyMap) *Board {
-	return &Board{st: st, km: km, paint: widget.NewPaints(st), keys: newLocalKeys(), input: widget.NewField("› ", "", wtr.MaxRuleText),
-		lib: wtr.Library(), bld: newBuilder()}
+func New(st board.Styles, km KeyMap) *Board {
+	return &Board{st: st, km: km, paint: widget.NewPaints(st), input: widget.NewField("› ", "", wtr.MaxRuleText),
+		lib: wtr.Library(), bld: newBuilder(km.Builder)}
 }
 
 // SetView implements board.Board.
@@ -276,7 +247,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 // updateChoice handles y and n where they answer something: votes, a free
 // rule's verdicts, and "none of it fits".
 func (b *Board) updateChoice(msg tea.KeyPressMsg) ([]byte, bool) {
-	yes, no := key.Matches(msg, b.keys.yes), key.Matches(msg, b.keys.no)
+	yes, no := key.Matches(msg, b.km.Yes), key.Matches(msg, b.km.No)
 	if !yes && !no {
 		return nil, false
 	}
@@ -318,7 +289,7 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 		default:
 			b.err = b.whyNot()
 		}
-	case key.Matches(msg, b.keys.reveal):
+	case key.Matches(msg, b.km.Reveal):
 		if b.canPlay() {
 			return wtr.RevealAction()
 		}
@@ -333,43 +304,43 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 		if b.canGuess() {
 			return wtr.NoGuessAction()
 		}
-	case key.Matches(msg, b.keys.propose):
+	case key.Matches(msg, b.km.Propose):
 		if b.seated() && v.CanPropose() {
 			return wtr.ProposeHintsAction()
 		}
 		b.err = "Hints can be proposed between turns, once per player each round."
-	case key.Matches(msg, b.keys.announce):
+	case key.Matches(msg, b.km.Announce):
 		if b.seated() && v.CanAnnounce() {
 			return wtr.AnnounceAction()
 		}
-	case key.Matches(msg, b.keys.typeHint):
+	case key.Matches(msg, b.km.TypeHint):
 		if b.isGM() && v.Phase == wtr.HintGive {
 			b.open(modeHint, "hint › ")
 		}
-	case key.Matches(msg, b.keys.write):
+	case key.Matches(msg, b.km.Write):
 		if b.isGM() && v.Phase == wtr.Setup {
 			b.open(modeRule, "rule › ")
 		}
-	case key.Matches(msg, b.keys.build):
+	case key.Matches(msg, b.km.Build):
 		switch {
 		case b.isGM() && v.Phase == wtr.Setup:
 			b.openBuilder(false)
 		case b.canGuess() && v.Mode == wtr.Machine:
 			b.openBuilder(true)
 		}
-	case key.Matches(msg, b.keys.free):
+	case key.Matches(msg, b.km.Free):
 		if b.isGM() && v.Phase == wtr.Setup {
 			b.open(modeFree, "free rule › ")
 		}
-	case key.Matches(msg, b.keys.library):
+	case key.Matches(msg, b.km.Library):
 		if b.isGM() && v.Phase == wtr.Setup {
 			b.mode, b.err = modeLibrary, ""
 		}
-	case key.Matches(msg, b.keys.draw):
+	case key.Matches(msg, b.km.Draw):
 		if b.isGM() && v.Phase == wtr.Setup {
 			return wtr.DrawAction(0)
 		}
-	case key.Matches(msg, b.keys.callOff):
+	case key.Matches(msg, b.km.CallOff):
 		if b.isGM() && v.Mode == wtr.Free && v.Phase != wtr.Setup {
 			if b.confirm {
 				b.confirm = false
@@ -385,7 +356,7 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 // keeping the clauses built so far for the same purpose.
 func (b *Board) openBuilder(guess bool) {
 	if len(b.bld.rows()) == 0 || b.bldGuess != guess {
-		b.bld = newBuilder()
+		b.bld = newBuilder(b.km.Builder)
 	}
 	b.bldGuess = guess
 	b.input.Blur()
@@ -419,7 +390,7 @@ func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 		b.closeInput()
 		b.err = ""
 		return nil
-	case b.builderTyping() && key.Matches(msg, b.keys.toBuilder):
+	case b.builderTyping() && key.Matches(msg, b.km.ToBuilder):
 		b.openBuilder(b.mode == modeGuess)
 		return nil
 	case key.Matches(msg, b.km.Submit):
@@ -461,7 +432,7 @@ func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 
 func (b *Board) updateLibrary(msg tea.KeyPressMsg) []byte {
 	switch {
-	case key.Matches(msg, b.km.Cancel), key.Matches(msg, b.keys.library):
+	case key.Matches(msg, b.km.Cancel), key.Matches(msg, b.km.Library):
 		b.mode = modeMain
 	case key.Matches(msg, b.km.Up):
 		b.libCursor = max(0, b.libCursor-1)
@@ -470,7 +441,7 @@ func (b *Board) updateLibrary(msg tea.KeyPressMsg) []byte {
 	case key.Matches(msg, b.km.Choose):
 		b.mode = modeMain
 		return wtr.LibraryAction(b.libCursor)
-	case key.Matches(msg, b.keys.draw):
+	case key.Matches(msg, b.km.Draw):
 		b.mode = modeMain
 		return wtr.DrawAction(0)
 	}
@@ -525,18 +496,18 @@ func (b *Board) ShortHelp() []key.Binding {
 	cancel := widget.Help(km.Cancel, "esc", "cancel")
 	switch b.mode {
 	case modeRule:
-		return []key.Binding{widget.Help(km.Submit, "enter", "set the rule"), b.keys.toBuilder, cancel}
+		return []key.Binding{widget.Help(km.Submit, "enter", "set the rule"), b.km.ToBuilder, cancel}
 	case modeFree:
 		return []key.Binding{widget.Help(km.Submit, "enter", "set the free rule"), cancel}
 	case modeGuess:
 		if b.v.Mode == wtr.Machine {
-			return []key.Binding{widget.Help(km.Submit, "enter", "guess"), b.keys.toBuilder, cancel}
+			return []key.Binding{widget.Help(km.Submit, "enter", "guess"), b.km.ToBuilder, cancel}
 		}
 		return []key.Binding{widget.Help(km.Submit, "enter", "guess"), cancel}
 	case modeHint:
 		return []key.Binding{widget.Help(km.Submit, "enter", "give the hint"), cancel}
 	case modeLibrary:
-		return []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "browse"), widget.Help(km.Choose, "enter", "use rule"), b.keys.draw,
+		return []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "browse"), widget.Help(km.Choose, "enter", "use rule"), b.km.Draw,
 			widget.Help(km.Cancel, "esc", "close")}
 	case modeNotes:
 		var ks []key.Binding
@@ -549,7 +520,7 @@ func (b *Board) ShortHelp() []key.Binding {
 		if b.bldGuess {
 			use = "guess it"
 		}
-		return append(b.bld.help(km), widget.Help(km.Choose, "enter", use), b.keys.toTyping, cancel)
+		return append(b.bld.help(km), widget.Help(km.Choose, "enter", use), b.km.ToTyping, cancel)
 	}
 	rounds := widget.Help(km.Notes, "n", "rounds")
 	if b.c.Replay || !b.has {
@@ -559,44 +530,44 @@ func (b *Board) ShortHelp() []key.Binding {
 	var ks []key.Binding
 	switch {
 	case b.canVote():
-		ks = append(ks, b.keys.yes, b.keys.no)
+		ks = append(ks, b.km.Yes, b.km.No)
 	case b.judging():
-		ks = append(ks, widget.Help(b.keys.yes, "y", "fits"), widget.Help(b.keys.no, "n", "does not fit"))
+		ks = append(ks, widget.Help(b.km.Yes, "y", "fits"), widget.Help(b.km.No, "n", "does not fit"))
 	case b.laying():
 		if len(v.Revealed) > 1 {
 			ks = append(ks, cards)
 		}
 		ks = append(ks, widget.Help(km.Choose, "enter", "lay it"))
 		if v.Mode == wtr.Free {
-			ks = append(ks, widget.Help(b.keys.no, "n", "none fits"))
+			ks = append(ks, widget.Help(b.km.No, "n", "none fits"))
 		}
 	case b.isGM() && v.Phase == wtr.Setup:
-		ks = append(ks, b.keys.write, b.keys.build, b.keys.library, b.keys.draw, b.keys.free)
+		ks = append(ks, b.km.Write, b.km.Build, b.km.Library, b.km.Draw, b.km.Free)
 	case b.isGM() && v.Phase == wtr.HintGive:
 		if v.Mode == wtr.Machine {
 			ks = append(ks, widget.Help(km.Choose, "enter", "graded hint"))
 		}
-		ks = append(ks, b.keys.typeHint)
+		ks = append(ks, b.km.TypeHint)
 	case b.canPlay():
 		if len(v.Hand) > 1 {
 			ks = append(ks, cards)
 		}
-		ks = append(ks, widget.Help(km.Choose, "enter", "play"), b.keys.reveal)
+		ks = append(ks, widget.Help(km.Choose, "enter", "play"), b.km.Reveal)
 	case b.canGuess():
 		ks = append(ks, widget.Help(km.Guess, "g", "guess"))
 		if v.Mode == wtr.Machine {
-			ks = append(ks, b.keys.buildGuess)
+			ks = append(ks, b.km.BuildGuess)
 		}
 		ks = append(ks, widget.Help(km.Pass, "p", "no guess"))
 	}
 	if b.seated() && v.CanPropose() {
-		ks = append(ks, b.keys.propose)
+		ks = append(ks, b.km.Propose)
 	}
 	if b.seated() && v.CanAnnounce() {
-		ks = append(ks, b.keys.announce)
+		ks = append(ks, b.km.Announce)
 	}
 	if b.isGM() && v.Mode == wtr.Free && v.Phase != wtr.Setup {
-		ks = append(ks, b.keys.callOff)
+		ks = append(ks, b.km.CallOff)
 	}
 	if !b.canVote() && !b.judging() && !(b.laying() && v.Mode == wtr.Free) {
 		ks = append(ks, rounds)

@@ -14,17 +14,23 @@ import (
 	"github.com/codebreakers/codebreakers/engine"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
 	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
 
-func testKeys() board.KeyMap {
-	b := func(keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
+// testKeys are the session's keys for this board (tui/keys.go).
+func testKeys() KeyMap {
+	b := func(help string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
 	}
-	return board.KeyMap{
-		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
-		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),
-		Pass: b("p"), Pick: b("1", "2", "3", "4", "5", "6", "7", "8", "9"),
-	}
+	return KeyMap{Keys: boardtest.Keys(), Pass: b("p", "p"),
+		Reveal: b("reveal hand", "r"), Propose: b("propose hints", "i"), Yes: b("yes", "y"), No: b("no", "n"),
+		Announce: b("announce hint", "a"), Write: b("write rule", "w"), Build: b("rule builder", "u"),
+		Free: b("free rule", "f"), Library: b("library", "b"), Draw: b("draw a rule", "d"),
+		CallOff: b("call off round", "x"), TypeHint: b("type hint", "t"), BuildGuess: b("build a guess", "u"),
+		ToBuilder: b("builder", "tab"), ToTyping: b("type it", "tab"),
+		Builder: BuilderKeys{Next: b("next choice", "space", "+", "="), Prev: b("previous choice", "-"),
+			AddIf: b("add an if clause", "i"), AddThen: b("add a then clause", "t"),
+			AddElse: b("add an otherwise clause", "o"), Remove: b("remove clause", "x"), Join: b("all / any", "a")}}
 }
 
 func plainStyles() board.Styles {
@@ -391,7 +397,7 @@ func TestRuleBuilder(t *testing.T) {
 	}
 	// Removing every clause leaves nothing to send.
 	b.Update(press("u"))
-	b.bld = newBuilder()
+	b.bld = newBuilder(b.km.Builder)
 	b.mode = modeBuilder
 	keys("x")
 	if a, _ := b.Update(press("enter")); a != nil || b.err == "" {

@@ -11,7 +11,6 @@ import (
 	"github.com/codebreakers/codebreakers/engine/rulelang"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
-	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
@@ -19,36 +18,16 @@ import (
 // without typing: each clause is a card, an attribute, a test and an
 // argument, and every field is changed by cycling through its choices.
 
-// builderKeys are the builder's own keys.
-type builderKeys struct {
-	next, prev, addIf, addThen, addElse, remove, join key.Binding
-}
-
-func newBuilderKeys() builderKeys {
-	b := func(help string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], help))
-	}
-	return builderKeys{
-		next:    b("next choice", "space", "+", "="),
-		prev:    b("previous choice", "-"),
-		addIf:   b("add an if clause", "i"),
-		addThen: b("add a then clause", "t"),
-		addElse: b("add an otherwise clause", "o"),
-		remove:  b("remove clause", "x"),
-		join:    b("all / any", "a"),
-	}
-}
-
 // builderState is the builder's rule and cursor.
 type builderState struct {
 	rule  rulelang.Builder
 	row   int // index into rows()
 	field int // 0 card, 1 attribute, 2 test, 3 argument, 4 offset
-	keys  builderKeys
+	keys  BuilderKeys
 }
 
-func newBuilder() builderState {
-	st := builderState{keys: newBuilderKeys()}
+func newBuilder(keys BuilderKeys) builderState {
+	st := builderState{keys: keys}
 	st.rule.Then.Clauses = []rulelang.Clause{newClause()}
 	return st
 }
@@ -183,7 +162,7 @@ func (st *builderState) remove() {
 
 // help lists the builder's keys that do something where its cursor is
 // (enter and esc are the board's).
-func (st *builderState) help(km board.KeyMap) []key.Binding {
+func (st *builderState) help(km KeyMap) []key.Binding {
 	var ks []key.Binding
 	if len(st.rows()) > 1 {
 		ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "clause"))
@@ -192,14 +171,14 @@ func (st *builderState) help(km board.KeyMap) []key.Binding {
 		if fields(c) > 1 {
 			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "field"))
 		}
-		ks = append(ks, widget.Pair(st.keys.next, st.keys.prev, "space/-", "change"))
+		ks = append(ks, widget.Pair(st.keys.Next, st.keys.Prev, "space/-", "change"))
 	}
-	ks = append(ks, key.NewBinding(key.WithKeys(slices.Concat(st.keys.addIf.Keys(), st.keys.addThen.Keys(), st.keys.addElse.Keys())...),
+	ks = append(ks, key.NewBinding(key.WithKeys(slices.Concat(st.keys.AddIf.Keys(), st.keys.AddThen.Keys(), st.keys.AddElse.Keys())...),
 		key.WithHelp("i/t/o", "add if/then/otherwise")))
 	if st.clause() != nil {
-		ks = append(ks, st.keys.remove)
+		ks = append(ks, st.keys.Remove)
 		if rows := st.rows(); len(st.group(rows[min(st.row, len(rows)-1)].part).Clauses) > 1 {
-			ks = append(ks, st.keys.join)
+			ks = append(ks, st.keys.Join)
 		}
 	}
 	return ks
@@ -211,7 +190,7 @@ func (b *Board) updateBuilder(msg tea.KeyPressMsg) []byte {
 	switch {
 	case key.Matches(msg, b.km.Cancel):
 		b.mode, b.err = modeMain, ""
-	case key.Matches(msg, b.keys.toTyping):
+	case key.Matches(msg, b.km.ToTyping):
 		// Type it instead, starting from what the clauses say.
 		text, _ := st.rule.Text(wtr.Attributes())
 		if b.bldGuess {
@@ -231,19 +210,19 @@ func (b *Board) updateBuilder(msg tea.KeyPressMsg) []byte {
 		if c := st.clause(); c != nil {
 			st.field = min(fields(c)-1, st.field+1)
 		}
-	case key.Matches(msg, st.keys.next):
+	case key.Matches(msg, st.keys.Next):
 		st.change(1)
-	case key.Matches(msg, st.keys.prev):
+	case key.Matches(msg, st.keys.Prev):
 		st.change(-1)
-	case key.Matches(msg, st.keys.addIf):
+	case key.Matches(msg, st.keys.AddIf):
 		st.add(0)
-	case key.Matches(msg, st.keys.addThen):
+	case key.Matches(msg, st.keys.AddThen):
 		st.add(1)
-	case key.Matches(msg, st.keys.addElse):
+	case key.Matches(msg, st.keys.AddElse):
 		st.add(2)
-	case key.Matches(msg, st.keys.remove):
+	case key.Matches(msg, st.keys.Remove):
 		st.remove()
-	case key.Matches(msg, st.keys.join):
+	case key.Matches(msg, st.keys.Join):
 		if rows := st.rows(); len(rows) > 0 {
 			g := st.group(rows[min(st.row, len(rows)-1)].part)
 			g.Join = 1 - g.Join

@@ -19,6 +19,19 @@ type HelpPosition struct {
 	New  func() board.Board
 }
 
+// Keys are the shared board keys as the session binds them, with each
+// key's first name as its help.
+func Keys() board.Keys {
+	b := func(keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], keys[0]))
+	}
+	return board.Keys{
+		Up: b("up", "k"), Down: b("down", "j"), Left: b("left", "h"), Right: b("right", "l"),
+		Choose: b("enter"), Guess: b("g"), Notes: b("n"), Submit: b("enter"), Cancel: b("esc"),
+		Pick: b("1", "2", "3", "4", "5", "6", "7", "8", "9"),
+	}
+}
+
 // KeyPress turns a key name as bindings spell it ("up", "enter", "space",
 // "ctrl+c", "g", "-") into the key press a terminal would send.
 func KeyPress(k string) tea.KeyPressMsg {
