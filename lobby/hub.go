@@ -162,10 +162,7 @@ func (h *Hub) Create(id Identity, spec TableSpec) (*Conn, error) {
 		return nil, err
 	}
 	t := newTable(h, g, opts, spec.Public, level)
-	t.seats = make([]*seat, spec.Seats)
-	for i := range t.seats {
-		t.seats[i] = &seat{}
-	}
+	t.seats = openSeats(spec.Seats)
 	t.seats[0].id = id
 	for i := spec.Seats - spec.Bots; i < spec.Seats; i++ {
 		t.seats[i].bot, t.seats[i].botLevel, t.seats[i].id.Handle = true, level, botName(i)
@@ -505,23 +502,7 @@ func (h *Hub) resumeGame(lg storage.LiveGame) (err error) {
 	// this table is a new game, under the newest.
 	opts := maps.Clone(lg.Record.Options)
 	delete(opts, engine.RulesOption)
-	t := newTable(h, g, opts, lg.Public, level)
-	t.phase = Playing
-	t.gameID, t.record, t.state, t.started = lg.ID, lg.Record, st, lg.Started
-	t.rated, t.gameRated = lg.Rated, lg.Rated
-	t.host = -1
-	for i, sr := range lg.Seats {
-		s := &seat{botLevel: sr.BotLevel, replaced: sr.Replaced}
-		// Handles read back from the store are cleaned like any coming in.
-		s.id = Identity{Account: sr.AccountID, Handle: textsafe.Clean(sr.Handle, textsafe.MaxHandle).String()}
-		s.bot = sr.Bot || sr.AccountID == ""
-		if !s.bot && t.host < 0 {
-			t.host = i
-		}
-		t.seats = append(t.seats, s)
-	}
-	t.host = max(t.host, 0)
-	t.logs.push(len(t.seats), events)
+	t := newResumedTable(h, g, opts, level, lg, st, events)
 	code, _ := NormalizeCode(lg.Code)
 	if err := h.open(t, code); err != nil {
 		return err

@@ -452,10 +452,7 @@ func (h *Hub) seatGroup(info engine.Info, group []*Seeker, players int) ([]*Conn
 	}
 	t := newTable(h, g, opts, true, level)
 	t.rated = group[0].rated
-	t.seats = make([]*seat, players)
-	for i := range t.seats {
-		t.seats[i] = &seat{}
-	}
+	t.seats = openSeats(players)
 	if err := h.open(t, ""); err != nil {
 		return nil, err
 	}

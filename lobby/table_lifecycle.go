@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/storage"
 )
@@ -147,6 +148,29 @@ func (t *table) startGame() error {
 	t.log.Info("game started", "code", t.code, "game", t.info.ID, "game_id", id, "seats", len(t.seats))
 	t.settle()
 	return nil
+}
+
+// newResumedTable rebuilds, before its goroutine starts, the table of a game
+// that was in progress: lg as the Store kept it, st and events its replay.
+func newResumedTable(h *Hub, g engine.Game, opts engine.Options, level string, lg storage.LiveGame, st engine.State, events []engine.Event) *table {
+	t := newTable(h, g, opts, lg.Public, level)
+	t.phase = Playing
+	t.gameID, t.record, t.state, t.started = lg.ID, lg.Record, st, lg.Started
+	t.rated, t.gameRated = lg.Rated, lg.Rated
+	t.host = -1
+	for i, sr := range lg.Seats {
+		s := &seat{botLevel: sr.BotLevel, replaced: sr.Replaced}
+		// Handles read back from the store are cleaned like any coming in.
+		s.id = Identity{Account: sr.AccountID, Handle: textsafe.Clean(sr.Handle, textsafe.MaxHandle).String()}
+		s.bot = sr.Bot || sr.AccountID == ""
+		if !s.bot && t.host < 0 {
+			t.host = i
+		}
+		t.seats = append(t.seats, s)
+	}
+	t.host = max(t.host, 0)
+	t.logs.push(len(t.seats), events)
+	return t
 }
 
 // resumed runs once on a table rebuilt from the Store: people's seats are

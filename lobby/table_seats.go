@@ -35,6 +35,16 @@ type seat struct {
 	thinking bool       // ctl is working on a move
 }
 
+// openSeats returns n open seats, for a new table before its goroutine
+// starts.
+func openSeats(n int) []*seat {
+	seats := make([]*seat, n)
+	for i := range seats {
+		seats[i] = &seat{}
+	}
+	return seats
+}
+
 func (s *seat) open() bool { return !s.bot && s.id.Account == "" }
 
 func (s *seat) human() bool { return !s.bot && s.id.Account != "" }
