@@ -24,6 +24,8 @@ const (
 
 // codeScreen asks for a table code (join or watch) or a game id (replay).
 type codeScreen struct {
+	plainScreen
+
 	kind  codeKind
 	input widget.Field
 	err   string
@@ -100,7 +102,7 @@ func (s *codeScreen) submit(a *app) tea.Cmd {
 	return a.openTable("Join", func(h hubAPI, id lobby.Identity) (tableConn, error) { return h.Join(id, v) })
 }
 
-func (s *codeScreen) body(a *app, w, h int) string {
+func (s *codeScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n")
 	switch s.kind {
@@ -121,7 +123,7 @@ func (s *codeScreen) body(a *app, w, h int) string {
 	case s.err != "":
 		b.WriteString("  " + a.st.errText.Render("! "+s.err))
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *codeScreen) shortHelp(a *app) []key.Binding {

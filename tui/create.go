@@ -38,6 +38,8 @@ const (
 
 // createScreen is the table setup form, built from the game's engine.Info.
 type createScreen struct {
+	plainScreen
+
 	info   engine.Info
 	fields []formField
 	cursor int
@@ -174,7 +176,7 @@ func (s *createScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *createScreen) body(a *app, w, h int) string {
+func (s *createScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n")
 	labelW := 0
@@ -218,7 +220,7 @@ func (s *createScreen) body(a *app, w, h int) string {
 		sp := s.spec()
 		b.WriteString("  " + a.st.dim.Render(fmt.Sprintf("%s: you, %s, %d open for people.", words.Count(sp.Seats, "seat", "seats"), words.Count(sp.Bots, "bot", "bots"), sp.Seats-1-sp.Bots)))
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *createScreen) shortHelp(a *app) []key.Binding {

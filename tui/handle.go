@@ -15,6 +15,8 @@ import (
 // handleScreen is the first screen of a new key: it asks for a handle and
 // claims it in storage.
 type handleScreen struct {
+	plainScreen
+
 	input   widget.Field
 	loading bool // looking up the account of this key
 	saving  bool
@@ -120,12 +122,12 @@ func (s *handleScreen) submit(a *app) tea.Cmd {
 	}
 }
 
-func (s *handleScreen) body(a *app, w, h int) string {
+func (s *handleScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n  " + a.st.strong.Render("Welcome to Codebreakers.") + "\n\n")
 	if s.loading {
 		b.WriteString("  Looking up your key…\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	}
 	b.WriteString("  Choose a handle: 2 to 16 letters, digits, _ or -.\n")
 	b.WriteString("  Other players see it at the table; it stays yours for this SSH key.\n\n")
@@ -137,7 +139,7 @@ func (s *handleScreen) body(a *app, w, h int) string {
 	case s.err != "":
 		b.WriteString("  " + a.st.errText.Render("! "+s.err))
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *handleScreen) shortHelp(a *app) []key.Binding {

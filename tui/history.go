@@ -17,6 +17,8 @@ const historyLimit = 50
 // historyScreen lists the account's finished games with its stats; enter
 // opens a replay.
 type historyScreen struct {
+	plainScreen
+
 	loading bool
 	games   []storage.GameSummary
 	stats   storage.Stats
@@ -80,26 +82,26 @@ func (s *historyScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *historyScreen) body(a *app, w, h int) string {
+func (s *historyScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n")
 	switch {
 	case a.id.Guest:
 		b.WriteString("  Guests have no history. Connect with an SSH key (ssh -i yourkey …) to keep your games.\n")
 		b.WriteString("  You can still replay any finished game by its id from the home screen.\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	case s.loading:
 		b.WriteString("  Loading your games…\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	case s.err != "":
 		b.WriteString("  " + a.st.errText.Render("! "+s.err) + "\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	}
 	st := s.stats
 	b.WriteString("  " + st.Totals.String() + "\n\n")
 	if len(s.games) == 0 {
 		b.WriteString("  No finished games yet. Quick play deals one in a second.\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	}
 	b.WriteString(a.st.dim.Render(fmt.Sprintf("    %-6s  %-16s  %-10s  %5s  %-10s  %s", "id", "game", "result", "moves", "date", "players")) + "\n")
 	rows := max(1, h-5)
@@ -126,7 +128,7 @@ func (s *historyScreen) body(a *app, w, h int) string {
 			b.WriteString("    " + row + "\n")
 		}
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *historyScreen) shortHelp(a *app) []key.Binding {

@@ -21,6 +21,8 @@ type menuItem struct {
 
 // homeScreen is the first screen once the handle is known.
 type homeScreen struct {
+	plainScreen
+
 	cursor int
 	items  []menuItem
 	err    string
@@ -97,9 +99,7 @@ func pickGame(a *app, what string, then func(a *app, game string) tea.Cmd) tea.C
 	gs := a.games.Games()
 	switch len(gs) {
 	case 0:
-		if h, ok := a.top().(interface{ setError(string) }); ok {
-			h.setError("No games are installed on this server.")
-		}
+		a.top().setError("No games are installed on this server.")
 		return nil
 	case 1:
 		return then(a, gs[0].Info().ID)
@@ -168,7 +168,7 @@ func (s *homeScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *homeScreen) body(a *app, w, h int) string {
+func (s *homeScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n")
 	rows := s.rows(a)
@@ -183,7 +183,7 @@ func (s *homeScreen) body(a *app, w, h int) string {
 	case a.id.Guest:
 		b.WriteString("  " + a.st.dim.Render("You are a guest: games are not kept. Connect with an SSH key to keep a history.") + "\n")
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *homeScreen) shortHelp(a *app) []key.Binding {
@@ -219,6 +219,8 @@ func renderMenu(a *app, items []menuItem, cursor, w int) string {
 
 // menuScreen is a plain list of choices.
 type menuScreen struct {
+	plainScreen
+
 	name   string
 	items  []menuItem
 	cursor int
@@ -250,12 +252,12 @@ func (s *menuScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *menuScreen) body(a *app, w, h int) string {
+func (s *menuScreen) body(a *app, w, h int) []string {
 	out := "\n" + renderMenu(a, s.items, s.cursor, w)
 	if s.err != "" {
 		out += "\n  " + a.st.errText.Render("! "+s.err)
 	}
-	return out
+	return wrapBlock(out, w, h)
 }
 
 func (s *menuScreen) shortHelp(a *app) []key.Binding {

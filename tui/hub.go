@@ -119,15 +119,6 @@ func (l lobbyHub) HeldSeat(account string) (lobby.TableSummary, bool) {
 	return l.h.HeldSeat(account)
 }
 
-// tableChangedMsg says the table behind conn has a new view.
-type tableChangedMsg struct{ conn tableConn }
-
-// tableClosedMsg says conn ended (left, taken over, hub closed).
-type tableClosedMsg struct {
-	conn   tableConn
-	reason string
-}
-
 // lobbyChangedMsg says what home shows has changed (tables, seats).
 type lobbyChangedMsg struct{}
 
@@ -158,26 +149,6 @@ func waitLobby(ctx context.Context, ch <-chan struct{}, calm time.Duration) tea.
 			return nil
 		case <-ch:
 			return lobbyChangedMsg{}
-		}
-	}
-}
-
-// waitTable is the one pump of a table connection: a Cmd that waits for the
-// next change, the end of the connection, or the end of the SSH session,
-// whichever comes first. It is issued again after every change, so at most
-// one is pending per connection, and it never outlives the session.
-func waitTable(ctx context.Context, c tableConn) tea.Cmd {
-	return func() tea.Msg {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-c.Done():
-			return tableClosedMsg{conn: c, reason: c.Reason()}
-		case _, ok := <-c.Updates():
-			if !ok {
-				return tableClosedMsg{conn: c, reason: c.Reason()}
-			}
-			return tableChangedMsg{conn: c}
 		}
 	}
 }

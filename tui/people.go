@@ -102,6 +102,8 @@ func waitSeek(ctx context.Context, s seekConn) tea.Cmd {
 // seekScreen waits in a pool: who else is waiting, the time waited, the
 // rating window, and, once the wait is over, the offer of bots.
 type seekScreen struct {
+	plainScreen
+
 	seek   seekConn
 	status lobby.SeekStatus
 	err    string
@@ -111,9 +113,7 @@ type seekScreen struct {
 
 func (a *app) seekStarted(msg seekStartedMsg) tea.Cmd {
 	if msg.err != nil {
-		if e, ok := a.top().(interface{ setError(string) }); ok {
-			e.setError(a.userError(msg.err, ""))
-		}
+		a.top().setError(a.userError(msg.err, ""))
 		return nil
 	}
 	for len(a.stack) > 1 { // the game and count menus are done with
@@ -213,7 +213,7 @@ func (s *seekScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *seekScreen) body(a *app, w, h int) string {
+func (s *seekScreen) body(a *app, w, h int) []string {
 	st := s.status
 	var b strings.Builder
 	b.WriteString("\n")
@@ -265,7 +265,7 @@ func (s *seekScreen) body(a *app, w, h int) string {
 	if s.err != "" {
 		b.WriteString("  " + a.st.errText.Render("! "+s.err) + "\n")
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *seekScreen) shortHelp(a *app) []key.Binding {
@@ -300,6 +300,8 @@ var watchTabNames = []string{"live", "finished", "best today"}
 // watchScreen lists what anyone may watch: public tables in play (watched
 // live) and finished public games (opened as replays, every hand shown).
 type watchScreen struct {
+	plainScreen
+
 	tab      watchTab
 	live     []lobby.TableSummary
 	recent   []storage.GameSummary
@@ -404,7 +406,7 @@ func (s *watchScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *watchScreen) body(a *app, w, h int) string {
+func (s *watchScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n  ")
 	for i, n := range watchTabNames {
@@ -454,7 +456,7 @@ func (s *watchScreen) body(a *app, w, h int) string {
 	if s.err != "" {
 		b.WriteString("\n  " + a.st.errText.Render("! "+s.err) + "\n")
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 // gameLine is one finished game in a list: id, game, when, top rating,
@@ -501,6 +503,8 @@ func (s *watchScreen) shortHelp(a *app) []key.Binding {
 
 // leadersScreen shows the best-rated players of one game at a time.
 type leadersScreen struct {
+	plainScreen
+
 	games   []engine.Info // the rated games
 	game    int
 	rows    []storage.Leader
@@ -588,13 +592,13 @@ func (s *leadersScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *leadersScreen) body(a *app, w, h int) string {
+func (s *leadersScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n")
 	switch {
 	case len(s.games) == 0:
 		b.WriteString("  No rated games are served here.\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	case s.loading:
 		b.WriteString("  Loading…\n")
 	case len(s.rows) == 0:
@@ -618,7 +622,7 @@ func (s *leadersScreen) body(a *app, w, h int) string {
 	if s.err != "" {
 		b.WriteString("\n  " + a.st.errText.Render("! "+s.err) + "\n")
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *leadersScreen) shortHelp(a *app) []key.Binding {
@@ -631,6 +635,8 @@ func (s *leadersScreen) shortHelp(a *app) []key.Binding {
 // profileScreen shows one player: ratings per game with their trend, the
 // record, and recent public games (enter replays one).
 type profileScreen struct {
+	plainScreen
+
 	handle  string
 	p       storage.Profile
 	cursor  int
@@ -709,16 +715,16 @@ func (s *profileScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *profileScreen) body(a *app, w, h int) string {
+func (s *profileScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n")
 	if s.loading {
 		b.WriteString("  Loading…\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	}
 	if s.err != "" && s.p.Account.ID == "" {
 		b.WriteString("  " + a.st.errText.Render("! "+s.err) + " (esc back)\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	}
 	used := 1
 	for _, r := range s.p.Ratings {
@@ -756,7 +762,7 @@ func (s *profileScreen) body(a *app, w, h int) string {
 	used += 2
 	if len(s.p.Recent) == 0 {
 		b.WriteString("  No public games yet.\n")
-		return b.String()
+		return wrapBlock(b.String(), w, h)
 	}
 	b.WriteString(a.st.dim.Render("  Recent public games") + "\n")
 	rows := max(1, h-used-3)
@@ -774,7 +780,7 @@ func (s *profileScreen) body(a *app, w, h int) string {
 	if s.err != "" {
 		b.WriteString("  " + a.st.errText.Render("! "+s.err) + "\n")
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *profileScreen) shortHelp(a *app) []key.Binding {

@@ -59,6 +59,8 @@ func (a *app) account() string {
 
 // puzzleMenu lists today's puzzle of every game.
 type puzzleMenu struct {
+	plainScreen
+
 	games   []engine.Info
 	days    map[string]puzzle.Day
 	cursor  int
@@ -68,9 +70,7 @@ type puzzleMenu struct {
 
 func openPuzzles(a *app) tea.Cmd {
 	if a.puzzles == nil {
-		if h, ok := a.top().(interface{ setError(string) }); ok {
-			h.setError("This server has no puzzle of the day.")
-		}
+		a.top().setError("This server has no puzzle of the day.")
 		return nil
 	}
 	s := &puzzleMenu{loading: true}
@@ -170,7 +170,7 @@ func (s *puzzleMenu) status(g engine.Info) string {
 	return "✗ answered · " + solved
 }
 
-func (s *puzzleMenu) body(a *app, w, h int) string {
+func (s *puzzleMenu) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n  " + a.st.dim.Render("One position a day per game, from a real finished game: pick the move"))
 	b.WriteString("\n  " + a.st.dim.Render("that tells the most. One try a day.") + "\n\n")
@@ -194,7 +194,7 @@ func (s *puzzleMenu) body(a *app, w, h int) string {
 			b.WriteString("\n" + a.st.errText.Render(l))
 		}
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *puzzleMenu) shortHelp(a *app) []key.Binding {
@@ -204,6 +204,8 @@ func (s *puzzleMenu) shortHelp(a *app) []key.Binding {
 // puzzleScreen is one game's puzzle: the position as its seat saw it, the
 // moves to choose from, and once answered, every move's worth.
 type puzzleScreen struct {
+	plainScreen
+
 	info     engine.Info
 	day      puzzle.Day
 	pos      *puzzle.Position
@@ -327,7 +329,7 @@ func (s *puzzleScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (s *puzzleScreen) body(a *app, w, h int) string {
+func (s *puzzleScreen) body(a *app, w, h int) []string {
 	var lines []string
 	if s.err != "" {
 		lines = append(lines, widget.WrapIndent("! "+s.err, w, " ", "   ")...)
@@ -345,7 +347,7 @@ func (s *puzzleScreen) body(a *app, w, h int) string {
 	default:
 		main = s.positionPane(a, w, bh)
 	}
-	return strings.Join(append(fitBlock(strings.Join(main, "\n"), w, bh), lines...), "\n")
+	return wrapBlock(strings.Join(append(fitBlock(strings.Join(main, "\n"), w, bh), lines...), "\n"), w, h)
 }
 
 // positionPane draws the board as the puzzle's seat saw it, and what to do.

@@ -26,6 +26,8 @@ const replayStepEvery = 1200 * time.Millisecond
 // replayScreen steps through a finished game, every hand revealed (or, with
 // v, as one seat saw it).
 type replayScreen struct {
+	plainScreen
+
 	game     storage.FinishedGame
 	info     engine.Info
 	frames   *replayFrames
@@ -86,12 +88,8 @@ func buildFrames(games *engine.Registry, id string, rec engine.Record, viewer en
 // replayLoaded handles a loaded game: open its replay (and ask for its
 // analysis) or say what failed.
 func (a *app) replayLoaded(msg replayLoadedMsg) tea.Cmd {
-	e, _ := a.top().(interface{ setError(string) })
-	fail := func(m string) {
-		if e != nil {
-			e.setError(m)
-		}
-	}
+	e := a.top()
+	fail := e.setError
 	switch {
 	case errors.Is(msg.err, storage.ErrNotFound):
 		fail("No finished game has that id. Ids look like 8F3K2; yours are under My games.")
@@ -109,9 +107,7 @@ func (a *app) replayLoaded(msg replayLoadedMsg) tea.Cmd {
 		fail("That game's record could not be replayed on this server version.")
 		return nil
 	}
-	if e != nil {
-		e.setError("")
-	}
+	e.setError("")
 	a.push(r)
 	return r.askAnalysis(a)
 }
@@ -263,7 +259,7 @@ func (r *replayScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (r *replayScreen) body(a *app, w, h int) string {
+func (r *replayScreen) body(a *app, w, h int) []string {
 	var log []engine.Event
 	for _, evs := range r.frames.events[:r.step+1] {
 		log = append(log, evs...)
@@ -315,7 +311,7 @@ func (r *replayScreen) body(a *app, w, h int) string {
 	}
 	r.board.SetView(r.frames.views[r.step], ctx)
 	lines := fitBlock(r.board.View(), w, bh)
-	return strings.Join(append(lines, footer...), "\n")
+	return wrapBlock(strings.Join(append(lines, footer...), "\n"), w, h)
 }
 
 func (r *replayScreen) shortHelp(a *app) []key.Binding {

@@ -76,6 +76,8 @@ func newRulesMenu(a *app) *menuScreen {
 
 // textScreen shows a long text, wrapped to the window, scrolled with ↑/↓.
 type textScreen struct {
+	plainScreen
+
 	name   string
 	text   string
 	offset int
@@ -115,7 +117,7 @@ func (s *textScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *textScreen) body(a *app, w, h int) string {
+func (s *textScreen) body(a *app, w, h int) []string {
 	wrapped := s.wrapped(w)
 	s.lines, s.rows = len(wrapped), max(1, h-1)
 	s.offset = min(s.offset, max(0, s.lines-s.rows))
@@ -127,7 +129,7 @@ func (s *textScreen) body(a *app, w, h int) string {
 	if s.lines > s.rows {
 		b.WriteString(a.st.dim.Render("  ── lines " + itoa(s.offset+1) + "–" + itoa(end) + " of " + itoa(s.lines) + " ──"))
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 // wrapped is the text laid out for a window w cells wide (two cells of

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -21,6 +20,8 @@ import (
 // played, the result, and the chat. Everything drawn comes from the latest
 // lobby.TableView; everything done goes back through the Conn.
 type tableScreen struct {
+	plainScreen
+
 	conn    tableConn
 	view    lobby.TableView
 	loaded  bool
@@ -50,52 +51,7 @@ type (
 		conn tableConn
 		err  error
 	}
-	// tableTickMsg is one beat of the countdown to conn's table deadline.
-	tableTickMsg struct{ conn tableConn }
 )
-
-// timeLefter is a board that shows a countdown (tui/coding's answer window).
-type timeLefter interface{ SetTimeLeft(time.Duration) }
-
-// countdown shows the time left to the board and keeps one tick on its way
-// while the view has a deadline. Only timed moments tick, so an idle screen
-// stays quiet; the ticks stop once the deadline clears, the table ends, or
-// the screen is closed (the app then drops the tick).
-func (s *tableScreen) countdown(a *app) tea.Cmd {
-	if s.view.Deadline.IsZero() || s.ended != "" {
-		return nil
-	}
-	left := s.view.Deadline.Sub(a.now())
-	if b, ok := s.board.(timeLefter); ok {
-		b.SetTimeLeft(max(0, left))
-	}
-	if s.ticking {
-		return nil
-	}
-	s.ticking = true
-	c := s.conn
-	return a.after(nextBeat(left), func(time.Time) tea.Msg { return tableTickMsg{conn: c} })
-}
-
-// tick is a countdown beat arriving: show the new time and maybe go on.
-func (s *tableScreen) tick(a *app) tea.Cmd {
-	s.ticking = false
-	return s.countdown(a)
-}
-
-// nextBeat is the wait until the time left reaches a whole second, so a
-// board that rounds to seconds shows each number once, whatever the delay
-// of the ticks; at least a tenth of a second, at most about one second.
-func nextBeat(left time.Duration) time.Duration {
-	if left <= 0 {
-		return time.Second
-	}
-	d := left % time.Second
-	if d < 100*time.Millisecond {
-		d += time.Second
-	}
-	return d
-}
 
 func newTableScreen(a *app, c tableConn) *tableScreen {
 	s := &tableScreen{conn: c, chat: newInput("say something", 200)}
@@ -414,14 +370,10 @@ func (s *tableScreen) myReady() bool {
 	return s.view.Seats[s.view.You.Seat].Ready
 }
 
-func (s *tableScreen) body(a *app, w, h int) string {
-	lines, strip := s.boardLines(a, w, h)
-	return strings.Join(append(lines, strip...), "\n")
-}
-
-// bodyLines is fitBlock(s.body(a, w, h), w, h), built without joining the
-// lines and splitting them again: the board's lines are fitted already.
-func (s *tableScreen) bodyLines(a *app, w, h int) []string {
+// body is the board (or the waiting room) and the strip under it, fitted
+// line by line: the board's lines are fitted already, so they are never
+// joined and split again.
+func (s *tableScreen) body(a *app, w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
@@ -583,6 +535,17 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 		}
 	}
 	return b.String()
+}
+
+// helpKeys are every key of the board for the ? help; esc leaves the table.
+func (s *tableScreen) helpKeys(a *app) ([]key.Binding, key.Binding) {
+	var all []key.Binding
+	if s.board != nil {
+		for _, g := range s.board.FullHelp() {
+			all = append(all, g...)
+		}
+	}
+	return all, a.km.leave
 }
 
 func (s *tableScreen) shortHelp(a *app) []key.Binding {

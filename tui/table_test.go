@@ -297,3 +297,38 @@ func TestKeysThatMoveWaitForTheLastMove(t *testing.T) {
 		t.Fatalf("guess action %s, want %s", conn.acts[0], guess)
 	}
 }
+
+// A table's messages find its screen wherever it is on the stack (route):
+// with another screen opened over the table, its changes and its end still
+// reach it, and nothing reaches the screen on top.
+func TestTableMessagesFindTheirScreenUnderAnother(t *testing.T) {
+	st := dealt(t, 3, 4)
+	viewer := engine.SeatViewer(0)
+	conn := newFakeConn(tableView(st, viewer, nil, 1))
+	m := openTable(t, conn)
+	ts := m.top().(*tableScreen)
+	over := newTextScreen("Rules", "some rules")
+	m.push(over)
+
+	log := playFew(t, st, 2)
+	conn.setView(tableView(st, viewer, log, 2))
+	send(m, tableChangedMsg{conn: conn})
+	if ts.view.Version != 2 {
+		t.Fatalf("the table under the rules did not follow: version %d", ts.view.Version)
+	}
+	send(m, tableClosedMsg{conn: conn, reason: "The table closed for a test."})
+	if ts.ended != "The table closed for a test." {
+		t.Fatalf("the table under the rules did not hear its end: %q", ts.ended)
+	}
+	if m.top() != screen(over) {
+		t.Fatalf("the screen on top changed: %T", m.top())
+	}
+	// A message for a table whose screen is gone ends quietly.
+	m.pop()
+	m.pop()
+	m.View()
+	send(m, tableChangedMsg{conn: conn})
+	if m.dirty {
+		t.Fatal("a change of a table already left asked for a redraw")
+	}
+}

@@ -13,6 +13,8 @@ import (
 
 // tablesScreen lists public tables: join one that waits, watch one in play.
 type tablesScreen struct {
+	plainScreen
+
 	tables []lobby.TableSummary
 	cursor int
 	err    string
@@ -81,7 +83,7 @@ func (s *tablesScreen) update(a *app, msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (s *tablesScreen) body(a *app, w, h int) string {
+func (s *tablesScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
 	b.WriteString("\n")
 	if len(s.tables) == 0 {
@@ -114,7 +116,7 @@ func (s *tablesScreen) body(a *app, w, h int) string {
 	case len(s.tables) > 0:
 		b.WriteString("  " + a.st.dim.Render("enter joins a table that waits for players, or watches one in play."))
 	}
-	return b.String()
+	return wrapBlock(b.String(), w, h)
 }
 
 func (s *tablesScreen) shortHelp(a *app) []key.Binding {

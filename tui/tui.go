@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -112,26 +113,60 @@ func New(deps Deps, s Session) tea.Model {
 	return newApp(deps, h, s)
 }
 
-// screen is one page of the UI. Screens are pointers that the app mutates
-// only from its Update.
+// screen is one page of the UI, and everything the session asks of it: in
+// the spirit of soft-serve's components, a model with its keys and size
+// (drawn in the w×h it is given). Screens are pointers that the app
+// mutates only from its Update. Most screens embed plainScreen for the
+// answers that are the same almost everywhere.
 type screen interface {
-	// title names the screen in the title bar.
+	// title names the screen in the title bar; titleRight is the bar's
+	// right end.
 	title(a *app) string
+	titleRight(a *app) string
 	// update handles a message; navigation goes through the app.
 	update(a *app, msg tea.Msg) tea.Cmd
-	// body draws the screen in w×h cells.
-	body(a *app, w, h int) string
-	// shortHelp lists the keys that work now.
+	// body draws the screen as exactly h lines of at most w cells.
+	body(a *app, w, h int) []string
+	// shortHelp lists the keys that work now, for the key bar; helpKeys
+	// are the keys the ? help lists before those, and the key that goes
+	// back.
 	shortHelp(a *app) []key.Binding
+	helpKeys(a *app) (more []key.Binding, back key.Binding)
 	// capturing reports whether a text field has focus.
 	capturing() bool
+	// setError shows how the screen's last request ended ("" when it
+	// succeeded): either way the request is done, so the screen is no
+	// longer busy.
+	setError(msg string)
+	// close releases what the screen holds in the lobby (a seat, a place
+	// in a queue) when it is left or the session ends; quitNeedsConfirm
+	// says whether quitting must be confirmed first (a game in play).
+	close()
+	quitNeedsConfirm() bool
 }
 
-// closer is a screen that holds something to release when it is left.
-type closer interface{ close() }
+// plainScreen is embedded by screens for the usual answers: the session's
+// handle and the tables online at the title bar's right, no keys in the
+// help but the key bar's, esc goes back, no request to answer, nothing held
+// in the lobby.
+type plainScreen struct{}
 
-// guarded is a screen where quitting needs a confirmation (a game in play).
-type guarded interface{ quitNeedsConfirm() bool }
+func (plainScreen) titleRight(a *app) string { return a.defaultTitleRight() }
+func (plainScreen) helpKeys(a *app) ([]key.Binding, key.Binding) {
+	return nil, a.km.back
+}
+func (plainScreen) setError(string)        {}
+func (plainScreen) close()                 {}
+func (plainScreen) quitNeedsConfirm() bool { return false }
+
+// defaultTitleRight is the handle and how many tables are online.
+func (a *app) defaultTitleRight() string {
+	if a.hub == nil {
+		return a.id.Handle
+	}
+	_, tables := a.hub.Online()
+	return a.id.Handle + " · " + words.Count(tables, "table", "tables")
+}
 
 // app is the root model.
 type app struct {
@@ -271,9 +306,7 @@ func (a *app) pop() {
 	if len(a.stack) <= 1 {
 		return
 	}
-	if c, ok := a.top().(closer); ok {
-		c.close()
-	}
+	a.top().close()
 	a.stack = a.stack[:len(a.stack)-1]
 	a.showHelp = false
 }
@@ -328,37 +361,6 @@ func (a *app) Handoff() (node, kind, code string, ok bool) {
 		return "", "", "", false
 	}
 	return a.handoff.Node, a.handoff.Kind, a.handoff.Code, true
-}
-
-// tableOpenedMsg carries the result of a create, join, watch or quick play.
-type tableOpenedMsg struct {
-	conn tableConn
-	err  error
-}
-
-// openTable runs a hub call off the event loop and opens the table it
-// returns. The call gets the hub and identity as they are now, so the
-// goroutine running it shares nothing mutable with the model.
-func (a *app) openTable(what string, call func(h hubAPI, id lobby.Identity) (tableConn, error)) tea.Cmd {
-	if a.hub == nil {
-		return func() tea.Msg {
-			return tableOpenedMsg{err: errors.New("The lobby is not available right now; try again later.")}
-		}
-	}
-	h, id := a.hub, a.id
-	return func() tea.Msg {
-		c, err := call(h, id)
-		if err == nil && c == nil {
-			err = fmt.Errorf("%s: the lobby returned no table", what)
-		}
-		return tableOpenedMsg{conn: c, err: err}
-	}
-}
-
-func (a *app) pushTable(c tableConn) tea.Cmd {
-	ts := newTableScreen(a, c)
-	a.push(ts)
-	return tea.Batch(a.pump(a.ctx, c), ts.countdown(a))
 }
 
 // userError turns an error into a sentence for the player. Refusals from the
@@ -419,46 +421,22 @@ func (a *app) watchLobby(calm time.Duration) tea.Cmd {
 
 func (a *app) tooSmall() bool { return a.width < MinWidth || a.height < MinHeight }
 
+// routed is a message that knows where it goes: a table's change, end or
+// countdown beat finds the screen showing that table wherever it is on the
+// stack, and an opened table opens its screen (see table_conn.go). The
+// root only hands it over; changed says whether the frame must be drawn
+// again.
+type routed interface {
+	route(a *app) (cmd tea.Cmd, changed bool)
+}
+
 func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
 		return nil, true
-	case tableChangedMsg:
-		ts := a.findTable(msg.conn)
-		if ts == nil {
-			return nil, false // a table we already left; its pump ends here
-		}
-		changed := ts.refresh(a)
-		return tea.Batch(a.pump(a.ctx, msg.conn), ts.countdown(a)), changed
-	case tableTickMsg:
-		ts := a.findTable(msg.conn)
-		if ts == nil {
-			return nil, false // the screen was closed: its countdown ends here
-		}
-		return ts.tick(a), true
-	case tableClosedMsg:
-		ts := a.findTable(msg.conn)
-		if ts == nil {
-			return nil, false
-		}
-		ts.closed(a, msg.reason)
-		return nil, true
-	case tableOpenedMsg:
-		var elsewhere *lobby.ElsewhereError
-		if errors.As(msg.err, &elsewhere) {
-			return a.handOff(elsewhere), true
-		}
-		if msg.err != nil {
-			if e, ok := a.top().(interface{ setError(string) }); ok {
-				e.setError(a.userError(msg.err, ""))
-			}
-			return nil, true
-		}
-		if e, ok := a.top().(interface{ setError(string) }); ok {
-			e.setError("") // the request is done; its screen is no longer busy
-		}
-		return a.pushTable(msg.conn), true
+	case routed:
+		return msg.route(a)
 	case replayLoadedMsg:
 		return a.replayLoaded(msg), true
 	case seekStartedMsg:
@@ -517,7 +495,7 @@ func (a *app) key(msg tea.KeyPressMsg) tea.Cmd {
 // askQuit quits at once, or asks first when a game is in play.
 func (a *app) askQuit() tea.Cmd {
 	for _, s := range a.stack {
-		if g, ok := s.(guarded); ok && g.quitNeedsConfirm() {
+		if s.quitNeedsConfirm() {
 			a.confirmQuit = true
 			return nil
 		}
@@ -539,18 +517,7 @@ func (a *app) Close() {
 	for len(a.stack) > 1 {
 		a.pop()
 	}
-	if c, ok := a.stack[0].(closer); ok {
-		c.close()
-	}
-}
-
-func (a *app) findTable(c tableConn) *tableScreen {
-	for _, s := range a.stack {
-		if ts, ok := s.(*tableScreen); ok && ts.conn == c {
-			return ts
-		}
-	}
-	return nil
+	a.stack[0].close()
 }
 
 // View implements tea.Model. The frame is rebuilt only after a message that
@@ -575,20 +542,11 @@ func (a *app) render() string {
 		return sizeMessage(w, h)
 	}
 	s := a.top()
-	title := s.title(a)
-	right := a.id.Handle
-	if a.hub != nil {
-		_, tables := a.hub.Online()
-		right = a.id.Handle + " · " + words.Count(tables, "table", "tables")
-	}
-	if r, ok := s.(interface{ titleRight(*app) string }); ok {
-		right = r.titleRight(a)
-	}
-	bar := a.titleBar(title, right, w)
+	bar := a.titleBar(s.title(a), s.titleRight(a), w)
 	rule := a.rule(w)
 
 	var body string
-	var bodyLines []string // set instead of body by a screen that fits its own lines
+	var bodyLines []string // set instead of body by the screen, which fits its own lines
 	var keyLines []string
 	switch {
 	case a.confirmQuit:
@@ -601,11 +559,7 @@ func (a *app) render() string {
 		body = a.fullHelp(s, w, h-3-len(keyLines))
 	default:
 		keyLines = a.keyBarLines(s.shortHelp(a))
-		if f, ok := s.(fittedBody); ok {
-			bodyLines = f.bodyLines(a, w, h-3-len(keyLines))
-		} else {
-			body = s.body(a, w, h-3-len(keyLines))
-		}
+		bodyLines = s.body(a, w, h-3-len(keyLines))
 	}
 	bodyH := h - 3 - len(keyLines)
 	if bodyLines == nil {
@@ -626,26 +580,11 @@ func (a *app) render() string {
 	return strings.Join(lines, "\n")
 }
 
-// fittedBody is a screen that can give its body as fitBlock(body, w, h)
-// would, without the body being joined and split again.
-type fittedBody interface {
-	bodyLines(a *app, w, h int) []string
-}
-
 // fullHelp draws every key of the screen and the global keys, in as many
 // columns as fit the window.
 func (a *app) fullHelp(s screen, w, h int) string {
-	var all []key.Binding
-	if ts, ok := s.(*tableScreen); ok && ts.board != nil {
-		for _, g := range ts.board.FullHelp() {
-			all = append(all, g...)
-		}
-	}
-	all = append(all, s.shortHelp(a)...)
-	back := a.km.back
-	if _, ok := s.(*tableScreen); ok {
-		back = a.km.leave
-	}
+	all, back := s.helpKeys(a)
+	all = append(slices.Clip(all), s.shortHelp(a)...)
 	all = append(all, a.km.help, back, a.km.quit, a.km.forceQuit)
 	type entry struct{ k, d string }
 	var entries []entry

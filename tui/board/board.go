@@ -36,7 +36,7 @@ type Context struct {
 	Height int            // (the session draws the title and key bars around it)
 	// Deadline is when the table's timer plays its move (by the server's
 	// clock); zero when no timer runs. Boards that count down get the time
-	// left from the session through SetTimeLeft(time.Duration).
+	// left from the session through SetTimeLeft.
 	Deadline time.Time
 }
 
@@ -81,6 +81,10 @@ type Board interface {
 	// Update changes nothing and returns Held() as the action, so the
 	// session can say to wait.
 	SetBusy(busy bool)
+	// SetTimeLeft tells the board the time left before the table's timer
+	// plays (Context.Deadline), on every beat of the session's countdown;
+	// a board that shows no countdown ignores it.
+	SetTimeLeft(left time.Duration)
 }
 
 // Held is the action Update returns for a key a busy board held back. It

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"charm.land/bubbles/v2/key"
@@ -105,6 +106,9 @@ func (b *Board) SetView(view any, c board.Context) {
 
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
+
+// SetTimeLeft implements board.Board: this board shows no countdown.
+func (b *Board) SetTimeLeft(time.Duration) {}
 
 // SetBusy implements board.Board.
 func (b *Board) SetBusy(busy bool) { b.busy = busy }

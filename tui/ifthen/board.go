@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -86,6 +87,9 @@ func (b *Board) SetView(view any, c board.Context) {
 
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
+
+// SetTimeLeft implements board.Board: this board shows no countdown.
+func (b *Board) SetTimeLeft(time.Duration) {}
 
 // SetBusy implements board.Board.
 func (b *Board) SetBusy(busy bool) { b.busy = busy }
