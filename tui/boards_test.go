@@ -10,7 +10,7 @@ import (
 // on its way, a key that could make one is held back, the cursor keys pass,
 // and once the move is answered nothing is held.
 func TestEveryBoardHoldsMovesWhileBusy(t *testing.T) {
-	st, km := newStyles(), newKeys()
+	st, km := newStyles(true), newKeys()
 	for _, game := range []string{"breakcode", "coding", "ifthen", "whattherule"} {
 		b := newBoard(game, st.board, km.board)
 		if b == nil {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/binary"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -57,15 +58,17 @@ func (a *app) rule(w int) string {
 	return p.rule
 }
 
-// keyBarLines is the key bar for ks: one line, or two when the keys do not
-// fit in one (the bar is never cut short: every key that works is shown).
+// keyBarLines is the key bar for ks as lines: always one (see keyBar).
 func (a *app) keyBarLines(ks []key.Binding) []string {
-	return strings.Split(a.keyBar(ks), "\n")
+	return []string{a.keyBar(ks)}
 }
 
-// keyBar is the help bar's ShortHelpView(ks), remembered: it depends only on the
-// help's width and, per binding, whether it is enabled and its help text.
-// When the keys do not fit on one line, the rest go on a second ("\n").
+// keyBar is the help bar's ShortHelpView of ks, on one line and never cut
+// short: when the keys do not fit, keys are left out by priority until
+// they do (keptKeys), and "?" says "more". Every key left out is listed in
+// the ? help, which shows all of the screen's keys. It is remembered: it
+// depends only on the help's width and, per binding, whether it is
+// enabled and its help text.
 func (a *app) keyBar(ks []key.Binding) string {
 	p := &a.parts
 	in := keysInput(p.scratch[:0], a.helpWidth(), ks)
@@ -77,26 +80,48 @@ func (a *app) keyBar(ks []key.Binding) string {
 		p.keys = make(map[string]string, 4)
 	}
 	h := a.helpModel()
-	bar := h.ShortHelpView(ks)
-	if cut := h.Ellipsis; cut != "" && strings.HasSuffix(ansi.Strip(bar), cut) && len(ks) > 1 {
-		// As many keys as fit on each line, on as many lines as it takes
-		// (three at most: past that the screen has more keys than sense).
-		var lines []string
-		for rest := ks; len(rest) > 0; {
-			n := len(rest)
-			for n > 1 && strings.HasSuffix(ansi.Strip(h.ShortHelpView(rest[:n])), cut) {
-				n--
-			}
-			if len(lines) == 2 {
-				n = len(rest)
-			}
-			lines = append(lines, h.ShortHelpView(rest[:n]))
-			rest = rest[n:]
-		}
-		bar = strings.Join(lines, "\n")
-	}
+	bar := h.ShortHelpView(keptKeys(ks, func(ks []key.Binding) bool {
+		return h.Ellipsis == "" || !strings.HasSuffix(ansi.Strip(h.ShortHelpView(ks)), h.Ellipsis)
+	}))
 	p.keys[string(in)] = bar
 	return bar
+}
+
+// keptKeys is ks without the keys of lowest priority, as few as it takes
+// for fits to hold. A screen lists its keys most important first, so keys
+// are left out from the end of the list, except the two that must always
+// be seen: "?" (where every key is listed) and esc (the way out). Once
+// keys are left out, "?" says "more".
+func keptKeys(ks []key.Binding, fits func([]key.Binding) bool) []key.Binding {
+	if fits(ks) {
+		return ks
+	}
+	kept := slices.Clone(ks)
+	dropped := false
+	for !fits(kept) {
+		i := len(kept) - 1
+		for i >= 0 && mustShow(kept[i]) {
+			i--
+		}
+		if i < 0 {
+			break // only the keys that must show are left: the bar is cut
+		}
+		kept = slices.Delete(kept, i, i+1)
+		dropped = true
+	}
+	for j, k := range kept {
+		if dropped && k.Help().Key == "?" {
+			kept[j] = withHelp(k, "?", "more") // as wide as "help": it still fits
+		}
+	}
+	return kept
+}
+
+// mustShow reports whether k stays in the key bar however narrow: the ?
+// help and esc.
+func mustShow(k key.Binding) bool {
+	h := k.Help().Key
+	return h == "?" || h == "?/esc" || h == "esc" || strings.HasPrefix(h, "esc")
 }
 
 // keysInput appends everything ShortHelpView reads from w and ks to buf,

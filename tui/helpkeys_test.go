@@ -1,10 +1,13 @@
 package tui
 
 import (
-	"charm.land/bubbles/v2/key"
-
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
@@ -12,8 +15,10 @@ import (
 	"github.com/codebreakers/codebreakers/engine/enginetest"
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
 	wtr "github.com/codebreakers/codebreakers/engine/whattherule"
+	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // helpGame is a seeded bot game whose moments the help check visits.
@@ -52,7 +57,7 @@ func helpPositions(t *testing.T, g helpGame) []boardtest.HelpPosition {
 		names[i] = fmt.Sprintf("p%d", i)
 	}
 	km := newKeys().board
-	st := newStyles().board
+	st := newStyles(true).board
 	var out []boardtest.HelpPosition
 	add := func(name string, view any, c board.Context) {
 		out = append(out, boardtest.HelpPosition{Name: name, New: func() board.Board {
@@ -131,6 +136,39 @@ func TestEndScreenKeysAreNoMoveKeys(t *testing.T) {
 		for _, s := range end.Keys() {
 			if where, ok := moveKeys[s]; ok {
 				t.Errorf("the end screen's %q (%s) is a move key on a board: %s", s, end.Help().Desc, where)
+			}
+		}
+	}
+}
+
+// TestKeyBarFitsEightyColumnsOnEveryBoard: at 80 columns, in every visited
+// moment of every game, the table's key bar (the board's keys, chat and
+// ?) is one line, uncut, with "?" on it; the keys it leaves out are the
+// last of the board's list, and each is in the board's ? help.
+func TestKeyBarFitsEightyColumnsOnEveryBoard(t *testing.T) {
+	a := newApp(Deps{}, nil, Session{Identity: lobby.Identity{Account: "a", Handle: "mara"}, Width: 80, Height: 24})
+	for _, g := range helpGames() {
+		for _, pos := range helpPositions(t, g) {
+			b := pos.New()
+			ks := append(b.ShortHelp(), a.km.chat, a.km.help)
+			bar := ansi.Strip(a.keyBar(ks))
+			if strings.Contains(bar, "\n") || strings.Contains(bar, "…") || widget.Width(bar) > a.helpWidth() || !strings.Contains(bar, "? ") {
+				t.Fatalf("%s: the key bar at 80 columns is %q", pos.Name, bar)
+			}
+			var full []string
+			for _, grp := range b.FullHelp() {
+				for _, k := range grp {
+					full = append(full, k.Help().Key+" "+k.Help().Desc)
+				}
+			}
+			for _, k := range ks {
+				h := k.Help()
+				if h.Key == "?" || strings.Contains(bar, h.Key+" "+h.Desc) {
+					continue
+				}
+				if k.Help().Key != a.km.chat.Help().Key && !slices.Contains(full, h.Key+" "+h.Desc) {
+					t.Errorf("%s: %q is left out of the bar and not in the ? help", pos.Name, h.Key+" "+h.Desc)
+				}
 			}
 		}
 	}

@@ -453,7 +453,7 @@ func (s *puzzleScreen) shortHelp(a *app) []key.Binding {
 // w cells wide and at most h lines, for the `puzzle` command without a
 // terminal: the same board a session draws, without colours.
 func PositionText(p storage.Puzzle, pos puzzle.Position, w, h int) []string {
-	st, km := newStyles(), newKeys()
+	st, km := newStyles(true), newKeys()
 	b := newBoard(p.Game, st.board, km.board)
 	if b == nil {
 		return nil
@@ -478,4 +478,11 @@ func PositionText(p storage.Puzzle, pos puzzle.Position, w, h int) []string {
 		out = out[:len(out)-1]
 	}
 	return out
+}
+
+// restyle makes the board again with the session's new styles.
+func (s *puzzleScreen) restyle(a *app) {
+	if b := newBoard(s.info.ID, a.st.board, a.km.board); b != nil {
+		s.board = b
+	}
 }

@@ -330,3 +330,10 @@ func (r *replayScreen) shortHelp(a *app) []key.Binding {
 // storage.GameIDLen characters (older ones 5 or 6), so a list column sized
 // for the old ones is simply overrun by a new one.
 func gameIDText(id string) string { return textsafe.Clean(id, storage.GameIDLen).String() }
+
+// restyle makes the board again with the session's new styles.
+func (r *replayScreen) restyle(a *app) {
+	if b := newBoard(r.info.ID, a.st.board, a.km.board); b != nil {
+		r.board = b
+	}
+}

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"image/color"
+
 	"charm.land/bubbles/v2/help"
 	"charm.land/lipgloss/v2"
 
@@ -9,9 +11,20 @@ import (
 
 // styles is every look of the session UI. Colour is always a second channel:
 // each coloured thing is also bold, inverted, underlined or marked with a
-// glyph, so screens read the same in monochrome. The program's renderer
-// downsamples colours to the client's profile (and drops them for NO_COLOR).
+// glyph or letter, so screens read the same in monochrome. The program's
+// renderer downsamples colours to the client's profile (and drops them for
+// NO_COLOR).
+//
+// There are two sets, one for dark and one for light terminal backgrounds
+// (newStyles(dark)); a session asks its terminal which it has and starts
+// with the dark one until the terminal answers (or if it never does). Text
+// colours differ between the two so that each reads on its background;
+// pieces (tiles, cards) have fills of their own and look the same on both:
+// a black tile is a dark block with light ink everywhere, a white one a
+// light block with dark ink. TestPaletteContrast checks every pair.
 type styles struct {
+	dark     bool
+	basic    bool           // for terminals of 16 colours (see basicPalette)
 	title    lipgloss.Style // the title bar's left part
 	titleEnd lipgloss.Style // the title bar's right part
 	rule     lipgloss.Style // horizontal rules
@@ -19,55 +32,135 @@ type styles struct {
 	dim      lipgloss.Style
 	strong   lipgloss.Style
 	errText  lipgloss.Style // errors (also prefixed with "!")
-	notice   lipgloss.Style
+	notice   lipgloss.Style // news: someone came back, the game began
 	help     help.Styles
 	board    board.Styles
 }
 
-func newStyles() styles {
-	accent := lipgloss.Color("#7D9CFF")
-	// Grey is the terminal's own bright black (ANSI 8), which every theme
-	// makes a readable grey on its background: a fixed #8A8A8A fell to
-	// "white" (ANSI 7) on 16-colour terminals, near invisible on a light one.
-	grey := lipgloss.Color("8")
-	red := lipgloss.Color("#FF6B6B")
-	green := lipgloss.Color("#5FD75F")
-	// The terminal's own yellow (ANSI 3): #E5C07B fell to bright red on
-	// 16-colour terminals, and a notice must not look like an error.
-	yellow := lipgloss.Color("3")
+// palette is the text colours for one kind of background.
+type palette struct {
+	accent color.Color // titles, headings, the selected row
+	dim    color.Color // secondary text: dim, never invisible
+	err    color.Color // errors only
+	good   color.Color // success, a right guess
+	notice color.Color // news, never red: on 16 colours it is yellow
+}
+
+// darkPalette and lightPalette are the text colours on dark and light
+// backgrounds (see backgrounds in styles_test.go for the ones checked).
+func darkPalette() palette {
+	return palette{
+		accent: lipgloss.Color("#7D9CFF"),
+		dim:    lipgloss.Color("#949494"),
+		err:    lipgloss.Color("#FF6B6B"),
+		good:   lipgloss.Color("#5FD75F"),
+		notice: lipgloss.Color("#D7C35F"),
+	}
+}
+
+func lightPalette() palette {
+	return palette{
+		accent: lipgloss.Color("#2B4FC4"),
+		dim:    lipgloss.Color("#5C5C5C"),
+		err:    lipgloss.Color("#C01C1C"),
+		good:   lipgloss.Color("#17772F"),
+		notice: lipgloss.Color("#7A5A00"),
+	}
+}
+
+// pieces are the colours of tiles and cards: the same on every background.
+// Each fill has an ink that reads on it, and a framed piece's border
+// (drawn in the terminal's own foreground) sets it off from the
+// background, so a black tile on a black terminal is still a tile.
+type pieces struct {
+	inkLight, inkDark               color.Color
+	fillBlack, fillWhite, fillGreen color.Color
+	// If Then's three colours (yellow, blue, red, in the engine's order).
+	// A card end is a number in one colour on a background of another: the
+	// background is a pale fill and the number a deep ink of its own
+	// colour, so any ink reads on any fill (three saturated hues cannot all
+	// read on one another: blue on red is under 2:1).
+	ifThenFill, ifThenInk [3]color.Color
+}
+
+func pieceColours() pieces {
+	c := lipgloss.Color
+	return pieces{
+		inkLight: c("#FFFFFF"), inkDark: c("#000000"),
+		fillBlack: c("#303030"), fillWhite: c("#EEEEEE"), fillGreen: c("#17702C"),
+		ifThenFill: [3]color.Color{c("#FFF3A8"), c("#C6DCFF"), c("#FFCACA")},
+		ifThenInk:  [3]color.Color{c("#6E5600"), c("#0B3DB0"), c("#A00000")},
+	}
+}
+
+// basicPalette is p for terminals of 16 colours, whose colours are the
+// terminal theme's own: grey is the terminal's bright black (ANSI 8),
+// which every theme makes a readable grey on its background (any grey that
+// reads on dark backgrounds becomes white, ANSI 7, near invisible on a
+// light one), and news its yellow (ANSI 3), never red.
+func basicPalette(p palette) palette {
+	p.dim, p.notice = lipgloss.ANSIColor(8), lipgloss.ANSIColor(3)
+	return p
+}
+
+// newStyles is the styles for a dark or a light background.
+func newStyles(dark bool) styles { return stylesFor(dark, false) }
+
+// stylesFor is the styles for a dark or light background, on a terminal of
+// 16 colours (basic) or more.
+func stylesFor(dark, basic bool) styles {
+	p := lightPalette()
+	if dark {
+		p = darkPalette()
+	}
+	if basic {
+		p = basicPalette(p)
+	}
 
 	h := help.New().Styles
 	h.ShortKey = lipgloss.NewStyle().Bold(true)
 	h.FullKey = lipgloss.NewStyle().Bold(true)
-	h.ShortDesc = lipgloss.NewStyle().Foreground(grey)
-	h.FullDesc = lipgloss.NewStyle().Foreground(grey)
-	h.ShortSeparator = lipgloss.NewStyle().Foreground(grey)
-	h.FullSeparator = lipgloss.NewStyle().Foreground(grey)
-	h.Ellipsis = lipgloss.NewStyle().Foreground(grey)
+	h.ShortDesc = lipgloss.NewStyle().Foreground(p.dim)
+	h.FullDesc = lipgloss.NewStyle().Foreground(p.dim)
+	h.ShortSeparator = lipgloss.NewStyle().Foreground(p.dim)
+	h.FullSeparator = lipgloss.NewStyle().Foreground(p.dim)
+	h.Ellipsis = lipgloss.NewStyle().Foreground(p.dim)
 
+	pc := pieceColours()
+	var ends [3][3]lipgloss.Style
+	for n := range ends {
+		for bg := range ends[n] {
+			ends[n][bg] = lipgloss.NewStyle().Bold(true).Foreground(pc.ifThenInk[n]).Background(pc.ifThenFill[bg])
+		}
+	}
 	return styles{
-		title:    lipgloss.NewStyle().Bold(true).Foreground(accent),
-		titleEnd: lipgloss.NewStyle().Foreground(grey),
-		rule:     lipgloss.NewStyle().Foreground(grey),
-		selected: lipgloss.NewStyle().Bold(true).Foreground(accent),
-		dim:      lipgloss.NewStyle().Foreground(grey),
+		dark:     dark,
+		basic:    basic,
+		title:    lipgloss.NewStyle().Bold(true).Foreground(p.accent),
+		titleEnd: lipgloss.NewStyle().Foreground(p.dim),
+		rule:     lipgloss.NewStyle().Foreground(p.dim),
+		selected: lipgloss.NewStyle().Bold(true).Foreground(p.accent),
+		dim:      lipgloss.NewStyle().Foreground(p.dim),
 		strong:   lipgloss.NewStyle().Bold(true),
-		errText:  lipgloss.NewStyle().Bold(true).Foreground(red),
-		notice:   lipgloss.NewStyle().Foreground(yellow),
+		errText:  lipgloss.NewStyle().Bold(true).Foreground(p.err),
+		notice:   lipgloss.NewStyle().Foreground(p.notice),
 		help:     h,
 		board: board.Styles{
-			Heading:  lipgloss.NewStyle().Bold(true).Foreground(accent),
+			Heading:  lipgloss.NewStyle().Bold(true).Foreground(p.accent),
 			Strong:   lipgloss.NewStyle().Bold(true),
-			Dim:      lipgloss.NewStyle().Foreground(grey),
-			Selected: lipgloss.NewStyle().Bold(true).Foreground(accent),
-			Error:    lipgloss.NewStyle().Bold(true).Foreground(red),
-			Good:     lipgloss.NewStyle().Bold(true).Foreground(green),
-			// Black tiles are inverted, white tiles bold, green tiles bold and
-			// underlined: distinguishable without colour, letters on top.
-			TileBlack:  lipgloss.NewStyle().Reverse(true),
-			TileWhite:  lipgloss.NewStyle().Bold(true),
-			TileGreen:  lipgloss.NewStyle().Bold(true).Underline(true).Foreground(green),
-			TileHidden: lipgloss.NewStyle().Foreground(grey),
+			Dim:      lipgloss.NewStyle().Foreground(p.dim),
+			Selected: lipgloss.NewStyle().Bold(true).Foreground(p.accent),
+			Error:    lipgloss.NewStyle().Bold(true).Foreground(p.err),
+			Good:     lipgloss.NewStyle().Bold(true).Foreground(p.good),
+			Notice:   lipgloss.NewStyle().Foreground(p.notice),
+			// Tiles and cards: a fill of the piece's colour, an ink that
+			// reads on it, and always the letter (b, w, g) too. In
+			// monochrome the letter alone says the colour.
+			TileBlack:  lipgloss.NewStyle().Bold(true).Foreground(pc.inkLight).Background(pc.fillBlack),
+			TileWhite:  lipgloss.NewStyle().Bold(true).Foreground(pc.inkDark).Background(pc.fillWhite),
+			TileGreen:  lipgloss.NewStyle().Bold(true).Foreground(pc.inkLight).Background(pc.fillGreen),
+			TileHidden: lipgloss.NewStyle().Foreground(p.dim),
+			IfThenEnd:  ends,
 		},
 	}
 }

@@ -590,3 +590,11 @@ func (s *tableScreen) shortHelp(a *app) []key.Binding {
 	}
 	return ks
 }
+
+// restyle makes the board again with the session's new styles. What the
+// player had selected on it is lost: the terminal answers at once, before
+// a table is usually open.
+func (s *tableScreen) restyle(a *app) {
+	s.board = nil
+	s.syncBoard(a)
+}

@@ -21,6 +21,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -102,6 +103,9 @@ type Session struct {
 	Start Start
 	// Context is the SSH session's context: every Cmd that waits selects on it.
 	Context context.Context
+	// Colours is what the terminal can show; with 16 colours (ANSI) the
+	// greys and news use the terminal theme's own (see basicPalette).
+	Colours colorprofile.Profile
 }
 
 // New returns the root model of one session.
@@ -236,7 +240,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 	a := &app{
 		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst, puzzles: deps.Puzzles,
 		id: s.Identity, start: s.Start,
-		st: &sharedLooks().st, km: &sharedLooks().km,
+		st: &looksFor(true, s.Colours == colorprofile.ANSI).st, km: &looksFor(true, false).km,
 		dirty: true, pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
 		quickLevels: map[string]string{},
 		minRated:    cmp.Or(deps.LeaderboardMinGames, 5),
@@ -271,27 +275,70 @@ func (a *app) resize(w, h int) {
 
 // looks are what every session draws with: its styles, its keys and the
 // help bar's settings. Nothing in them changes once made, so all sessions
-// share one set instead of holding 23 KB each.
+// share two sets (for dark and light backgrounds) instead of holding 23 KB
+// each.
 type looks struct {
 	st   styles
 	km   keys
 	help help.Model // its width is set per use (helpModel)
 }
 
-// sharedLooks makes the looks once, on first use.
-var sharedLooks = sync.OnceValue(func() *looks {
-	l := &looks{st: newStyles(), km: newKeys(), help: help.New()}
-	l.help.Styles = l.st.help
-	l.help.ShortSeparator = " · "
-	return l
+// sharedLooks makes every set of looks once, on first use, by
+// [basic][dark]: for terminals of 16 colours or more, and for light or
+// dark backgrounds.
+var sharedLooks = sync.OnceValue(func() *[2][2]looks {
+	var all [2][2]looks
+	for basic := range all {
+		for dark := range all[basic] {
+			l := &all[basic][dark]
+			l.st, l.km, l.help = stylesFor(dark == 1, basic == 1), newKeys(), help.New()
+			l.help.Styles = l.st.help
+			l.help.ShortSeparator = " · "
+		}
+	}
+	return &all
 })
+
+// looksFor is the shared looks for a dark or a light background, on a
+// terminal of 16 colours (basic) or more.
+func looksFor(dark, basic bool) *looks {
+	b, d := 0, 0
+	if basic {
+		b = 1
+	}
+	if dark {
+		d = 1
+	}
+	return &sharedLooks()[b][d]
+}
+
+// setBackground switches the session to the looks for its terminal's
+// background. Everything drawn with the old ones is drawn again: the
+// pieces around the body and the boards, which style as they draw.
+func (a *app) setBackground(dark bool) bool {
+	if a.st.dark == dark {
+		return false
+	}
+	a.st = &looksFor(dark, a.st.basic).st
+	a.parts = frameParts{}
+	for _, s := range a.stack {
+		if r, ok := s.(restyler); ok {
+			r.restyle(a)
+		}
+	}
+	return true
+}
+
+// restyler is a screen holding things drawn with the session's styles
+// (a board) that must be made again when they change.
+type restyler interface{ restyle(a *app) }
 
 // helpWidth is the width of the key bar under every screen.
 func (a *app) helpWidth() int { return max(0, a.width-2) }
 
 // helpModel is the help bar for this session's width.
 func (a *app) helpModel() help.Model {
-	h := sharedLooks().help
+	h := looksFor(a.st.dark, a.st.basic).help
 	h.SetWidth(a.helpWidth())
 	return h
 }
@@ -381,15 +428,16 @@ func (a *app) userError(err error, fallback string) string {
 	return "Something went wrong on our side; try again in a moment."
 }
 
-// Init implements tea.Model.
+// Init implements tea.Model. Every session asks its terminal for its background colour and draws
+// with the dark looks until it answers (tea.BackgroundColorMsg).
 func (a *app) Init() tea.Cmd {
 	if a.id.Handle != "" {
-		return tea.Batch(a.signedIn(), a.watchLobby(0))
+		return tea.Batch(tea.RequestBackgroundColor, a.signedIn(), a.watchLobby(0))
 	}
 	if h, ok := a.top().(*handleScreen); ok {
-		return h.init(a)
+		return tea.Batch(tea.RequestBackgroundColor, h.init(a))
 	}
-	return nil
+	return tea.RequestBackgroundColor
 }
 
 // Update implements tea.Model.
@@ -435,6 +483,8 @@ func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 	case tea.WindowSizeMsg:
 		a.resize(msg.Width, msg.Height)
 		return nil, true
+	case tea.BackgroundColorMsg:
+		return nil, a.setBackground(msg.IsDark())
 	case routed:
 		return msg.route(a)
 	case replayLoadedMsg:

@@ -2,14 +2,10 @@ package tui
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
@@ -396,25 +392,5 @@ func TestPublicTablesJoinOrWatch(t *testing.T) {
 	}
 	if ts, ok := m.top().(*tableScreen); !ok || ts.seated() {
 		t.Fatalf("watching: %T", m.top())
-	}
-}
-
-// TestColoursReadOn16ColourTerminals: the greys and the notice colour keep
-// their meaning when a client's terminal has only 16 colours: grey stays a
-// grey (bright black, not white, which is near invisible on a light
-// background) and a notice is not drawn red like an error.
-func TestColoursReadOn16ColourTerminals(t *testing.T) {
-	st := newStyles()
-	for name, c := range map[string]struct {
-		style lipgloss.Style
-		not   []string
-	}{
-		"dim":    {st.dim, []string{"7", "15"}},
-		"notice": {st.notice, []string{"1", "9"}},
-	} {
-		got := fmt.Sprint(colorprofile.ANSI.Convert(c.style.GetForeground()))
-		if slices.Contains(c.not, got) {
-			t.Errorf("%s becomes ANSI %s on a 16-colour terminal", name, got)
-		}
 	}
 }

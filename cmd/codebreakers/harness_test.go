@@ -113,6 +113,10 @@ type term struct {
 	done    chan struct{}
 	history []string // every distinct screen, when recording
 	record  bool
+	// silent drops the terminal's replies to the program's queries (such
+	// as its background colour) instead of sending them back: a terminal
+	// that does not answer.
+	silent bool
 }
 
 // maxHistory bounds the screens a recording terminal keeps.
@@ -170,7 +174,11 @@ func (tm *term) start(termType string, w, h int, cmd string, tee io.Writer) {
 		t.Fatalf("%s: start: %v", tm.name, err)
 	}
 	// Terminal replies (to the program's queries) go back as input.
-	go func() { _, _ = io.Copy(tm.in, tm.emu) }()
+	reply := io.Writer(tm.in)
+	if tm.silent {
+		reply = io.Discard
+	}
+	go func() { _, _ = io.Copy(reply, tm.emu) }()
 	go func() {
 		defer close(tm.done)
 		buf := make([]byte, 32*1024)

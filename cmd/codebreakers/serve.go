@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/breakcode"
@@ -374,6 +376,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 				Height:   s.Height,
 				Start:    tui.Start{Kind: s.Start.Kind, Arg: s.Start.Arg},
 				Context:  s.Context,
+				Colours:  colorprofile.Env(s.Environ),
 			})
 		},
 	})

@@ -104,12 +104,20 @@ type Styles struct {
 	Selected lipgloss.Style // the highlighted row
 	Error    lipgloss.Style // refusals and problems
 	Good     lipgloss.Style // success, a right guess
+	Notice   lipgloss.Style // news (someone is back), never the error colour
 
-	// Break the Code tiles: each always carries its letter (b, w, g) too.
+	// Black, white and green pieces (Break the Code's tiles, What the
+	// Rule?!'s cards): a fill of the piece's colour with an ink that reads
+	// on it, the same on every background. Each piece always carries its
+	// letter (b, w, g) too.
 	TileBlack  lipgloss.Style
 	TileWhite  lipgloss.Style
 	TileGreen  lipgloss.Style
 	TileHidden lipgloss.Style
+	// IfThenEnd is If Then's card end, by [number colour][background
+	// colour] (yellow, blue, red): the number's colour as ink on the
+	// background colour as fill.
+	IfThenEnd [3][3]lipgloss.Style
 }
 
 // Keys are the keys every board shares, each board's KeyMap embeds them

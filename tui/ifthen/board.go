@@ -14,7 +14,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
 	it "github.com/codebreakers/codebreakers/engine/ifthen"
@@ -486,27 +485,20 @@ func (b *Board) waitingFor() string {
 	return b.name(v.ToMove) + " is playing"
 }
 
-// colours maps colour indexes (yellow, blue, red) to terminal colours.
-var colours = [3]string{"3", "4", "1"}
-
 // chip is drawChip(e), remembered.
 func (b *Board) chip(e it.End) string {
 	if c, ok := b.chips.Get(e); ok {
 		return c
 	}
-	return b.chips.Put(e, drawChip(e))
+	return b.chips.Put(e, drawChip(b.st, e))
 }
 
 // drawChip draws an end in its colours; the code text says it all without colour too.
-func drawChip(e it.End) string {
+func drawChip(st board.Styles, e it.End) string {
 	if e.NColor < 0 || e.NColor > 2 || e.BG < 0 || e.BG > 2 {
 		return "?"
 	}
-	s := lipgloss.NewStyle().Foreground(lipgloss.Color(colours[e.NColor])).Background(lipgloss.Color(colours[e.BG]))
-	if e.Size == 3 {
-		s = s.Bold(true)
-	}
-	return s.Render(e.Code())
+	return st.IfThenEnd[e.NColor][e.BG].Render(e.Code())
 }
 
 // fit cuts s to w cells.

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"image/color"
 	"maps"
 	"os"
 	"path/filepath"
@@ -22,23 +23,35 @@ import (
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
-// ColourStyles are styles like the session's: colours and bold, so that
-// frames carry escapes as they do on a real terminal.
+// ColourStyles are the session's styles for a dark background (tui's
+// newStyles(true); TestBoardTestStylesAreTheSessions keeps the two the
+// same): colours, fills and bold, so that frames carry escapes as they do
+// on a real terminal.
 func ColourStyles() board.Styles {
-	accent, grey := lipgloss.Color("#7d9cff"), lipgloss.Color("#8a8a8a")
-	red, green := lipgloss.Color("#ff6b6b"), lipgloss.Color("#5fd787")
-	return board.Styles{
+	c := lipgloss.Color
+	accent, grey := c("#7D9CFF"), c("#949494")
+	red, green, yellow := c("#FF6B6B"), c("#5FD75F"), c("#D7C35F")
+	ink := [3]color.Color{c("#6E5600"), c("#0B3DB0"), c("#A00000")}
+	fill := [3]color.Color{c("#FFF3A8"), c("#C6DCFF"), c("#FFCACA")}
+	st := board.Styles{
 		Heading:    lipgloss.NewStyle().Bold(true).Foreground(accent),
 		Strong:     lipgloss.NewStyle().Bold(true),
 		Dim:        lipgloss.NewStyle().Foreground(grey),
 		Selected:   lipgloss.NewStyle().Bold(true).Foreground(accent),
 		Error:      lipgloss.NewStyle().Bold(true).Foreground(red),
 		Good:       lipgloss.NewStyle().Bold(true).Foreground(green),
-		TileBlack:  lipgloss.NewStyle().Reverse(true),
-		TileWhite:  lipgloss.NewStyle().Bold(true),
-		TileGreen:  lipgloss.NewStyle().Bold(true).Underline(true).Foreground(green),
+		Notice:     lipgloss.NewStyle().Foreground(yellow),
+		TileBlack:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#303030")),
+		TileWhite:  lipgloss.NewStyle().Bold(true).Foreground(c("#000000")).Background(c("#EEEEEE")),
+		TileGreen:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#17702C")),
 		TileHidden: lipgloss.NewStyle().Foreground(grey),
 	}
+	for n := range st.IfThenEnd {
+		for bg := range st.IfThenEnd[n] {
+			st.IfThenEnd[n][bg] = lipgloss.NewStyle().Bold(true).Foreground(ink[n]).Background(fill[bg])
+		}
+	}
+	return st
 }
 
 // Golden names a pair of golden files.
