@@ -52,6 +52,16 @@ func createTable(host *term) string {
 	return code
 }
 
+// framedRow is how a hand looks drawn as framed tiles (the viewer's own
+// and the centre, when there is room): "│ 3b │ │ 3w │ │ 5g │ │ 7b │ │ 7w │".
+func framedRow(tiles []string) string {
+	parts := make([]string, len(tiles))
+	for i, t := range tiles {
+		parts[i] = "│ " + t + " │"
+	}
+	return strings.Join(parts, " ")
+}
+
 // handRow is how a hand looks in a board row: "a 3b  b 3w  c 5g  d 7b  e 7w".
 func handRow(tiles []string) string {
 	parts := make([]string, len(tiles))
@@ -226,7 +236,7 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	var secrets []string
 	for who, h := range hands {
 		if who == "Centre" || len(h) == 5 {
-			secrets = append(secrets, handRow(h))
+			secrets = append(secrets, handRow(h), framedRow(h))
 		}
 	}
 	secrets = append(secrets, "the centre is")

@@ -44,6 +44,8 @@ type Board struct {
 	// board, so that scrolling it does something.
 	noteOverflow bool
 	err          string
+	// framed is whether the sheets last drew framed tiles (useFramed).
+	framed bool
 
 	// What the board drew before and will draw again on the next frames:
 	// styled strings by text, tiles, the log's wrapped events, the seats'
@@ -69,15 +71,21 @@ type seatNotes struct {
 	packed []string
 }
 
+// tileKey is a tile as drawn: alone, or padded to fill a framed tile.
+type tileKey struct {
+	t      bc.Tile
+	padded bool
+}
+
 // paint is the board's styles, each remembering what it drew.
 type paint struct {
 	widget.Paints
 	hidden *widget.Painter
-	tiles  map[bc.Tile]string
+	tiles  map[tileKey]string
 }
 
 func newPaint(st board.Styles) paint {
-	return paint{Paints: widget.NewPaints(st), hidden: widget.NewPainter(st.TileHidden), tiles: map[bc.Tile]string{}}
+	return paint{Paints: widget.NewPaints(st), hidden: widget.NewPainter(st.TileHidden), tiles: map[tileKey]string{}}
 }
 
 var _ board.Board = (*Board)(nil)
@@ -376,7 +384,7 @@ func (b *Board) View() string {
 	if b.guessing {
 		leftH = len(b.guessLines(leftWidth(w)))
 	}
-	sheets := b.sheets(w, max(1, h-len(status)-leftH-1))
+	sheets := b.sheets(w, h, max(1, h-len(status)-leftH-1))
 	out := append(sheets, "")
 	out = append(out, status...)
 	out = append(out, b.lowerBlock(w, max(leftH, h-len(out)))...)
@@ -587,7 +595,7 @@ func (b *Board) logLines(w, h int) []string {
 
 // sheets are one block per seat (and the centre): tiles the viewer may see,
 // and the answers heard, squeezed into at most room lines.
-func (b *Board) sheets(w, room int) []string {
+func (b *Board) sheets(w, h, room int) []string {
 	v := b.v
 	labelW := 6
 	labels := make([]string, len(v.Seats))
@@ -607,13 +615,31 @@ func (b *Board) sheets(w, room int) []string {
 
 	type block struct {
 		head     string
-		hasParts bool // tiles or flags on the head line: notes start below
+		hasParts bool     // tiles or flags on the head line: notes start below
+		frame    []string // a framed row's lines under the head (its top border)
 		items    []string
 		packed   []string
-		need     int // lines wanted beyond the head line
+		need     int // lines wanted beyond the head line and the frame
 		alloc    int
 	}
-	blocks := make([]block, 0, len(v.Seats)+1)
+	// The viewer's own tiles and the centre are drawn as framed tiles
+	// when there is room (framedTiles), else as one line of codes.
+	framedRows := 0
+	own := -1
+	if s := v.Viewer.Seat; v.Viewer.IsSeat(s) && !b.c.Replay && int(s) >= 0 && int(s) < len(v.Seats) && (v.Seats[s].Hand != nil || v.Hand != nil) {
+		own = int(s)
+		framedRows++
+	}
+	if v.CentreSize > 0 {
+		framedRows++
+	}
+	nBlocks := len(v.Seats)
+	if v.CentreSize > 0 || v.Unused != nil {
+		nBlocks++
+	}
+	framed := useFramed(h, nBlocks, len(v.Seats), framedRows, w-labelW-4, b.framed)
+	b.framed = framed
+	blocks := make([]block, 0, nBlocks)
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
 		mark := "  "
@@ -627,11 +653,19 @@ func (b *Board) sheets(w, room int) []string {
 			hand = v.Hand
 		}
 		var parts []string
-		if hand != nil {
-			parts = append(parts, b.handText(hand))
+		var bl block
+		if framed && i == own {
+			rows := b.framedTiles(hand, 0)
+			bl.head = mark + label + "  " + rows[0]
+			bl.frame = []string{strings.Repeat(" ", labelW+4) + joinParts(rows[1], b.flags(sv)), strings.Repeat(" ", labelW+4) + rows[2]}
+			bl.hasParts = true
+		} else {
+			if hand != nil {
+				parts = append(parts, b.handText(hand))
+			}
+			parts = append(parts, b.flags(sv)...)
+			bl.head, bl.hasParts = mark+label+"  "+strings.Join(parts, "  "), len(parts) > 0
 		}
-		parts = append(parts, b.flags(sv)...)
-		bl := block{head: mark + label + "  " + strings.Join(parts, "  "), hasParts: len(parts) > 0}
 		bl.items, bl.packed = b.packedNotes(i, sv.Notes, noteW)
 		bl.need = len(bl.packed)
 		if !bl.hasParts && bl.need > 0 {
@@ -641,16 +675,23 @@ func (b *Board) sheets(w, room int) []string {
 	}
 	if v.CentreSize > 0 {
 		label := "Centre" + strings.Repeat(" ", max(0, labelW-6))
-		var tiles string
-		if v.Centre != nil {
-			tiles = b.handText(v.Centre)
-		} else {
-			tiles = b.hiddenText(v.CentreSize)
-		}
+		var aid []string
 		if v.Aid && v.CentrePossible > 0 {
-			tiles += "  " + b.paint.Dim.Render("["+strconv.Itoa(v.CentrePossible)+" possible "+plural(v.CentrePossible, "set", "sets")+"]")
+			aid = append(aid, b.paint.Dim.Render("["+strconv.Itoa(v.CentrePossible)+" possible "+plural(v.CentrePossible, "set", "sets")+"]"))
 		}
-		blocks = append(blocks, block{head: "  " + label + "  " + tiles, hasParts: true})
+		switch {
+		case framed:
+			rows := b.framedTiles(v.Centre, v.CentreSize)
+			indent := strings.Repeat(" ", labelW+4)
+			blocks = append(blocks, block{head: "  " + label + "  " + rows[0], hasParts: true,
+				frame: []string{indent + joinParts(rows[1], aid), indent + rows[2]}})
+		default:
+			tiles := b.hiddenText(v.CentreSize)
+			if v.Centre != nil {
+				tiles = b.handText(v.Centre)
+			}
+			blocks = append(blocks, block{head: "  " + label + "  " + joinParts(tiles, aid), hasParts: true})
+		}
 	} else if v.Unused != nil {
 		label := "Unused" + strings.Repeat(" ", max(0, labelW-6))
 		blocks = append(blocks, block{head: "  " + label + "  " + b.paint.Dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
@@ -659,6 +700,9 @@ func (b *Board) sheets(w, room int) []string {
 	// Every block has its head line; the lines left are shared out one at a
 	// time, round the table, so no seat's answers crowd out another's.
 	extra := room - len(blocks)
+	for _, bl := range blocks {
+		extra -= len(bl.frame)
+	}
 	for extra > 0 {
 		gave := false
 		for i := range blocks {
@@ -675,6 +719,16 @@ func (b *Board) sheets(w, room int) []string {
 	indent := strings.Repeat(" ", labelW+4)
 	var out []string
 	for _, bl := range blocks {
+		if len(bl.frame) > 0 {
+			out = append(out, bl.head)
+			out = append(out, bl.frame...)
+			if bl.alloc > 0 {
+				for _, l := range tail(bl.packed, bl.alloc, b.paint.Dim) {
+					out = append(out, indent+l)
+				}
+			}
+			continue
+		}
 		switch {
 		case len(bl.packed) == 0:
 			out = append(out, bl.head)
@@ -701,6 +755,78 @@ func (b *Board) sheets(w, room int) []string {
 		}
 	}
 	return out
+}
+
+// framedWidth is the width of a row of five framed tiles.
+const framedWidth = 5*6 + 4
+
+// useFramed is the rule for drawing the viewer's tiles and the centre as
+// framed tiles (three lines each) rather than as one line of codes. h is
+// the board's height and w the cells beside the labels; the sheets are
+// nBlocks rows (seats of them players), framedRows of which would be
+// framed. The rule looks only at what stays the same through a game (not
+// at this moment's status lines), so the board does not switch forms as
+// the game goes: it sets aside the lines under the sheets (two of status,
+// the questions, a gap: sheetsReserve) and wants a head line per row, two
+// more per framed row and a line of answers per two players beyond the
+// second. So at 80×24 two or three players see framed tiles, four or five
+// the compact codes. wasFramed is the last decision: a board keeps its
+// frames while the room shrinks by a line (a notice comes and goes under
+// it), as long as the frames themselves still fit.
+func useFramed(h, nBlocks, seats, framedRows, w int, wasFramed bool) bool {
+	if framedRows == 0 || w < framedWidth {
+		return false
+	}
+	room := h - sheetsReserve
+	need := nBlocks + 2*framedRows + max(1, seats-2)
+	if wasFramed {
+		return room >= need-1
+	}
+	return room >= need
+}
+
+// sheetsReserve is the lines useFramed sets aside under the sheets: two
+// status lines, the questions' heading and six cards, and the gap.
+const sheetsReserve = 2 + 1 + 6 + 1
+
+// joinParts is first followed by the parts, two spaces apart.
+func joinParts(first string, parts []string) string {
+	if len(parts) == 0 {
+		return first
+	}
+	return first + "  " + strings.Join(parts, "  ")
+}
+
+// framedTiles draws tiles as a row of framed tiles, three lines: the top
+// border with each tile's position letter, the tiles (number and colour
+// letter on the colour's fill), the bottom border.
+//
+//	╭a───╮ ╭b───╮ ╭c───╮
+//	│ 0b │ │ 3w │ │ 5g │
+//	╰────╯ ╰────╯ ╰────╯
+//
+// With tiles nil, hidden face-down tiles are drawn ("??").
+func (b *Board) framedTiles(tiles []bc.Tile, hidden int) [3]string {
+	n := len(tiles)
+	if tiles == nil {
+		n = hidden
+	}
+	var top, mid, bottom strings.Builder
+	for i := range n {
+		if i > 0 {
+			top.WriteByte(' ')
+			mid.WriteByte(' ')
+			bottom.WriteByte(' ')
+		}
+		top.WriteString("╭" + string(rune('a'+i)) + "───╮")
+		face := b.paint.hidden.Render(" ?? ")
+		if tiles != nil {
+			face = b.tile(tiles[i], true)
+		}
+		mid.WriteString("│" + face + "│")
+		bottom.WriteString("╰────╯")
+	}
+	return [3]string{top.String(), mid.String(), bottom.String()}
 }
 
 // packedNotes is noteItems and pack(items, w) for seat i's notes,
@@ -820,7 +946,7 @@ func (b *Board) handText(ts []bc.Tile) string {
 		}
 		sb.WriteByte(byte('a' + i))
 		sb.WriteByte(' ')
-		sb.WriteString(b.tile(t))
+		sb.WriteString(b.tile(t, false))
 	}
 	return sb.String()
 }
@@ -841,8 +967,9 @@ func (b *Board) hiddenText(n int) string {
 
 // tile draws one tile: always its number and letter, plus a look per
 // colour. There are twenty tiles, so each is styled once per board.
-func (b *Board) tile(t bc.Tile) string {
-	if s, ok := b.paint.tiles[t]; ok {
+func (b *Board) tile(t bc.Tile, padded bool) string {
+	key := tileKey{t, padded}
+	if s, ok := b.paint.tiles[key]; ok {
 		return s
 	}
 	st := b.st.TileGreen
@@ -852,9 +979,13 @@ func (b *Board) tile(t bc.Tile) string {
 	case bc.White:
 		st = b.st.TileWhite
 	}
-	s := st.Render(t.String())
+	text := t.String()
+	if padded {
+		text = " " + text + " "
+	}
+	s := st.Render(text)
 	if len(b.paint.tiles) < 64 { // tiles come from the engine: bounded anyway
-		b.paint.tiles[t] = s
+		b.paint.tiles[key] = s
 	}
 	return s
 }
@@ -922,7 +1053,7 @@ func (b *Board) possibleLines(sets [][]bc.Tile, w int) []string {
 	for i, set := range sets {
 		tiles := make([]string, len(set))
 		for j, t := range set {
-			tiles[j] = b.tile(t)
+			tiles[j] = b.tile(t, false)
 		}
 		items[i] = strings.Join(tiles, " ")
 	}

@@ -468,3 +468,71 @@ func TestBusyBoardHoldsMoves(t *testing.T) {
 		t.Fatalf("ask after the wait: %s", act)
 	}
 }
+
+// TestFramedTilesAndTheirCompactFallback: with room, the viewer's tiles
+// and the centre are framed tiles (the position letter in the top border,
+// the tile inside, the centre face down as ??); at 80×24 with four players
+// they fall back, by useFramed's rule, to one line of codes; and neither
+// form shows a tile the seat may not see.
+func TestFramedTilesAndTheirCompactFallback(t *testing.T) {
+	const boardH = 19 // an 80×24 table screen's board
+	st := deal(t, 3, 1)
+	hand := st.View(engine.SeatViewer(0)).(bc.View).Hand
+	_, framed := render(st, engine.SeatViewer(0), nil, 80, boardH)
+	var mid []string
+	for _, tile := range hand {
+		mid = append(mid, "│ "+tile.String()+" │")
+	}
+	for _, want := range []string{
+		"You (mara)  ╭a───╮ ╭b───╮ ╭c───╮ ╭d───╮ ╭e───╮",
+		strings.Join(mid, " "),
+		"Centre      ╭a───╮",
+		"│ ?? │ │ ?? │ │ ?? │ │ ?? │ │ ?? │",
+		"╰────╯ ╰────╯ ╰────╯ ╰────╯ ╰────╯",
+	} {
+		if !strings.Contains(framed, want) {
+			t.Errorf("3 players at 80×24: no %q in\n%s", want, framed)
+		}
+	}
+	if got := tileToken.FindAllString(framed, -1); len(got) != len(hand) {
+		t.Errorf("3 players, framed: tiles drawn %v, want only the seat's own %v", got, hand)
+	}
+
+	st4 := deal(t, 4, 1)
+	hand4 := st4.View(engine.SeatViewer(0)).(bc.View).Hand
+	_, compact := render(st4, engine.SeatViewer(0), nil, 80, boardH)
+	if strings.Contains(compact, "╭") || !strings.Contains(compact, "You (mara)  "+handText(hand4)) || !strings.Contains(compact, "Centre      a ??  b ??") {
+		t.Errorf("4 players at 80×24: want the compact codes\n%s", compact)
+	}
+	if _, big := render(st4, engine.SeatViewer(0), nil, 120, 35); !strings.Contains(big, "╭a───╮") {
+		t.Errorf("4 players at 120×40: want framed tiles\n%s", big)
+	}
+
+	for _, c := range []struct {
+		h, blocks, seats, framedRows, w int
+		was                             bool
+		want                            bool
+	}{
+		{19, 4, 3, 2, 60, false, true},  // 3 players at 80×24
+		{19, 5, 4, 2, 60, false, false}, // 4 players at 80×24
+		{20, 5, 4, 2, 60, false, false}, // … without a notice under the board
+		{21, 5, 4, 2, 60, false, true},
+		{20, 5, 4, 2, 60, true, true}, // framed stays framed a line short
+		{19, 5, 4, 2, 60, true, false},
+		{30, 4, 3, 2, framedWidth - 1, false, false}, // too narrow
+		{30, 4, 3, 0, 60, false, false},              // nothing to frame (a spectator of two)
+	} {
+		if got := useFramed(c.h, c.blocks, c.seats, c.framedRows, c.w, c.was); got != c.want {
+			t.Errorf("useFramed(%+v) = %v", c, got)
+		}
+	}
+}
+
+// handText is a hand as the compact form writes it: "a 3b  b 3w  c 5g".
+func handText(ts []bc.Tile) string {
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = string(rune('a'+i)) + " " + t.String()
+	}
+	return strings.Join(parts, "  ")
+}

@@ -485,6 +485,13 @@ func (b *Board) waitingFor() string {
 	return b.name(v.ToMove) + " is playing"
 }
 
+// twoEnds draws a two-ended card with both ends in their colours, the end
+// on top first: "[4BMr│9YMb]". Each end's code says it all without colour
+// (number, colour letter, size letter, background letter).
+func (b *Board) twoEnds(top, bottom it.End) string {
+	return "[" + b.chip(top) + "│" + b.chip(bottom) + "]"
+}
+
 // chip is drawChip(e), remembered.
 func (b *Board) chip(e it.End) string {
 	if c, ok := b.chips.Get(e); ok {
@@ -770,7 +777,7 @@ func (b *Board) marketLine() string {
 		if b.picked[i] {
 			mark = "✓"
 		}
-		p := fmt.Sprintf("%s%d %s/%s", mark, i+1, b.chip(m.Card.End(m.Up)), m.Card.End(1-m.Up).Code())
+		p := fmt.Sprintf("%s%d %s", mark, i+1, b.twoEnds(m.Card.End(m.Up), m.Card.End(1-m.Up)))
 		if m.Spotlight {
 			p += b.paint.Good.Render(" ★" + m.Card.End(m.SpotUp).Code())
 		}
@@ -809,7 +816,7 @@ func (b *Board) handLines(room int) []string {
 		if i == b.cursor {
 			mark = "› "
 		}
-		line := fmt.Sprintf(" %s%d %s over %s   %s", mark, i+1, b.chip(c.End(up)), c.End(1-up).Code(), b.paint.Dim.Render(c.End(up).String()))
+		line := fmt.Sprintf(" %s%d %s  %s", mark, i+1, b.twoEnds(c.End(up), c.End(1-up)), b.paint.Dim.Render(c.End(up).String()))
 		if i == b.cursor {
 			line = b.paint.Selected.Render(line)
 		}
@@ -833,7 +840,7 @@ func (b *Board) allHands(w int) []string {
 		name := b.name(engine.Seat(i))
 		cards := make([]string, 0, len(sv.Hand))
 		for _, c := range sv.Hand {
-			cards = append(cards, c.End(0).Code()+"/"+c.End(1).Code())
+			cards = append(cards, b.twoEnds(c.End(0), c.End(1)))
 		}
 		text := strings.Join(cards, " ")
 		if len(cards) == 0 {

@@ -165,7 +165,7 @@ func TestBreakerKeys(t *testing.T) {
 	st := deal(t, 3, it.ModeServer, 9)
 	me := st.Status().Active[0]
 	b, out := render(t, st, engine.SeatViewer(me), nil)
-	for _, want := range []string{"Your turn", "Code Line", "Market", "Your hand", "over", "Team:"} {
+	for _, want := range []string{"Your turn", "Code Line", "Market", "Your hand", "│", "Team:"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("board lacks %q:\n%s", want, out)
 		}

@@ -16,6 +16,10 @@ var (
 	codeRe = regexp.MustCompile(`code ([A-Z0-9]{3}-[A-Z0-9]{3})`)
 	turnRe = regexp.MustCompile(`turn (\d+)`)
 	handRe = regexp.MustCompile(`You \([^)]*\)\s+a (\S+)\s+b (\S+)\s+c (\S+)\s+d (\S+)\s+e (\S+)`)
+	// A hand drawn as framed tiles: the borders on the "You (…)" line,
+	// the tiles on the next.
+	framedTopRe  = regexp.MustCompile(`You \([^)]*\)\s+╭a───╮`)
+	framedTileRe = regexp.MustCompile(`│ (\d[bwg]) │`)
 )
 
 // Title is the first line of a screen: where the player is and whose turn it is.
@@ -47,13 +51,26 @@ func JoinCode(screen string) (string, bool) {
 func HasJoinCode(screen string) bool { _, ok := JoinCode(screen); return ok }
 
 // OwnHand reads the player's tiles off the Break the Code board, as its
-// row shows them ("a 3b  b 3w  c 5g …"); nil when the row is not there.
+// row shows them, in one line ("a 3b  b 3w  c 5g …") or as framed tiles
+// ("│ 3b │ │ 3w │ …" under the borders); nil when the row is not there.
 func OwnHand(screen string) []string {
-	m := handRe.FindStringSubmatch(screen)
-	if m == nil {
-		return nil
+	if m := handRe.FindStringSubmatch(screen); m != nil {
+		return m[1:]
 	}
-	return m[1:]
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		if !framedTopRe.MatchString(l) || i+1 >= len(lines) {
+			continue
+		}
+		var hand []string
+		for _, m := range framedTileRe.FindAllStringSubmatch(lines[i+1], -1) {
+			hand = append(hand, m[1])
+		}
+		if len(hand) == 5 {
+			return hand
+		}
+	}
+	return nil
 }
 
 // GuessFor picks five centre tiles missing from the player's own hand, in

@@ -28,6 +28,14 @@ func TestReadsWhatThePlayerSees(t *testing.T) {
 	if got := OwnHand(board); !slices.Equal(got, []string{"0b", "3b", "8b", "8w", "9w"}) {
 		t.Errorf("OwnHand = %v", got)
 	}
+	framed := "▸ You (mara)  ╭a───╮ ╭b───╮ ╭c───╮ ╭d───╮ ╭e───╮\n" +
+		"              │ 0b │ │ 3b │ │ 8b │ │ 8w │ │ 9w │  [12 possible]\n" +
+		"              ╰────╯ ╰────╯ ╰────╯ ╰────╯ ╰────╯\n" +
+		"  Centre      ╭a───╮ ╭b───╮ ╭c───╮ ╭d───╮ ╭e───╮\n" +
+		"              │ ?? │ │ ?? │ │ ?? │ │ ?? │ │ ?? │\n"
+	if got := OwnHand(framed); !slices.Equal(got, []string{"0b", "3b", "8b", "8w", "9w"}) {
+		t.Errorf("OwnHand of framed tiles = %v", got)
+	}
 	if OwnHand("no board here") != nil {
 		t.Error("OwnHand found a hand on a screen without one")
 	}
