@@ -15,6 +15,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
+	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
@@ -225,5 +226,32 @@ func TestBoardTestStylesAreTheSessions(t *testing.T) {
 		if g, w := got[i].style.Render("3b"), want[i].style.Render("3b"); g != w {
 			t.Errorf("%s draws %q, the session %q", want[i].name, g, w)
 		}
+	}
+}
+
+// TestLightBackgroundRedrawsTheOpenBoard: the terminal's answer can come
+// when a table is already open (a session that starts by joining one):
+// the board is made again with the light styles, and nothing is drawn
+// with the dark ones after that.
+func TestLightBackgroundRedrawsTheOpenBoard(t *testing.T) {
+	st := dealt(t, 3, 1)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+	press(t, m, "enter", "enter") // quick play, the bots offered first
+	if _, ok := m.top().(*tableScreen); !ok {
+		t.Fatalf("no table: %T", m.top())
+	}
+	sgr := func(c color.Color) string {
+		r, g, b, _ := c.RGBA()
+		return fmt.Sprintf("38;2;%d;%d;%d", r>>8, g>>8, b>>8)
+	}
+	darkAccent, lightAccent := sgr(darkPalette().accent), sgr(lightPalette().accent)
+	if frame := m.View().Content; !strings.Contains(frame, darkAccent) {
+		t.Fatalf("before the answer the board is not drawn dark:\n%q", frame)
+	}
+	m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})
+	frame := m.View().Content
+	if strings.Contains(frame, darkAccent) || !strings.Contains(frame, lightAccent) {
+		t.Errorf("after a white background the frame still has the dark accent or lacks the light one:\n%q", frame)
 	}
 }
