@@ -29,7 +29,7 @@ func BenchmarkFrameBoard4p(b *testing.B) {
 	m, _, _ := benchTable(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		m.dirty = true
+		m.draw()
 		_ = m.View()
 	}
 }
@@ -123,7 +123,7 @@ func BenchmarkBreakCodeRedraw(b *testing.B) {
 		m.Update(tableChangedMsg{conn: conn})
 		b.ReportAllocs()
 		for b.Loop() {
-			m.dirty = true
+			m.draw()
 			_ = m.View()
 		}
 	})

@@ -115,8 +115,9 @@ func (s *codeScreen) body(a *app, w, h int) []string {
 		b.WriteString("  Type a table's code to " + a.st.strong.Render("join") + " it as a player.\n")
 		b.WriteString("  " + a.st.dim.Render("tab: watch instead") + "\n")
 	}
-	s.input.Width = max(10, min(20, w-8))
-	b.WriteString("\n  " + s.input.View() + "\n\n")
+	input := s.input // drawn in the width there is, without changing the field
+	input.Width = max(10, min(20, w-8))
+	b.WriteString("\n  " + input.View() + "\n\n")
 	switch {
 	case s.busy:
 		b.WriteString("  " + a.st.dim.Render("One moment…"))

@@ -131,8 +131,9 @@ func (s *handleScreen) body(a *app, w, h int) []string {
 	}
 	b.WriteString("  Choose a handle: 2 to 16 letters, digits, _ or -.\n")
 	b.WriteString("  Other players see it at the table; it stays yours for this SSH key.\n\n")
-	s.input.Width = max(10, min(30, w-8))
-	b.WriteString("  " + s.input.View() + "\n\n")
+	input := s.input // drawn in the width there is, without changing the field
+	input.Width = max(10, min(30, w-8))
+	b.WriteString("  " + input.View() + "\n\n")
 	switch {
 	case s.saving:
 		b.WriteString("  " + a.st.dim.Render("Saving…"))

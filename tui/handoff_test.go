@@ -52,6 +52,7 @@ func TestEndScreenSaysWhenTheGameIsNotSavedYet(t *testing.T) {
 	conn := newFakeConn(end)
 	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
 	run(t, m, m.pushTable(conn))
+	m.draw()
 	s := screenText(m)
 	if !strings.Contains(s, "records database is not answering") || strings.Contains(s, "is saved") {
 		t.Fatalf("end screen while unsaved:\n%s", s)

@@ -66,6 +66,7 @@ func TestEndScreenShowsTheGameID(t *testing.T) {
 		store.games[g.ID] = g
 		m := newTestApp(t, &fakeHub{conn: conn}, store, 80, 24)
 		run(t, m, m.pushTable(conn))
+		m.draw()
 		s := screenText(m)
 		if !strings.Contains(s, "Game 8F3K2 is saved") || !strings.Contains(s, "ssh -t <this server> replay 8F3K2") ||
 			!strings.Contains(s, "V replay") || !strings.Contains(s, "press V to replay") {

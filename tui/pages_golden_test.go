@@ -33,7 +33,7 @@ func rulesPages(t *testing.T) (names, frames []string) {
 		for _, p := range pages {
 			m := newTestApp(t, &fakeHub{}, nil, sz[0], sz[1])
 			m.push(newTextScreen("How to play · "+p.id, p.text))
-			m.dirty = true
+			m.draw()
 			names = append(names, fmt.Sprintf("rules-%s-%dx%d/top", p.id, sz[0], sz[1]))
 			frames = append(frames, screenText(m))
 			press(t, m, "end")
@@ -59,6 +59,7 @@ func endTables(t *testing.T) (names, frames []string) {
 			conn := newFakeConn(tv)
 			m := newTestApp(t, &fakeHub{conn: conn}, nil, sz[0], sz[1])
 			run(t, m, m.pushTable(conn))
+			m.draw()
 			who := "seat"
 			if viewer.Kind == engine.ViewerSpectator {
 				who = "spectator"

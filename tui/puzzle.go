@@ -329,7 +329,22 @@ func (s *puzzleScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (s *puzzleScreen) body(a *app, w, h int) []string {
+// setSize shows the board the position in the room the pane leaves it.
+func (s *puzzleScreen) setSize(a *app, w, h int) {
+	if s.pos == nil || s.choosing {
+		return
+	}
+	bh := h - len(s.errLines(a, w))
+	ctx := board.Context{
+		Viewer: engine.SeatViewer(s.day.Puzzle.Seat), Names: s.names, Bots: s.bots, Status: s.pos.Status,
+		Log: s.pos.Log, Replay: true, Width: w, Height: max(1, bh-len(s.intro(w))),
+	}
+	s.board.SetView(s.pos.View, ctx)
+	s.board.SetSize(ctx.Width, ctx.Height)
+}
+
+// errLines are the screen's error, wrapped to w.
+func (s *puzzleScreen) errLines(a *app, w int) []string {
 	var lines []string
 	if s.err != "" {
 		lines = append(lines, widget.WrapIndent("! "+s.err, w, " ", "   ")...)
@@ -337,6 +352,11 @@ func (s *puzzleScreen) body(a *app, w, h int) []string {
 			lines[i] = a.st.errText.Render(lines[i])
 		}
 	}
+	return lines
+}
+
+func (s *puzzleScreen) body(a *app, w, h int) []string {
+	lines := s.errLines(a, w)
 	bh := h - len(lines)
 	var main []string
 	switch {
@@ -350,14 +370,15 @@ func (s *puzzleScreen) body(a *app, w, h int) []string {
 	return wrapBlock(strings.Join(append(fitBlock(strings.Join(main, "\n"), w, bh), lines...), "\n"), w, h)
 }
 
-// positionPane draws the board as the puzzle's seat saw it, and what to do.
+// intro says whose seat the puzzle is and what to do, wrapped to w.
+func (s *puzzleScreen) intro(w int) []string {
+	return widget.WrapIndent(fmt.Sprintf("You are %s, about to move: which move tells you the most? (enter to choose)", s.seatName()), w, " ", " ")
+}
+
+// positionPane draws the board as the puzzle's seat saw it (laid out by
+// setSize), and what to do.
 func (s *puzzleScreen) positionPane(a *app, w, h int) []string {
-	intro := widget.WrapIndent(fmt.Sprintf("You are %s, about to move: which move tells you the most? (enter to choose)", s.seatName()), w, " ", " ")
-	ctx := board.Context{
-		Viewer: engine.SeatViewer(s.day.Puzzle.Seat), Names: s.names, Bots: s.bots, Status: s.pos.Status,
-		Log: s.pos.Log, Replay: true, Width: w, Height: max(1, h-len(intro)),
-	}
-	s.board.SetView(s.pos.View, ctx)
+	intro := s.intro(w)
 	out := fitBlock(s.board.View(), w, max(1, h-len(intro)))
 	for _, l := range intro {
 		out = append(out, a.st.strong.Render(l))

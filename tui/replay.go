@@ -259,11 +259,33 @@ func (r *replayScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (r *replayScreen) body(a *app, w, h int) []string {
+// setSize shows the board the step's view in the room the footer leaves.
+func (r *replayScreen) setSize(a *app, w, h int) {
 	var log []engine.Event
 	for _, evs := range r.frames.events[:r.step+1] {
 		log = append(log, evs...)
 	}
+	res := r.game.Result
+	ctx := board.Context{
+		Viewer: r.frames.viewer, Names: r.names, Bots: r.bots, Status: r.frames.status[r.step], Log: log,
+		Replay: true, Width: w, Height: max(1, h-len(r.footer(a, w))),
+	}
+	if r.step == r.moves() {
+		ctx.Result = &res
+	}
+	r.board.SetView(r.frames.views[r.step], ctx)
+	r.board.SetSize(ctx.Width, ctx.Height)
+}
+
+func (r *replayScreen) body(a *app, w, h int) []string {
+	footer := r.footer(a, w)
+	lines := fitBlock(r.board.View(), w, max(1, h-len(footer))) // laid out by setSize
+	return wrapBlock(strings.Join(append(lines, footer...), "\n"), w, h)
+}
+
+// footer is what the replay shows under the board: the step, its analysis,
+// the result at the end, and any trouble.
+func (r *replayScreen) footer(a *app, w int) []string {
 	var last string
 	if r.step > 0 {
 		var parts []string
@@ -300,18 +322,7 @@ func (r *replayScreen) body(a *app, w, h int) []string {
 	case r.building:
 		footer = append(footer, " "+a.st.dim.Render("Replaying the game for that view…"))
 	}
-	bh := max(1, h-len(footer))
-	res := r.game.Result
-	ctx := board.Context{
-		Viewer: r.frames.viewer, Names: r.names, Bots: r.bots, Status: r.frames.status[r.step], Log: log,
-		Replay: true, Width: w, Height: bh,
-	}
-	if r.step == r.moves() {
-		ctx.Result = &res
-	}
-	r.board.SetView(r.frames.views[r.step], ctx)
-	lines := fitBlock(r.board.View(), w, bh)
-	return wrapBlock(strings.Join(append(lines, footer...), "\n"), w, h)
+	return footer
 }
 
 func (r *replayScreen) shortHelp(a *app) []key.Binding {

@@ -62,7 +62,7 @@ func TestReplayShowsEveryHand(t *testing.T) {
 		found := false
 		for step := 1; step <= r.moves() && !found; step++ {
 			r.step = step
-			m.dirty = true
+			m.draw()
 			s := screenText(m)
 			if strings.Contains(s, "You drew") {
 				t.Fatalf("%s step %d: a private event reads in the second person:\n%s", id, step, s)

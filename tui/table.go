@@ -370,6 +370,15 @@ func (s *tableScreen) myReady() bool {
 	return s.view.Seats[s.view.You.Seat].Ready
 }
 
+// setSize gives the board the room the strip leaves under the title, as
+// body will draw it.
+func (s *tableScreen) setSize(a *app, w, h int) {
+	if h <= 0 || s.board == nil || s.view.Phase == lobby.Waiting || s.view.Phase == lobby.Broken {
+		return
+	}
+	s.board.SetSize(w, max(1, h-len(s.strip(a, w))))
+}
+
 // body is the board (or the waiting room) and the strip under it, fitted
 // line by line: the board's lines are fitted already, so they are never
 // joined and split again.
@@ -408,8 +417,7 @@ func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
 	case s.board == nil:
 		main = "\n  Waiting for the table…"
 	default:
-		s.board.SetView(s.view.Board, s.boardContext(w, max(1, h-len(strip))))
-		main = s.board.View()
+		main = s.board.View() // laid out by setSize
 	}
 	if s.view.Phase == lobby.Waiting || s.board == nil {
 		return wrapBlock(main, w, max(0, h-len(strip))), strip
@@ -457,8 +465,9 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		out = append(lines, out...)
 	}
 	if s.chatOpen {
-		s.chat.Width = max(10, w-12)
-		out = append(out, " chat "+s.chat.View())
+		chat := s.chat // drawn in the width there is, without changing the field
+		chat.Width = max(10, w-12)
+		out = append(out, " chat "+chat.View())
 	}
 	return out
 }

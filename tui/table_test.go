@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -75,8 +76,9 @@ func TestTableFollowsUpdatesAndSkipsStaleOnes(t *testing.T) {
 	before := screenText(m)
 
 	// Same version: nothing to redraw.
+	drawn := m.drawn
 	send(m, tableChangedMsg{conn: conn})
-	if m.dirty {
+	if m.drawn != drawn {
 		t.Fatal("a duplicate notification marked the screen dirty")
 	}
 	log := playFew(t, st, 2)
@@ -326,9 +328,31 @@ func TestTableMessagesFindTheirScreenUnderAnother(t *testing.T) {
 	// A message for a table whose screen is gone ends quietly.
 	m.pop()
 	m.pop()
-	m.View()
+	drawn := m.drawn
 	send(m, tableChangedMsg{conn: conn})
-	if m.dirty {
+	if m.drawn != drawn {
 		t.Fatal("a change of a table already left asked for a redraw")
+	}
+}
+
+// The session draws in Update; View only shows the frame: viewed twice,
+// the frame is the same and neither the app, the table screen nor its
+// board changed, with the chat open and the board's notepad too.
+func TestViewChangesNothingInTheSession(t *testing.T) {
+	st := dealt(t, 3, 4)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), playFew(t, st, 3), 1))
+	m := openTable(t, conn)
+	ts := m.top().(*tableScreen)
+	for _, keys := range [][]string{{}, {"n"}, {"down", "down", "down"}, {"n", "c", "h", "i"}} {
+		press(t, m, keys...)
+		snap := func() string { return fmt.Sprintf("%+v|%+v|%+v", *m, *ts, ts.board) }
+		before, drawn := snap(), m.drawn
+		first := m.View().Content
+		if second := m.View().Content; second != first {
+			t.Fatalf("after %v: two views differ", keys)
+		}
+		if snap() != before || m.drawn != drawn {
+			t.Fatalf("after %v: View changed the session", keys)
+		}
 	}
 }

@@ -129,7 +129,11 @@ type screen interface {
 	titleRight(a *app) string
 	// update handles a message; navigation goes through the app.
 	update(a *app, msg tea.Msg) tea.Cmd
-	// body draws the screen as exactly h lines of at most w cells.
+	// setSize tells the screen the size its body is about to be drawn at:
+	// a screen lays itself out here (a board's size), in Update, so that
+	// drawing changes nothing. body then draws the screen as exactly h
+	// lines of at most w cells.
+	setSize(a *app, w, h int)
 	body(a *app, w, h int) []string
 	// shortHelp lists the keys that work now, for the key bar; helpKeys
 	// are the keys the ? help lists before those, and the key that goes
@@ -142,6 +146,9 @@ type screen interface {
 	// succeeded): either way the request is done, so the screen is no
 	// longer busy.
 	setError(msg string)
+	// restyle makes again what the screen holds drawn with the session's
+	// styles (a board) when they change (the terminal's background).
+	restyle(a *app)
 	// close releases what the screen holds in the lobby (a seat, a place
 	// in a queue) when it is left or the session ends; quitNeedsConfirm
 	// says whether quitting must be confirmed first (a game in play).
@@ -150,10 +157,13 @@ type screen interface {
 }
 
 // plainScreen is embedded by screens for the usual answers: the session's
-// handle and the tables online at the title bar's right, no keys in the
-// help but the key bar's, esc goes back, no request to answer, nothing held
-// in the lobby.
+// handle and the tables online at the title bar's right, nothing to lay
+// out before drawing or to make again in new styles, no keys in the help but the key bar's, esc goes
+// back, no request to answer, nothing held in the lobby.
 type plainScreen struct{}
+
+func (plainScreen) setSize(*app, int, int) {}
+func (plainScreen) restyle(*app)           {}
 
 func (plainScreen) titleRight(a *app) string { return a.defaultTitleRight() }
 func (plainScreen) helpKeys(a *app) ([]key.Binding, key.Binding) {
@@ -201,8 +211,11 @@ type app struct {
 	// the server carries the session there.
 	handoff *lobby.ElsewhereError
 
-	frame string // last rendered frame; reused until something changes
-	dirty bool
+	// frame is the screen as last drawn, by draw in Update (and Init)
+	// after a message that changed something, so that View only shows it
+	// and an idle session costs nothing to draw; drawn counts the frames.
+	frame string
+	drawn int
 	parts frameParts // pieces of the frame around the body, remembered
 
 	// pump waits for a table's next change; tests replace it to deliver
@@ -241,7 +254,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst, puzzles: deps.Puzzles,
 		id: s.Identity, start: s.Start,
 		st: &looksFor(true, s.Colours == colorprofile.ANSI).st, km: &looksFor(true, false).km,
-		dirty: true, pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
+		pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
 		quickLevels: map[string]string{},
 		minRated:    cmp.Or(deps.LeaderboardMinGames, 5),
 	}
@@ -254,6 +267,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 	} else {
 		a.stack = []screen{newHomeScreen()}
 	}
+	a.draw()
 	return a
 }
 
@@ -322,16 +336,10 @@ func (a *app) setBackground(dark bool) bool {
 	a.st = &looksFor(dark, a.st.basic).st
 	a.parts = frameParts{}
 	for _, s := range a.stack {
-		if r, ok := s.(restyler); ok {
-			r.restyle(a)
-		}
+		s.restyle(a)
 	}
 	return true
 }
-
-// restyler is a screen holding things drawn with the session's styles
-// (a board) that must be made again when they change.
-type restyler interface{ restyle(a *app) }
 
 // helpWidth is the width of the key bar under every screen.
 func (a *app) helpWidth() int { return max(0, a.width-2) }
@@ -431,6 +439,7 @@ func (a *app) userError(err error, fallback string) string {
 // Init implements tea.Model. Every session asks its terminal for its background colour and draws
 // with the dark looks until it answers (tea.BackgroundColorMsg).
 func (a *app) Init() tea.Cmd {
+	defer a.draw() // signing in may open a screen
 	if a.id.Handle != "" {
 		return tea.Batch(tea.RequestBackgroundColor, a.signedIn(), a.watchLobby(0))
 	}
@@ -444,7 +453,7 @@ func (a *app) Init() tea.Cmd {
 func (a *app) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd, changed := a.handle(msg)
 	if changed {
-		a.dirty = true
+		a.draw()
 	}
 	if w := a.watchLobby(0); w != nil {
 		cmd = tea.Batch(cmd, w)
@@ -570,17 +579,20 @@ func (a *app) Close() {
 	a.stack[0].close()
 }
 
-// View implements tea.Model. The frame is rebuilt only after a message that
-// changed something, so an idle session costs nothing to draw.
+// View implements tea.Model: the frame drawn after the last message that
+// changed something. It changes nothing.
 func (a *app) View() tea.View {
-	if a.dirty || a.frame == "" {
-		a.frame = a.render()
-		a.dirty = false
-	}
 	v := tea.NewView(a.frame)
 	v.AltScreen = true
 	v.WindowTitle = "Codebreakers"
 	return v
+}
+
+// draw makes the frame from the model as it is now: the screen on top is
+// told its size first (setSize), then drawn.
+func (a *app) draw() {
+	a.frame = a.render()
+	a.drawn++
 }
 
 func (a *app) render() string {
@@ -609,6 +621,7 @@ func (a *app) render() string {
 		body = a.fullHelp(s, w, h-3-len(keyLines))
 	default:
 		keyLines = a.keyBarLines(s.shortHelp(a))
+		s.setSize(a, w, h-3-len(keyLines))
 		bodyLines = s.body(a, w, h-3-len(keyLines))
 	}
 	bodyH := h - 3 - len(keyLines)

@@ -19,7 +19,7 @@ func TestCountsReadRight(t *testing.T) {
 	press(t, m, "down", "right")       // one bot
 	cs := m.top().(*createScreen)
 	cs.cursor = len(cs.fields) - 1 // the Create button shows the summary
-	m.dirty = true
+	m.draw()
 	s := screenText(m)
 	if !strings.Contains(s, "3 seats: you, 1 bot, 1 open for people.") || strings.Contains(s, "(s)") {
 		t.Errorf("create summary with one bot:\n%s", s)

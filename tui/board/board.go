@@ -58,6 +58,11 @@ type Board interface {
 	// SetView replaces the engine view (the concrete type of the game's
 	// State.View) and its context. Selection state survives updates.
 	SetView(view any, c Context)
+	// SetSize tells the board the size it is about to be drawn at (after
+	// SetView, which may have given it another): the board lays itself out
+	// here (how long its notes are, how far they scroll), so that View
+	// changes nothing.
+	SetSize(width, height int)
 	// Update handles a key press. It returns an encoded action to send to
 	// the table, or nil.
 	Update(msg tea.KeyPressMsg) (action []byte, cmd tea.Cmd)

@@ -40,11 +40,12 @@ type Board struct {
 	input    widget.Field
 	notepad  bool // the full notepad replaces the table
 	scroll   int  // notepad scroll
-	// noteOverflow says the notepad, as last drawn, is longer than the
-	// board, so that scrolling it does something.
+	// noteOverflow says the notepad, as last laid out (layoutNotepad), is
+	// longer than the board, so that scrolling it does something.
 	noteOverflow bool
 	err          string
-	// framed is whether the sheets last drew framed tiles (useFramed).
+	// framed is whether the sheets, as last laid out (SetSize), draw
+	// framed tiles (useFramed).
 	framed bool
 
 	// What the board drew before and will draw again on the next frames:
@@ -109,6 +110,15 @@ func (b *Board) SetView(view any, c board.Context) {
 		if !b.canGuess() && b.guessing {
 			b.closeGuess()
 		}
+	}
+}
+
+// SetSize implements board.Board.
+func (b *Board) SetSize(w, h int) {
+	b.c.Width, b.c.Height = w, h
+	b.layoutNotepad()
+	if b.has && !b.notepad {
+		b.framed = b.wantFramed(max(20, w), max(4, h))
 	}
 }
 
@@ -201,6 +211,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			b.scroll = max(0, b.scroll-1)
 		case key.Matches(msg, b.km.Down):
 			b.scroll++
+			b.clampNotepad()
 		}
 		return nil, nil
 	}
@@ -564,8 +575,9 @@ func (b *Board) guessLines(w int) []string {
 		" " + b.st.Heading.Render(fmt.Sprintf("Guess %s: %d tiles", what, n)),
 		" " + b.st.Dim.Render("like "+example(n)+" (a bare 5 is the green 5)"),
 	}
-	b.input.Width = max(8, min(30, w-6))
-	lines = append(lines, " "+b.input.View())
+	input := b.input // drawn in the width there is, without changing the field
+	input.Width = max(8, min(30, w-6))
+	lines = append(lines, " "+input.View())
 	say := func(p *widget.Painter, text string) {
 		for _, l := range widget.WrapIndent(text, w, " ", " ") {
 			lines = append(lines, p.Render(l))
@@ -593,9 +605,9 @@ func (b *Board) logLines(w, h int) []string {
 	return []string{b.paint.Dim.Render("Nothing asked yet.")}
 }
 
-// sheets are one block per seat (and the centre): tiles the viewer may see,
-// and the answers heard, squeezed into at most room lines.
-func (b *Board) sheets(w, h, room int) []string {
+// sheetLabels are the seats' labels on the sheets and the width of the
+// label column.
+func (b *Board) sheetLabels() ([]string, int) {
 	v := b.v
 	labelW := 6
 	labels := make([]string, len(v.Seats))
@@ -610,7 +622,42 @@ func (b *Board) sheets(w, h, room int) []string {
 		labels[i] = l
 		labelW = max(labelW, widget.Width(l))
 	}
-	labelW = min(labelW, 22)
+	return labels, min(labelW, 22)
+}
+
+// framedRows says which seat's tiles are the viewer's own (-1: none), how
+// many rows of tiles could be framed (the viewer's and the centre), and
+// how many blocks the sheets have.
+func (b *Board) framedRows() (own, rows, blocks int) {
+	v := b.v
+	own = -1
+	if s := v.Viewer.Seat; v.Viewer.IsSeat(s) && !b.c.Replay && int(s) >= 0 && int(s) < len(v.Seats) && (v.Seats[s].Hand != nil || v.Hand != nil) {
+		own = int(s)
+		rows++
+	}
+	if v.CentreSize > 0 {
+		rows++
+	}
+	blocks = len(v.Seats)
+	if v.CentreSize > 0 || v.Unused != nil {
+		blocks++
+	}
+	return own, rows, blocks
+}
+
+// wantFramed is useFramed for the sheets drawn w×h, from b.framed, the
+// choice of the last layout (SetSize): View reads it, SetSize keeps it.
+func (b *Board) wantFramed(w, h int) bool {
+	_, labelW := b.sheetLabels()
+	_, rows, blocks := b.framedRows()
+	return useFramed(h, blocks, len(b.v.Seats), rows, w-labelW-4, b.framed)
+}
+
+// sheets are one block per seat (and the centre): tiles the viewer may see,
+// and the answers heard, squeezed into at most room lines.
+func (b *Board) sheets(w, h, room int) []string {
+	v := b.v
+	labels, labelW := b.sheetLabels()
 	noteW := max(10, w-labelW-4)
 
 	type block struct {
@@ -624,21 +671,8 @@ func (b *Board) sheets(w, h, room int) []string {
 	}
 	// The viewer's own tiles and the centre are drawn as framed tiles
 	// when there is room (framedTiles), else as one line of codes.
-	framedRows := 0
-	own := -1
-	if s := v.Viewer.Seat; v.Viewer.IsSeat(s) && !b.c.Replay && int(s) >= 0 && int(s) < len(v.Seats) && (v.Seats[s].Hand != nil || v.Hand != nil) {
-		own = int(s)
-		framedRows++
-	}
-	if v.CentreSize > 0 {
-		framedRows++
-	}
-	nBlocks := len(v.Seats)
-	if v.CentreSize > 0 || v.Unused != nil {
-		nBlocks++
-	}
-	framed := useFramed(h, nBlocks, len(v.Seats), framedRows, w-labelW-4, b.framed)
-	b.framed = framed
+	own, _, nBlocks := b.framedRows()
+	framed := b.wantFramed(w, h)
 	blocks := make([]block, 0, nBlocks)
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
@@ -990,8 +1024,35 @@ func (b *Board) tile(t bc.Tile, padded bool) string {
 	return s
 }
 
-// notepadView shows every answer of every seat, and every question asked.
+// notepadView shows every answer of every seat, and every question asked,
+// from the scroll position (clamped by layoutNotepad; here only read).
 func (b *Board) notepadView(w, h int) string {
+	lines := b.notepadLines(w)
+	scroll := min(b.scroll, max(0, len(lines)-h))
+	return strings.Join(lines[scroll:min(len(lines), scroll+h)], "\n")
+}
+
+// layoutNotepad learns, while the notepad is open, what drawing it would:
+// whether it is longer than the board (so that scrolling does something),
+// and the scroll clamped to it. SetSize calls it, so View changes nothing.
+func (b *Board) layoutNotepad() {
+	if !b.has || !b.notepad {
+		return
+	}
+	w, h := max(20, b.c.Width), max(4, b.c.Height)
+	n := len(b.notepadLines(w))
+	b.noteOverflow = n > h
+	b.scroll = min(b.scroll, max(0, n-h))
+}
+
+// clampNotepad keeps a scroll moved by a key within the notepad.
+func (b *Board) clampNotepad() {
+	w, h := max(20, b.c.Width), max(4, b.c.Height)
+	b.scroll = min(b.scroll, max(0, len(b.notepadLines(w))-h))
+}
+
+// notepadLines are all the notepad's lines at width w.
+func (b *Board) notepadLines(w int) []string {
 	v := b.v
 	var lines []string
 	lines = append(lines, " "+b.st.Heading.Render("Notepad")+b.st.Dim.Render("  every answer heard, per seat"))
@@ -1031,10 +1092,7 @@ func (b *Board) notepadView(w, h int) string {
 			lines = append(lines, "    "+b.st.Dim.Render(guessNote(g)))
 		}
 	}
-	b.noteOverflow = len(lines) > h
-	b.scroll = min(b.scroll, max(0, len(lines)-h))
-	end := min(len(lines), b.scroll+h)
-	return strings.Join(lines[b.scroll:end], "\n")
+	return lines
 }
 
 // possibleLines names the hands (or centre sets) the aid still allows, when

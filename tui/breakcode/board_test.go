@@ -2,6 +2,7 @@ package breakcode
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 func testKeys() KeyMap {
@@ -535,4 +537,39 @@ func handText(ts []bc.Tile) string {
 		parts[i] = string(rune('a'+i)) + " " + t.String()
 	}
 	return strings.Join(parts, "  ")
+}
+
+// stateOf prints b without its caches of drawn pieces, for PureView.
+func stateOf(b *Board) string {
+	c := *b
+	c.paint, c.logs, c.notes, c.questions, c.seatNotes = paint{}, widget.LogCache{}, nil, nil, nil
+	return fmt.Sprintf("%+v", c)
+}
+
+// Drawing changes nothing: through a game, with the notepad opened and
+// scrolled past its end, the guess entry open and an error shown, every
+// frame is drawn twice the same and leaves the board as it was.
+func TestViewChangesNothing(t *testing.T) {
+	for _, n := range []int{2, 3} {
+		st := deal(t, n, uint64(40+n))
+		var log []engine.Event
+		for turn := range 12 {
+			me := st.Status().Active[0]
+			b := New(plainStyles(), testKeys())
+			for _, sz := range [][2]int{{80, 24}, {60, 20}} {
+				b.SetView(st.View(engine.SeatViewer(me)), board.Context{
+					Viewer: engine.SeatViewer(me), Names: []string{"mara", "Bo", "Kai"}[:n],
+					Status: st.Status(), Log: engine.FilterEvents(log, engine.SeatViewer(me)), Width: sz[0], Height: sz[1],
+				})
+				state := func() string { return stateOf(b) }
+				for i, keys := range [][]string{{}, {"n"}, {"down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down", "down"}, {"k"}, {"n"}, {"g", "1", "b"}, {"enter"}, {"esc", "down", "right"}} {
+					press(b, keys...)
+					boardtest.PureView(t, fmt.Sprintf("%dp turn %d %dx%d step %d", n, turn, sz[0], sz[1], i), b, state)
+				}
+				b.SetError("that move is not allowed now")
+				boardtest.PureView(t, fmt.Sprintf("%dp turn %d error", n, turn), b, state)
+			}
+			log = append(log, ask(t, st, 1)...)
+		}
+	}
 }

@@ -60,8 +60,8 @@ type Board struct {
 	timeClaim int // the claim timeLeft belongs to
 
 	err string
-	// notesOverflow says the details, as last drawn, are longer than the
-	// board, so that scrolling them does something.
+	// notesOverflow says the details, as last laid out (SetSize), are
+	// longer than the board, so that scrolling them does something.
 	notesOverflow bool
 
 	// What the board remembers between frames, so that a frame after a
@@ -111,6 +111,17 @@ func (b *Board) SetView(view any, c board.Context) {
 		if !b.entry {
 			b.openEntry()
 		}
+	}
+}
+
+// SetSize implements board.Board: it learns, while the details are open,
+// whether they are longer than the board and clamps their scroll.
+func (b *Board) SetSize(w, h int) {
+	b.c.Width, b.c.Height = w, h
+	if b.has && b.notes {
+		n := len(b.detailsView(max(20, w)))
+		b.notesOverflow = n > max(4, h)
+		b.clampScroll()
 	}
 }
 
@@ -295,6 +306,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			b.scroll = max(0, b.scroll-1)
 		case key.Matches(msg, b.km.Down):
 			b.scroll++
+			b.clampScroll()
 		}
 		return nil, nil
 	}

@@ -99,7 +99,7 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 			tr.b.SetView(v, board.Context{Viewer: tr.viewer, Names: g.names, Bots: g.bots, Status: st.Status(),
 				Log: engine.FilterEvents(log, tr.viewer), Width: tr.w, Height: tr.h})
 			names = append(names, fmt.Sprintf("%s/move%03d", tr.name, m))
-			frames = append(frames, tr.b.View())
+			frames = append(frames, boardtest.PureView(t, names[len(names)-1], tr.b, func() string { return stateOf(tr.b) }))
 			for k, key := range frameKeys[m%len(frameKeys)] {
 				switch key {
 				case "error":
@@ -110,7 +110,7 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 					tr.b.Update(frameKey(key))
 				}
 				names = append(names, fmt.Sprintf("%s/move%03d-%d-%s", tr.name, m, k, key))
-				frames = append(frames, tr.b.View())
+				frames = append(frames, boardtest.PureView(t, names[len(names)-1], tr.b, func() string { return stateOf(tr.b) }))
 			}
 		}
 		s := st.Status()
@@ -233,4 +233,11 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stateOf prints b without its caches of drawn pieces, for PureView.
+func stateOf(b *Board) string {
+	c := *b
+	c.paint, c.logs, c.widths = widget.Paints{}, widget.LogCache{}, widget.Widths{}
+	return fmt.Sprintf("%+v", c)
 }

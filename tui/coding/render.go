@@ -21,7 +21,8 @@ func (b *Board) View() string {
 		return "\n  Dealing the code cards…"
 	}
 	if b.notes {
-		return b.fit(b.detailsView(w), w, h, b.scrollTo(h))
+		details := b.detailsView(w)
+		return b.fit(details, w, h, min(b.scroll, max(0, len(details)-h)))
 	}
 	status := b.statusLines(w)
 	panel := b.panelLines(w)
@@ -35,12 +36,11 @@ func (b *Board) View() string {
 	return b.fit(out, w, h, 0)
 }
 
-// scrollTo clamps the details scroll for a window of h lines.
-func (b *Board) scrollTo(h int) int {
-	n := len(b.detailsView(max(20, b.c.Width)))
-	b.notesOverflow = n > h
-	b.scroll = min(b.scroll, max(0, n-h))
-	return b.scroll
+// clampScroll keeps the details' scroll within them (SetSize and the
+// scroll keys call it, so View changes nothing).
+func (b *Board) clampScroll() {
+	h := max(4, b.c.Height)
+	b.scroll = min(b.scroll, max(0, len(b.detailsView(max(20, b.c.Width)))-h))
 }
 
 // fit cuts lines to h rows from start and every row to w cells.
@@ -491,8 +491,9 @@ func (b *Board) entryLines(w int) []string {
 		who += " " + n
 	}
 	out = append(out, "   whose:"+who)
-	b.input.Width = max(6, min(12, w-12))
-	out = append(out, "   "+b.input.View()+b.paint.Dim.Render("   letter A–F, then X1 and X2"))
+	input := b.input // drawn in the width there is, without changing the field
+	input.Width = max(6, min(12, w-12))
+	out = append(out, "   "+input.View()+b.paint.Dim.Render("   letter A–F, then X1 and X2"))
 	if len(ts) > 0 {
 		if sv := b.v.Seats[ts[clamp(b.target, len(ts))]]; sv.Sheet != nil {
 			out = append(out, "   "+b.paint.Dim.Render(b.sheetText(sv)))

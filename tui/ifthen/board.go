@@ -87,6 +87,9 @@ func (b *Board) SetView(view any, c board.Context) {
 // SetError implements board.Board.
 func (b *Board) SetError(msg string) { b.err = msg }
 
+// SetSize implements board.Board: this board has nothing to lay out.
+func (b *Board) SetSize(w, h int) { b.c.Width, b.c.Height = w, h }
+
 // SetTimeLeft implements board.Board: this board shows no countdown.
 func (b *Board) SetTimeLeft(time.Duration) {}
 

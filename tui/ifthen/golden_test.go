@@ -104,7 +104,7 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 			tr.b.SetView(st.View(tr.viewer), board.Context{Viewer: tr.viewer, Names: g.names, Bots: g.bots, Status: s,
 				Log: engine.FilterEvents(log, tr.viewer), Result: res, Width: tr.w, Height: tr.h})
 			names = append(names, fmt.Sprintf("%s/move%03d", tr.name, m))
-			frames = append(frames, tr.b.View())
+			frames = append(frames, boardtest.PureView(t, names[len(names)-1], tr.b, func() string { return stateOf(tr.b) }))
 			for k, key := range frameKeys[m%len(frameKeys)] {
 				switch key {
 				case "error":
@@ -115,7 +115,7 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 					}
 				}
 				names = append(names, fmt.Sprintf("%s/move%03d-%d-%s", tr.name, m, k, strings.ReplaceAll(key, " ", "_")))
-				frames = append(frames, tr.b.View())
+				frames = append(frames, boardtest.PureView(t, names[len(names)-1], tr.b, func() string { return stateOf(tr.b) }))
 			}
 		}
 		if s.Finished || m == g.moves {
@@ -290,4 +290,11 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stateOf prints b without its caches of drawn pieces, for PureView.
+func stateOf(b *Board) string {
+	c := *b
+	c.paint, c.chips, c.events, c.widths = widget.Paints{}, widget.Memo[it.End, string]{}, widget.Memo[logKey, []string]{}, widget.Widths{}
+	return fmt.Sprintf("%+v", c)
 }

@@ -52,8 +52,8 @@ type Board struct {
 	scroll    int
 	confirm   bool // call off waits for a second x
 	err       string
-	// notesOverflow says the notes, as last drawn, are longer than the
-	// board, so that scrolling them does something.
+	// notesOverflow says the notes, as last laid out (SetSize), are
+	// longer than the board, so that scrolling them does something.
 	notesOverflow bool
 	lib           []wtr.LibraryRule
 	bld           builderState
@@ -131,6 +131,23 @@ func (b *Board) SetView(view any, c board.Context) {
 	if b.confirm && (!b.isGM() || b.v.Mode != wtr.Free) {
 		b.confirm = false
 	}
+}
+
+// SetSize implements board.Board: it learns, while the notes are open,
+// whether they are longer than the board and clamps their scroll.
+func (b *Board) SetSize(w, h int) {
+	b.c.Width, b.c.Height = w, h
+	if b.has && b.mode == modeNotes {
+		b.notesOverflow = len(b.notesLines(max(20, w))) > max(4, h)
+		b.clampScroll()
+	}
+}
+
+// clampScroll keeps the notes' scroll within them (SetSize and the scroll
+// keys call it, so View changes nothing).
+func (b *Board) clampScroll() {
+	w, h := max(20, b.c.Width), max(4, b.c.Height)
+	b.scroll = min(b.scroll, max(0, len(b.notesLines(w))-h))
 }
 
 // SetError implements board.Board.
@@ -232,6 +249,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			b.scroll = max(0, b.scroll-1)
 		case key.Matches(msg, b.km.Down):
 			b.scroll++
+			b.clampScroll()
 		}
 		return nil, nil
 	}

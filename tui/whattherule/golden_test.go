@@ -101,7 +101,7 @@ func drawGame(t *testing.T, g frameGame) (names, frames []string) {
 			tr.b.SetView(st.View(tr.viewer), board.Context{Viewer: tr.viewer, Names: g.names, Bots: make([]bool, len(g.names)),
 				Status: st.Status(), Log: engine.FilterEvents(log, tr.viewer), Width: tr.w, Height: tr.h})
 			names = append(names, fmt.Sprintf("%s/move%03d", tr.name, m))
-			frames = append(frames, tr.b.View())
+			frames = append(frames, boardtest.PureView(t, names[len(names)-1], tr.b, func() string { return stateOf(tr.b) }))
 			for k, key := range frameKeys[m%len(frameKeys)] {
 				switch key {
 				case "error":
@@ -112,7 +112,7 @@ func drawGame(t *testing.T, g frameGame) (names, frames []string) {
 					}
 				}
 				names = append(names, fmt.Sprintf("%s/move%03d-%d-%s", tr.name, m, k, strings.ReplaceAll(key, " ", "_")))
-				frames = append(frames, tr.b.View())
+				frames = append(frames, boardtest.PureView(t, names[len(names)-1], tr.b, func() string { return stateOf(tr.b) }))
 			}
 		}
 		m++
@@ -208,4 +208,12 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stateOf prints b without its caches of drawn pieces, for PureView.
+func stateOf(b *Board) string {
+	c := *b
+	c.checked, c.cards = checkedRule{}, widget.Memo[wtr.Card, string]{}
+	c.paint, c.logs, c.widths = widget.Paints{}, widget.LogCache{}, widget.Widths{}
+	return fmt.Sprintf("%+v", c)
 }

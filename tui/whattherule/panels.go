@@ -85,6 +85,13 @@ func (b *Board) libraryView(w, h int) []string {
 // notesView lists what the table knows: this round's hints and guesses and
 // every finished round with its rule revealed.
 func (b *Board) notesView(w, h int) []string {
+	lines := b.notesLines(w)
+	scroll := min(b.scroll, max(0, len(lines)-h))
+	return lines[scroll:min(len(lines), scroll+h)]
+}
+
+// notesLines are all the notes' lines at width w.
+func (b *Board) notesLines(w int) []string {
 	v := b.v
 	var lines []string
 	lines = append(lines, " "+b.paint.Heading.Render("Notes")+b.paint.Dim.Render("  this round and every finished round"))
@@ -139,9 +146,7 @@ func (b *Board) notesView(w, h int) []string {
 			lines = append(lines, wrap(line, w-4, "    ")...)
 		}
 	}
-	b.notesOverflow = len(lines) > h
-	b.scroll = min(b.scroll, max(0, len(lines)-h))
-	return lines[b.scroll:min(len(lines), b.scroll+h)]
+	return lines
 }
 
 // missLines list every card judged not to fit this round (plays and shown

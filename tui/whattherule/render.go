@@ -520,10 +520,11 @@ func (b *Board) entryLines(w int) []string {
 	case modeHint:
 		head, tip = "Your hint", "say something true that helps"
 	}
-	b.input.Width = max(10, min(60, w-12))
+	input := b.input // drawn in the width there is, without changing the field
+	input.Width = max(10, min(60, w-12))
 	lines := []string{
 		" " + b.paint.Heading.Render(head) + "  " + b.paint.Dim.Render(tip),
-		" " + b.input.View(),
+		" " + input.View(),
 	}
 	text := strings.TrimSpace(b.input.Value())
 	switch {

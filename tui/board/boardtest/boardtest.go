@@ -184,3 +184,26 @@ func readSamples(t *testing.T, path string) map[string]string {
 	}
 	return out
 }
+
+// PureView is b.View(), checked to change nothing: drawn twice, the board
+// gives the same frame, and state (the board's fields without its caches
+// of drawn pieces, as the board's test prints them) is the same before and
+// after. Drawing only shows what SetView and Update decided.
+func PureView(t testing.TB, name string, b board.Board, state func() string) string {
+	t.Helper()
+	before := state()
+	frame := b.View()
+	if after := state(); after != before {
+		i := 0
+		for i < min(len(before), len(after)) && before[i] == after[i] {
+			i++
+		}
+		from := max(0, i-80)
+		t.Fatalf("%s: View changed the board at …%s…, now …%s…", name,
+			before[from:min(len(before), i+80)], after[from:min(len(after), i+80)])
+	}
+	if again := b.View(); again != frame {
+		t.Fatalf("%s: View drew another frame the second time:\n%s\nthen\n%s", name, ansi.Strip(frame), ansi.Strip(again))
+	}
+	return frame
+}
