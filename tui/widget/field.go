@@ -15,12 +15,15 @@ import (
 // changes (a blinking cursor is a redraw per session twice a second), and it
 // drops every control, format and escape character from typed or pasted
 // text before keeping it. It also pulls in no clipboard module: a session's
-// clipboard is the player's own terminal.
+// clipboard is the player's own terminal. Its Limit counts runes (how much
+// text is kept) but its Width counts terminal cells, so wide glyphs (CJK,
+// emoji) take the two cells they are drawn in and never push the field
+// past its width.
 type Field struct {
 	Prompt      string
 	Placeholder string
 	Limit       int // maximum runes; 0 means 200
-	Width       int // visible cells for the value; 0 means no scrolling window
+	Width       int // visible cells for the value and the cursor; 0 means no scrolling window
 
 	value   []rune
 	pos     int
@@ -174,9 +177,8 @@ func (f *Field) View() string {
 	runes := f.value
 	pos := f.pos
 	// Scroll so the cursor stays visible in Width cells.
-	if f.Width > 0 && len(runes)+1 > f.Width {
-		start := max(0, pos-f.Width+1)
-		end := min(len(runes), start+f.Width)
+	if f.Width > 0 {
+		start, end := window(runes, pos, f.Width)
 		runes = runes[start:end]
 		pos -= start
 	}
@@ -202,4 +204,46 @@ func (f *Field) View() string {
 		b.WriteString(cursorStyle.Render(" "))
 	}
 	return b.String()
+}
+
+// cells is how many terminal cells r takes: 2 for wide glyphs, 0 for
+// combining marks.
+func cells(r rune) int {
+	if r >= 0x20 && r < 0x7f {
+		return 1
+	}
+	return ansi.StringWidth(string(r))
+}
+
+// window is the part runes[start:end] of a value shown in w cells with the
+// cursor at pos: all of it when it fits with the cursor after it, else a
+// part that ends with the cursor's cell at the right edge (or starts at
+// the beginning) and holds as many whole glyphs as fit, never a glyph cut
+// in half.
+func window(runes []rune, pos, w int) (start, end int) {
+	total := 0
+	for _, r := range runes {
+		total += cells(r)
+	}
+	if total+1 <= w {
+		return 0, len(runes)
+	}
+	// The cursor's cell: the glyph under it, or one cell after the text.
+	used := 1
+	if pos < len(runes) {
+		used = max(1, cells(runes[pos]))
+	}
+	// Back from the cursor while the glyphs before it fit.
+	start = pos
+	for start > 0 && used+cells(runes[start-1]) <= w {
+		start--
+		used += cells(runes[start])
+	}
+	// On past the cursor while the glyphs after it fit.
+	end = min(pos+1, len(runes))
+	for end < len(runes) && used+cells(runes[end]) <= w {
+		used += cells(runes[end])
+		end++
+	}
+	return start, end
 }

@@ -86,3 +86,46 @@ func TestSuggestionIsReplacedByTyping(t *testing.T) {
 		t.Errorf("a paste over a suggestion gave %q", f.Value())
 	}
 }
+
+// Wide glyphs take two cells: a field of Width cells never draws wider,
+// whatever mix of narrow and wide glyphs it holds and wherever its cursor
+// is, never cuts a glyph in half at its edge, and keeps the cursor in view.
+func TestFieldWidthCountsCellsOfWideGlyphs(t *testing.T) {
+	for _, text := range []string{"漢字漢字漢字漢字漢字", "ab漢字cd🙂🙂ef", "a漢b字c漢d字e漢", "🙂🙂🙂🙂🙂🙂🙂🙂", "héllo wörld 漢"} {
+		for _, w := range []int{5, 6, 9, 10} {
+			f := NewField("> ", "", 200)
+			f.Width = w
+			f.Focus()
+			f.SetValue(text)
+			n := len([]rune(text))
+			for pos := n; pos >= 0; pos-- {
+				out := f.View()
+				if got := ansi.StringWidth(out) - 2; got > w {
+					t.Fatalf("%q in %d cells, cursor at %d: drawn %d cells wide: %q", text, w, pos, got, ansi.Strip(out))
+				}
+				// The glyph under the cursor (or the cell after the text)
+				// is drawn.
+				under := " "
+				if pos < n {
+					under = string([]rune(text)[pos])
+				}
+				if !strings.Contains(ansi.Strip(out), under) {
+					t.Fatalf("%q in %d cells, cursor at %d: %q not shown in %q", text, w, pos, under, ansi.Strip(out))
+				}
+				typeKey(&f, tea.Key{Code: tea.KeyLeft})
+			}
+		}
+	}
+	// A field with room shows all of it; one cell short, it scrolls.
+	f := NewField("", "", 200)
+	f.Width = 9
+	f.Focus()
+	f.SetValue("漢字漢字")
+	if got := ansi.Strip(f.View()); got != "漢字漢字 " {
+		t.Fatalf("four wide glyphs in 9 cells: %q", got)
+	}
+	f.Width = 8
+	if got := ansi.Strip(f.View()); got != "字漢字 " {
+		t.Fatalf("four wide glyphs in 8 cells: %q, want the last three and the cursor", got)
+	}
+}
