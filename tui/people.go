@@ -230,7 +230,12 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 	} else {
 		b.WriteString(fmt.Sprintf("  Looking for %s among guests (casual: connect with an SSH key to play rated).\n", want))
 	}
-	b.WriteString(fmt.Sprintf("  %s seeking %s now.\n", words.Count(st.Waiting, "person is", "people are"), st.Game.Name))
+	// Waiting counts this seeker too: say who else is there.
+	if others := st.Waiting - 1; others > 0 {
+		b.WriteString(fmt.Sprintf("  You and %s are seeking %s now.\n", words.Count(others, "other", "others"), st.Game.Name))
+	} else {
+		b.WriteString(fmt.Sprintf("  Nobody else is seeking %s now.\n", st.Game.Name))
+	}
 	if len(st.Others) > 0 {
 		var others []string
 		for _, o := range st.Others {
@@ -244,7 +249,7 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 				n += " (any)"
 			}
 			if !o.InRange {
-				n += ", out of range"
+				n += ", " + notPairedWhy(st, o)
 			}
 			others = append(others, n)
 		}
@@ -266,6 +271,21 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 		b.WriteString("  " + a.st.errText.Render("! "+s.err) + "\n")
 	}
 	return wrapBlock(b.String(), w, h)
+}
+
+// notPairedWhy says why another seeker cannot be paired with this one now:
+// guests and key accounts seek in separate pools, counts must agree, and
+// rated seekers must be within each other's rating window.
+func notPairedWhy(st lobby.SeekStatus, o lobby.SeekerInfo) string {
+	switch {
+	case o.Rated && !st.Rated:
+		return "rated: plays SSH keys only"
+	case !o.Rated && st.Rated:
+		return "a guest: plays guests only"
+	case o.Players != 0 && st.Players != 0 && o.Players != st.Players:
+		return "wants another count"
+	}
+	return "out of range"
 }
 
 func (s *seekScreen) shortHelp(a *app) []key.Binding {

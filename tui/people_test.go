@@ -106,7 +106,7 @@ func TestSeekScreen(t *testing.T) {
 	}
 	out := screenText(m)
 	for _, want := range []string{"PLAY PEOPLE", "rated", "0:14 waiting", "one opponent near 1,412", "range 1,312–1,512",
-		"3 people are seeking", "kai 1,380 (3 players)", "lee 1,655 (2 players), out of range", "At 0:30", "esc stop seeking"} {
+		"You and 2 others are seeking Break the Code", "kai 1,380 (3 players)", "lee 1,655 (2 players), out of range", "At 0:30", "esc stop seeking"} {
 		if !strings.Contains(strings.ToUpper(out), strings.ToUpper(want)) {
 			t.Errorf("seeking screen lacks %q:\n%s", want, out)
 		}
@@ -122,6 +122,50 @@ func TestSeekScreen(t *testing.T) {
 	press(t, m, "esc")
 	if sk.cancelled != 1 || m.top() == s {
 		t.Errorf("esc: cancelled %d times, top %T", sk.cancelled, m.top())
+	}
+}
+
+// TestSeekScreenSaysWhoElseAndWhyNotPaired: the count of seekers leaves
+// out the viewer (a lone seeker was told "1 person is seeking", themself),
+// and a seeker in the other pool is named as such, not "out of range" (a
+// guest and a key account can never be paired, however long they wait).
+func TestSeekScreenSaysWhoElseAndWhyNotPaired(t *testing.T) {
+	bc := engine.Info{ID: "breakcode", Name: "Break the Code"}
+	cases := []struct {
+		name   string
+		status lobby.SeekStatus
+		want   []string
+		not    []string
+	}{
+		{"alone", lobby.SeekStatus{Game: bc, Rated: true, Window: 100, Waiting: 1},
+			[]string{"Nobody else is seeking Break the Code now."}, []string{"1 person"}},
+		{"key sees a guest", lobby.SeekStatus{Game: bc, Rated: true, Window: 100, Waiting: 2,
+			Others: []lobby.SeekerInfo{{Handle: "guest-2um"}}},
+			[]string{"You and 1 other are seeking", "guest-2um (any), a guest: plays guests only"}, []string{"out of range"}},
+		{"guest sees a key", lobby.SeekStatus{Game: bc, Waiting: 2,
+			Others: []lobby.SeekerInfo{{Handle: "kai", Rated: true, Rating: rating.Rating{R: 1500, RD: 350}}}},
+			[]string{"kai 1,500? (any), rated: plays SSH keys only"}, []string{"out of range"}},
+		{"other count", lobby.SeekStatus{Game: bc, Players: 2, Waiting: 2,
+			Others: []lobby.SeekerInfo{{Handle: "lee", Players: 3}}},
+			[]string{"lee (3 players), wants another count"}, []string{"out of range"}},
+	}
+	for _, c := range cases {
+		sk := &fakeSeeker{updates: make(chan struct{}, 1), status: c.status}
+		m := peopleApp(t, &fakeHub{seeker: sk}, nil)
+		chooseHome(t, m, "Play people")
+		press(t, m, "enter") // any number
+		out := screenText(m)
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: seeking screen lacks %q:\n%s", c.name, w, out)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(out, w) {
+				t.Errorf("%s: seeking screen says %q:\n%s", c.name, w, out)
+			}
+		}
+		checkFits(t, m, 80, 24)
 	}
 }
 
