@@ -120,3 +120,37 @@ func TestKeyBarIsNeverCut(t *testing.T) {
 		}
 	}
 }
+
+// TestSpectatorSeesTheWayOut: watching a game in play, the key bar shows
+// esc (a spectator's bar was "n notepad · c chat · ? help", and a stranger
+// who tried q left the arcade altogether), and esc leaves; a player in the
+// same game keeps the game's keys and is asked before leaving.
+func TestSpectatorSeesTheWayOut(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "bo"}}
+	for _, viewer := range []engine.Viewer{engine.Spectator(), engine.SeatViewer(0)} {
+		views := traceGame(t, players, 3, 3, -1, -1, viewer)
+		v := views[len(views)-1]
+		if v.Phase != lobby.Playing {
+			t.Fatalf("the traced game is not in play: %v", v.Phase)
+		}
+		conn := newFakeConn(v)
+		m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+		run(t, m, send(m, tableOpenedMsg{conn: conn}))
+		lines := strings.Split(screenText(m), "\n")
+		bar := lines[len(lines)-1]
+		if spectator := viewer.Kind != engine.ViewerSeat; spectator != strings.Contains(bar, "esc leave") {
+			t.Errorf("viewer %v: key bar %q; esc leave shown only to spectators in play", viewer, bar)
+		}
+		press(t, m, "esc")
+		_, still := m.top().(*tableScreen)
+		if viewer.Kind == engine.ViewerSeat {
+			if !still || !strings.Contains(screenText(m), "Leave this game?") {
+				t.Errorf("a player's esc should ask first:\n%s", screenText(m))
+			}
+			continue
+		}
+		if still || !conn.left {
+			t.Errorf("a spectator's esc did not leave (top %T, left %v)", m.top(), conn.left)
+		}
+	}
+}

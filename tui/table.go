@@ -594,7 +594,10 @@ func (s *tableScreen) shortHelp(a *app) []key.Binding {
 		return ks
 	}
 	ks = append(ks, a.km.chat, a.km.help)
-	if s.view.Phase != lobby.Playing {
+	// A player in a game in play is asked before leaving and has the game's
+	// keys to read; a spectator has no other way out to see (q would end
+	// the whole session).
+	if s.view.Phase != lobby.Playing || !s.seated() {
 		ks = append(ks, a.km.leave)
 	}
 	return ks
