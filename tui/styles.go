@@ -7,6 +7,9 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/codebreakers/codebreakers/tui/board"
+	bcboard "github.com/codebreakers/codebreakers/tui/breakcode"
+	ifboard "github.com/codebreakers/codebreakers/tui/ifthen"
+	wtrboard "github.com/codebreakers/codebreakers/tui/whattherule"
 )
 
 // styles is every look of the session UI. Colour is always a second channel:
@@ -34,7 +37,7 @@ type styles struct {
 	errText  lipgloss.Style // errors (also prefixed with "!")
 	notice   lipgloss.Style // news: someone came back, the game began
 	help     help.Styles
-	board    board.Styles
+	board    boardStyles
 }
 
 // palette is the text colours for one kind of background.
@@ -145,22 +148,42 @@ func stylesFor(dark, basic bool) styles {
 		errText:  lipgloss.NewStyle().Bold(true).Foreground(p.err),
 		notice:   lipgloss.NewStyle().Foreground(p.notice),
 		help:     h,
-		board: board.Styles{
-			Heading:  lipgloss.NewStyle().Bold(true).Foreground(p.accent),
-			Strong:   lipgloss.NewStyle().Bold(true),
-			Dim:      lipgloss.NewStyle().Foreground(p.dim),
-			Selected: lipgloss.NewStyle().Bold(true).Foreground(p.accent),
-			Error:    lipgloss.NewStyle().Bold(true).Foreground(p.err),
-			Good:     lipgloss.NewStyle().Bold(true).Foreground(p.good),
-			Notice:   lipgloss.NewStyle().Foreground(p.notice),
-			// Tiles and cards: a fill of the piece's colour, an ink that
-			// reads on it, and always the letter (b, w, g) too. In
-			// monochrome the letter alone says the colour.
-			TileBlack:  lipgloss.NewStyle().Bold(true).Foreground(pc.inkLight).Background(pc.fillBlack),
-			TileWhite:  lipgloss.NewStyle().Bold(true).Foreground(pc.inkDark).Background(pc.fillWhite),
+		board:    boardStylesFor(p, pc, ends),
+	}
+}
+
+// boardStyles are the game boards' looks: the text styles they share
+// (embedded, so a screen can read a.st.board.Dim) and each game's own.
+type boardStyles struct {
+	board.Styles
+	breakcode   bcboard.Styles
+	ifthen      ifboard.Styles
+	whattherule wtrboard.Styles
+}
+
+// boardStylesFor is the boards' looks in palette p, with pieces pc and If
+// Then's card ends.
+func boardStylesFor(p palette, pc pieces, ends [3][3]lipgloss.Style) boardStyles {
+	text := board.Styles{
+		Heading:  lipgloss.NewStyle().Bold(true).Foreground(p.accent),
+		Strong:   lipgloss.NewStyle().Bold(true),
+		Dim:      lipgloss.NewStyle().Foreground(p.dim),
+		Selected: lipgloss.NewStyle().Bold(true).Foreground(p.accent),
+		Error:    lipgloss.NewStyle().Bold(true).Foreground(p.err),
+		Good:     lipgloss.NewStyle().Bold(true).Foreground(p.good),
+		Notice:   lipgloss.NewStyle().Foreground(p.notice),
+	}
+	// Tiles and cards: a fill of the piece's colour, an ink that reads on
+	// it, and always the letter (b, w, g) too. In monochrome the letter
+	// alone says the colour.
+	black := lipgloss.NewStyle().Bold(true).Foreground(pc.inkLight).Background(pc.fillBlack)
+	white := lipgloss.NewStyle().Bold(true).Foreground(pc.inkDark).Background(pc.fillWhite)
+	return boardStyles{
+		Styles: text,
+		breakcode: bcboard.Styles{Styles: text, TileBlack: black, TileWhite: white,
 			TileGreen:  lipgloss.NewStyle().Bold(true).Foreground(pc.inkLight).Background(pc.fillGreen),
-			TileHidden: lipgloss.NewStyle().Foreground(p.dim),
-			IfThenEnd:  ends,
-		},
+			TileHidden: lipgloss.NewStyle().Foreground(p.dim)},
+		ifthen:      ifboard.Styles{Styles: text, End: ends},
+		whattherule: wtrboard.Styles{Styles: text, CardBlack: black, CardWhite: white},
 	}
 }

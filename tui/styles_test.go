@@ -17,6 +17,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
 )
 
@@ -131,7 +132,8 @@ func TestPaletteContrast(t *testing.T) {
 // reversed black tile was a light block on a dark terminal), and black is
 // darker than white.
 func TestPiecesLookTheSameOnEveryBackground(t *testing.T) {
-	d, l := newStyles(true).board, newStyles(false).board
+	d, l := newStyles(true).board.breakcode, newStyles(false).board.breakcode
+	de, le := newStyles(true).board.ifthen.End, newStyles(false).board.ifthen.End
 	for _, p := range []struct {
 		name       string
 		dark, ligh lipgloss.Style
@@ -143,9 +145,9 @@ func TestPiecesLookTheSameOnEveryBackground(t *testing.T) {
 			t.Errorf("the %s piece is drawn reversed: its look then depends on the terminal's colours", p.name)
 		}
 	}
-	for n := range d.IfThenEnd {
-		for bg := range d.IfThenEnd[n] {
-			if d.IfThenEnd[n][bg].Render("4BMr") != l.IfThenEnd[n][bg].Render("4BMr") {
+	for n := range de {
+		for bg := range de[n] {
+			if de[n][bg].Render("4BMr") != le[n][bg].Render("4BMr") {
 				t.Errorf("If Then's card end %d on %d differs between the palettes", n, bg)
 			}
 		}
@@ -179,7 +181,7 @@ func TestColoursReadOn16ColourTerminals(t *testing.T) {
 				t.Errorf("dark=%v: %s becomes ANSI %s on a 16-colour terminal, want one of %v", dark, name, got, c.want)
 			}
 		}
-		for name, s := range map[string]lipgloss.Style{"black": st.board.TileBlack, "white": st.board.TileWhite, "green": st.board.TileGreen} {
+		for name, s := range map[string]lipgloss.Style{"black": st.board.breakcode.TileBlack, "white": st.board.breakcode.TileWhite, "green": st.board.breakcode.TileGreen} {
 			got := fmt.Sprint(colorprofile.ANSI.Convert(s.GetBackground()))
 			want := map[string][]string{"black": {"0", "8"}, "white": {"7", "15"}, "green": {"2"}}[name]
 			if !slices.Contains(want, got) {
@@ -214,17 +216,36 @@ func TestNewsIsNotAnError(t *testing.T) {
 }
 
 // TestBoardTestStylesAreTheSessions: the boards' golden frames are drawn
-// with boardtest.ColourStyles, which must be the session's dark styles.
+// with boardtest.ColourStyles and ColourPieces, which must be the
+// session's dark styles: its boards' text styles and each game's pieces.
 func TestBoardTestStylesAreTheSessions(t *testing.T) {
-	bt, st := boardtest.ColourStyles(), newStyles(true).board
+	st := newStyles(true).board
+	p := boardtest.ColourPieces()
+	bt := struct {
+		board.Styles
+		Black, White, Green, Hidden, CardBlack, CardWhite lipgloss.Style
+		Ends                                              [3][3]lipgloss.Style
+	}{boardtest.ColourStyles(), p.Black, p.White, p.Green, p.Hidden, p.Black, p.White, p.Ends}
+	session := struct {
+		board.Styles
+		Black, White, Green, Hidden, CardBlack, CardWhite lipgloss.Style
+		Ends                                              [3][3]lipgloss.Style
+	}{st.Styles, st.breakcode.TileBlack, st.breakcode.TileWhite, st.breakcode.TileGreen, st.breakcode.TileHidden,
+		st.whattherule.CardBlack, st.whattherule.CardWhite, st.ifthen.End}
 	got := allStyles("boardtest", reflect.ValueOf(&bt).Elem())
-	want := allStyles("board", reflect.ValueOf(&st).Elem())
+	want := allStyles("board", reflect.ValueOf(&session).Elem())
 	if len(got) != len(want) {
 		t.Fatalf("%d styles, want %d", len(got), len(want))
 	}
 	for i := range want {
 		if g, w := got[i].style.Render("3b"), want[i].style.Render("3b"); g != w {
 			t.Errorf("%s draws %q, the session %q", want[i].name, g, w)
+		}
+	}
+	// Each game's text styles are the shared ones.
+	for name, text := range map[string]board.Styles{"breakcode": st.breakcode.Styles, "ifthen": st.ifthen.Styles, "whattherule": st.whattherule.Styles} {
+		if !reflect.DeepEqual(text, st.Styles) {
+			t.Errorf("%s's text styles are not the boards' shared ones", name)
 		}
 	}
 }

@@ -100,8 +100,10 @@ func Held() []byte { return []byte{} }
 // IsHeld reports whether action is Held(): a key held back, not a move.
 func IsHeld(action []byte) bool { return action != nil && len(action) == 0 }
 
-// Styles are the looks a board may use. They are built in tui/styles.go so
-// that every style of the arcade is decided in one place.
+// Styles are the text styles every board shares; a board with pieces of
+// its own (tiles, cards) declares its own Styles embedding these. They are
+// built in tui/styles.go so that every style of the arcade is decided in
+// one place.
 type Styles struct {
 	Heading  lipgloss.Style // section labels
 	Strong   lipgloss.Style // emphasis: whose turn, results
@@ -110,19 +112,6 @@ type Styles struct {
 	Error    lipgloss.Style // refusals and problems
 	Good     lipgloss.Style // success, a right guess
 	Notice   lipgloss.Style // news (someone is back), never the error colour
-
-	// Black, white and green pieces (Break the Code's tiles, What the
-	// Rule?!'s cards): a fill of the piece's colour with an ink that reads
-	// on it, the same on every background. Each piece always carries its
-	// letter (b, w, g) too.
-	TileBlack  lipgloss.Style
-	TileWhite  lipgloss.Style
-	TileGreen  lipgloss.Style
-	TileHidden lipgloss.Style
-	// IfThenEnd is If Then's card end, by [number colour][background
-	// colour] (yellow, blue, red): the number's colour as ink on the
-	// background colour as fill.
-	IfThenEnd [3][3]lipgloss.Style
 }
 
 // Keys are the keys every board shares, each board's KeyMap embeds them

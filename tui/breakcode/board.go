@@ -26,7 +26,7 @@ import (
 
 // Board is the Break the Code board. It implements board.Board.
 type Board struct {
-	st  board.Styles
+	st  Styles
 	km  KeyMap
 	v   bc.View
 	has bool
@@ -85,14 +85,14 @@ type paint struct {
 	tiles  map[tileKey]string
 }
 
-func newPaint(st board.Styles) paint {
-	return paint{Paints: widget.NewPaints(st), hidden: widget.NewPainter(st.TileHidden), tiles: map[tileKey]string{}}
+func newPaint(st Styles) paint {
+	return paint{Paints: widget.NewPaints(st.Styles), hidden: widget.NewPainter(st.TileHidden), tiles: map[tileKey]string{}}
 }
 
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km KeyMap) *Board {
+func New(st Styles, km KeyMap) *Board {
 	return &Board{
 		st: st, km: km, numPick: map[int]int{}, input: widget.NewField("› ", "", 40),
 		paint: newPaint(st), notes: map[bc.Note]string{}, questions: map[questionRow]string{},

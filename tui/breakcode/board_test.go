@@ -24,9 +24,9 @@ func testKeys() KeyMap {
 	return KeyMap{Keys: boardtest.Keys(), Pass: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "p"))}
 }
 
-func plainStyles() board.Styles {
+func plainStyles() Styles {
 	s := lipgloss.NewStyle()
-	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s,
+	return Styles{Styles: board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s},
 		TileBlack: s.Reverse(true), TileWhite: s.Bold(true), TileGreen: s.Underline(true), TileHidden: s}
 }
 
@@ -372,10 +372,10 @@ func TestParseGuess(t *testing.T) {
 // every frame against a new board's, and that the memories stay bounded.
 func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 	st := deal(t, 3, 9)
-	styled := board.Styles{
+	styled := Styles{Styles: board.Styles{
 		Heading: lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7D9CFF")),
 		Strong:  lipgloss.NewStyle().Bold(true), Dim: lipgloss.NewStyle().Foreground(lipgloss.Color("#8A8A8A")),
-		Selected: lipgloss.NewStyle().Bold(true), Error: lipgloss.NewStyle().Bold(true), Good: lipgloss.NewStyle().Underline(true),
+		Selected: lipgloss.NewStyle().Bold(true), Error: lipgloss.NewStyle().Bold(true), Good: lipgloss.NewStyle().Underline(true)},
 		TileBlack: lipgloss.NewStyle().Reverse(true), TileWhite: lipgloss.NewStyle().Bold(true),
 		TileGreen: lipgloss.NewStyle().Bold(true).Underline(true), TileHidden: lipgloss.NewStyle().Faint(true),
 	}

@@ -30,8 +30,7 @@ func testKeys() KeyMap {
 
 func plainStyles() board.Styles {
 	s := lipgloss.NewStyle()
-	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s,
-		TileBlack: s, TileWhite: s, TileGreen: s, TileHidden: s}
+	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s}
 }
 
 // game is a live game with its full log, for driving and rendering.

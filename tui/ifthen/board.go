@@ -26,7 +26,7 @@ import (
 
 // Board is the If Then board. It implements board.Board.
 type Board struct {
-	st  board.Styles
+	st  Styles
 	km  KeyMap
 	v   it.View
 	has bool
@@ -61,8 +61,8 @@ type Board struct {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km KeyMap) *Board {
-	return &Board{st: st, km: km, paint: widget.NewPaints(st), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
+func New(st Styles, km KeyMap) *Board {
+	return &Board{st: st, km: km, paint: widget.NewPaints(st.Styles), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
 		input: widget.NewField("rule › ", "e.g. bg != prev.bg", 200)}
 }
 
@@ -504,11 +504,11 @@ func (b *Board) chip(e it.End) string {
 }
 
 // drawChip draws an end in its colours; the code text says it all without colour too.
-func drawChip(st board.Styles, e it.End) string {
+func drawChip(st Styles, e it.End) string {
 	if e.NColor < 0 || e.NColor > 2 || e.BG < 0 || e.BG > 2 {
 		return "?"
 	}
-	return st.IfThenEnd[e.NColor][e.BG].Render(e.Code())
+	return st.End[e.NColor][e.BG].Render(e.Code())
 }
 
 // fit cuts s to w cells.

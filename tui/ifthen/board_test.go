@@ -26,10 +26,14 @@ func testKeys() KeyMap {
 		No: b("n", "decline"), Cycle: b("x", "cycle card"), ToBuilder: b("tab", "builder"), TypeIt: b("tab", "type it")}
 }
 
-func plainStyles() board.Styles {
+func plainStyles() Styles {
 	s := lipgloss.NewStyle()
-	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s,
-		TileBlack: s, TileWhite: s, TileGreen: s, TileHidden: s}
+	return Styles{Styles: board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s}}
+}
+
+// colourStyles are the session's looks for this board (boardtest's).
+func colourStyles() Styles {
+	return Styles{Styles: boardtest.ColourStyles(), End: boardtest.ColourPieces().Ends}
 }
 
 func names(n int) []string { return []string{"mara", "Bo", "Kai", "Ana", "Lu", "Zed"}[:n] }

@@ -39,7 +39,7 @@ const (
 
 // Board is the What the Rule?! board. It implements board.Board.
 type Board struct {
-	st  board.Styles
+	st  Styles
 	km  KeyMap
 	v   wtr.View
 	has bool
@@ -93,8 +93,8 @@ func (b *Board) check(text string) (*rulelang.Rule, error) {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km KeyMap) *Board {
-	return &Board{st: st, km: km, paint: widget.NewPaints(st), input: widget.NewField("› ", "", wtr.MaxRuleText),
+func New(st Styles, km KeyMap) *Board {
+	return &Board{st: st, km: km, paint: widget.NewPaints(st.Styles), input: widget.NewField("› ", "", wtr.MaxRuleText),
 		lib: wtr.Library(), bld: newBuilder(km.Builder)}
 }
 

@@ -33,10 +33,16 @@ func testKeys() KeyMap {
 			AddElse: b("add an otherwise clause", "o"), Remove: b("remove clause", "x"), Join: b("all / any", "a")}}
 }
 
-func plainStyles() board.Styles {
+func plainStyles() Styles {
 	s := lipgloss.NewStyle()
-	return board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s,
-		TileBlack: s.Reverse(true), TileWhite: s.Bold(true), TileGreen: s.Underline(true), TileHidden: s}
+	return Styles{Styles: board.Styles{Heading: s, Strong: s, Dim: s, Selected: s, Error: s, Good: s},
+		CardBlack: s.Reverse(true), CardWhite: s.Bold(true)}
+}
+
+// colourStyles are the session's looks for this board (boardtest's).
+func colourStyles() Styles {
+	p := boardtest.ColourPieces()
+	return Styles{Styles: boardtest.ColourStyles(), CardBlack: p.Black, CardWhite: p.White}
 }
 
 func press(k string) tea.KeyPressMsg {

@@ -34,9 +34,9 @@ func (b *Board) cardText(c wtr.Card) string {
 		return s // drawing is the slow part of a redraw; faces repeat
 	}
 	key := strconv.Itoa(c.Count) + glyph(c) + string(rune(c.Color[0]))
-	s := b.st.TileWhite.Render(key)
+	s := b.st.CardWhite.Render(key)
 	if c.Color == "black" {
-		s = b.st.TileBlack.Render(key)
+		s = b.st.CardBlack.Render(key)
 	}
 	return b.cards.Put(face, s)
 }

@@ -23,35 +23,50 @@ import (
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
-// ColourStyles are the session's styles for a dark background (tui's
+// ColourStyles are the session's text styles for a dark background (tui's
 // newStyles(true); TestBoardTestStylesAreTheSessions keeps the two the
-// same): colours, fills and bold, so that frames carry escapes as they do
-// on a real terminal.
+// same): colours and bold, so that frames carry escapes as they do on a
+// real terminal. ColourPieces are its pieces.
 func ColourStyles() board.Styles {
 	c := lipgloss.Color
 	accent, grey := c("#7D9CFF"), c("#949494")
 	red, green, yellow := c("#FF6B6B"), c("#5FD75F"), c("#D7C35F")
+	return board.Styles{
+		Heading:  lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Strong:   lipgloss.NewStyle().Bold(true),
+		Dim:      lipgloss.NewStyle().Foreground(grey),
+		Selected: lipgloss.NewStyle().Bold(true).Foreground(accent),
+		Error:    lipgloss.NewStyle().Bold(true).Foreground(red),
+		Good:     lipgloss.NewStyle().Bold(true).Foreground(green),
+		Notice:   lipgloss.NewStyle().Foreground(yellow),
+	}
+}
+
+// Pieces are the session's pieces, for the boards' own Styles in tests:
+// black, white and green tiles or cards, a hidden tile, and If Then's card
+// ends by [number colour][background colour].
+type Pieces struct {
+	Black, White, Green, Hidden lipgloss.Style
+	Ends                        [3][3]lipgloss.Style
+}
+
+// ColourPieces are the session's pieces (the same on every background).
+func ColourPieces() Pieces {
+	c := lipgloss.Color
 	ink := [3]color.Color{c("#6E5600"), c("#0B3DB0"), c("#A00000")}
 	fill := [3]color.Color{c("#FFF3A8"), c("#C6DCFF"), c("#FFCACA")}
-	st := board.Styles{
-		Heading:    lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Strong:     lipgloss.NewStyle().Bold(true),
-		Dim:        lipgloss.NewStyle().Foreground(grey),
-		Selected:   lipgloss.NewStyle().Bold(true).Foreground(accent),
-		Error:      lipgloss.NewStyle().Bold(true).Foreground(red),
-		Good:       lipgloss.NewStyle().Bold(true).Foreground(green),
-		Notice:     lipgloss.NewStyle().Foreground(yellow),
-		TileBlack:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#303030")),
-		TileWhite:  lipgloss.NewStyle().Bold(true).Foreground(c("#000000")).Background(c("#EEEEEE")),
-		TileGreen:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#17702C")),
-		TileHidden: lipgloss.NewStyle().Foreground(grey),
+	p := Pieces{
+		Black:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#303030")),
+		White:  lipgloss.NewStyle().Bold(true).Foreground(c("#000000")).Background(c("#EEEEEE")),
+		Green:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#17702C")),
+		Hidden: lipgloss.NewStyle().Foreground(c("#949494")),
 	}
-	for n := range st.IfThenEnd {
-		for bg := range st.IfThenEnd[n] {
-			st.IfThenEnd[n][bg] = lipgloss.NewStyle().Bold(true).Foreground(ink[n]).Background(fill[bg])
+	for n := range p.Ends {
+		for bg := range p.Ends[n] {
+			p.Ends[n][bg] = lipgloss.NewStyle().Bold(true).Foreground(ink[n]).Background(fill[bg])
 		}
 	}
-	return st
+	return p
 }
 
 // Golden names a pair of golden files.
