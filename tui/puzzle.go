@@ -306,6 +306,9 @@ func (s *puzzleScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 		s.choosing, s.confirm = !s.choosing, false
 	case !s.choosing && key.Matches(msg, a.km.enter):
 		s.choosing = true
+	case s.day.Try != nil && key.Matches(msg, a.km.replayGame):
+		// Answered: the game it came from may be seen, every hand shown.
+		return a.openReplay(s.day.Puzzle.GameID)
 	case s.choosing && s.day.Try == nil && key.Matches(msg, a.km.up):
 		s.cursor, s.confirm = (s.cursor+len(opts)-1)%len(opts), false
 	case s.choosing && s.day.Try == nil && key.Matches(msg, a.km.down):
@@ -456,7 +459,7 @@ func (s *puzzleScreen) answerPane(a *app, w int) []string {
 		solvers += ", first to last: " + strings.Join(names, ", ")
 	}
 	out = append(out, widget.WrapIndent(solvers, w, " ", "   ")...)
-	out = append(out, widget.WrapIndent(fmt.Sprintf("(from game %s, move %d: replay it to see what followed)", p.GameID, p.Move+1), w, " ", "   ")...)
+	out = append(out, widget.WrapIndent(fmt.Sprintf("(from game %s, move %d: press V to replay it and see what followed)", p.GameID, p.Move+1), w, " ", "   ")...)
 	return out
 }
 
@@ -466,6 +469,9 @@ func (s *puzzleScreen) shortHelp(a *app) []key.Binding {
 		ks = append(ks, withHelp(a.km.up, "↑/↓", "move"), withHelp(a.km.enter, "enter", "answer"))
 	} else if !s.choosing {
 		ks = append(ks, withHelp(a.km.enter, "enter", "choose"))
+	}
+	if s.day.Try != nil {
+		ks = append(ks, a.km.replayGame)
 	}
 	return append(ks, a.km.back)
 }

@@ -87,7 +87,9 @@ func (f *fakePuzzles) Position(p storage.Puzzle) (puzzle.Position, error) {
 // the best and the player's own marked; the screens fit 80×24.
 func TestPuzzleOfTheDayScreens(t *testing.T) {
 	fp := newFakePuzzles(t)
-	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	store := newFakeStore()
+	store.games[fp.game.ID] = fp.game
+	m := newTestApp(t, &fakeHub{}, store, 80, 24)
 	m.puzzles = fp
 	chooseHome(t, m, "Puzzle of the day")
 	out := screenText(m)
@@ -122,6 +124,10 @@ func TestPuzzleOfTheDayScreens(t *testing.T) {
 		t.Errorf("the bits show before the answer:\n%s", out)
 	}
 	checkFits(t, m, 80, 24)
+	press(t, m, "V") // not before an answer: the replay shows every hand
+	if _, ok := m.top().(*puzzleScreen); !ok {
+		t.Fatalf("V before answering opened %T", m.top())
+	}
 	press(t, m, "down", "enter")
 	if fp.answers != 0 || !strings.Contains(screenText(m), "Press enter again") {
 		t.Fatalf("one enter answered:\n%s", screenText(m))
@@ -140,6 +146,19 @@ func TestPuzzleOfTheDayScreens(t *testing.T) {
 	press(t, m, "enter", "enter") // answered: enter does nothing more
 	if fp.answers != 1 {
 		t.Fatalf("answered %d times", fp.answers)
+	}
+	// Answered, the game it came from opens at V (the screen said "replay
+	// it" and offered no way to), and esc comes back to the answer.
+	if lines := strings.Split(screenText(m), "\n"); !strings.Contains(lines[len(lines)-1], "V replay") {
+		t.Errorf("the answered puzzle's key bar lacks V replay: %q", lines[len(lines)-1])
+	}
+	press(t, m, "V")
+	if r, ok := m.top().(*replayScreen); !ok || r.game.ID != fp.game.ID {
+		t.Fatalf("V on the answered puzzle opened %T, want the replay of %s\n%s", m.top(), fp.game.ID, screenText(m))
+	}
+	press(t, m, "esc")
+	if _, ok := m.top().(*puzzleScreen); !ok {
+		t.Fatalf("esc from the replay went to %T, want the puzzle", m.top())
 	}
 	press(t, m, "esc")
 	if out := screenText(m); !strings.Contains(out, "✗ answered") {
