@@ -123,9 +123,12 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 	case "profile":
 		return s.execProfile(out, sess.Stderr(), arg)
 	case "puzzle":
+		// Everything after the game is the answer: "puzzle break 1 2" is
+		// not an answer of 1 (there is one try a day), so it must not read
+		// as one.
 		more := ""
 		if len(args) > 2 {
-			more = args[2]
+			more = strings.Join(args[2:], " ")
 		}
 		return s.execPuzzle(ctx, out, sess.Stderr(), id, arg, more)
 	default:

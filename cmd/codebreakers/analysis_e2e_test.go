@@ -125,6 +125,11 @@ func TestPuzzleOnceADayOverSSH(t *testing.T) {
 	if !regexp.MustCompile(`\b[0-9][bwg]\b`).MatchString(show) {
 		t.Errorf("the position shows no tiles:\n%s", show)
 	}
+	// One try a day: an answer with a stray word after it is refused and
+	// spends nothing (it used to answer with the first number, unasked).
+	if _, errOut, status := execRun(t, dial(t, addr, withKey(annKey)), "puzzle breakcode 1 2"); status == 0 || !strings.Contains(errOut, "Answer with the number of a move") {
+		t.Fatalf("puzzle breakcode 1 2 (exit %d): %s", status, errOut)
+	}
 	answer, _, status := execRun(t, dial(t, addr, withKey(annKey)), "puzzle breakcode 1")
 	if status != 0 || !strings.Contains(answer, "★ best") || !strings.Contains(answer, "bits") || !strings.Contains(answer, "Streak:") {
 		t.Fatalf("answer (exit %d):\n%s", status, answer)
