@@ -227,7 +227,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			return nil, nil
 		}
 		b.guessing, b.typing = true, false
-		b.builder = newGuessBuilder()
+		b.builder = newGuessBuilder(b.km)
 	}
 	return nil, nil
 }

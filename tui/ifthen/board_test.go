@@ -23,7 +23,10 @@ func testKeys() KeyMap {
 	return KeyMap{Keys: boardtest.Keys(),
 		Discard: b("d", "discard"), Hint: b("i", "buy hint"), FreeHint: b("u", "free hint"),
 		Lucky: b("z", "lucky draw"), Second: b("s", "second chance"), Yes: b("y", "agree"),
-		No: b("n", "decline"), Cycle: b("x", "cycle card"), ToBuilder: b("tab", "builder"), TypeIt: b("tab", "type it")}
+		No: b("n", "decline"), Cycle: b("x", "cycle card"), ToBuilder: b("tab", "builder"), TypeIt: b("tab", "type it"),
+		Builder: BuilderKeys{Next: key.NewBinding(key.WithKeys("space", "+", "="), key.WithHelp("space", "next choice")),
+			Prev: key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "previous choice")), AddValue: b("a", "add value"),
+			Remove: key.NewBinding(key.WithKeys("x", "backspace", "delete"), key.WithHelp("x", "delete"))}}
 }
 
 func plainStyles() Styles {

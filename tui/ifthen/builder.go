@@ -19,6 +19,7 @@ import (
 // join, a clause, an "add" row or "send") and, on a clause, on one field.
 // Everything it makes is plain rulelang.Builder data.
 type guessBuilder struct {
+	km    KeyMap
 	b     rulelang.Builder
 	row   int
 	field int
@@ -40,8 +41,8 @@ type builderRow struct {
 
 var partNames = [3]string{"If", "Then", "Otherwise"}
 
-func newGuessBuilder() guessBuilder {
-	gb := guessBuilder{}
+func newGuessBuilder(km KeyMap) guessBuilder {
+	gb := guessBuilder{km: km}
 	gb.b.Then.Clauses = []rulelang.Clause{defaultClause()}
 	return gb
 }
@@ -199,23 +200,25 @@ func (g *guessBuilder) help(km KeyMap) []key.Binding {
 	rows := g.rows()
 	r := rows[min(g.row, len(rows)-1)]
 	ks := []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "row")}
+	// space, - and enter all change the field under the cursor.
+	change := key.NewBinding(key.WithKeys(slices.Concat(km.Builder.Next.Keys(), km.Builder.Prev.Keys(), km.Choose.Keys())...))
 	switch r.kind {
 	case rowJoin:
-		ks = append(ks, key.NewBinding(key.WithKeys("space", "+", "=", "-", "_", "enter"), key.WithHelp("space/enter", "all or any")))
+		ks = append(ks, widget.Help(change, "space/enter", "all or any"))
 	case rowClause:
 		c := g.group(r.part).Clauses[r.clause]
 		if len(fields(c)) > 1 {
 			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "field"))
 		}
-		ks = append(ks, key.NewBinding(key.WithKeys("space", "+", "=", "-", "_", "enter"), key.WithHelp("space/-", "change")))
+		ks = append(ks, widget.Help(change, "space/-", "change"))
 		if (c.Op == rulelang.OpIs || c.Op == rulelang.OpIsNot) && len(c.Values) < len(rulelang.Values(attribute(c.Attr))) {
-			ks = append(ks, key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "add value")))
+			ks = append(ks, km.Builder.AddValue)
 		}
-		ks = append(ks, key.NewBinding(key.WithKeys("x", "backspace", "delete"), key.WithHelp("x", "delete")))
+		ks = append(ks, km.Builder.Remove)
 	case rowAdd:
-		ks = append(ks, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add a clause")))
+		ks = append(ks, widget.Help(km.Choose, "enter", "add a clause"))
 	case rowSend:
-		ks = append(ks, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send the guess")))
+		ks = append(ks, widget.Help(km.Choose, "enter", "send the guess"))
 	}
 	return ks
 }
@@ -223,26 +226,27 @@ func (g *guessBuilder) help(km KeyMap) []key.Binding {
 // key handles one key press; it reports whether the guess should be sent.
 func (g *guessBuilder) key(msg tea.KeyPressMsg) (send bool) {
 	rows := g.rows()
-	switch msg.String() {
-	case "up", "k":
+	km := g.km
+	switch {
+	case key.Matches(msg, km.Up):
 		g.row = max(0, g.row-1)
-	case "down", "j":
+	case key.Matches(msg, km.Down):
 		g.row = min(len(rows)-1, g.row+1)
-	case "left", "h":
+	case key.Matches(msg, km.Left):
 		g.field = max(0, g.field-1)
-	case "right", "l":
+	case key.Matches(msg, km.Right):
 		if r := rows[g.row]; r.kind == rowClause {
 			g.field = min(len(fields(g.group(r.part).Clauses[r.clause]))-1, g.field+1)
 		}
-	case "space", " ", "+", "=":
+	case key.Matches(msg, km.Builder.Next):
 		g.change(1)
-	case "-", "_":
+	case key.Matches(msg, km.Builder.Prev):
 		g.change(-1)
-	case "a":
+	case key.Matches(msg, km.Builder.AddValue):
 		g.addValue()
-	case "x", "backspace", "delete":
+	case key.Matches(msg, km.Builder.Remove):
 		g.remove()
-	case "enter":
+	case key.Matches(msg, km.Choose):
 		switch r := rows[g.row]; r.kind {
 		case rowAdd:
 			grp := g.group(r.part)
