@@ -153,8 +153,11 @@ func printReport(w io.Writer, r *loadtest.Report) {
 				m.Analysed, m.AnalysisBusySec, m.AnalysisDropped)
 		}
 		if f := p.Finish; f != nil {
-			fmt.Fprintf(w, "  extra games: %d of %d finished within %.0fs of the start (first at %.1fs, last at %.1fs), %d late, %d errors; a game p50 %.1fs max %.1fs\n",
-				f.Finished, f.Tables, f.WindowSec, f.FirstSec, f.LastSec, f.Late, f.Errors, f.Game.P50/1000, f.Game.Max/1000)
+			fmt.Fprintf(w, "  extra games: %d of %d finished within %.0fs of the start (first at %.1fs, last at %.1fs), %d later, %d still on when the play ended, %d errors; a game p50 %.1fs max %.1fs\n",
+				f.Finished, f.Tables, f.WindowSec, f.FirstSec, f.LastSec, f.Late, f.Unfinished, f.Errors, f.Game.P50/1000, f.Game.Max/1000)
+			for _, s := range f.Samples {
+				fmt.Fprintf(w, "  extra game error: %s\n", s)
+			}
 		}
 		for _, s := range p.Samples {
 			fmt.Fprintf(w, "  error: %s\n", s)

@@ -69,8 +69,12 @@ type FinishReport struct {
 	FirstSec float64 `json:"first_finished_sec"`
 	LastSec  float64 `json:"last_finished_sec"`
 	// Game is how long one game took, start to finish.
-	Game   Latency `json:"game_length"`
-	Errors int     `json:"errors"`
+	Game Latency `json:"game_length"`
+	// Unfinished counts games still on when the play ended; Errors games
+	// that could not be played (the first few in Samples).
+	Unfinished int      `json:"unfinished"`
+	Errors     int      `json:"errors"`
+	Samples    []string `json:"error_samples,omitempty"`
 }
 
 // table is one simulated table: a host, a guest who joins by code, a bot
@@ -187,7 +191,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		close(finished)
 		r.Finish = finishReport(cfg, len(finishers), finished)
 		fmt.Fprintf(cfg.Log, "play: %d of %d extra games finished within %s (first at %.1fs, last at %.1fs; a game took p50 %.1fs), %d late, %d errors\n",
-			r.Finish.Finished, r.Finish.Tables, cfg.FinishWindow, r.Finish.FirstSec, r.Finish.LastSec, r.Finish.Game.P50/1000, r.Finish.Late, r.Finish.Errors)
+			r.Finish.Finished, r.Finish.Tables, cfg.FinishWindow, r.Finish.FirstSec, r.Finish.LastSec, r.Finish.Game.P50/1000, r.Finish.Late+r.Finish.Unfinished, r.Finish.Errors)
 	}
 	r.MachineBusy, r.GeneratorCPU = meter.stop()
 	if t.pprofAddr != "" && cfg.HeapProfile != "" {
@@ -372,7 +376,9 @@ func finishStart(cfg Config, j, n int) time.Duration {
 // start of the play, and how long it took.
 type finishResult struct {
 	at, took time.Duration
-	err      error
+	// unfinished: the play ended first; err: the game could not be played.
+	unfinished bool
+	err        error
 }
 
 // finishGame waits until at after play began, starts tb's game and plays it
@@ -381,7 +387,7 @@ type finishResult struct {
 func finishGame(ctx context.Context, cfg Config, tb *table, began time.Time, at time.Duration) finishResult {
 	sleep(ctx, time.Until(began.Add(at)))
 	if ctx.Err() != nil {
-		return finishResult{err: ctx.Err()}
+		return finishResult{unfinished: true}
 	}
 	fcfg := cfg
 	fcfg.Think = finishThink
@@ -395,7 +401,7 @@ func finishGame(ctx context.Context, cfg Config, tb *table, began time.Time, at 
 		p, finished, err := waitTurn(ctx, fcfg, tb)
 		switch {
 		case ctx.Err() != nil:
-			return finishResult{err: ctx.Err()}
+			return finishResult{unfinished: true}
 		case err != nil:
 			return finishResult{err: fmt.Errorf("table %d: %w", tb.i, err)}
 		case finished:
@@ -416,8 +422,14 @@ func finishReport(cfg Config, n int, results <-chan finishResult) *FinishReport 
 	first, last := time.Duration(-1), time.Duration(0)
 	for res := range results {
 		switch {
+		case res.unfinished:
+			r.Unfinished++
+			continue
 		case res.err != nil:
 			r.Errors++
+			if len(r.Samples) < 5 {
+				r.Samples = append(r.Samples, res.err.Error())
+			}
 			continue
 		case res.at <= cfg.FinishWindow:
 			r.Finished++

@@ -21,15 +21,16 @@ func TestQuickGamesStartOverTheFirstHalfOfTheWindow(t *testing.T) {
 
 func TestFinishReportSplitsGamesByTheWindow(t *testing.T) {
 	cfg := Config{FinishWindow: time.Minute}
-	results := make(chan finishResult, 4)
+	results := make(chan finishResult, 5)
 	results <- finishResult{at: 20 * time.Second, took: 10 * time.Second}
 	results <- finishResult{at: 60 * time.Second, took: 30 * time.Second}
 	results <- finishResult{at: 61 * time.Second, took: 31 * time.Second}
 	results <- finishResult{err: errors.New("table 9: timed out")}
+	results <- finishResult{unfinished: true}
 	close(results)
 	r := finishReport(cfg, 5, results)
-	if r.Tables != 5 || r.Finished != 2 || r.Late != 1 || r.Errors != 1 {
-		t.Fatalf("report %+v, want 5 tables, 2 finished in the window, 1 late, 1 error", r)
+	if r.Tables != 5 || r.Finished != 2 || r.Late != 1 || r.Unfinished != 1 || r.Errors != 1 || len(r.Samples) != 1 {
+		t.Fatalf("report %+v, want 5 tables, 2 finished in the window, 1 late, 1 still on, 1 error kept", r)
 	}
 	if r.FirstSec != 20 || r.LastSec != 61 || r.Game.N != 3 || r.Game.Max != 31000 {
 		t.Fatalf("report %+v, want first at 20s, last at 61s, 3 games the longest 31s", r)
