@@ -204,6 +204,7 @@ func printIdle(w io.Writer, r *loadtest.Report) {
 	row("collections while echoing", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Server) })
 	row("generator's collections", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Generator) })
 	row("machine busy % while echoing", "", func(t *loadtest.TargetReport) float64 { return t.EchoMachineBusy })
+	row("generator % of a core then", "", func(t *loadtest.TargetReport) float64 { return t.EchoGeneratorCPU })
 	_ = tw.Flush()
 }
 

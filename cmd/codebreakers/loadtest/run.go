@@ -218,9 +218,11 @@ type TargetReport struct {
 		Generator int `json:"generator"`
 	} `json:"gcs_while_echo_timed"`
 	// EchoMachineBusy is how busy all cores were while the echoes were
-	// timed (percent): other processes delay an echo too.
-	EchoMachineBusy float64  `json:"machine_busy_percent_while_echo_timed"`
-	Errors          []string `json:"errors,omitempty"`
+	// timed (percent): other processes delay an echo too; EchoGeneratorCPU
+	// is this generator's share of that (percent of one core).
+	EchoMachineBusy  float64  `json:"machine_busy_percent_while_echo_timed"`
+	EchoGeneratorCPU float64  `json:"generator_cpu_percent_while_echo_timed"`
+	Errors           []string `json:"errors,omitempty"`
 }
 
 // Run measures the floor (unless cfg.NoFloor), then the arcade idle, then
@@ -525,15 +527,15 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	}
 	r.Echo = echo.summary()
 	r.EchoGCs.Server, r.EchoGCs.Generator = -1, generatorGCs()-gen0
-	r.EchoMachineBusy, _ = meter.stop()
+	r.EchoMachineBusy, r.EchoGeneratorCPU = meter.stop()
 	debug.SetGCPercent(gcPercent)
 	if gcs0 >= 0 {
 		if gcs1 := serverGCs(ctx, t); gcs1 >= 0 {
 			r.EchoGCs.Server = gcs1 - gcs0
 		}
 	}
-	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy)\n",
-		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator, r.EchoMachineBusy)
+	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy, the generator %.0f%% of a core)\n",
+		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator, r.EchoMachineBusy, r.EchoGeneratorCPU)
 	return r, held, ctx.Err()
 }
 
