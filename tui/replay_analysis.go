@@ -126,7 +126,7 @@ func (r *replayScreen) summaryLines(a *app, w int) []string {
 		cost := ""
 		if p.Cost >= 0 && p.Cost < len(rep.Steps) {
 			c := rep.Steps[p.Cost]
-			cost = fmt.Sprintf("(move %d: %.1f of %.1f bits)", c.Move+1, c.Expected, c.Best)
+			cost = fmt.Sprintf("%d: %.1f of %.1f", c.Move+1, c.Expected, c.Best)
 		}
 		if noun == "" {
 			_, noun = rep.Noun(p.Seat)
@@ -137,19 +137,46 @@ func (r *replayScreen) summaryLines(a *app, w int) []string {
 	if len(rows) == 0 {
 		return nil
 	}
+	headers := []string{"", noun, "bits gained", "best available", "accuracy", "costliest move"}
+	lines := r.summaryTable(a, headers, rows)
+	if widest(lines) > w-1 {
+		// The costliest move is the column a narrow screen can spare: drop
+		// it whole rather than cut every row short in its middle.
+		for i := range rows {
+			rows[i] = rows[i][:len(rows[i])-1]
+		}
+		lines = r.summaryTable(a, headers[:len(headers)-1], rows)
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, " "+widget.Truncate(l, w-1, "…"))
+	}
+	return out
+}
+
+// summaryTable renders the review's summary rows under headers, as lines.
+func (r *replayScreen) summaryTable(a *app, headers []string, rows [][]string) []string {
 	t := table.New().Border(lipgloss.HiddenBorder()).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderHeader(false).BorderColumn(false).
-		Headers("", noun, "bits gained", "best available", "accuracy", "").Rows(rows...).
+		Headers(headers...).Rows(rows...).
 		StyleFunc(func(row, col int) lipgloss.Style {
-			s := lipgloss.NewStyle().PaddingRight(2)
+			s := lipgloss.NewStyle()
+			if col < len(headers)-1 {
+				s = s.PaddingRight(2)
+			}
 			if row == table.HeaderRow {
 				return s.Inherit(a.st.dim)
 			}
 			return s
 		})
-	var out []string
-	for _, l := range strings.Split(t.Render(), "\n") {
-		out = append(out, " "+widget.Truncate(l, w-1, "…"))
+	return strings.Split(t.Render(), "\n")
+}
+
+// widest is the width in cells of the widest of lines.
+func widest(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, lipgloss.Width(l))
 	}
-	return out
+	return w
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/storage"
 )
@@ -61,7 +63,34 @@ func TestReplayShowsAnalysis(t *testing.T) {
 			t.Errorf("%s's accuracy %s is not shown:\n%s", p.Name, analysis.Percent(p.Accuracy), out)
 		}
 	}
+	// The summary is never cut in the middle of a column (its last column
+	// read "(move 9: 0.0 of 4.2 bi…" at 80 columns): what does not fit is
+	// left out whole, and a wide screen has the costliest move.
+	summary := func() []string {
+		var rows []string
+		lines := strings.Split(screenText(m), "\n")
+		for i, l := range lines {
+			if strings.Contains(l, "accuracy") {
+				rows = lines[i:min(len(lines), i+1+len(rep.Summaries))]
+			}
+		}
+		return rows
+	}
+	for i := range rep.Summaries { // every player has a costliest move
+		rep.Summaries[i].Cost = i % len(rep.Steps)
+	}
+	run(t, m, send(m, tea.WindowSizeMsg{Width: 80, Height: 24}))
+	for _, l := range summary() {
+		if strings.Contains(l, "…") {
+			t.Errorf("the summary is cut at 80 columns:\n%s", strings.Join(summary(), "\n"))
+			break
+		}
+	}
 	checkFits(t, m, 80, 24)
+	run(t, m, send(m, tea.WindowSizeMsg{Width: 120, Height: 40}))
+	if rows := summary(); len(rows) == 0 || !strings.Contains(rows[0], "costliest move") || strings.Contains(strings.Join(rows, "\n"), "…") {
+		t.Errorf("at 120 columns the summary lacks the costliest move, whole:\n%s", strings.Join(rows, "\n"))
+	}
 	m.resize(120, 40) // a wide title has room to say the analysis is there
 	if !strings.Contains(screenText(m), "analysis ✓") {
 		t.Errorf("no analysis mark at 120 columns:\n%s", screenText(m))
