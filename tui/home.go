@@ -66,7 +66,7 @@ func newHomeScreen() *homeScreen {
 			}
 			return a.openProfile(a.id.Handle)
 		}},
-		{"Puzzle of the day", fixed("one position per game from a real game: find the best move"), openPuzzles},
+		{"Puzzle of the day", fixed("a position from a real game: find the best move"), openPuzzles},
 		{"My games", fixed("history, replays and stats"), func(a *app) tea.Cmd {
 			h := newHistoryScreen()
 			a.push(h)

@@ -101,3 +101,27 @@ func TestHomeOffersBackToYourGame(t *testing.T) {
 		t.Fatalf("Back to your game opened %T", m.top())
 	}
 }
+
+// TestHomeItemsFitOnOneLine: at 80×24 every home item and its hint share
+// one line (Puzzle of the day's hint ran onto a second line, a stray
+// "move" under the item, alone).
+func TestHomeItemsFitOnOneLine(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	h, ok := m.top().(*homeScreen)
+	if !ok {
+		t.Fatalf("not home: %T", m.top())
+	}
+	out := screenText(m)
+	for _, it := range h.items {
+		hint := it.hint(m)
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, it.label) && strings.Contains(l, hint) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%q and its hint %q are not on one line:\n%s", it.label, hint, out)
+		}
+	}
+}
