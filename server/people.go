@@ -11,6 +11,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine/rating"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
+	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -37,7 +38,8 @@ func (s *Server) ratedGames() []string {
 }
 
 // lookupGame finds a served game by id or by its name written without
-// spaces or punctuation ("breakthecode"), in any letter case.
+// spaces or punctuation ("breakthecode"), in any letter case, or by the
+// short names the puzzle command takes ("break", "rule": puzzleGame).
 func (s *Server) lookupGame(arg string) (string, bool) {
 	if s.cfg.Games == nil {
 		return "", false
@@ -48,7 +50,7 @@ func (s *Server) lookupGame(arg string) (string, bool) {
 			return info.ID, true
 		}
 	}
-	return "", false
+	return s.puzzleGame(arg)
 }
 
 // squash lower-cases s and keeps only its letters and digits.
@@ -96,8 +98,8 @@ func (s *Server) execTop(out, errOut io.Writer, arg string) int {
 			writeLine(errOut, "The leaderboard could not be read just now. Please try again.")
 			return 1
 		}
-		writeLine(out, fmt.Sprintf("%s · top players (at least %d rated games, the last within %d days)",
-			s.gameName(game), s.cfg.LeaderboardMinGames, days))
+		writeLine(out, fmt.Sprintf("%s · top players (at least %s, the last within %d days)",
+			s.gameName(game), words.Count(s.cfg.LeaderboardMinGames, "rated game", "rated games"), days))
 		if len(top) == 0 {
 			writeLine(out, "  Nobody yet: play people (rated) from the arcade to get here.")
 			continue

@@ -68,6 +68,14 @@ func TestExecTopAndProfile(t *testing.T) {
 	if out, _, code := run(t, c, "top Break-The-Code"); code != 0 || !strings.Contains(out, "mara") {
 		t.Errorf("top by name = %q (exit %d)", out, code)
 	}
+	// The short names `puzzle` takes (README: puzzle break) work here too;
+	// "top break" said no game is called "break".
+	if out, errOut, code := run(t, c, "top break"); code != 0 || !strings.Contains(out, "Break the Code · top players") {
+		t.Errorf("top break = %q %q (exit %d)", out, errOut, code)
+	}
+	if !strings.Contains(out, "at least 1 rated game,") {
+		t.Errorf("one game needed is one game, not games:\n%s", out)
+	}
 	if out, _, code := run(t, c, "top"); code != 0 || !strings.Contains(out, "The Coding · top players") || !strings.Contains(out, "Nobody yet") {
 		t.Errorf("top of every game = %q (exit %d)", out, code)
 	}
