@@ -154,3 +154,26 @@ func TestSpectatorSeesTheWayOut(t *testing.T) {
 		}
 	}
 }
+
+// TestLeavingAWatchedTableGoesBackToWatch: a table watched from the Watch
+// list goes back to that list when left (it went home, and the list had
+// to be found again), and the list opens the next table as before.
+func TestLeavingAWatchedTableGoesBackToWatch(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "bo"}}
+	views := traceGame(t, players, 3, 3, -1, -1, engine.Spectator())
+	conn := newFakeConn(views[len(views)-1])
+	h := &fakeHub{conn: conn, tables: []lobby.TableSummary{
+		{Code: "CCC-DDD", GameName: "Break the Code", Phase: lobby.Playing, Seats: 2, Humans: 2}}}
+	m := newTestApp(t, h, nil, 80, 24)
+	chooseHome(t, m, "Watch")
+	for range 2 {
+		if _, ok := m.top().(*watchScreen); !ok || !strings.Contains(screenText(m), "CCC-DDD") {
+			t.Fatalf("not on the Watch list: %T\n%s", m.top(), screenText(m))
+		}
+		press(t, m, "enter")
+		if _, ok := m.top().(*tableScreen); !ok {
+			t.Fatalf("enter on a live game did not watch it: %T\n%s", m.top(), screenText(m))
+		}
+		press(t, m, "esc")
+	}
+}

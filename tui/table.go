@@ -238,14 +238,14 @@ func (s *tableScreen) update(a *app, msg tea.Msg) tea.Cmd {
 func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 	if s.ended != "" {
 		if key.Matches(msg, a.km.back) || key.Matches(msg, a.km.enter) {
-			a.leaveTable()
+			return a.leaveTable()
 		}
 		return nil
 	}
 	if s.confirmLeave {
 		switch {
 		case key.Matches(msg, a.km.yes):
-			a.leaveTable()
+			return a.leaveTable()
 		case key.Matches(msg, a.km.no):
 			s.confirmLeave = false
 		}
@@ -284,8 +284,7 @@ func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 				s.confirmLeave = true
 				return nil
 			}
-			a.leaveTable()
-			return nil
+			return a.leaveTable()
 		}
 		switch s.view.Phase {
 		case lobby.Waiting:
@@ -329,17 +328,24 @@ func (s *tableScreen) key(a *app, msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // leaveTable closes the table screen and goes home, or back to the public
-// tables when it was opened from their list: never back to the form that
-// made the table (or the code that joined it), where a stray enter would
-// make another table.
-func (a *app) leaveTable() {
+// tables or the Watch list when it was opened from one (the Watch list
+// freshly read, as the table watched may have ended): never back to the
+// form that made the table (or the code that joined it), where a stray
+// enter would make another table.
+func (a *app) leaveTable() tea.Cmd {
 	a.pop()
-	if _, ok := a.top().(*tablesScreen); !ok {
-		a.goHome()
-		if h, ok := a.top().(*homeScreen); ok {
-			h.cursor = 0
-		}
+	switch top := a.top().(type) {
+	case *tablesScreen:
+		return nil
+	case *watchScreen:
+		top.busy = false
+		return top.load(a)
 	}
+	a.goHome()
+	if h, ok := a.top().(*homeScreen); ok {
+		h.cursor = 0
+	}
+	return nil
 }
 
 // waitForMove is said when a key would make a move before the last one
