@@ -179,7 +179,11 @@ func (a *app) defaultTitleRight() string {
 		return a.id.Handle
 	}
 	_, tables := a.hub.Online()
-	return a.id.Handle + " · " + words.Count(tables, "table", "tables")
+	count := words.Count(tables, "table", "tables")
+	if a.id.Handle == "" { // choosing one: no "· 0 tables" with nothing before it
+		return count
+	}
+	return a.id.Handle + " · " + count
 }
 
 // app is the root model.

@@ -31,6 +31,11 @@ func TestHandleScreenRejectsEscapesAndTakenHandles(t *testing.T) {
 	if !strings.Contains(screenText(m), "Choose a handle") {
 		t.Fatalf("first screen should ask for a handle:\n%s", screenText(m))
 	}
+	// No handle yet: the title's right says the tables, without a "·"
+	// left hanging before them.
+	if title := strings.Split(screenText(m), "\n")[0]; strings.Contains(title, " · 0 tables") || !strings.Contains(title, "0 tables") {
+		t.Errorf("the handle screen's title: %q", title)
+	}
 
 	// An escape sequence typed or pasted is never echoed, and the rest is refused.
 	send(m, keyMsg("\x1b[31mred"))
