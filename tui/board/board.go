@@ -7,9 +7,17 @@
 // views and messages. What boards draw with (the text field, widths, word
 // wrap, the log tail, painters and memos) is tui/widget.
 //
-// Adding a game to the UI: implement Board in tui/<game>, then add one case
-// to newBoard in tui/boards.go and the game's rules to rulesText in
-// tui/rules.go. The session does the rest (waiting room, chat, result,
+// The session drives a board in this order: SetView when the table's view
+// changes, Update for each key (while SetBusy(true), a key that could make
+// a move is the board's to hold back), SetSize just before each frame (the
+// board lays itself out there), and View, which only draws and changes
+// nothing.
+//
+// Adding a game to the UI: implement Board in tui/<game> with its own
+// KeyMap (embedding Keys) and, if it has pieces of its own, its own Styles
+// (embedding Styles); fill them in in tui/keys.go and tui/styles.go, add
+// one case to newBoard in tui/boards.go and the game's rules to rulesText
+// in tui/rules.go. The session does the rest (waiting room, chat, result,
 // rematch, replay, help, sizes).
 package board
 
