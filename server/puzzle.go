@@ -152,7 +152,9 @@ func (s *Server) puzzleShow(ctx context.Context, out, errOut io.Writer, account,
 	}
 	p := d.Puzzle
 	if p.None {
-		writeLine(out, "No public game of this kind finished in the last two weeks gave a puzzle today.")
+		writeLine(out, "No puzzle of this game today: puzzles come from public games")
+		writeLine(out, "finished in the two weeks before today, and none gave one.")
+		writeLine(out, "Come back tomorrow: today's public games count then.")
 		return 0
 	}
 	pos, err := s.cfg.Puzzles.Position(p)

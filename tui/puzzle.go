@@ -135,7 +135,7 @@ func (s *puzzleMenu) update(a *app, msg tea.Msg) tea.Cmd {
 			g := s.games[s.cursor]
 			d := s.days[g.ID]
 			if d.Puzzle.None {
-				s.err = "No public " + g.Name + " game gave a puzzle today. Try another game, or come back tomorrow."
+				s.err = noPuzzleToday(g.Name)
 				return nil
 			}
 			p := newPuzzleScreen(a, g, d)
@@ -144,6 +144,14 @@ func (s *puzzleMenu) update(a *app, msg tea.Msg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// noPuzzleToday says why a game has no puzzle today: a day's puzzles come
+// from games finished before that day, so a game finished today (on a new
+// server, every game) cannot give one until tomorrow.
+func noPuzzleToday(game string) string {
+	return "No " + game + " puzzle today: puzzles come from public games finished in the two weeks before today, " +
+		"and none gave one. Try another game, or come back tomorrow: today's public games count then."
 }
 
 // status is one game's line in the menu.

@@ -179,3 +179,33 @@ func TestPuzzleGuestCannotAnswer(t *testing.T) {
 		t.Fatalf("guest answer:\n%s", screenText(m))
 	}
 }
+
+// noPuzzles has no puzzle of any game today, as on a new server.
+type noPuzzles struct{}
+
+func (noPuzzles) Today(_ context.Context, game, _ string) (puzzle.Day, error) {
+	return puzzle.Day{Puzzle: storage.Puzzle{Game: game, None: true}}, nil
+}
+func (noPuzzles) Answer(context.Context, string, string, int) (puzzle.Day, error) {
+	return puzzle.Day{}, errors.New("no puzzle")
+}
+func (noPuzzles) Position(storage.Puzzle) (puzzle.Position, error) {
+	return puzzle.Position{}, errors.New("no puzzle")
+}
+
+// TestNoPuzzleTodaySaysWhy: with no puzzle (a new server, whose games all
+// finished today) the menu says why and when there will be one — a day's
+// puzzles come from games finished before it — not only "none today".
+func TestNoPuzzleTodaySaysWhy(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	m.puzzles = noPuzzles{}
+	chooseHome(t, m, "Puzzle of the day")
+	press(t, m, "enter")
+	out := strings.Join(strings.Fields(screenText(m)), " ")
+	for _, want := range []string{"no puzzle today", "finished in the two weeks before today", "come back tomorrow"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, screenText(m))
+		}
+	}
+	checkFits(t, m, 80, 24)
+}

@@ -125,6 +125,10 @@ func TestPuzzleOnceADayOverSSH(t *testing.T) {
 	if !regexp.MustCompile(`\b[0-9][bwg]\b`).MatchString(show) {
 		t.Errorf("the position shows no tiles:\n%s", show)
 	}
+	// A game with no puzzle today says why and when there will be one.
+	if none, _, status := execRun(t, dial(t, addr, withKey(annKey)), "puzzle coding"); status != 0 || !strings.Contains(none, "finished in the two weeks before today,") || !strings.Contains(none, "Come back tomorrow") {
+		t.Errorf("puzzle coding with no puzzle today (exit %d):\n%s", status, none)
+	}
 	// One try a day: an answer with a stray word after it is refused and
 	// spends nothing (it used to answer with the first number, unasked).
 	if _, errOut, status := execRun(t, dial(t, addr, withKey(annKey)), "puzzle breakcode 1 2"); status == 0 || !strings.Contains(errOut, "Answer with the number of a move") {
