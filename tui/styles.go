@@ -133,7 +133,9 @@ func stylesFor(dark, basic bool) styles {
 	var ends [3][3]lipgloss.Style
 	for n := range ends {
 		for bg := range ends[n] {
-			ends[n][bg] = lipgloss.NewStyle().Bold(true).Foreground(pc.ifThenInk[n]).Background(pc.ifThenFill[bg])
+			// Not bold: many terminals brighten a bold colour of the 16,
+			// and a brightened ink can be its fill (blue on blue).
+			ends[n][bg] = lipgloss.NewStyle().Foreground(pc.ifThenInk[n]).Background(pc.ifThenFill[bg])
 		}
 	}
 	return styles{
@@ -177,7 +179,8 @@ func boardStylesFor(p palette, pc pieces, ends [3][3]lipgloss.Style) boardStyles
 	// it, and always the letter (b, w, g) too. In monochrome the letter
 	// alone says the colour.
 	black := lipgloss.NewStyle().Bold(true).Foreground(pc.inkLight).Background(pc.fillBlack)
-	white := lipgloss.NewStyle().Bold(true).Foreground(pc.inkDark).Background(pc.fillWhite)
+	// Not bold: many terminals draw bold black as grey.
+	white := lipgloss.NewStyle().Foreground(pc.inkDark).Background(pc.fillWhite)
 	return boardStyles{
 		Styles: text,
 		breakcode: bcboard.Styles{Styles: text, TileBlack: black, TileWhite: white,

@@ -57,13 +57,13 @@ func ColourPieces() Pieces {
 	fill := [3]color.Color{c("#FFF3A8"), c("#C6DCFF"), c("#FFCACA")}
 	p := Pieces{
 		Black:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#303030")),
-		White:  lipgloss.NewStyle().Bold(true).Foreground(c("#000000")).Background(c("#EEEEEE")),
+		White:  lipgloss.NewStyle().Foreground(c("#000000")).Background(c("#EEEEEE")),
 		Green:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#17702C")),
 		Hidden: lipgloss.NewStyle().Foreground(c("#949494")),
 	}
 	for n := range p.Ends {
 		for bg := range p.Ends[n] {
-			p.Ends[n][bg] = lipgloss.NewStyle().Bold(true).Foreground(ink[n]).Background(fill[bg])
+			p.Ends[n][bg] = lipgloss.NewStyle().Foreground(ink[n]).Background(fill[bg])
 		}
 	}
 	return p
