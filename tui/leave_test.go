@@ -5,7 +5,9 @@ import (
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/rating"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/storage"
 )
 
 // TestLeavingAFinishedTableGoesHome: a table made from the create form,
@@ -175,5 +177,37 @@ func TestLeavingAWatchedTableGoesBackToWatch(t *testing.T) {
 			t.Fatalf("enter on a live game did not watch it: %T\n%s", m.top(), screenText(m))
 		}
 		press(t, m, "esc")
+	}
+}
+
+// TestEndScreenShowsRatingChanges: the end of a rated game says what it
+// did to each player's rating (it said nothing: a player had to find their
+// profile to learn it), read from the stored game; a game that changed no
+// rating says nothing of ratings.
+func TestEndScreenShowsRatingChanges(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "Bo", Bot: true}, {Name: "Kai", Bot: true}}
+	views := traceGame(t, players, 5, 12, -1, 4, engine.SeatViewer(0))
+	for _, rated := range []bool{true, false} {
+		g := finishedGame(t)
+		if rated {
+			g.Changes = []storage.RatingChange{
+				{Seat: 0, Before: rating.Rating{R: 1500, RD: 350}, After: rating.Rating{R: 1662, RD: 290}},
+				{Seat: 1, Before: rating.Rating{R: 1412, RD: 40}, After: rating.Rating{R: 1400.4, RD: 40}},
+			}
+		}
+		store := newFakeStore()
+		store.games[g.ID] = g
+		conn := newFakeConn(views[len(views)-1])
+		m := newTestApp(t, &fakeHub{conn: conn}, store, 80, 24)
+		run(t, m, send(m, tableOpenedMsg{conn: conn}))
+		out := strings.Join(strings.Fields(screenText(m)), " ")
+		want := "Ratings: mara 1,500? → 1,662? (+162) · Bo 1,412 → 1,400 (-12)"
+		if rated != strings.Contains(out, want) || (!rated && strings.Contains(out, "Ratings:")) {
+			t.Errorf("rated %v: want the line %q only when rated:\n%s", rated, want, screenText(m))
+		}
+		if !strings.Contains(out, "Game 8F3K2 is saved") {
+			t.Errorf("the replay line is gone:\n%s", screenText(m))
+		}
+		checkFits(t, m, 80, 24)
 	}
 }

@@ -39,6 +39,11 @@ type tableScreen struct {
 	ended        string // why the connection ended, once it has
 	busy         bool   // a move is on its way to the table
 	ticking      bool   // a countdown tick is on its way
+
+	// ratingsOf is the finished game whose rating changes were asked for;
+	// ratings says them ("" for a game that changed none).
+	ratingsOf string
+	ratings   string
 }
 
 // Messages with the answers of the table to this screen's requests.
@@ -453,6 +458,9 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		if s.view.Unsaved != "" {
 			say(a.st.notice, textsafe.Cut(s.view.Unsaved, 300))
 		} else if id := s.gameID(); id != "" {
+			if s.ratings != "" && s.ratingsOf == id {
+				say(a.st.strong, s.ratings)
+			}
 			say(a.st.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run ssh -t <this server> replay "+id)
 		}
 	case s.view.Notice != "":

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/storage"
 )
 
 // The table screen's conversation with its table, apart from the keys: the
@@ -38,7 +41,54 @@ func (m tableChangedMsg) route(a *app) (tea.Cmd, bool) {
 		return nil, false // a table we already left; its pump ends here
 	}
 	changed := ts.refresh(a)
-	return tea.Batch(a.pump(a.ctx, m.conn), ts.countdown(a)), changed
+	return tea.Batch(a.pump(a.ctx, m.conn), ts.countdown(a), ts.askRatings(a)), changed
+}
+
+// tableRatingsMsg carries the rating changes of the game a table finished.
+type tableRatingsMsg struct {
+	conn    tableConn
+	gameID  string
+	changes []storage.RatingChange
+}
+
+// askRatings reads, once per finished game, the rating changes it made
+// from the stored game (recorded before the table says it is finished), so
+// the end of a rated game says what it did to its players' ratings.
+func (s *tableScreen) askRatings(a *app) tea.Cmd {
+	id := s.gameID()
+	if s.view.Phase != lobby.Finished || id == "" || s.view.Unsaved != "" || a.store == nil || s.ratingsOf == id {
+		return nil
+	}
+	s.ratingsOf, s.ratings = id, ""
+	store, c := a.store, s.conn
+	return func() tea.Msg {
+		g, err := store.Game(id)
+		if err != nil {
+			return nil // no line: the result and the replay id still show
+		}
+		return tableRatingsMsg{conn: c, gameID: id, changes: g.Changes}
+	}
+}
+
+// route shows the changes at the finished table they belong to.
+func (m tableRatingsMsg) route(a *app) (tea.Cmd, bool) {
+	ts := a.findTable(m.conn)
+	if ts == nil || ts.ratingsOf != m.gameID {
+		return nil, false
+	}
+	var parts []string
+	for _, c := range m.changes {
+		name := fmt.Sprintf("seat %d", c.Seat+1)
+		if c.Seat >= 0 && c.Seat < len(ts.ctx.Names) {
+			name = ts.ctx.Names[c.Seat]
+		}
+		d := int(math.Round(c.After.R)) - int(math.Round(c.Before.R))
+		parts = append(parts, fmt.Sprintf("%s %s → %s (%+d)", name, c.Before, c.After, d))
+	}
+	if len(parts) > 0 {
+		ts.ratings = "Ratings: " + strings.Join(parts, " · ")
+	}
+	return nil, true
 }
 
 // route shows the new time left and keeps the countdown going.
@@ -104,7 +154,7 @@ func (a *app) openTable(what string, call func(h hubAPI, id lobby.Identity) (tab
 func (a *app) pushTable(c tableConn) tea.Cmd {
 	ts := newTableScreen(a, c)
 	a.push(ts)
-	return tea.Batch(a.pump(a.ctx, c), ts.countdown(a))
+	return tea.Batch(a.pump(a.ctx, c), ts.countdown(a), ts.askRatings(a))
 }
 
 func (a *app) findTable(c tableConn) *tableScreen {
