@@ -249,7 +249,7 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 				n += " (any)"
 			}
 			if !o.InRange {
-				n += ", " + notPairedWhy(st, o)
+				n += ", " + notPairedWhy(st, o, a.id.Handle)
 			}
 			others = append(others, n)
 		}
@@ -276,8 +276,10 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 // notPairedWhy says why another seeker cannot be paired with this one now:
 // guests and key accounts seek in separate pools, counts must agree, and
 // rated seekers must be within each other's rating window.
-func notPairedWhy(st lobby.SeekStatus, o lobby.SeekerInfo) string {
+func notPairedWhy(st lobby.SeekStatus, o lobby.SeekerInfo, self string) string {
 	switch {
+	case o.Handle == self: // handles are one per account
+		return "you, in another session"
 	case o.Rated && !st.Rated:
 		return "rated: plays SSH keys only"
 	case !o.Rated && st.Rated:
@@ -290,6 +292,9 @@ func notPairedWhy(st lobby.SeekStatus, o lobby.SeekerInfo) string {
 
 func (s *seekScreen) shortHelp(a *app) []key.Binding {
 	keys := []key.Binding{withHelp(a.km.back, "esc", "stop seeking")}
+	if s.status.Over != "" { // seeking has ended already: esc only goes back
+		keys[0] = withHelp(a.km.back, "esc", "back")
+	}
 	if s.status.BotsReady && !s.done {
 		keys = append(keys, a.km.bots)
 	}
