@@ -146,7 +146,7 @@ func TestSeekScreenSaysWhoElseAndWhyNotPaired(t *testing.T) {
 			Others: []lobby.SeekerInfo{{Handle: "kai", Rated: true, Rating: rating.Rating{R: 1500, RD: 350}}}},
 			[]string{"kai 1,500? (any), rated: plays SSH keys only"}, []string{"out of range"}},
 		{"the same key elsewhere", lobby.SeekStatus{Game: bc, Rated: true, Window: 100, Waiting: 1,
-			Over: "You started seeking in another session.",
+			Over:   "You started seeking in another session.",
 			Others: []lobby.SeekerInfo{{Handle: "mara", Rated: true, Rating: rating.Rating{R: 1500, RD: 350}}}},
 			[]string{"mara 1,500? (any), you, in another session", "esc back"}, []string{"out of range", "stop seeking"}},
 		{"other count", lobby.SeekStatus{Game: bc, Players: 2, Waiting: 2,
