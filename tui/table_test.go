@@ -356,3 +356,38 @@ func TestViewChangesNothingInTheSession(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessHintIsWholeAt80: the guess prompt's example and its note on a
+// bare 5 are wrapped, not cut — at 80 columns the pane is half the screen
+// and the note read "(a bare 5 is the green…".
+func TestGuessHintIsWholeAt80(t *testing.T) {
+	for _, players := range []int{2, 3} {
+		seed := uint64(1)
+		for ; seed < 50; seed++ { // a deal where mara, the viewer, moves first
+			if st := dealt(t, players, seed); st.Status().Active[0] == 0 {
+				break
+			}
+		}
+		conn := newFakeConn(tableView(dealt(t, players, seed), engine.SeatViewer(0), nil, 1))
+		m := openTable(t, conn)
+		press(t, m, "g")
+		// The prompt's own column: every line cut where the log begins.
+		var pane []string
+		col := -1
+		for _, l := range strings.Split(screenText(m), "\n") {
+			r := []rune(l)
+			if i := strings.Index(l, "Log"); col < 0 && strings.Contains(l, "Guess") && i >= 0 {
+				col = len([]rune(l[:i]))
+			}
+			if col >= 0 && len(r) > col {
+				r = r[:col]
+			}
+			pane = append(pane, string(r))
+		}
+		out := strings.Join(strings.Fields(strings.Join(pane, " ")), " ")
+		if col < 0 || !strings.Contains(out, "(a bare 5 is the green 5)") || strings.Contains(out, "…") {
+			t.Errorf("%d players: the guess hint is not whole:\n%s", players, screenText(m))
+		}
+		checkFits(t, m, 80, 24)
+	}
+}

@@ -571,18 +571,18 @@ func (b *Board) guessLines(w int) []string {
 	if b.v.CentreSize > 0 {
 		what = "the centre tiles"
 	}
-	lines := []string{
-		" " + b.st.Heading.Render(fmt.Sprintf("Guess %s: %d tiles", what, n)),
-		" " + b.st.Dim.Render("like "+example(n)+" (a bare 5 is the green 5)"),
-	}
-	input := b.input // drawn in the width there is, without changing the field
-	input.Width = max(8, min(30, w-6))
-	lines = append(lines, " "+input.View())
+	lines := []string{" " + b.st.Heading.Render(fmt.Sprintf("Guess %s: %d tiles", what, n))}
 	say := func(p *widget.Painter, text string) {
 		for _, l := range widget.WrapIndent(text, w, " ", " ") {
 			lines = append(lines, p.Render(l))
 		}
 	}
+	// Wrapped, not cut: at 80 columns the pane is half the width, and the
+	// cut fell on the part that explains the bare 5.
+	say(b.paint.Dim, "like "+example(n)+" (a bare 5 is the green 5)")
+	input := b.input // drawn in the width there is, without changing the field
+	input.Width = max(8, min(30, w-6))
+	lines = append(lines, " "+input.View())
 	switch {
 	case b.confirm:
 		say(b.paint.Strong, "You get one guess. Press enter again to send it, esc to think more.")
