@@ -629,9 +629,18 @@ func (s *leadersScreen) body(a *app, w, h int) []string {
 	case len(s.rows) == 0:
 		b.WriteString(fmt.Sprintf("  Nobody yet: %s of rated play (Play people) in the last 30 days gets you here.\n",
 			words.Count(a.minRated, "game", "games")))
+		if a.id.Guest {
+			b.WriteString("  Rated play needs an SSH key: guests play casual games.\n")
+		}
 	default:
 		b.WriteString(a.st.dim.Render(fmt.Sprintf("    %3s  %-16s  %-12s  %6s  %5s", "#", "player", "rating", "games", "won")) + "\n")
+		// A rating with "?" is provisional: say so under the table, where
+		// a newcomer's list is full of them.
+		legend := slices.ContainsFunc(s.rows, func(l storage.Leader) bool { return l.Rating.Provisional() })
 		rows := max(1, h-5)
+		if legend {
+			rows = max(1, rows-2)
+		}
 		first := max(0, min(s.cursor-rows/2, len(s.rows)-rows))
 		for i := first; i < len(s.rows) && i < first+rows; i++ {
 			l := s.rows[i]
@@ -642,6 +651,9 @@ func (s *leadersScreen) body(a *app, w, h int) []string {
 			} else {
 				b.WriteString("    " + row + "\n")
 			}
+		}
+		if legend {
+			b.WriteString("\n  " + a.st.dim.Render("? provisional: too few games yet for the rating to be sure (± its spread)") + "\n")
 		}
 	}
 	if s.err != "" {

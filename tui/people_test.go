@@ -294,3 +294,31 @@ func TestLeaderboardAndProfileShowTheRatingAsItStandsNow(t *testing.T) {
 		t.Errorf("the profile shows the rating as stored, not as it stands now:\n%s", out)
 	}
 }
+
+// noLeaders is a store whose leaderboards are empty.
+type noLeaders struct{ *fakeStore }
+
+func (noLeaders) Leaderboard(storage.LeaderQuery) ([]storage.Leader, error) { return nil, nil }
+
+// TestLeaderboardExplainsItself: the "?" after provisional ratings is
+// explained under the table (a newcomer's board is all "1,662? ±290" with
+// no word on what ? means), and a guest looking at an empty board is told
+// that rated play needs a key rather than how many games "get you here".
+func TestLeaderboardExplainsItself(t *testing.T) {
+	m := peopleApp(t, &fakeHub{}, nil)
+	chooseHome(t, m, "Leaderboards")
+	if out := screenText(m); !strings.Contains(out, "1,662?") || !strings.Contains(out, "? provisional: too few games yet") {
+		t.Errorf("the leaderboard does not say what ? means:\n%s", out)
+	}
+	checkFits(t, m, 80, 24)
+
+	g := newApp(Deps{Store: noLeaders{newFakeStore()}, Games: registry()}, &fakeHub{}, Session{
+		Identity: lobby.Identity{Account: "guest:1", Guest: true}, Width: 80, Height: 24, Context: context.Background(),
+	})
+	g.waitLobby = func(context.Context, <-chan struct{}, time.Duration) tea.Cmd { return nil }
+	run(t, g, g.Init())
+	chooseHome(t, g, "Leaderboards")
+	if out := screenText(g); !strings.Contains(out, "Nobody yet") || !strings.Contains(out, "Rated play needs an SSH key") {
+		t.Errorf("a guest's empty leaderboard:\n%s", out)
+	}
+}
