@@ -235,6 +235,7 @@ type TableView struct {
 	Game    engine.Info
 	Options engine.Options
 	Public  bool
+	Rated   bool // the game changes ratings: leaving it for good counts as a loss
 	Phase   Phase
 	Seats   []SeatView
 	You     engine.Viewer

@@ -107,6 +107,9 @@ func TestSeekSeatsTwoKeysAtARatedTable(t *testing.T) {
 	if lg == nil || !lg.Rated {
 		t.Fatalf("the live game is not rated: %+v", lg)
 	}
+	if !va.Rated || !vb.Rated {
+		t.Errorf("the seats' views do not say the game is rated (%v, %v)", va.Rated, vb.Rated)
+	}
 	// Play it out: each says a number in turn (6 turns by default).
 	for i := 0; i < 6; i++ {
 		c := a
@@ -147,8 +150,8 @@ func TestSeekGuestsPlayGuestsCasually(t *testing.T) {
 	store.mu.Lock()
 	rated := store.live[v.GameID].Rated
 	store.mu.Unlock()
-	if rated {
-		t.Error("a guests' game is rated")
+	if rated || v.Rated {
+		t.Errorf("a guests' game is rated (stored %v, view %v)", rated, v.Rated)
 	}
 	if ann.Conn() != nil || h.Seeking()["secret"] != 1 {
 		t.Errorf("ann should still be seeking: %v", h.Seeking())

@@ -64,7 +64,7 @@ func (t *table) publish() {
 	chat := t.chatRoom.recent()
 	base := TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
-		Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
+		Rated: t.gameRated, Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
 		Result: t.result, Notice: t.notice, Unsaved: t.unsaved, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken

@@ -211,3 +211,24 @@ func TestEndScreenShowsRatingChanges(t *testing.T) {
 		checkFits(t, m, 80, 24)
 	}
 }
+
+// TestLeavingARatedGameWarnsOfTheLoss: esc in a rated game says that not
+// coming back counts as a loss (it asked as for any game); a casual game
+// asks as before.
+func TestLeavingARatedGameWarnsOfTheLoss(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "bo"}}
+	for _, rated := range []bool{true, false} {
+		views := traceGame(t, players, 3, 3, -1, -1, engine.SeatViewer(0))
+		v := views[len(views)-1]
+		v.Rated = rated
+		conn := newFakeConn(v)
+		m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+		run(t, m, send(m, tableOpenedMsg{conn: conn}))
+		press(t, m, "esc")
+		out := strings.Join(strings.Fields(screenText(m)), " ")
+		if !strings.Contains(out, "y/n") || rated != strings.Contains(out, "counts as a loss") {
+			t.Errorf("rated %v: the leave question:\n%s", rated, screenText(m))
+		}
+		checkFits(t, m, 80, 24)
+	}
+}

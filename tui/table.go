@@ -450,7 +450,11 @@ func (s *tableScreen) strip(a *app, w int) []string {
 	case s.ended != "":
 		say(a.st.notice, s.ended+" Press esc to go home.")
 	case s.confirmLeave:
-		say(a.st.strong, "Leave this game? Your seat waits for you a little while. y/n")
+		if s.view.Rated {
+			say(a.st.strong, "Leave this rated game? Your seat waits for you a little while; if you do not come back, the game counts as a loss. y/n")
+		} else {
+			say(a.st.strong, "Leave this game? Your seat waits for you a little while. y/n")
+		}
 	case s.err != "":
 		say(a.st.errText, "! "+s.err)
 	case s.view.Phase == lobby.Finished && s.view.Result != nil:
