@@ -45,9 +45,9 @@ const wrongMachineGuess = "count > 6"
 // players' words, and how a bot would say it.
 var rightFreeGuesses = []string{rightFreeGuess, "shape == square", "The shape is square."}
 
-// wtrCardRe reads a card as a board draws it, "3▲b", with "[" before the
-// selected one.
-var wtrCardRe = regexp.MustCompile(`(\[?)(\d)([○●△▲□■])([bw])`)
+// wtrCardRe reads a card off the hand's line: compact ("[3▲b]" selected)
+// or framed (its face between borders, "┃3▲b┃" selected).
+var wtrCardRe = regexp.MustCompile(`([\[┃]?)(\d)([○●△▲□■])([bw])`)
 
 // shownCard is a card read off a screen.
 type shownCard struct {
@@ -69,7 +69,7 @@ func handOnScreen(screen, label string) []shownCard {
 			out = append(out, shownCard{
 				face:     m[2] + m[3] + m[4],
 				square:   m[3] == "□" || m[3] == "■",
-				selected: m[1] == "[",
+				selected: m[1] != "",
 			})
 		}
 		return out

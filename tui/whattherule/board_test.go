@@ -3,6 +3,7 @@ package whattherule
 import (
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -536,5 +537,77 @@ func TestTenSeatsShow(t *testing.T) {
 				t.Fatalf("%s is missing at width %d:\n%s", n, w, out)
 			}
 		}
+	}
+}
+
+// TestFramedCardsAndTheirCompactFallback: a player's hand is drawn as
+// framed cards where the board has room (useFramed: by size and seats), as
+// one line of codes where it has not; either way, without colour, every
+// card's face (count, shape solid or open, colour letter) is on the hand's
+// line, in the engine's order, and the selected one is marked (a heavy
+// frame, or brackets).
+func TestFramedCardsAndTheirCompactFallback(t *testing.T) {
+	st, _ := midRound(t, 3, nil) // six players, a machine rule, a player to move
+	om := st.View(engine.Omniscient()).(wtr.View)
+	seat := om.ToMove
+	hand := om.Hands[seat]
+	for _, c := range []struct {
+		w, h   int
+		framed bool
+	}{{80, 24, true}, {120, 40, true}, {62, 24, false}, {80, 15, false}} {
+		b, _ := render(st, engine.SeatViewer(seat), nil, c.w, c.h)
+		b.Update(press("right"))
+		out := ansi.Strip(b.View())
+		checkFits(t, out, c.w, c.h, "hand")
+		lines := strings.Split(out, "\n")
+		row := -1
+		for i, l := range lines {
+			if strings.Contains(l, "Your hand") {
+				row = i
+			}
+		}
+		if row < 0 {
+			t.Fatalf("%d×%d: no hand:\n%s", c.w, c.h, out)
+		}
+		line := lines[row]
+		var want strings.Builder
+		for i, card := range hand {
+			face := strconv.Itoa(card.Count) + glyph(card) + string(card.Color[0])
+			switch {
+			case i == 1 && c.framed:
+				face = "┃" + face + "┃"
+			case i == 1:
+				face = "[" + face + "]"
+			case c.framed:
+				face = "│" + face + "│"
+			default:
+				face = " " + face + " "
+			}
+			want.WriteString(face)
+		}
+		if !strings.Contains(line, want.String()) {
+			t.Errorf("%d×%d: hand line %q lacks %q", c.w, c.h, line, want.String())
+		}
+		framed := row > 0 && row+1 < len(lines) && strings.Contains(lines[row-1], "╭───╮┏━━━┓") && strings.Contains(lines[row+1], "╰───╯┗━━━┛")
+		if framed != c.framed {
+			t.Errorf("%d×%d: framed %v, want %v:\n%s", c.w, c.h, framed, c.framed, out)
+		}
+	}
+}
+
+// TestUseFramedRule pins where hands are framed: at 80×24 for every number
+// of seats, not at 60 columns nor under 16 lines, and by size and seats
+// only.
+func TestUseFramedRule(t *testing.T) {
+	for seats := 2; seats <= 10; seats++ {
+		if !useFramed(80, 24, seats) {
+			t.Errorf("%d seats at 80×24: not framed", seats)
+		}
+		if useFramed(60, 24, seats) || useFramed(80, 15, seats) {
+			t.Errorf("%d seats: framed at 60×24 or 80×15", seats)
+		}
+	}
+	if !useFramed(framedMinWidth, 16, 4) || useFramed(framedMinWidth-1, 16, 4) || useFramed(framedMinWidth, 16, 5) {
+		t.Errorf("the rule's edges moved: width %d, 16 lines for four seats", framedMinWidth)
 	}
 }

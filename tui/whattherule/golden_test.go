@@ -136,6 +136,9 @@ func frameKey(k string) []tea.KeyPressMsg {
 
 // isSample says which frames the sample file keeps in full.
 func isSample(name string) bool {
+	if strings.Contains(name, "seat0-60x16/") { // the compact hand
+		return strings.HasSuffix(name, "/move005-2-right")
+	}
 	if !strings.Contains(name, "seat0-80x24/") && !strings.Contains(name, "spectator-120x40/") {
 		return false
 	}

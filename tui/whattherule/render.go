@@ -81,7 +81,7 @@ func (b *Board) tableView(w, h int) []string {
 		if b.v.Viewer.Kind == engine.ViewerOmniscient && b.v.Hands != nil {
 			bottom = b.allHands(w, max(2, h/2))
 		} else {
-			bottom = b.handLines()
+			bottom = b.handLines(w, h)
 		}
 		bottom = append(bottom, b.promptLines(w)...)
 	}
@@ -337,8 +337,6 @@ func (b *Board) lineRows(w, rows int) []string {
 	return out
 }
 
-// handLines show the viewer's hand (or, for a game master laying a card,
-// the hand on show) with the selected card marked.
 // allHands lists every hand, for a view that sees them all (a replay, or a
 // finished table), in at most room lines.
 func (b *Board) allHands(w, room int) []string {
@@ -369,14 +367,21 @@ func (b *Board) allHands(w, room int) []string {
 	return out
 }
 
-func (b *Board) handLines() []string {
+// handLines show the viewer's hand (or, for a game master laying a card,
+// the hand on show) with the selected card marked: framed
+// cards where the board has room (useFramed), else one line of codes.
+func (b *Board) handLines(w, h int) []string {
 	v := b.v
+	row := b.cardRow
+	if useFramed(w, h, len(v.Seats)) {
+		row = b.framedRow
+	}
 	cards, label := v.Hand, " Your hand "
 	switch {
 	case b.laying():
 		cards, label = v.Revealed, " Shown hand "
 	case len(v.Revealed) > 0:
-		return []string{" " + b.paint.Heading.Render(b.name(v.ToMove)+" shows ") + b.cardRow(v.Revealed, -1)}
+		return row(" "+b.paint.Heading.Render(b.name(v.ToMove)+" shows "), v.Revealed, -1)
 	case !b.seated() || b.isGM() && v.Phase != wtr.Finished || v.Phase == wtr.Finished && len(cards) == 0:
 		return nil
 	}
@@ -387,10 +392,58 @@ func (b *Board) handLines() []string {
 	if b.canPlay() || b.laying() {
 		sel = b.cursor
 	}
-	return []string{b.paint.Heading.Render(label) + b.cardRow(cards, sel)}
+	return row(b.paint.Heading.Render(label), cards, sel)
 }
 
-func (b *Board) cardRow(cards []wtr.Card, sel int) string {
+// useFramed is the rule for drawing a hand as framed cards (three lines)
+// rather than as one line of codes. It looks only at the board's size and
+// its seats, which stay the same through a game, so the hand keeps its
+// form from turn to turn. The board wants, besides the framed hand's three
+// lines, the header, a round's summary (two), the seats (four to a line),
+// the line with two cards below it, the prompt (two) and four lines of
+// log; and a width that holds the ten cards dealt beside the label. So at
+// 80×24 every table frames its hands, at 60 columns or 15 lines none does.
+func useFramed(w, h, seats int) bool {
+	seatRows := min(3, (seats+3)/4)
+	return w >= framedMinWidth && h >= 1+2+seatRows+3+3+2+4
+}
+
+// framedMinWidth is the width useFramed wants: the label and the ten cards
+// dealt at the start of a round, each framedCellW wide, and a spare cell.
+const framedMinWidth = len(" Shown hand ") + wtr.HandStart*framedCellW + 1
+
+// framedCellW is the width of one framed card: a border each side of the
+// three cells cardText draws.
+const framedCellW = 5
+
+// framedRow draws cards as framed cards, label before the middle line (the
+// faces, where a reader looks for the label's cards), the selected card
+// in a heavy frame, so the selection reads without colour too.
+//
+//	           ╭───╮┏━━━┓╭───╮
+//	Your hand  │1□w│┃4●w┃│3▲b│
+//	           ╰───╯┗━━━┛╰───╯
+func (b *Board) framedRow(label string, cards []wtr.Card, sel int) []string {
+	var top, mid, bottom strings.Builder
+	for i, c := range cards {
+		face := b.cardText(c)
+		if i == sel {
+			top.WriteString(b.paint.Selected.Render("┏━━━┓"))
+			mid.WriteString(b.paint.Selected.Render("┃") + face + b.paint.Selected.Render("┃"))
+			bottom.WriteString(b.paint.Selected.Render("┗━━━┛"))
+			continue
+		}
+		top.WriteString("╭───╮")
+		mid.WriteString("│" + face + "│")
+		bottom.WriteString("╰───╯")
+	}
+	pad := strings.Repeat(" ", b.width(label))
+	return []string{pad + top.String(), label + mid.String(), pad + bottom.String()}
+}
+
+// cardRow draws cards on one line after label, the selected one in
+// brackets: the compact form of framedRow.
+func (b *Board) cardRow(label string, cards []wtr.Card, sel int) []string {
 	parts := make([]string, len(cards))
 	for i, c := range cards {
 		t := b.cardText(c)
@@ -401,7 +454,7 @@ func (b *Board) cardRow(cards []wtr.Card, sel int) string {
 		}
 		parts[i] = t
 	}
-	return strings.Join(parts, "")
+	return []string{label + strings.Join(parts, "")}
 }
 
 // promptLines say what the table waits for and what the viewer can do.
