@@ -46,7 +46,7 @@ func (s *Server) execPuzzle(ctx context.Context, out, errOut io.Writer, id Ident
 		return s.puzzleShow(ctx, out, errOut, account, gameID)
 	}
 	n, err := strconv.Atoi(answer)
-	if err != nil || n < 1 {
+	if err != nil {
 		writeLine(errOut, "Answer with the number of a move, like: ssh HOST puzzle "+gameID+" 2")
 		return 1
 	}
@@ -62,7 +62,7 @@ func (s *Server) execPuzzle(ctx context.Context, out, errOut io.Writer, id Ident
 		writeLine(errOut, "There is no puzzle of this game today.")
 		return 1
 	}
-	if n > len(d.Puzzle.Options) {
+	if n < 1 || n > len(d.Puzzle.Options) { // 0 is a number, just not a move's
 		writeLine(errOut, fmt.Sprintf("Choose a move from 1 to %d.", len(d.Puzzle.Options)))
 		return 1
 	}

@@ -134,6 +134,11 @@ func TestPuzzleOnceADayOverSSH(t *testing.T) {
 	if _, errOut, status := execRun(t, dial(t, addr, withKey(annKey)), "puzzle breakcode 1 2"); status == 0 || !strings.Contains(errOut, "Answer with the number of a move") {
 		t.Fatalf("puzzle breakcode 1 2 (exit %d): %s", status, errOut)
 	}
+	// A number that is no move's says which numbers are (0 was told to
+	// answer "with the number of a move", as if it were not a number).
+	if _, errOut, status := execRun(t, dial(t, addr, withKey(annKey)), "puzzle breakcode 0"); status == 0 || !strings.Contains(errOut, "Choose a move from 1 to") {
+		t.Fatalf("puzzle breakcode 0 (exit %d): %s", status, errOut)
+	}
 	answer, _, status := execRun(t, dial(t, addr, withKey(annKey)), "puzzle breakcode 1")
 	if status != 0 || !strings.Contains(answer, "★ best") || !strings.Contains(answer, "bits") || !strings.Contains(answer, "Streak:") {
 		t.Fatalf("answer (exit %d):\n%s", status, answer)
