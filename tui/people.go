@@ -17,6 +17,7 @@ import (
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // ---- Play people: choose a game and a count, then seek ----
@@ -474,8 +475,19 @@ func (s *watchScreen) body(a *app, w, h int) []string {
 		if s.tab == watchBest {
 			list = s.best
 		}
+		rows = max(1, rows-2) // room for the chosen game's result, below
+		first = max(0, min(s.cursor-rows/2, s.rows()-rows))
 		for i := first; i < len(list) && i < first+rows; i++ {
 			line(i, gameLine(a, list[i]))
+			if i == s.cursor {
+				// Its row cuts the result short: the chosen game's is shown
+				// whole beneath it.
+				g := list[i]
+				full := playerNames(g.Seats) + " — " + textsafe.Clean(g.Result.Summary, 200).String()
+				for _, l := range capLines(widget.WrapIndent(full, max(10, w-6), "", ""), 2, max(10, w-6)) {
+					b.WriteString("      " + a.st.dim.Render(l) + "\n")
+				}
+			}
 		}
 	}
 	if s.err != "" {

@@ -322,3 +322,34 @@ func TestLeaderboardExplainsItself(t *testing.T) {
 		t.Errorf("a guest's empty leaderboard:\n%s", out)
 	}
 }
+
+// longResults is a store whose finished games have results too long for
+// their row.
+type longResults struct{ *fakeStore }
+
+func (longResults) FinishedGames(storage.ListQuery) ([]storage.GameSummary, error) {
+	var list []storage.GameSummary
+	for _, id := range []string{"F4F22PTZGCZ3QH", "64PPU6E42NMMZD"} {
+		list = append(list, storage.GameSummary{ID: id, Game: "breakcode", Public: true, Rated: true, TopRating: 1732,
+			Seats:  []storage.SeatRecord{{Handle: "kai"}, {Handle: "bo"}},
+			Result: engine.Result{Summary: "bo and kai both broke the code: a tie (" + id + ")."}})
+	}
+	return list, nil
+}
+
+// TestWatchShowsTheChosenGameWhole: a finished game's row cuts its result
+// short ("kai, bo — bo and …"); the chosen game's players and result are
+// shown whole beneath it, and follow the cursor.
+func TestWatchShowsTheChosenGameWhole(t *testing.T) {
+	m := peopleApp(t, &fakeHub{}, longResults{newFakeStore()})
+	chooseHome(t, m, "Watch")
+	press(t, m, "tab")
+	for _, id := range []string{"F4F22PTZGCZ3QH", "64PPU6E42NMMZD"} {
+		out := strings.Join(strings.Fields(screenText(m)), " ")
+		if want := "kai, bo — bo and kai both broke the code: a tie (" + id + ")."; !strings.Contains(out, want) {
+			t.Errorf("the chosen game's result %q is not whole:\n%s", want, screenText(m))
+		}
+		checkFits(t, m, 80, 24)
+		press(t, m, "down")
+	}
+}
