@@ -284,7 +284,17 @@ func TestTurnAndWaitingAreShown(t *testing.T) {
 	}
 }
 
-var codeCells = regexp.MustCompile(`\[([A-F?])˙? ([0-9?])˙? ([0-9?])˙?\]`)
+// codeCells reads a code off the board: one line ("[E 9˙ ?]") or the
+// viewer's framed cards ("│ E │ │ 9˙│ │ 2 │").
+var codeCells = regexp.MustCompile(`\[([A-F?])˙? ([0-9?])˙? ([0-9?])˙?\]|│ ([A-F])[˙ ]│ │ ([0-9])[˙ ]│ │ ([0-9])[˙ ]│`)
+
+// cellsOf is the three values a codeCells match read, space-separated.
+func cellsOf(m []string) string {
+	if m[1] == "" {
+		return strings.Join(m[4:7], " ")
+	}
+	return strings.Join(m[1:4], " ")
+}
 
 // wantCells is how a seat's code must be drawn for a viewer.
 func wantCells(g *game, viewer engine.Viewer, s engine.Seat) string {
@@ -323,7 +333,7 @@ func TestHiddenCodesStayHidden(t *testing.T) {
 						t.Fatalf("%dp %s %+v: %d code rows, want %d:\n%s", n, sc.name, viewer, len(got), n, text)
 					}
 					for s := range n {
-						have := strings.Join(got[s][1:], " ")
+						have := cellsOf(got[s])
 						if want := wantCells(g, viewer, engine.Seat(s)); have != want {
 							t.Fatalf("%dp %s %+v: seat %d drawn [%s], want [%s]:\n%s", n, sc.name, viewer, s, have, want, text)
 						}
@@ -717,4 +727,39 @@ func TestSureCodeIsPrefilled(t *testing.T) {
 		}
 	}
 	t.Skip("no sure code in these scenarios")
+}
+
+// TestFramedCodeAndItsCompactFallback: the viewer's own code is drawn as
+// three framed cards (position in the top border, value inside) where the
+// board has room (useFramed: by size and seats), and as one line of codes
+// where it has not; in both the values read without colour, and the
+// opponents keep their one-line codes.
+func TestFramedCodeAndItsCompactFallback(t *testing.T) {
+	for _, c := range []struct {
+		n, w, h int
+		framed  bool
+	}{{2, 80, 24, true}, {4, 80, 24, true}, {4, 120, 40, true}, {3, 60, 20, true}, {4, 60, 20, false}, {2, 80, 12, false}} {
+		g := scenarios(t, c.n)[0].g
+		viewer := engine.SeatViewer(0)
+		out := ansi.Strip(g.board(viewer, c.w, c.h).View())
+		got := codeCells.FindAllStringSubmatch(out, -1)
+		if len(got) == 0 {
+			t.Fatalf("%dp %d×%d: no code drawn:\n%s", c.n, c.w, c.h, out)
+		}
+		if want := wantCells(g, viewer, 0); cellsOf(got[0]) != want {
+			t.Errorf("%dp %d×%d: own code [%s], want [%s]:\n%s", c.n, c.w, c.h, cellsOf(got[0]), want, out)
+		}
+		framed := strings.Contains(out, "╭L──╮ ╭X1─╮ ╭X2─╮") && strings.Contains(out, "╰───╯ ╰───╯ ╰───╯") && got[0][1] == ""
+		if framed != c.framed {
+			t.Errorf("%dp %d×%d: framed %v, want %v:\n%s", c.n, c.w, c.h, framed, c.framed, out)
+		}
+		if strings.Count(out, "╭L──╮") > 1 {
+			t.Errorf("%dp %d×%d: more than one framed code:\n%s", c.n, c.w, c.h, out)
+		}
+	}
+	for seats := 2; seats <= 4; seats++ {
+		if !useFramed(80, 24, seats) || useFramed(80, 16, seats) {
+			t.Errorf("%d seats: framed at 80×24 %v, at 80×16 %v", seats, useFramed(80, 24, seats), useFramed(80, 16, seats))
+		}
+	}
 }

@@ -145,6 +145,9 @@ func frameKey(k string) tea.KeyPressMsg {
 
 // isSample says which frames the sample file keeps in full.
 func isSample(name string) bool {
+	if strings.Contains(name, "4p-seed9-seat0-60x20/") { // the compact code
+		return strings.HasSuffix(name, "/move010")
+	}
 	if !strings.Contains(name, "seat0-80x24/") && !strings.Contains(name, "spectator-120x40/") {
 		return false
 	}

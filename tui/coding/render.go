@@ -525,9 +525,13 @@ func (b *Board) seatLines(w, room int) []string {
 
 	type block struct {
 		head  string
+		frame []string // a framed code's top and bottom borders
 		lines []string
 		alloc int
 	}
+	// The viewer's own code is drawn as framed cards when the board has
+	// room (useFramed), else as one line like everyone else's.
+	framed := v.Code != nil && !b.c.Replay && useFramed(w, max(4, b.c.Height), len(v.Seats))
 	blocks := make([]block, len(v.Seats))
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
@@ -537,12 +541,23 @@ func (b *Board) seatLines(w, room int) []string {
 		}
 		label := widget.Truncate(labels[i], labelW, "…")
 		label += strings.Repeat(" ", labelW-b.width(label))
-		head := mark + label + "  " + b.codeText(s) + "  " + strings.Join(b.flags(s), "  ")
-		lines := b.pack(b.hintItems(sv), noteW, " · ")
-		if sv.Sheet != nil && !sv.Out {
-			lines = append(lines, b.pack([]string{b.paint.Dim.Render(b.sheetText(sv))}, noteW, "")...)
+		var bl block
+		code := b.codeText(s)
+		if framed && v.Viewer.IsSeat(s) {
+			f := b.framedCode(s)
+			code = f[1]
+			bl.frame = []string{indent + f[0], indent + f[2]}
+			if v.Phase == cg.Setup && !sv.Ordered {
+				code += b.paint.Dim.Render(" unset")
+			}
 		}
-		blocks[i] = block{head: strings.TrimRight(head, " "), lines: lines}
+		head := mark + label + "  " + code + "  " + strings.Join(b.flags(s), "  ")
+		bl.lines = b.pack(b.hintItems(sv), noteW, " · ")
+		if sv.Sheet != nil && !sv.Out {
+			bl.lines = append(bl.lines, b.pack([]string{b.paint.Dim.Render(b.sheetText(sv))}, noteW, "")...)
+		}
+		bl.head = strings.TrimRight(head, " ")
+		blocks[i] = bl
 	}
 	// Lines left over go round the table one at a time, opponents before
 	// the viewer, so no seat's hints crowd out another's.
@@ -558,6 +573,9 @@ func (b *Board) seatLines(w, room int) []string {
 		}
 	}
 	extra := room - len(blocks)
+	if framed {
+		extra -= 2
+	}
 	for extra > 0 {
 		gave := false
 		for _, i := range order {
@@ -573,7 +591,11 @@ func (b *Board) seatLines(w, room int) []string {
 	}
 	var out []string
 	for _, bl := range blocks {
-		out = append(out, bl.head)
+		if bl.frame != nil {
+			out = append(out, bl.frame[0], bl.head, bl.frame[1])
+		} else {
+			out = append(out, bl.head)
+		}
 		if bl.alloc == 0 {
 			continue
 		}
@@ -588,6 +610,47 @@ func (b *Board) seatLines(w, room int) []string {
 		}
 	}
 	return out
+}
+
+// useFramed is the rule for drawing the viewer's own code as framed
+// cards (three lines) rather than as one line. It looks only at the
+// board's size and its seats, which stay the same through a game, so the
+// code keeps its form from turn to turn: it sets aside the lines around
+// the seats (two of status and a notice, the Data left and a gap, and
+// seven for the panel: framedReserve) and wants a head line per seat, the
+// frame's two more lines and a line of hints for each opponent. So at
+// 80×24 every table frames it; at 60×20 three players do, four do not.
+func useFramed(w, h, seats int) bool {
+	return w >= 40 && h-framedReserve >= seats+2+(seats-1)
+}
+
+// framedReserve is the lines useFramed sets aside around the seats.
+const framedReserve = 3 + 2 + 7
+
+// framedCode draws the viewer's code as three framed cards, three lines:
+// the top border with each card's position (L, X1, X2), the values, the
+// bottom border. A card shown to everyone keeps its ˙ mark and is bold,
+// as in the one-line form.
+//
+//	╭L──╮ ╭X1─╮ ╭X2─╮
+//	│ E │ │ 9˙│ │ 2 │
+//	╰───╯ ╰───╯ ╰───╯
+func (b *Board) framedCode(s engine.Seat) [3]string {
+	v := b.v
+	sv := v.Seats[s]
+	var top, mid, bottom []string
+	for p := range 3 {
+		val := v.Code.At(p)
+		face := " " + cg.ValueName(p, val) + " "
+		if sv.Revealed[p] {
+			face = " " + b.paint.Strong.Render(cg.ValueName(p, val)+"˙")
+		}
+		name := posShort(p)
+		top = append(top, "╭"+name+strings.Repeat("─", 3-len(name))+"╮")
+		mid = append(mid, "│"+face+"│")
+		bottom = append(bottom, "╰───╯")
+	}
+	return [3]string{strings.Join(top, " "), strings.Join(mid, " "), strings.Join(bottom, " ")}
 }
 
 // codeText draws a seat's three code cards: values the viewer may see,
