@@ -162,7 +162,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
 		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
 		intSetting(&o.SeeksPerMinute, 10, "seeks-per-minute", "CODEBREAKERS_SEEKS_PER_MINUTE", "times one account, connection or address may start playing people in a minute (six times that an hour)"),
-		intSetting(&o.AnalysisShare, 25, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
+		intSetting(&o.AnalysisShare, 10, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
 		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),

@@ -31,13 +31,20 @@ type Store interface {
 	SaveAnalysis(id string, rep analysis.Report) error
 }
 
+// DefaultShare is the background worker's share of one core unless
+// configured: a tenth, which analyses 200–300 finished games a minute
+// beside 500 busy tables while leaving their p99 keypress-to-screen where
+// it is without analysis; a quarter kept up with 450–550 a minute but
+// raised that p99 by a third (BENCHMARKS.md, "Analysis beside live tables").
+const DefaultShare = 0.10
+
 // Config configures an Analyst. Games and Store are required.
 type Config struct {
 	Games  *engine.Registry
 	Store  Store
 	Logger *slog.Logger
 	// Share is the most of one core the background worker uses, between 0
-	// and 1 (default 0.25): after each analysis it rests (1−Share)/Share
+	// and 1 (default DefaultShare): after each analysis it rests (1−Share)/Share
 	// times as long as the analysis took.
 	Share float64
 	// Queue is how many finished games may wait for the worker (default
@@ -73,7 +80,7 @@ func New(cfg Config) *Analyst {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Share <= 0 || cfg.Share > 1 {
-		cfg.Share = 0.25
+		cfg.Share = DefaultShare
 	}
 	if cfg.Queue <= 0 {
 		cfg.Queue = 1024

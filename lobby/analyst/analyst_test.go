@@ -78,8 +78,8 @@ func jsonOf(t *testing.T, v any) string {
 
 // TestBackgroundAnalysis: games queued as they finish are analysed by the
 // worker and stored, exactly as a direct analysis of their records, and
-// after each one the worker rests three times as long as it worked (a
-// quarter of one core at most).
+// after each one the worker rests (1−DefaultShare)/DefaultShare times as
+// long as it worked (a tenth of one core at most).
 func TestBackgroundAnalysis(t *testing.T) {
 	db := openDB(t)
 	reg := registry()
@@ -137,8 +137,9 @@ func TestBackgroundAnalysis(t *testing.T) {
 	for _, r := range rests {
 		total += r
 	}
-	if total < 3*busy-time.Millisecond || total > 3*busy+time.Millisecond {
-		t.Errorf("rested %v after working %v; want three times as long", total, busy)
+	want := time.Duration(float64(busy) * (1 - DefaultShare) / DefaultShare)
+	if total < want-time.Millisecond || total > want+time.Millisecond {
+		t.Errorf("rested %v after working %v; want %v", total, busy, want)
 	}
 }
 
