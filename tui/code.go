@@ -35,7 +35,7 @@ type codeScreen struct {
 func newCodeScreen(kind codeKind) *codeScreen {
 	ph, limit := "KQ7-M4X", 12
 	if kind == codeReplay {
-		ph, limit = "8F3K2", storage.GameIDLen+4 // room for stray spaces around an id
+		ph, limit = exampleGameID, storage.GameIDLen+4 // room for stray spaces around an id
 	}
 	return &codeScreen{kind: kind, input: newInput(ph, limit)}
 }

@@ -72,7 +72,7 @@ func newHomeScreen() *homeScreen {
 			a.push(h)
 			return h.load(a)
 		}},
-		{"Replay a game", fixed("by its id, like 8F3K2"), func(a *app) tea.Cmd {
+		{"Replay a game", fixed("by its id, like " + exampleGameID), func(a *app) tea.Cmd {
 			a.push(newCodeScreen(codeReplay))
 			return nil
 		}},

@@ -92,7 +92,7 @@ func (a *app) replayLoaded(msg replayLoadedMsg) tea.Cmd {
 	fail := e.setError
 	switch {
 	case errors.Is(msg.err, storage.ErrNotFound):
-		fail("No finished game has that id. Ids look like 8F3K2; yours are under My games.")
+		fail("No finished game has that id. Ids look like " + exampleGameID + "; yours are under My games.")
 		return nil
 	case msg.err != nil:
 		fail(a.userError(msg.err, "That game could not be loaded just now; try again in a moment."))
@@ -335,6 +335,10 @@ func (r *replayScreen) shortHelp(a *app) []key.Binding {
 	}
 	return append(ks, a.km.viewAs, withHelp(a.km.board.Notes, "n", "notes"), a.km.back)
 }
+
+// exampleGameID shows what a game id looks like wherever one is asked for:
+// as long as the ids given out now (storage.GameIDLen), from their alphabet.
+const exampleGameID = "8F3K2QW7MN4XHR"
 
 // gameIDText is a game id, safe to draw and never cut short: a player
 // reads it to replay the game later (ssh HOST replay ID). Ids are

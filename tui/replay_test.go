@@ -144,3 +144,17 @@ func TestReplayFromHistory(t *testing.T) {
 		t.Fatalf("enter on a past game: %T\n%s", m.top(), screenText(m))
 	}
 }
+
+// TestExampleGameIDLooksLikeOne: the id shown as an example at home, in the
+// replay box and in its error is as long as the ids given out now and uses
+// their alphabet, so a player is not told to expect a five-letter id.
+func TestExampleGameIDLooksLikeOne(t *testing.T) {
+	if len(exampleGameID) != storage.GameIDLen {
+		t.Fatalf("example id %q has %d characters, ids have %d", exampleGameID, len(exampleGameID), storage.GameIDLen)
+	}
+	for _, r := range exampleGameID {
+		if !strings.ContainsRune("23456789ABCDEFGHJKMNPQRSTUVWXYZ", r) {
+			t.Fatalf("example id %q has %q, which no id has", exampleGameID, r)
+		}
+	}
+}
