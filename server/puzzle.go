@@ -201,14 +201,9 @@ func puzzleResult(d puzzle.Day) []string {
 		out = append(out, "Not the best move.")
 	}
 	for i, o := range p.Options {
-		mark := ""
-		switch {
-		case i == p.Best && i == t.Choice:
-			mark = "  ★ best · yours"
-		case i == p.Best:
-			mark = "  ★ best"
-		case i == t.Choice:
-			mark = "  yours"
+		mark := d.Mark(i)
+		if mark != "" {
+			mark = "  " + mark
 		}
 		out = append(out, fmt.Sprintf("  %2d  %-44s %5.2f bits%s", i+1, textsafe.Clean(o.Label, 44).String(), o.Bits, mark))
 	}

@@ -431,16 +431,7 @@ func (s *puzzleScreen) answerPane(a *app, w int) []string {
 	out = append(out, " "+a.st.strong.Render(verdict))
 	rows := make([][]string, 0, len(p.Options))
 	for i, o := range p.Options {
-		note := ""
-		switch {
-		case i == p.Best && i == t.Choice:
-			note = "★ best · yours"
-		case i == p.Best:
-			note = "★ best"
-		case i == t.Choice:
-			note = "yours"
-		}
-		rows = append(rows, []string{textsafe.Clean(o.Label, 60).String(), fmt.Sprintf("%.2f", o.Bits), note})
+		rows = append(rows, []string{textsafe.Clean(o.Label, 60).String(), fmt.Sprintf("%.2f", o.Bits), s.day.Mark(i)})
 	}
 	tb := table.New().Border(lipgloss.HiddenBorder()).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).BorderHeader(false).BorderColumn(false).

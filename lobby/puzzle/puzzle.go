@@ -84,6 +84,22 @@ type Day struct {
 	Answered int
 }
 
+// Mark is how option i of the puzzle reads beside its bits: "★ best",
+// "yours" (the account's answer), both, or nothing — the same words in the
+// arcade and over ssh.
+func (d Day) Mark(i int) string {
+	best, yours := i == d.Puzzle.Best, d.Try != nil && i == d.Try.Choice
+	switch {
+	case best && yours:
+		return "★ best · yours"
+	case best:
+		return "★ best"
+	case yours:
+		return "yours"
+	}
+	return ""
+}
+
 // Today returns game's puzzle of the current UTC day for account ("" for
 // a guest: no answer and no streak), choosing it first if nobody has yet.
 func (s *Service) Today(ctx context.Context, game, account string) (Day, error) {
