@@ -911,3 +911,40 @@ func TestMovesAreDurableBeforeShown(t *testing.T) {
 		t.Fatalf("store has %d moves", n)
 	}
 }
+
+// News ("The game has begun.", "bob is back.") is current until the next
+// move: it used to stay as the table's latest line all game.
+func TestNewsLastsUntilTheNextMove(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann, bob := startTwo(t, h, nil)
+	if n := ann.View().Notice; n != "The game has begun." {
+		t.Fatalf("at the start the news is %q", n)
+	}
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*Conn{ann, bob} {
+		if n := c.View().Notice; n != "" {
+			t.Fatalf("after the first move the news is still %q", n)
+		}
+	}
+	bob.Leave()
+	<-bob.Done()
+	v := waitView(t, ann, "bob disconnected", func(v TableView) bool { return !v.Seats[1].Connected })
+	if !strings.Contains(v.Notice, "bob disconnected") {
+		t.Fatalf("news of a disconnection after a move: %q", v.Notice)
+	}
+	bob2, ok := h.Resume(ident("bob"))
+	if !ok {
+		t.Fatal("Resume found no seat")
+	}
+	if n := bob2.View().Notice; n != "bob is back." {
+		t.Fatalf("news of a return: %q", n)
+	}
+	if err := bob2.Act(say(2)); err != nil {
+		t.Fatal(err)
+	}
+	if n := ann.View().Notice; n != "" {
+		t.Fatalf("after the next move the news is still %q", n)
+	}
+}

@@ -466,7 +466,7 @@ func (h *Hub) seatGroup(info engine.Info, group []*Seeker, players int) ([]*Conn
 			conns[i] = c
 			t.seats[i].ready = true
 		}
-		t.notice = "Matched: the game begins."
+		t.tell("Matched: the game begins.")
 		return t.startGame()
 	})
 	if err != nil {

@@ -141,7 +141,7 @@ func (t *table) startGame() error {
 		return ErrNotSaved
 	}
 	t.phase, t.state, t.result, t.logs = Playing, st, nil, nil
-	t.notice = "The game has begun."
+	t.tell("The game has begun.")
 	t.gen++
 	t.stateChanged()
 	t.dirty = true
@@ -189,7 +189,7 @@ func (t *table) resumed() error {
 			t.startGrace(i)
 		}
 	}
-	t.notice = "The server restarted; the game goes on."
+	t.tell("The server restarted; the game goes on.")
 	t.gen++
 	t.dirty = true
 	t.settle()
@@ -200,7 +200,7 @@ func (t *table) resumed() error {
 func (t *table) finish(res engine.Result) {
 	t.phase = Finished
 	t.result = &res
-	t.notice = res.Summary
+	t.tell(res.Summary)
 	t.stopTimer()
 	for _, s := range t.seats {
 		s.ready = false
@@ -268,7 +268,7 @@ func (t *table) rematch(c *Conn) error {
 	t.gameID, t.record, t.unsaved = "", engine.Record{}, ""
 	t.gen++
 	t.stateChanged()
-	t.notice = fmt.Sprintf("%s wants a rematch; the host starts when everyone is ready.", me.id.Handle)
+	t.tell(fmt.Sprintf("%s wants a rematch; the host starts when everyone is ready.", me.id.Handle))
 	t.dirty = true
 	return nil
 }
@@ -316,7 +316,7 @@ func (t *table) breakDown(what string, stack []byte) {
 		s.ctl, s.thinking = nil, false
 		t.cancelGrace(s)
 	}
-	t.notice = "Something went wrong at this table, so the game stopped. Sorry! It was not counted."
+	t.tell("Something went wrong at this table, so the game stopped. Sorry! It was not counted.")
 	if wasPlaying {
 		if err := t.hub.cfg.Store.AbandonGame(t.gameID); err != nil {
 			t.log.Error("abandon broken game", "game_id", t.gameID, "err", err)

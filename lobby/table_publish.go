@@ -22,7 +22,7 @@ type published struct {
 
 	version uint64 // of the views; bumps on every publish
 	dirty   bool   // something changed since the last publish
-	notice  string // the latest news at the table, shown to everyone
+	notice  news   // the latest news at the table, shown to everyone while current
 	logs    eventLogs
 	boards  boardCache
 }
@@ -65,7 +65,7 @@ func (t *table) publish() {
 	base := TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Rated: t.gameRated, Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
-		Result: t.result, Notice: t.notice, Unsaved: t.unsaved, Deadline: t.deadline,
+		Result: t.result, Notice: t.currentNews(), Unsaved: t.unsaved, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
 	view := func(v engine.Viewer, log int, full bool) *TableView {
@@ -102,6 +102,34 @@ func (t *table) publish() {
 	for c := range t.spectators {
 		c.notify()
 	}
+}
+
+// news is a line of news at the table ("Bo is back.") and the number of
+// moves played when it was said.
+//
+// The rule for how long news lasts: a line tells what just happened, so
+// it is current until the next event replaces it or, during a game, until
+// the next move is played — from then on the board and its log tell the
+// story, and a line such as "The game has begun." would only be stale.
+// Outside play (waiting, finished, stopped) no moves are played, so the
+// latest line stands until the next one.
+type news struct {
+	text string
+	at   int // len(record.Moves) when it was said
+}
+
+// tell makes text the table's news from now until the next move.
+func (t *table) tell(text string) {
+	t.notice = news{text: text, at: len(t.record.Moves)}
+}
+
+// currentNews is the news line to show now: empty once a move was played
+// after it in a game in progress.
+func (t *table) currentNews() string {
+	if t.phase == Playing && t.notice.at != len(t.record.Moves) {
+		return ""
+	}
+	return t.notice.text
 }
 
 // eventLogs is what each viewer has seen of the game: logs[i] is seat i's

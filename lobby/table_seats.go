@@ -96,7 +96,7 @@ func (t *table) join(id Identity, resumeOnly bool) (*Conn, error) {
 		if s.conn != nil {
 			s.conn.end("Your key signed in elsewhere.")
 		} else if t.phase == Playing {
-			t.notice = fmt.Sprintf("%s is back.", s.id.Handle)
+			t.tell(fmt.Sprintf("%s is back.", s.id.Handle))
 		}
 		s.conn = c
 		t.cancelGrace(s)
@@ -123,7 +123,7 @@ func (t *table) join(id Identity, resumeOnly bool) (*Conn, error) {
 	c := newConn(t, id, engine.SeatViewer(engine.Seat(i)))
 	t.seats[i] = &seat{id: id, conn: c}
 	t.hub.setSeat(id.Account, t)
-	t.notice = fmt.Sprintf("%s sat down.", id.Handle)
+	t.tell(fmt.Sprintf("%s sat down.", id.Handle))
 	t.dirty = true
 	return c, nil
 }
@@ -160,13 +160,13 @@ func (t *table) detach(c *Conn) {
 	switch t.phase {
 	case Waiting:
 		t.hub.dropSeat(s.id.Account, t)
-		t.notice = fmt.Sprintf("%s left.", s.id.Handle)
+		t.tell(fmt.Sprintf("%s left.", s.id.Handle))
 		t.seats[i] = &seat{}
 		if i == t.host {
 			t.pickHost()
 		}
 	case Playing:
-		t.notice = fmt.Sprintf("%s disconnected; their seat is held for %s.", s.id.Handle, humanDuration(t.cfg.Grace))
+		t.tell(fmt.Sprintf("%s disconnected; their seat is held for %s.", s.id.Handle, humanDuration(t.cfg.Grace)))
 		t.startGrace(i)
 	}
 	t.maybeClose()
@@ -226,7 +226,7 @@ func (t *table) graceOver(i int) {
 		return
 	}
 	s.ctl, s.replaced, s.ready = bot, true, false
-	t.notice = fmt.Sprintf("%s left; a bot took the seat.", s.id.Handle)
+	t.tell(fmt.Sprintf("%s left; a bot took the seat.", s.id.Handle))
 	t.dirty = true
 	t.runBots()
 }
