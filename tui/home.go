@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -57,13 +58,7 @@ func newHomeScreen() *homeScreen {
 			a.push(s)
 			return cmd
 		}},
-		{"My profile", fixed("your ratings, their trend and your record"), func(a *app) tea.Cmd {
-			if a.id.Guest {
-				if h, ok := a.top().(*homeScreen); ok {
-					h.setError("Guests have no profile: connect with an SSH key to be rated.")
-				}
-				return nil
-			}
+		{myProfile, fixed("your ratings, their trend and your record"), func(a *app) tea.Cmd {
 			return a.openProfile(a.id.Handle)
 		}},
 		{"Puzzle of the day", fixed("a position from a real game: find the best move"), openPuzzles},
@@ -120,18 +115,30 @@ func (s *homeScreen) title(*app) string { return "Codebreakers" }
 func (s *homeScreen) capturing() bool   { return false }
 func (s *homeScreen) setError(m string) { s.err = m; s.busy = "" }
 
+// myProfile is the home row only key accounts see: a guest has no
+// profile, and home says instead how to get one (guestNote).
+const myProfile = "My profile"
+
+// guestNote is what home tells a guest in place of the rows they lack.
+const guestNote = "You are a guest: no history, profile or rating is kept. To get them, connect with an SSH key (ssh -i KEY …): your key is your account."
+
 // rows are the menu as it stands: "Back to your game" first while the
-// account holds a seat in a game waiting or in play, then the fixed items.
+// account holds a seat in a game waiting or in play, then the fixed items
+// (without My profile for a guest).
 func (s *homeScreen) rows(a *app) []menuItem {
+	items := s.items
+	if a.id.Guest {
+		items = slices.DeleteFunc(slices.Clone(items), func(it menuItem) bool { return it.label == myProfile })
+	}
 	if a.hub == nil {
-		return s.items
+		return items
 	}
 	held, ok := a.hub.HeldSeat(a.id.Account)
 	if !ok {
-		return s.items
+		return items
 	}
 	back := menuItem{"Back to your game", fixed(fmt.Sprintf("%s · table %s · %s", held.GameName, held.Code, held.Phase)), resumeGame}
-	return append([]menuItem{back}, s.items...)
+	return append([]menuItem{back}, items...)
 }
 
 // resumeGame takes the player back to the seat the account holds.
@@ -181,7 +188,7 @@ func (s *homeScreen) body(a *app, w, h int) []string {
 	case s.busy != "":
 		b.WriteString("  " + a.st.dim.Render(s.busy) + "\n")
 	case a.id.Guest:
-		b.WriteString("  " + a.st.dim.Render("You are a guest: games are not kept. Connect with an SSH key to keep a history.") + "\n")
+		b.WriteString("  " + a.st.dim.Render(guestNote) + "\n")
 	}
 	return wrapBlock(b.String(), w, h)
 }

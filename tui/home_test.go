@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,5 +124,49 @@ func TestHomeItemsFitOnOneLine(t *testing.T) {
 		if !found {
 			t.Errorf("%q and its hint %q are not on one line:\n%s", it.label, hint, out)
 		}
+	}
+}
+
+// TestOnlyKeysHaveAProfileRow: a guest's home has no My profile row (it
+// led to an error) and says how to get one instead; a key account's row
+// opens its profile.
+func TestOnlyKeysHaveAProfileRow(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	if out := screenText(m); !strings.Contains(out, myProfile) || strings.Contains(out, "You are a guest") {
+		t.Fatalf("a key account's home:\n%s", out)
+	}
+	rows := m.top().(*homeScreen).rows(m)
+	i := slices.IndexFunc(rows, func(it menuItem) bool { return it.label == myProfile })
+	for range i {
+		press(t, m, "down")
+	}
+	press(t, m, "enter")
+	if _, ok := m.top().(*profileScreen); !ok {
+		t.Fatalf("My profile opened %T", m.top())
+	}
+
+	g := newApp(Deps{Games: registry()}, &fakeHub{}, Session{
+		Identity: lobby.Identity{Account: "guest:1", Guest: true}, Width: 80, Height: 24,
+	})
+	run(t, g, g.Init())
+	out := screenText(g)
+	if strings.Contains(out, myProfile) {
+		t.Errorf("a guest's home offers a profile they do not have:\n%s", out)
+	}
+	if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "connect with an SSH key") || !strings.Contains(flat, "profile") {
+		t.Errorf("a guest's home does not say how to get a profile:\n%s", out)
+	}
+	checkFits(t, g, 80, 24)
+	// Every row a guest can choose leads somewhere without an error.
+	for i := range g.top().(*homeScreen).rows(g) {
+		if label := g.top().(*homeScreen).rows(g)[i].label; label == "Quit" || label == "Quick play" || label == "Play people" {
+			continue
+		}
+		g.top().(*homeScreen).cursor = i
+		press(t, g, "enter")
+		if strings.Contains(screenText(g), "!") && strings.Contains(screenText(g), "Guests have no") {
+			t.Errorf("row %d errs for a guest:\n%s", i, screenText(g))
+		}
+		g.goHome()
 	}
 }
