@@ -639,8 +639,8 @@ func (s *leadersScreen) body(a *app, w, h int) []string {
 	case s.loading:
 		b.WriteString("  Loading…\n")
 	case len(s.rows) == 0:
-		b.WriteString(fmt.Sprintf("  Nobody yet: %s of rated play (Play people) in the last 30 days gets you here.\n",
-			words.Count(a.minRated, "game", "games")))
+		b.WriteString(fmt.Sprintf("  Nobody on the %s board yet. Play people (at home) to appear here: %s in the last 30 days puts you on it.\n",
+			s.games[s.game].Name, words.Count(a.minRated, "rated game", "rated games")))
 		if a.id.Guest {
 			b.WriteString("  Rated play needs an SSH key: guests play casual games.\n")
 		}
@@ -674,9 +674,20 @@ func (s *leadersScreen) body(a *app, w, h int) []string {
 	return wrapBlock(b.String(), w, h)
 }
 
+// shortHelp offers only the keys that do something now: moving takes two
+// players, a profile one, another game a second rated game.
 func (s *leadersScreen) shortHelp(a *app) []key.Binding {
-	return []key.Binding{withHelp(a.km.up, "↑/↓", "move"), withHelp(a.km.enter, "enter", "profile"),
-		withHelp(a.km.tab, "tab", "next game"), a.km.back, a.km.help}
+	var ks []key.Binding
+	if !s.loading && len(s.rows) > 1 {
+		ks = append(ks, withHelp(a.km.up, "↑/↓", "move"))
+	}
+	if !s.loading && len(s.rows) > 0 {
+		ks = append(ks, withHelp(a.km.enter, "enter", "profile"))
+	}
+	if len(s.games) > 1 {
+		ks = append(ks, withHelp(a.km.tab, "tab", "next game"))
+	}
+	return append(ks, a.km.back, a.km.help)
 }
 
 // ---- Profile ----

@@ -318,7 +318,7 @@ func TestLeaderboardExplainsItself(t *testing.T) {
 	g.waitLobby = func(context.Context, <-chan struct{}, time.Duration) tea.Cmd { return nil }
 	run(t, g, g.Init())
 	chooseHome(t, g, "Leaderboards")
-	if out := screenText(g); !strings.Contains(out, "Nobody yet") || !strings.Contains(out, "Rated play needs an SSH key") {
+	if out := screenText(g); !strings.Contains(out, "Nobody on the") || !strings.Contains(out, "Rated play needs an SSH key") {
 		t.Errorf("a guest's empty leaderboard:\n%s", out)
 	}
 }
@@ -351,5 +351,50 @@ func TestWatchShowsTheChosenGameWhole(t *testing.T) {
 		}
 		checkFits(t, m, 80, 24)
 		press(t, m, "down")
+	}
+}
+
+// oneLeader is a store whose leaderboard has one player.
+type oneLeader struct{ *fakeStore }
+
+func (oneLeader) Leaderboard(q storage.LeaderQuery) ([]storage.Leader, error) {
+	return []storage.Leader{{Rank: 1, Handle: "kai", GameRating: storage.GameRating{Game: q.Game, Rating: rating.Rating{R: 1520, RD: 80}, Games: 6, Wins: 4}}}, nil
+}
+
+// TestLeaderboardOffersOnlyKeysThatWork: an empty leaderboard offered
+// "enter profile" (and moving) though there is nobody to open; it says how
+// to get on it instead, and its key bar has only what works. One player
+// can be opened but not moved between; one rated game has no next game.
+func TestLeaderboardOffersOnlyKeysThatWork(t *testing.T) {
+	cases := []struct {
+		store       AccountStore
+		want, never []string
+	}{
+		{noLeaders{newFakeStore()}, []string{"esc back", "Nobody on the Break the Code board yet", "Play people"}, []string{"enter", "↑/↓", "tab"}},
+		{oneLeader{newFakeStore()}, []string{"enter profile", "esc back", "kai"}, []string{"↑/↓", "tab"}},
+		{nil, []string{"↑/↓ move", "enter profile"}, []string{"tab"}},
+	}
+	for _, c := range cases {
+		m := peopleApp(t, &fakeHub{}, c.store)
+		chooseHome(t, m, "Leaderboards")
+		out := screenText(m)
+		lines := strings.Split(strings.TrimRight(out, "\n "), "\n")
+		bar := lines[len(lines)-1]
+		flat := strings.Join(strings.Fields(out), " ")
+		for _, w := range c.want {
+			if !strings.Contains(flat, w) {
+				t.Errorf("%T: the leaderboard lacks %q:\n%s", c.store, w, out)
+			}
+		}
+		for _, n := range c.never {
+			if strings.Contains(bar, n) {
+				t.Errorf("%T: the key bar %q offers %q, which does nothing here", c.store, bar, n)
+			}
+		}
+		press(t, m, "enter")
+		if _, ok := m.top().(*profileScreen); ok != strings.Contains(bar, "enter") {
+			t.Errorf("%T: enter offered %v, opened a profile %v", c.store, strings.Contains(bar, "enter"), ok)
+		}
+		checkFits(t, m, 80, 24)
 	}
 }
