@@ -124,8 +124,10 @@ func (r *replayScreen) summaryLines(a *app, w int) []string {
 			continue
 		}
 		cost := ""
-		if p.Cost >= 0 && p.Cost < len(rep.Steps) {
-			c := rep.Steps[p.Cost]
+		// From the steps (a stored report may name the move that helped
+		// most as the costliest too): never the move that helped most.
+		if _, i, _ := analysis.Standouts(rep.Steps, p.Seat); i >= 0 {
+			c := rep.Steps[i]
 			cost = fmt.Sprintf("%d: %.1f of %.1f", c.Move+1, c.Expected, c.Best)
 		}
 		if noun == "" {

@@ -76,8 +76,8 @@ func TestReplayShowsAnalysis(t *testing.T) {
 		}
 		return rows
 	}
-	for i := range rep.Summaries { // every player has a costliest move
-		rep.Summaries[i].Cost = i % len(rep.Steps)
+	for i := range rep.Steps { // every player has a costliest move
+		rep.Steps[i].Scored, rep.Steps[i].Best = true, rep.Steps[i].Expected+1+float64(i%3)
 	}
 	run(t, m, send(m, tea.WindowSizeMsg{Width: 80, Height: 24}))
 	for _, l := range summary() {
@@ -111,5 +111,32 @@ func TestReplayWithoutAnalyst(t *testing.T) {
 	press(t, m, "right", "right", "end")
 	if out := screenText(m); strings.Contains(out, "analys") || strings.Contains(out, "accuracy") {
 		t.Fatalf("analysis shown without an analyst:\n%s", out)
+	}
+}
+
+// TestReplaySummaryKeepsTheHelpfulMoveOutOfCostliest: a report (stored
+// before the fix) that names one move as both the one that helped most and
+// the costliest shows, as costliest, the runner-up instead: a move that
+// gained more bits than it gave up is the one that helped most.
+func TestReplaySummaryKeepsTheHelpfulMoveOutOfCostliest(t *testing.T) {
+	g := finishedGame(t)
+	store := newFakeStore()
+	store.games[g.ID] = g
+	m := newTestApp(t, &fakeHub{}, store, 120, 40)
+	m.analyst = &fakeAnalyst{}
+	run(t, m, m.openReplay(g.ID))
+	r, ok := m.top().(*replayScreen)
+	if !ok {
+		t.Fatalf("replay not opened: %T", m.top())
+	}
+	rep := analysis.Report{Game: g.Record.Game, Steps: []analysis.Step{
+		{Move: 0, Seat: 0, Kind: "ask", Bits: 3, Expected: 1, Best: 2.5, Scored: true},
+		{Move: 2, Seat: 0, Kind: "ask", Bits: 0.2, Expected: 1, Best: 1.5, Scored: true},
+	}, Summaries: []analysis.Summary{{Seat: 0, Moves: 2, Bits: 3.2, Expected: 2, Best: 4, Accuracy: 0.5, Helped: 0, Cost: 0}}}
+	r.gotAnalysis(m, replayAnalysisMsg{gameID: g.ID, report: rep})
+	press(t, m, "end")
+	out := screenText(m)
+	if !strings.Contains(out, "costliest move") || !strings.Contains(out, "3: 1.0 of 1.5") || strings.Contains(out, "1: 1.0 of 2.5") {
+		t.Errorf("the costliest move is not the runner-up (3: 1.0 of 1.5):\n%s", out)
 	}
 }

@@ -129,7 +129,8 @@ type Summary struct {
 	Gave float64 `json:"gave,omitempty"`
 	// Helped is the index in Report.Steps of the step that gained the most
 	// bits, and Cost the scored step that gave up the most expected bits
-	// against the best move (-1 when there is none, or nothing was lost).
+	// against the best move (-1 when there is none, or nothing was lost);
+	// never the same step (see Standouts).
 	Helped int `json:"helped"`
 	Cost   int `json:"cost"`
 }
@@ -194,11 +195,10 @@ func Analyze(reg *engine.Registry, rec engine.Record) (Report, error) {
 // names, by seat.
 func Summarize(steps []Step, players []engine.Player) []Summary {
 	out := make([]Summary, len(players))
-	worst := make([]float64, len(players))
 	for i, p := range players {
 		out[i] = Summary{Seat: engine.Seat(i), Name: p.Name, Helped: -1, Cost: -1}
 	}
-	for i, s := range steps {
+	for _, s := range steps {
 		if s.Seat < 0 || int(s.Seat) >= len(out) {
 			continue
 		}
@@ -208,26 +208,69 @@ func Summarize(steps []Step, players []engine.Player) []Summary {
 		if s.Kind == "guess" {
 			sum.Guesses++
 		}
-		if s.Bits > 0 && (sum.Helped < 0 || s.Bits > steps[sum.Helped].Bits) {
-			sum.Helped = i
-		}
 		if !s.Scored {
 			continue
 		}
 		sum.Moves++
 		sum.Expected += s.Expected
 		sum.Best += s.Best
-		if l := s.Loss(); l > 1e-9 && l > worst[s.Seat] {
-			worst[s.Seat], sum.Cost = l, i
-		}
 	}
 	for i := range out {
+		out[i].Helped, out[i].Cost, _ = Standouts(steps, engine.Seat(i))
 		out[i].Accuracy = 1
 		if out[i].Best > 0 {
 			out[i].Accuracy = math.Min(1, out[i].Expected/out[i].Best)
 		}
 	}
 	return out
+}
+
+// Standouts returns the indexes in steps of seat's step that helped most
+// (the most bits gained) and the one that cost most (the scored step that
+// gave up the most expected bits against the best move), -1 for none.
+//
+// They are never the same step: calling one move both "helped most" and
+// "cost most" tells the player nothing. A step that is both keeps the role
+// it stands out in more — helped when the bits it gained are at least the
+// expected bits it gave up, cost otherwise — and the other role goes to
+// the runner-up. only is true when there was no runner-up: that step was
+// the only one of seat's that mattered either way.
+func Standouts(steps []Step, seat engine.Seat) (helped, cost int, only bool) {
+	helped, cost = mostGained(steps, seat, -1), mostLost(steps, seat, -1)
+	if helped < 0 || helped != cost {
+		return helped, cost, false
+	}
+	if s := steps[helped]; s.Bits >= s.Loss() {
+		cost = mostLost(steps, seat, helped)
+		return helped, cost, cost < 0
+	}
+	helped = mostGained(steps, seat, cost)
+	return helped, cost, helped < 0
+}
+
+// mostGained is the index of seat's step, other than skip, that gained the
+// most bits (the first among equals), or -1 when none gained any.
+func mostGained(steps []Step, seat engine.Seat, skip int) int {
+	best := -1
+	for i, s := range steps {
+		if i != skip && s.Seat == seat && s.Bits > 0 && (best < 0 || s.Bits > steps[best].Bits) {
+			best = i
+		}
+	}
+	return best
+}
+
+// mostLost is the index of seat's scored step, other than skip, that gave
+// up the most expected bits (the first among equals), or -1 when none lost
+// any.
+func mostLost(steps []Step, seat engine.Seat, skip int) int {
+	worst := -1
+	for i, s := range steps {
+		if i != skip && s.Seat == seat && s.Scored && s.Loss() > 1e-9 && (worst < 0 || s.Loss() > steps[worst].Loss()) {
+			worst = i
+		}
+	}
+	return worst
 }
 
 // Entropy returns the Shannon entropy, in bits, of a distribution given by

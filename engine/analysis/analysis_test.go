@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,13 +117,73 @@ func TestLines(t *testing.T) {
 		"  move 9 · mara guessed the centre: 1w 2b 4b 6w 8w",
 		"          3 → 3 centre sets · chance 33 % (best 33 %)",
 		"  Bo           1 question · 1.87 bits gained · expected 1.90 of the best 2.31 · accuracy 82 %",
-		"helped most: move 7 (1.87 bits) · cost most: move 7 (1.90 of 2.31 bits)",
+		"only move 7 mattered (gained 1.87 bits; expected 1.90 of 2.31 bits)",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("lines lack %q:\n%s", want, got)
 		}
 	}
+	if strings.Contains(got, "helped most: move 7") || strings.Contains(got, "cost most: move 7") {
+		t.Errorf("move 7 is named as one that helped or cost most though it was the only one:\n%s", got)
+	}
+	// A report stored before Standouts named one move for both: shown
+	// from its steps, it does not.
+	old := r
+	old.Summaries = slices.Clone(r.Summaries)
+	old.Summaries[0].Helped, old.Summaries[0].Cost = 0, 0
+	if got := strings.Join(old.Lines([]string{"Bo", "mara"}), "\n"); strings.Contains(got, "helped most: move 7") {
+		t.Errorf("a stored report names move 7 twice:\n%s", got)
+	}
 	if !strings.Contains(got, "  mara         nothing to score (1 guess)") || strings.Contains(got, "0 moves") {
 		t.Errorf("a player who only guessed is not said so:\n%s", got)
+	}
+}
+
+// TestStandoutsNeverNameOneMoveTwice: the move that helped most and the one
+// that cost most are different moves. A move that is both keeps the role it
+// stands out in more (gained at least what it gave up: helped) and the
+// other role goes to the runner-up; with no runner-up, it was the only move
+// that mattered.
+func TestStandoutsNeverNameOneMoveTwice(t *testing.T) {
+	cases := []struct {
+		name         string
+		steps        []Step
+		helped, cost int
+		only         bool
+	}{
+		{"lucky and costly, gained more than it lost: helped; cost to the runner-up", []Step{
+			{Seat: 0, Bits: 3, Expected: 1, Best: 2.5, Scored: true},
+			{Seat: 0, Bits: 1, Expected: 1, Best: 1.5, Scored: true},
+			{Seat: 0, Bits: 0.5, Expected: 1, Best: 1, Scored: true},
+		}, 0, 1, false},
+		{"gave up more than it gained: cost; helped to the runner-up", []Step{
+			{Seat: 0, Bits: 0.5, Expected: 0.1, Best: 2.5, Scored: true},
+			{Seat: 0, Bits: 0.4, Expected: 1, Best: 1, Scored: true},
+		}, 1, 0, false},
+		{"one move mattered, kept as helped", []Step{
+			{Seat: 0, Bits: 2, Expected: 1.9, Best: 2.3, Scored: true},
+			{Seat: 0, Bits: 0, Expected: 1, Best: 1, Scored: true},
+		}, 0, -1, true},
+		{"one move mattered, kept as cost", []Step{
+			{Seat: 0, Bits: 0.1, Expected: 0.2, Best: 2, Scored: true},
+		}, -1, 0, true},
+		{"different moves stay as they are", []Step{
+			{Seat: 0, Bits: 2, Expected: 2, Best: 2, Scored: true},
+			{Seat: 1, Bits: 5, Expected: 0, Best: 5, Scored: true},
+			{Seat: 0, Bits: 1, Expected: 0.5, Best: 2, Scored: true},
+		}, 0, 2, false},
+	}
+	for _, c := range cases {
+		h, co, only := Standouts(c.steps, 0)
+		if h != c.helped || co != c.cost || only != c.only {
+			t.Errorf("%s: helped %d cost %d only %v; want %d %d %v", c.name, h, co, only, c.helped, c.cost, c.only)
+		}
+		sum := Summarize(c.steps, []engine.Player{{Name: "a"}, {Name: "b"}})[0]
+		if sum.Helped != c.helped || sum.Cost != c.cost {
+			t.Errorf("%s: Summarize helped %d cost %d; want %d %d", c.name, sum.Helped, sum.Cost, c.helped, c.cost)
+		}
+		if sum.Helped >= 0 && sum.Helped == sum.Cost {
+			t.Errorf("%s: step %d both helped and cost most", c.name, sum.Helped)
+		}
 	}
 }

@@ -84,13 +84,22 @@ func (r Report) Lines(names []string) []string {
 		out = append(out, fmt.Sprintf("  %-12s %s · %s gained · expected %.2f of the best %.2f · accuracy %s",
 			name(int(p.Seat)), words.Count(p.Moves, one, many), Bits(p.Bits), p.Expected, p.Best, Percent(p.Accuracy)))
 		var notes []string
-		if p.Helped >= 0 && p.Helped < len(r.Steps) {
-			h := r.Steps[p.Helped]
-			notes = append(notes, fmt.Sprintf("helped most: move %d (%s)", h.Move+1, Bits(h.Bits)))
-		}
-		if p.Cost >= 0 && p.Cost < len(r.Steps) {
-			c := r.Steps[p.Cost]
-			notes = append(notes, fmt.Sprintf("cost most: move %d (%.2f of %.2f bits)", c.Move+1, c.Expected, c.Best))
+		// From the steps, not p.Helped and p.Cost: reports stored before
+		// Standouts could name one move for both.
+		helped, cost, only := Standouts(r.Steps, p.Seat)
+		switch {
+		case only:
+			s := r.Steps[max(helped, cost)]
+			notes = append(notes, fmt.Sprintf("only move %d mattered (gained %s; expected %.2f of %.2f bits)", s.Move+1, Bits(s.Bits), s.Expected, s.Best))
+		default:
+			if helped >= 0 {
+				h := r.Steps[helped]
+				notes = append(notes, fmt.Sprintf("helped most: move %d (%s)", h.Move+1, Bits(h.Bits)))
+			}
+			if cost >= 0 {
+				c := r.Steps[cost]
+				notes = append(notes, fmt.Sprintf("cost most: move %d (%.2f of %.2f bits)", c.Move+1, c.Expected, c.Best))
+			}
 		}
 		if p.Gave > 0 {
 			notes = append(notes, fmt.Sprintf("gave away %s of their own code", Bits(p.Gave)))
