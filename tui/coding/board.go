@@ -382,30 +382,36 @@ func (b *Board) updateChoice(msg tea.KeyPressMsg, cur *int, n int, act func(int)
 }
 
 // updateComposer handles a hacking turn: ←/→ pick the column, ↑/↓ the
-// row, 1–5 a Hack card, enter sends the three choices together.
+// row, 1–5 a Hack card, enter sends the three choices together. With
+// framed cards (useFramedTable) the choices lie in rows rather than
+// columns, and the arrows follow them: ↑/↓ pick the row, ←/→ the card.
 func (b *Board) updateComposer(msg tea.KeyPressMsg) []byte {
 	v := b.v
 	rows := [3]int{len(v.Takeable), len(v.HackLine), len(v.Recipients)}
 	curs := [3]*int{&b.dataCur, &b.hackCur, &b.toCur}
+	prevCol, nextCol, prev, next := b.km.Left, b.km.Right, b.km.Up, b.km.Down
+	if b.framedTable() {
+		prevCol, nextCol, prev, next = b.km.Up, b.km.Down, b.km.Left, b.km.Right
+	}
 	switch {
-	case key.Matches(msg, b.km.Left):
+	case key.Matches(msg, prevCol):
 		for c := b.col - 1; c >= 0; c-- {
 			if rows[c] > 1 {
 				b.col = c
 				break
 			}
 		}
-	case key.Matches(msg, b.km.Right):
+	case key.Matches(msg, nextCol):
 		for c := b.col + 1; c < 3; c++ {
 			if rows[c] > 1 {
 				b.col = c
 				break
 			}
 		}
-	case key.Matches(msg, b.km.Up):
+	case key.Matches(msg, prev):
 		c := b.focusCol() // the column drawn as chosen
 		b.col, *curs[c] = c, max(0, *curs[c]-1)
-	case key.Matches(msg, b.km.Down):
+	case key.Matches(msg, next):
 		c := b.focusCol()
 		b.col, *curs[c] = c, clamp(*curs[c]+1, rows[c])
 	case key.Matches(msg, b.km.Pick):
@@ -592,11 +598,16 @@ func (b *Board) ShortHelp() []key.Binding {
 	}
 	var ks []key.Binding
 	if b.canHack() {
+		// Framed, the choices lie in rows (composerCards).
+		across, along := widget.Pair(km.Left, km.Right, "←/→", "column"), widget.Pair(km.Up, km.Down, "↑/↓", "choose")
+		if b.framedTable() {
+			across, along = widget.Pair(km.Up, km.Down, "↑/↓", "row"), widget.Pair(km.Left, km.Right, "←/→", "choose")
+		}
 		if b.choiceColumns() > 1 {
-			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "column"))
+			ks = append(ks, across)
 		}
 		if b.choiceColumns() > 0 {
-			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "choose"))
+			ks = append(ks, along)
 		}
 		ks = append(ks, widget.Help(km.Choose, "enter", "hack"))
 	}

@@ -406,45 +406,61 @@ func TestOrderDigits(t *testing.T) {
 }
 
 // TestHackingTurn composes a turn with the arrows and number keys, checks
-// the encoded action and that the engine accepts it.
+// the encoded action and that the engine accepts it: in the compact
+// composer (columns: ←/→ column, ↑/↓ choose) and the framed one (rows:
+// ↑/↓ row, ←/→ choose).
 func TestHackingTurn(t *testing.T) {
-	for _, n := range []int{2, 3, 4} {
-		g := newGame(t, n, 21, cg.SystemSpeed)
-		g.botsUntil(func(v cg.View) bool { return v.Phase == cg.Rounds && v.Round == 2 })
-		me := g.omni().ToMove
-		v := g.view(me)
-		b := g.board(engine.SeatViewer(me), 80, 20)
-		// Last Data card, third Hack card, last recipient.
-		a := press(b, "left", "left")
-		for range len(v.Takeable) {
-			press(b, "down")
+	for _, sz := range []struct {
+		w, h                  int
+		framed                bool
+		across, back, forward string // to the next column or row, to the first, along one
+	}{{60, 20, false, "right", "left", "down"}, {120, 40, true, "down", "up", "right"}} {
+		for _, n := range []int{2, 3, 4} {
+			testHackingTurn(t, n, sz.w, sz.h, sz.framed, sz.across, sz.back, sz.forward)
 		}
-		press(b, "3")
-		if len(v.Recipients) > 1 {
-			press(b, "right")
-			for range len(v.Recipients) {
-				press(b, "down")
-			}
+	}
+}
+
+func testHackingTurn(t *testing.T, n, w, h int, framed bool, across, back, forward string) {
+	t.Helper()
+	g := newGame(t, n, 21, cg.SystemSpeed)
+	g.botsUntil(func(v cg.View) bool { return v.Phase == cg.Rounds && v.Round == 2 })
+	me := g.omni().ToMove
+	v := g.view(me)
+	b := g.board(engine.SeatViewer(me), w, h)
+	if out := ansi.Strip(b.View()); strings.Contains(out, "┗━━━━━┛") != framed {
+		t.Fatalf("%dp %d×%d: framed composer %v, want %v:\n%s", n, w, h, !framed, framed, out)
+	}
+	// Last Data card, third Hack card, last recipient.
+	a := press(b, back, back)
+	for range len(v.Takeable) {
+		press(b, forward)
+	}
+	press(b, "3")
+	if len(v.Recipients) > 1 {
+		press(b, across)
+		for range len(v.Recipients) {
+			press(b, forward)
 		}
-		a = press(b, "enter")
-		data := -1
-		if len(v.Takeable) > 0 {
-			data = v.Takeable[len(v.Takeable)-1]
+	}
+	a = press(b, "enter")
+	data := -1
+	if len(v.Takeable) > 0 {
+		data = v.Takeable[len(v.Takeable)-1]
+	}
+	want := cg.PlayAction(data, v.HackLine[2], v.Recipients[len(v.Recipients)-1])
+	if !bytes.Equal(a, want) {
+		t.Fatalf("%dp %d×%d: sent %s, want %s (takeable %v, line %v, to %v)\n%s", n, w, h, a, want, v.Takeable, v.HackLine, v.Recipients, ansi.Strip(b.View()))
+	}
+	g.apply(me, a)
+	// Out of turn: enter explains instead of sending.
+	g.refresh(b, engine.SeatViewer(me), w, h)
+	if g.omni().ToMove != me {
+		if a := press(b, "enter"); a != nil {
+			t.Fatalf("sent out of turn: %s", a)
 		}
-		want := cg.PlayAction(data, v.HackLine[2], v.Recipients[len(v.Recipients)-1])
-		if !bytes.Equal(a, want) {
-			t.Fatalf("%dp: sent %s, want %s (takeable %v, line %v, to %v)\n%s", n, a, want, v.Takeable, v.HackLine, v.Recipients, ansi.Strip(b.View()))
-		}
-		g.apply(me, a)
-		// Out of turn: enter explains instead of sending.
-		g.refresh(b, engine.SeatViewer(me), 80, 20)
-		if g.omni().ToMove != me {
-			if a := press(b, "enter"); a != nil {
-				t.Fatalf("sent out of turn: %s", a)
-			}
-			if !strings.Contains(ansi.Strip(b.View()), "wait for them") {
-				t.Fatalf("no explanation:\n%s", ansi.Strip(b.View()))
-			}
+		if !strings.Contains(ansi.Strip(b.View()), "wait for them") {
+			t.Fatalf("no explanation:\n%s", ansi.Strip(b.View()))
 		}
 	}
 }
@@ -760,6 +776,87 @@ func TestFramedCodeAndItsCompactFallback(t *testing.T) {
 	for seats := 2; seats <= 4; seats++ {
 		if !useFramed(80, 24, seats) || useFramed(80, 16, seats) {
 			t.Errorf("%d seats: framed at 80×24 %v, at 80×16 %v", seats, useFramed(80, 24, seats), useFramed(80, 16, seats))
+		}
+	}
+}
+
+// TestFramedDataAndHackCardsAndTheirCompactFallback: the Data cards left,
+// the Hack line and the hacking turn's composer are drawn as framed cards
+// where the board has room (useFramedTable: by size and seats) and as
+// text where it has not. Framed, every Hack card on the line shows its
+// number, position and values, every Data kind left its range (a stack of
+// two marked ×2), the chosen cards have a heavy frame and the key bar's
+// arrows follow the rows; all of it reads without colour (plain styles).
+func TestFramedDataAndHackCardsAndTheirCompactFallback(t *testing.T) {
+	for _, c := range []struct {
+		n, w, h int
+		framed  bool
+	}{{2, 80, 19, true}, {3, 80, 19, false}, {4, 80, 19, false}, {4, 120, 35, true}, {3, 100, 30, true}, {2, 70, 40, false}} {
+		g := newGame(t, c.n, 21, cg.SystemSpeed)
+		g.botsUntil(func(v cg.View) bool { return v.Phase == cg.Rounds && v.Round == 2 })
+		mover := g.omni().ToMove
+		what := fmt.Sprintf("%dp %d×%d", c.n, c.w, c.h)
+		if got := useFramedTable(c.w, c.h, c.n); got != c.framed {
+			t.Fatalf("%s: useFramedTable %v, want %v", what, got, c.framed)
+		}
+		for _, viewer := range []engine.Viewer{engine.SeatViewer(mover), engine.SeatViewer((mover + 1) % engine.Seat(c.n)), engine.Spectator()} {
+			b := g.board(viewer, c.w, c.h)
+			out := ansi.Strip(b.View())
+			checkFits(t, what, b.View(), c.w, c.h)
+			v := g.view(mover)
+			composing := viewer.IsSeat(mover)
+			for i, id := range v.HackLine {
+				hc := cg.Hack(id)
+				compact := fmt.Sprintf("%d %s", i+1, hc.Label())
+				framed := fmt.Sprintf("%d %s", i+1, posShort(hc.Pos))
+				if c.framed && (!strings.Contains(out, framed) || !strings.Contains(out, hackFace(hc)) || strings.Contains(out, compact)) {
+					t.Errorf("%s viewer %+v: Hack card %q not framed as %q %q:\n%s", what, viewer, compact, framed, hackFace(hc), out)
+				}
+				if !c.framed && !strings.Contains(out, compact) {
+					t.Errorf("%s viewer %+v: Hack card %q not listed:\n%s", what, viewer, compact, out)
+				}
+			}
+			stacks := 0
+			for k, n := range g.omni().DataField {
+				if n == 0 {
+					continue
+				}
+				if n > 1 {
+					stacks++
+				}
+				want := "│" + center(cg.DataLabel(k), cardFace) + "│"
+				if !c.framed {
+					want = cg.DataLabel(k)
+				}
+				if !strings.Contains(out, want) {
+					t.Errorf("%s viewer %+v: Data kind %s left but not drawn as %q:\n%s", what, viewer, cg.DataLabel(k), want, out)
+				}
+			}
+			if c.framed && strings.Count(out, "╭×2───╮") != stacks {
+				t.Errorf("%s: %d stacks of two Data cards, not all marked ×2:\n%s", what, stacks, out)
+			}
+			heavy := strings.Count(out, "┗━━━━━┛")
+			if want := 0; c.framed && composing {
+				want = 1 // the chosen Hack card
+				if len(v.Takeable) > 0 {
+					want++ // and the chosen Data card
+				}
+				if heavy != want {
+					t.Errorf("%s: %d heavy frames in the composer, want %d:\n%s", what, heavy, want, out)
+				}
+			} else if heavy != 0 {
+				t.Errorf("%s viewer %+v: %d heavy frames, none chosen:\n%s", what, viewer, heavy, out)
+			}
+			if composing {
+				var keys []string
+				for _, k := range b.ShortHelp() {
+					keys = append(keys, k.Help().Key+" "+k.Help().Desc)
+				}
+				bar := strings.Join(keys, " · ")
+				if want := map[bool]string{true: "↑/↓ row", false: "↓ choose"}[c.framed]; !strings.Contains(bar, want) {
+					t.Errorf("%s: key bar %q, want %q", what, bar, want)
+				}
+			}
 		}
 	}
 }

@@ -81,7 +81,9 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 	}
 	var traces []*frameTrace
 	for _, v := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(1), engine.Spectator()} {
-		for _, sz := range [][2]int{{80, 24}, {120, 40}, {60, 20}} {
+		// 80×19 is the board a session in an 80×24 terminal draws: the
+		// Data and Hack cards framed for two players, compact for more.
+		for _, sz := range [][2]int{{80, 24}, {120, 40}, {60, 20}, {80, 19}} {
 			who := "spectator"
 			if v.Kind == engine.ViewerSeat {
 				who = fmt.Sprintf("seat%d", v.Seat)
@@ -147,6 +149,13 @@ func frameKey(k string) tea.KeyPressMsg {
 func isSample(name string) bool {
 	if strings.Contains(name, "4p-seed9-seat0-60x20/") { // the compact code
 		return strings.HasSuffix(name, "/move010")
+	}
+	// The Data and Hack cards at 80 columns, compact (four players) and
+	// framed (two): waiting, composing a turn, and after ↓ in it (the next
+	// column compact, the next row framed).
+	if strings.Contains(name, "4p-seed9-seat0-80x19/") || strings.Contains(name, "2p-seed3-seat0-80x19/") {
+		return strings.HasSuffix(name, "/move006") || strings.HasSuffix(name, "/move007") ||
+			strings.HasSuffix(name, "/move008-0-down")
 	}
 	if !strings.Contains(name, "seat0-80x24/") && !strings.Contains(name, "spectator-120x40/") {
 		return false

@@ -14,6 +14,10 @@ import (
 // wideLayout is the width from which the log sits beside the action panel.
 const wideLayout = 72
 
+// logBeside is the fewest cells the log keeps beside the framed composer;
+// with less it goes under it.
+const logBeside = 24
+
 // View implements board.Board.
 func (b *Board) View() string {
 	w, h := max(20, b.c.Width), max(4, b.c.Height)
@@ -206,7 +210,17 @@ func (b *Board) prompt() string {
 // lowerBlock puts the log beside the panel in wide windows, under it in
 // narrow ones; h lines at most.
 func (b *Board) lowerBlock(panel []string, w, h int) []string {
-	if w < wideLayout {
+	leftW := 0
+	for _, l := range panel {
+		leftW = max(leftW, b.width(l))
+	}
+	capW := w * 62 / 100
+	if b.composerFramed() {
+		// The framed composer may push the log over, not under, while
+		// the log keeps logBeside cells.
+		capW = max(capW, w-3-logBeside)
+	}
+	if w < wideLayout || (b.composerFramed() && leftW > capW) {
 		out := panel
 		if room := h - len(panel) - 1; room > 0 {
 			out = append(out, " "+b.paint.Heading.Render("Log"))
@@ -216,11 +230,7 @@ func (b *Board) lowerBlock(panel []string, w, h int) []string {
 		}
 		return out
 	}
-	leftW := 0
-	for _, l := range panel {
-		leftW = max(leftW, b.width(l))
-	}
-	leftW = min(max(leftW, 34), w*62/100)
+	leftW = min(max(leftW, 34), capW)
 	logW := w - leftW - 3
 	logs := append([]string{b.paint.Heading.Render("Log")}, b.logLines(logW, max(len(panel), h)-1)...)
 	rows := max(len(panel), len(logs))
@@ -259,6 +269,11 @@ func (b *Board) tableLines(w int) []string {
 	label := "Data left"
 	switch v.Phase {
 	case cg.Setup, cg.Rounds, cg.Counter, cg.RevealOne:
+		if b.framedTable() {
+			if f, ok := b.framedDataLeft(); ok {
+				return f
+			}
+		}
 		for k := range cg.DataKinds {
 			switch n := v.DataField[k]; {
 			case n == 1:
@@ -345,11 +360,17 @@ func (b *Board) choiceLines(head string, rows []string, cur int) []string {
 func (b *Board) hackLineLines(decodeHint bool) []string {
 	v := b.v
 	out := []string{" " + b.paint.Heading.Render("Hack line") + b.paint.Dim.Render(fmt.Sprintf("  (%d in the deck)", v.HackDeck))}
-	if len(v.HackLine) == 0 {
+	switch {
+	case len(v.HackLine) == 0:
 		out = append(out, "   No Hack cards are left.")
-	}
-	for i, id := range v.HackLine {
-		out = append(out, fmt.Sprintf("   %d %s", i+1, cg.Hack(id).Label()))
+	case b.framedTable():
+		for _, l := range b.cardRow(b.hackCards(), -1, nil) {
+			out = append(out, " "+l)
+		}
+	default:
+		for i, id := range v.HackLine {
+			out = append(out, fmt.Sprintf("   %d %s", i+1, cg.Hack(id).Label()))
+		}
 	}
 	if decodeHint {
 		out = append(out, " "+b.paint.Dim.Render("g decodes a player's code."))
@@ -359,6 +380,9 @@ func (b *Board) hackLineLines(decodeHint bool) []string {
 
 // composerLines are the three columns of a hacking turn.
 func (b *Board) composerLines() []string {
+	if b.framedTable() {
+		return b.composerCards()
+	}
 	v := b.v
 	focus := b.focusCol()
 	col := func(c int, head string, rows []string, cur int) []string {

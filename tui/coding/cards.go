@@ -1,0 +1,196 @@
+package coding
+
+import (
+	"fmt"
+	"strings"
+
+	cg "github.com/codebreakers/codebreakers/engine/coding"
+	"github.com/codebreakers/codebreakers/tui/widget"
+)
+
+// The Data and Hack cards on the table drawn as cards: a frame of three
+// lines, a label in the top border and a face of cardFace cells, the way
+// the viewer's own code is drawn (framedCode). A Data card's face is the
+// range its holder's code is not in; a Hack card's top border carries its
+// number (the key that picks it) and the position it asks about (L, X1,
+// X2), its face the values that answer green:
+//
+//	╭─────╮ ╭×2───╮   ╭1 L──╮ ┏2 X1━┓
+//	│ A–B │ │00–19│   │ B E │ ┃02468┃
+//	╰─────╯ ╰─────╯   ╰─────╯ ┗━━━━━┛
+//
+// The card chosen in the hacking turn has a heavy frame, so the choice
+// reads without colour. Where the board is too small (useFramedTable)
+// every one of them falls back to a line of text.
+
+// cardFace is the cells inside a card's frame: the widest face ("00–19",
+// "02468") and the widest label ("1 X1").
+const cardFace = 5
+
+// card is one framed card: the label in its top border and its face.
+type card struct{ label, face string }
+
+// useFramedTable is the rule for drawing the Data and Hack cards framed
+// rather than as text: the Data left, the Hack line and the hacking
+// turn's composer. Like useFramed it looks only at the board's size and
+// its seats, which stay the same through a game, so the cards keep their
+// form from turn to turn. The rows want tableWidth cells (all eight Data
+// kinds beside their label), and the height sets aside tableReserve lines
+// (status and a notice, the three of Data left and a gap, the seven of the
+// composer) besides a head line per seat, the own code's frame and a line
+// of hints per opponent. A session at 80×24 gives its board about 19
+// lines: two players get framed cards there, three or four the compact
+// form; at 120×40 every table is framed.
+func useFramedTable(w, h, seats int) bool {
+	return w >= tableWidth && h-tableReserve >= seats+2+(seats-1)
+}
+
+// tableReserve is the lines useFramedTable sets aside around the seats.
+const tableReserve = 3 + 3 + 1 + 7
+
+// tableWidth is the cells of the widest framed row: the Data left label
+// and eight Data cards.
+const tableWidth = 13 + cg.DataKinds*(cardFace+3) - 1
+
+// framedTable says whether this board draws its Data and Hack cards
+// framed (useFramedTable).
+func (b *Board) framedTable() bool {
+	return useFramedTable(b.c.Width, max(4, b.c.Height), len(b.v.Seats))
+}
+
+// center pads s with spaces to n cells, the odd space on the right.
+func center(s string, n int) string {
+	pad := max(0, n-widget.Width(s))
+	return strings.Repeat(" ", pad/2) + s + strings.Repeat(" ", pad-pad/2)
+}
+
+// hackFace is a Hack card's face: its values, spaced out when they fit
+// ("A B C", " B E "), else side by side ("02468", "0369 ").
+func hackFace(c cg.HackCard) string {
+	vals := values(c.Pos, c.Set)
+	if len(vals)*2-1 <= cardFace {
+		vals = strings.Join(strings.Split(vals, ""), " ")
+	}
+	return center(vals, cardFace)
+}
+
+// hackCards are the face-up Hack cards, numbered as the keys pick them.
+func (b *Board) hackCards() []card {
+	cs := make([]card, len(b.v.HackLine))
+	for i, id := range b.v.HackLine {
+		c := cg.Hack(id)
+		cs[i] = card{label: fmt.Sprintf("%d %s", i+1, posShort(c.Pos)), face: hackFace(c)}
+	}
+	return cs
+}
+
+// cardRow draws cards side by side in three lines; the one at cur (-1:
+// none) has a heavy frame painted with p.
+func (b *Board) cardRow(cards []card, cur int, p *widget.Painter) [3]string {
+	var rows [3]strings.Builder
+	for i, c := range cards {
+		if i > 0 {
+			for r := range rows {
+				rows[r].WriteByte(' ')
+			}
+		}
+		fill := max(0, cardFace-widget.Width(c.label))
+		face := center(c.face, cardFace)
+		if i == cur && p != nil {
+			rows[0].WriteString(p.Render("┏" + c.label + strings.Repeat("━", fill) + "┓"))
+			rows[1].WriteString(p.Render("┃" + face + "┃"))
+			rows[2].WriteString(p.Render("┗" + strings.Repeat("━", cardFace) + "┛"))
+			continue
+		}
+		rows[0].WriteString("╭" + c.label + strings.Repeat("─", fill) + "╮")
+		rows[1].WriteString("│" + face + "│")
+		rows[2].WriteString("╰" + strings.Repeat("─", cardFace) + "╯")
+	}
+	return [3]string{rows[0].String(), rows[1].String(), rows[2].String()}
+}
+
+// framedDataLeft is the Data cards left on the table as a row of cards,
+// a stack of two marked ×2 in its top border; ok is false when none are
+// left (the compact "none" says it in one line).
+func (b *Board) framedDataLeft() (lines []string, ok bool) {
+	var cs []card
+	for k := range cg.DataKinds {
+		switch n := b.v.DataField[k]; {
+		case n == 1:
+			cs = append(cs, card{face: cg.DataLabel(k)})
+		case n > 1:
+			cs = append(cs, card{label: fmt.Sprintf("×%d", n), face: cg.DataLabel(k)})
+		}
+	}
+	if len(cs) == 0 {
+		return nil, false
+	}
+	row := b.cardRow(cs, -1, nil)
+	head := " " + b.paint.Heading.Render(fmt.Sprintf("%-11s", "Data left")) + " "
+	pad := strings.Repeat(" ", 13)
+	return []string{head + row[0], pad + row[1], pad + row[2]}, true
+}
+
+// composerCards is the hacking turn with framed cards: a row of the Data
+// cards that may be taken, a row of the face-up Hack cards, and a line of
+// the players who may receive one. The arrows follow the rows: ↑/↓ move
+// between them, ←/→ along one (updateComposer). The focused row is marked
+// ▸, the card chosen in each row has a heavy frame, the receiver brackets.
+//
+//	▸ Data    ╭─────╮ ┏━━━━━┓
+//	  not in  │ A–B │ ┃00–19┃
+//	          ╰─────╯ ┗━━━━━┛
+//	  Hack    ┏1 L━━┓ ╭2 X1─╮
+//	  deck 10 ┃ B E ┃ │02468│
+//	          ┗━━━━━┛ ╰─────╯
+//	  To      [Bo]  Kai
+func (b *Board) composerCards() []string {
+	v := b.v
+	focus := b.focusCol()
+	label := func(c int, head, sub string) [3]string {
+		mark, h := "  ", b.paint.Dim.Render(fmt.Sprintf("%-8s", head))
+		if c == focus {
+			mark, h = b.paint.Selected.Render("▸")+" ", b.paint.Heading.Render(fmt.Sprintf("%-8s", head))
+		}
+		return [3]string{" " + mark + h, "   " + b.paint.Dim.Render(fmt.Sprintf("%-8s", sub)), strings.Repeat(" ", 11)}
+	}
+	chosen := func(c int) *widget.Painter {
+		if c == focus {
+			return b.paint.Selected
+		}
+		return b.paint.Strong
+	}
+	var out []string
+	add := func(l [3]string, row [3]string) {
+		for i := range l {
+			out = append(out, strings.TrimRight(l[i]+" "+row[i], " "))
+		}
+	}
+	data := make([]card, len(v.Takeable))
+	for i, k := range v.Takeable {
+		data[i] = card{face: cg.DataLabel(k)}
+	}
+	dataRow := b.cardRow(data, b.dataCur, chosen(colData))
+	if len(data) == 0 {
+		dataRow = [3]string{"", b.paint.Dim.Render("none fits"), ""}
+	}
+	add(label(colData, "Data", "not in"), dataRow)
+	add(label(colHack, "Hack", fmt.Sprintf("deck %d", v.HackDeck)), b.cardRow(b.hackCards(), b.hackCur, chosen(colHack)))
+	to := make([]string, len(v.Recipients))
+	for i, r := range v.Recipients {
+		n := widget.Truncate(b.name(r), 14, "…")
+		if i == b.toCur {
+			n = chosen(colTo).Render("[" + n + "]")
+		}
+		to[i] = n
+	}
+	l := label(colTo, "To", "")
+	out = append(out, l[0]+" "+strings.Join(to, "  "))
+	return out
+}
+
+// composerFramed says the panel is the composer with framed cards, which
+// may be wider than the left part of a wide board (see lowerBlock).
+func (b *Board) composerFramed() bool {
+	return b.canHack() && !b.entry && b.framedTable()
+}
