@@ -60,6 +60,9 @@ type codingDriver struct {
 	t       *testing.T
 	players []*term
 	taps    int // claims a human won in the race
+	// framed counts the hacking turns drawn with framed cards: the chosen
+	// Hack card in a heavy frame and the arrows along the rows.
+	framed int
 }
 
 // codingMove is the key the player should press on screen now, or "" when
@@ -103,6 +106,10 @@ func (d *codingDriver) step() bool {
 	}
 	screen := p.screen()
 	before, _ := seen.Turn(screen)
+	if help := helpLine(screen); strings.Contains(help, "enter hack") && strings.Contains(screen, "┗━━━━━┛") &&
+		(strings.Contains(help, "←/→ choose") || !strings.Contains(help, "↑/↓")) {
+		d.framed++
+	}
 	if move == "t" {
 		d.tapAndAnswer(p, screen)
 		return true
@@ -251,7 +258,12 @@ func TestCodingCounterCrackingTwoKeysOverSSH(t *testing.T) {
 	ann.waitUntil("bob ready", func(s string) bool { return regexp.MustCompile(`bob\s+(✓ )?ready`).MatchString(s) })
 	ann.send("s")
 
-	(&codingDriver{t: t, players: []*term{ann, bob}}).playToEnd()
+	d := &codingDriver{t: t, players: []*term{ann, bob}}
+	d.playToEnd()
+	// Two players at 100×30 have room for framed Data and Hack cards.
+	if d.framed == 0 {
+		t.Errorf("no hacking turn was drawn with framed cards and the arrows along their rows")
+	}
 	end := ann.screen()
 	assertWinner(t, end)
 	assertWinner(t, bob.screen())
