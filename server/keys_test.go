@@ -355,10 +355,11 @@ func connGoroutines(t *testing.T) (int, string) {
 
 // TestIdleSessionsHoldFewGoroutines counts what an idle interactive
 // session keeps on the server: the SSH library's six per connection, the
-// session's request filter, its input pump, its program's event loop,
-// command runner and once-a-second ticker. Bubble Tea's input reader (two),
-// the resize forwarder, the idle watchdog and the screen writer held five
-// more before; they now exist only while they have work.
+// session's request filter, its input pump, its program's event loop and
+// command runner. Bubble Tea's input reader (two), the resize forwarder,
+// the idle watchdog and the screen writer held five more before, and
+// Bubble Tea's renderer ticker one (quietStart stops it); they now exist
+// only while they have work.
 func TestIdleSessionsHoldFewGoroutines(t *testing.T) {
 	const sessions = 8
 	ts := startServer(t, func(c *Config) { c.MaxSessionsPerIP = sessions })
@@ -372,7 +373,7 @@ func TestIdleSessionsHoldFewGoroutines(t *testing.T) {
 			waitFor(t, "the resize", func() bool { return contains(out.String(), "READY 100x30") })
 		}
 	}
-	const want = 11
+	const want = 10
 	limit := want*sessions + 1 // and the accept loop
 	var n int
 	var dump string

@@ -60,15 +60,17 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	// Bubble Tea's own renderer is off: it would wake every session at its
 	// frame rate, changed or not. The program runs frame.Hook around the
 	// panic guard; the hook hands each view to the frame renderer, which
-	// draws only when the view changes, so Bubble Tea's one-tick-a-second
-	// ticker finds nothing to write. Options are built here rather than
+	// draws only when the view changes. Bubble Tea still starts a ticker
+	// for its renderer (once a second at the least); quietStart stops it
+	// as soon as the program runs. Options are built here rather than
 	// with wish's MakeOptions, which would replace our filter.
 	// Bubble Tea's input reader is off too: it builds a 131 KB key table
 	// and runs two goroutines for every session. Input is metered, decoded
 	// (keyScanner) and sent to the program by keyInput, which holds no
 	// goroutine while the player is idle.
 	guard := newGuard(model, log)
-	p := tea.NewProgram(frame.NewHook(guard, scr),
+	quiet := &quietStart{Model: frame.NewHook(guard, scr)}
+	p := tea.NewProgram(quiet,
 		tea.WithContext(ctx),
 		tea.WithInput(nil),
 		tea.WithOutput(io.Discard),
@@ -85,6 +87,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 			return s.filterMsg(m, msg)
 		}),
 	)
+	quiet.p = p
 
 	defer s.startWatchdog(cancel, &lastInput, time.Now())()
 	// The program's input is detached when it ends, so that input typed
@@ -123,6 +126,43 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		return 1
 	}
 	return 0
+}
+
+// quietStart is the model a session's program runs: the frame hook's,
+// with an Init that stops Bubble Tea's renderer goroutine once the program
+// has started it. That goroutine ticks at least once a second (WithFPS has
+// no lower setting) to flush output that goes to io.Discard here, since
+// the frame renderer draws instead: with 10,000 sessions held it was
+// 10,000 wake-ups a second, 99 % of what an idle server's goroutines did,
+// and a keypress arriving behind a bunch of them waited its turn for a
+// core (BENCHMARKS.md, issue 20; TestIdleSessionsDoNotWake).
+//
+// ReleaseTerminal is Bubble Tea's way to stop it: it stops the renderer
+// and the input reader (which is off here) and leaves the event loop
+// running, as it does while another program has the terminal. Bubble Tea
+// owns no terminal in a session, so releasing it loses nothing; nothing
+// restores it (suspending is turned into resuming by filterMsg, and
+// sessions exec nothing). The call waits half a second for an input
+// reader that was never started, so it runs on a goroutine of its own,
+// started from Init, which Bubble Tea calls after starting the ticker.
+type quietStart struct {
+	tea.Model
+	p *tea.Program // set before the program runs
+}
+
+// Init stops Bubble Tea's renderer ticker, then runs the model's Init.
+func (q *quietStart) Init() tea.Cmd {
+	go func() { _ = q.p.ReleaseTerminal() }()
+	return q.Model.Init()
+}
+
+// Update runs the model's Update and stays the program's model.
+func (q *quietStart) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := q.Model.Update(msg)
+	if next != nil {
+		q.Model = next
+	}
+	return q, cmd
 }
 
 // screenCloseWait bounds how long a leaving session waits for its client
