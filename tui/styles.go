@@ -74,7 +74,11 @@ func lightPalette() palette {
 // pieces are the colours of tiles and cards: the same on every background.
 // Each fill has an ink that reads on it, and a framed piece's border
 // (drawn in the terminal's own foreground) sets it off from the
-// background, so a black tile on a black terminal is still a tile.
+// background, so a black tile on a black terminal is still a tile. A
+// compact piece has no frame: its fill alone sets it off, so the black and
+// white fills are greys that stand apart from dark and light terminals
+// alike (TestPiecesStandOffTheBackground); a white of #EEEEEE read as
+// plain text on a white terminal.
 type pieces struct {
 	inkLight, inkDark               color.Color
 	fillBlack, fillWhite, fillGreen color.Color
@@ -90,7 +94,7 @@ func pieceColours() pieces {
 	c := lipgloss.Color
 	return pieces{
 		inkLight: c("#FFFFFF"), inkDark: c("#000000"),
-		fillBlack: c("#303030"), fillWhite: c("#EEEEEE"), fillGreen: c("#17702C"),
+		fillBlack: c("#4E4E4E"), fillWhite: c("#C6C6C6"), fillGreen: c("#17702C"),
 		ifThenFill: [3]color.Color{c("#FFF3A8"), c("#C6DCFF"), c("#FFCACA")},
 		ifThenInk:  [3]color.Color{c("#6E5600"), c("#0B3DB0"), c("#A00000")},
 	}

@@ -157,6 +157,33 @@ func TestPiecesLookTheSameOnEveryBackground(t *testing.T) {
 	}
 }
 
+// TestPiecesStandOffTheBackground: a compact piece (a tile or card drawn
+// without a frame) is told from the text around it only by its fill, so
+// the black, white and green fills differ from every background checked,
+// dark and light, by at least pieceEdge. The white fill was #EEEEEE, 1.16:1
+// on a white terminal, where a white tile read as plain text; the black
+// #303030 was 1.06:1 on One Dark. If Then's pale fills are told by their
+// hue, which a luminance ratio does not measure, and their cards are
+// bracketed.
+func TestPiecesStandOffTheBackground(t *testing.T) {
+	bc := newStyles(true).board.breakcode
+	for name, s := range map[string]lipgloss.Style{"black": bc.TileBlack, "white": bc.TileWhite, "green": bc.TileGreen} {
+		for _, dark := range []bool{true, false} {
+			for bgName, bg := range backgrounds(dark) {
+				if r := contrast(s.GetBackground(), bg); r < pieceEdge {
+					t.Errorf("a %s piece's fill on a %s terminal: %.2f:1, under %.1f:1", name, bgName, r, pieceEdge)
+				}
+			}
+		}
+	}
+}
+
+// pieceEdge is the least contrast between a piece's fill and the terminal's
+// background at which, in the xterm screenshots, a compact piece reads as a
+// block rather than as text. It is no WCAG figure: WCAG's 3:1 for shapes
+// would leave no light fill on a light terminal.
+const pieceEdge = 1.5
+
 // TestColoursReadOn16ColourTerminals: on terminals of 16 colours, whose
 // colours are the theme's own, grey is the terminal's bright black (not
 // white, near invisible on a light background) and news its yellow (not

@@ -56,8 +56,8 @@ func ColourPieces() Pieces {
 	ink := [3]color.Color{c("#6E5600"), c("#0B3DB0"), c("#A00000")}
 	fill := [3]color.Color{c("#FFF3A8"), c("#C6DCFF"), c("#FFCACA")}
 	p := Pieces{
-		Black:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#303030")),
-		White:  lipgloss.NewStyle().Foreground(c("#000000")).Background(c("#EEEEEE")),
+		Black:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#4E4E4E")),
+		White:  lipgloss.NewStyle().Foreground(c("#000000")).Background(c("#C6C6C6")),
 		Green:  lipgloss.NewStyle().Bold(true).Foreground(c("#FFFFFF")).Background(c("#17702C")),
 		Hidden: lipgloss.NewStyle().Foreground(c("#949494")),
 	}
