@@ -31,6 +31,9 @@ type Session struct {
 	Context context.Context
 	// Environ is the client's environment (capped), with TERM set.
 	Environ []string
+	// SSH is the command that opens this arcade in a terminal, to which a
+	// command is added: "ssh -t -p 2222 play.example.org" (+ " replay ID").
+	SSH string
 }
 
 // AppFunc builds the Bubble Tea model for one interactive session. If the

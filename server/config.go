@@ -47,6 +47,12 @@ const (
 type Config struct {
 	// Addr is the TCP address to listen on, e.g. ":2222".
 	Addr string
+	// PublicHost is the host players connect to, "HOST" or "HOST:PORT",
+	// for the commands the server tells them to run ("ssh -t -p 2222
+	// play.example.org replay ID"). Empty: the host the server listens on
+	// (localhost when it listens on every address); without a port, the
+	// port it listens on.
+	PublicHost string
 	// HostKeyPath is the ed25519 host key file. It is created with mode 0600
 	// (its directory 0700) when missing.
 	HostKeyPath string

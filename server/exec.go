@@ -23,30 +23,55 @@ const (
 	historySize = 20
 )
 
-const helpText = `Codebreakers: deduction card games over SSH.
+// helpLines are the commands the help lists, with what each does: tty
+// marks the ones that need a terminal (ssh -t).
+var helpLines = []struct {
+	head string
+	cmds []helpCmd
+}{
+	{"Play:", []helpCmd{
+		{false, "", "open the arcade (needs a terminal)"},
+		{true, "join CODE", "sit at a table by its join code"},
+		{true, "watch CODE", "watch a table live"},
+		{true, "replay ID", "step through a finished game"},
+	}},
+	{"Without a terminal:", []helpCmd{
+		{false, "help", "this text"},
+		{false, "history", "your last games, newest first"},
+		{false, "stats", "games played and won"},
+		{false, "replay ID", "a finished game as text, every hand shown, and its analysis: the bits\neach move gained, the best move available, each player's accuracy"},
+		{false, "top [GAME]", "the best-rated players (of every game, or one)"},
+		{false, "profile HANDLE", "a player's ratings, record and recent games"},
+		{false, "puzzle", "today's puzzle of every game"},
+		{false, "puzzle GAME", "one game's puzzle: the position and the moves"},
+		{false, "puzzle GAME N", "answer it with move N (once a day, with a key)"},
+	}},
+}
 
-Play:
-  ssh HOST                    open the arcade (needs a terminal)
-  ssh -t HOST join CODE       sit at a table by its join code
-  ssh -t HOST watch CODE      watch a table live
-  ssh -t HOST replay ID       step through a finished game
+// helpCmd is one command of the help.
+type helpCmd struct {
+	tty        bool
+	args, desc string
+}
 
-Without a terminal:
-  ssh HOST help               this text
-  ssh HOST history            your last games, newest first
-  ssh HOST stats              games played and won
-  ssh HOST replay ID          a finished game as text, every hand shown, and its
-                              analysis: the bits each move gained, the best
-                              move available, each player's accuracy
-  ssh HOST top [GAME]         the best-rated players (of every game, or one)
-  ssh HOST profile HANDLE     a player's ratings, record and recent games
-  ssh HOST puzzle             today's puzzle of every game
-  ssh HOST puzzle GAME        one game's puzzle: the position and the moves
-  ssh HOST puzzle GAME N      answer it with move N (once a day, with a key)
-
-Your account is your SSH key: connect with the same key to keep your handle,
-history and seats. Without a key you play as a guest and nothing is kept.
-`
+// helpText is the help, every command written as players run it on this
+// server (a real host and port make them long), what it does under it.
+func (s *Server) helpText() string {
+	var b strings.Builder
+	b.WriteString("Codebreakers: deduction card games over SSH.\n")
+	for _, g := range helpLines {
+		b.WriteString("\n" + g.head + "\n")
+		for _, c := range g.cmds {
+			b.WriteString("  " + s.sshRun(c.tty, c.args) + "\n")
+			for d := range strings.SplitSeq(c.desc, "\n") {
+				b.WriteString("      " + d + "\n")
+			}
+		}
+	}
+	b.WriteString("\nYour account is your SSH key: connect with the same key to keep your handle,\n" +
+		"history and seats. Without a key you play as a guest and nothing is kept.\n")
+	return b.String()
+}
 
 // sanitizeArgs cleans the exec command: at most a few arguments, each
 // stripped of escapes and control characters and cut short. The command
@@ -88,23 +113,23 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 	switch name {
 	case "":
 		if !hasPty {
-			writeLine(sess.Stderr(), "Codebreakers is played in a terminal: run `ssh -t HOST`. Try `ssh HOST help`.")
+			writeLine(sess.Stderr(), "Codebreakers is played in a terminal: run `"+s.sshRun(true, "")+"`. Try `"+s.sshRun(false, "help")+"`.")
 			return 1
 		}
 		return s.runProgram(ctx, cancel, sess, id, Start{}, box, env)
 	case "join", "watch":
 		if arg == "" {
-			writeLine(sess.Stderr(), fmt.Sprintf("Say which table: ssh -t HOST %s CODE", name))
+			writeLine(sess.Stderr(), "Say which table: "+s.sshRun(true, name+" CODE"))
 			return 1
 		}
 		if !hasPty {
-			writeLine(sess.Stderr(), fmt.Sprintf("That needs a terminal: ssh -t HOST %s %s", name, arg))
+			writeLine(sess.Stderr(), "That needs a terminal: "+s.sshRun(true, name+" "+arg))
 			return 1
 		}
 		return s.runProgram(ctx, cancel, sess, id, Start{Kind: name, Arg: strings.ToUpper(arg)}, box, env)
 	case "replay":
 		if arg == "" {
-			writeLine(sess.Stderr(), "Say which game: ssh HOST replay ID (ids are listed by `ssh HOST history`).")
+			writeLine(sess.Stderr(), "Say which game: "+s.sshRun(false, "replay ID")+" (ids are listed by `"+s.sshRun(false, "history")+"`).")
 			return 1
 		}
 		if hasPty {
@@ -112,7 +137,7 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 		}
 		return s.execReplay(ctx, out, sess.Stderr(), strings.ToUpper(arg))
 	case "help", "--help", "-h":
-		_, _ = io.WriteString(out, helpText)
+		_, _ = io.WriteString(out, s.helpText())
 		return 0
 	case "history":
 		return s.execHistory(out, sess.Stderr(), id)
@@ -132,7 +157,7 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 		}
 		return s.execPuzzle(ctx, out, sess.Stderr(), id, arg, more)
 	default:
-		writeLine(sess.Stderr(), fmt.Sprintf("Unknown command %q. Try `ssh HOST help`.", name))
+		writeLine(sess.Stderr(), fmt.Sprintf("Unknown command %q. Try `%s`.", name, s.sshRun(false, "help")))
 		return 1
 	}
 }
@@ -153,14 +178,14 @@ func (s *Server) execHistory(out, errOut io.Writer, id Identity) int {
 		return 1
 	}
 	if len(games) == 0 {
-		writeLine(out, "No finished games yet. Play one with `ssh -t HOST`!")
+		writeLine(out, "No finished games yet. Play one with `"+s.sshRun(true, "")+"`!")
 		return 0
 	}
 	head := "Your last game"
 	if len(games) > 1 {
 		head = fmt.Sprintf("Your last %d games, newest first", len(games))
 	}
-	writeLine(out, head+" (replay with `ssh HOST replay ID`):")
+	writeLine(out, head+" (replay with `"+s.sshRun(false, "replay ID")+"`):")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	_, _ = fmt.Fprintln(tw, "ID\tGAME\tFINISHED (UTC)\tRESULT\tMOVES\tPLAYERS")
 	for _, g := range games {
@@ -206,7 +231,7 @@ func (s *Server) execReplay(ctx context.Context, out, errOut io.Writer, gameID s
 	}
 	g, err := s.cfg.Records.Game(gameID)
 	if errors.Is(err, storage.ErrNotFound) {
-		writeLine(errOut, fmt.Sprintf("No finished game has the id %q. `ssh HOST history` lists yours.", gameID))
+		writeLine(errOut, fmt.Sprintf("No finished game has the id %q. `%s` lists yours.", gameID, s.sshRun(false, "history")))
 		return 1
 	}
 	if err != nil {

@@ -80,7 +80,7 @@ func (s *Server) execTop(out, errOut io.Writer, arg string) int {
 			writeLine(errOut, fmt.Sprintf("No game is called %q. Try one of: %s.", arg, strings.Join(games, ", ")))
 			return 1
 		case !storage.RatedGame(id):
-			writeLine(errOut, fmt.Sprintf("%s is played as a team, so it has no ratings; `ssh HOST profile HANDLE` shows a player's levels cleared.", s.gameName(id)))
+			writeLine(errOut, fmt.Sprintf("%s is played as a team, so it has no ratings; `%s` shows a player's levels cleared.", s.gameName(id), s.sshRun(false, "profile HANDLE")))
 			return 1
 		}
 		games = []string{id}
@@ -127,7 +127,7 @@ func handleText(h string) string {
 // recent games.
 func (s *Server) execProfile(out, errOut io.Writer, arg string) int {
 	if arg == "" {
-		writeLine(errOut, "Say whose profile: ssh HOST profile HANDLE")
+		writeLine(errOut, "Say whose profile: "+s.sshRun(false, "profile HANDLE"))
 		return 1
 	}
 	if s.cfg.Records == nil {
@@ -136,7 +136,7 @@ func (s *Server) execProfile(out, errOut io.Writer, arg string) int {
 	}
 	p, err := s.cfg.Records.Profile(arg, profileRecent)
 	if errors.Is(err, storage.ErrNotFound) {
-		writeLine(errOut, fmt.Sprintf("Nobody has the handle %q. `ssh HOST top` lists the best players.", arg))
+		writeLine(errOut, fmt.Sprintf("Nobody has the handle %q. `%s` lists the best players.", arg, s.sshRun(false, "top")))
 		return 1
 	}
 	if err != nil {
@@ -184,7 +184,7 @@ func (s *Server) execProfile(out, errOut io.Writer, arg string) int {
 		writeLine(out, "No finished games yet.")
 		return 0
 	}
-	writeLine(out, "Recent games (replay with `ssh HOST replay ID`):")
+	writeLine(out, "Recent games (replay with `"+s.sshRun(false, "replay ID")+"`):")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	for _, g := range p.Recent {
 		_, _ = fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", textsafe.Clean(g.ID, storage.GameIDLen).String(), s.gameName(g.Game), g.Outcome,

@@ -41,6 +41,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		Start:    start,
 		Context:  ctx,
 		Environ:  env,
+		SSH:      s.sshRun(true, ""),
 	})
 	log := s.log.With("remote", remote, "account", id.Account)
 	profile := colorprofile.Env(env)

@@ -39,7 +39,7 @@ func (s *Server) execPuzzle(ctx context.Context, out, errOut io.Writer, id Ident
 	}
 	gameID, ok := s.puzzleGame(game)
 	if !ok {
-		writeLine(errOut, fmt.Sprintf("There is no game %q. Try `ssh HOST puzzle` for the list.", textsafe.Clean(game, 20).String()))
+		writeLine(errOut, fmt.Sprintf("There is no game %q. Try `%s` for the list.", textsafe.Clean(game, 20).String(), s.sshRun(false, "puzzle")))
 		return 1
 	}
 	if answer == "" {
@@ -47,7 +47,7 @@ func (s *Server) execPuzzle(ctx context.Context, out, errOut io.Writer, id Ident
 	}
 	n, err := strconv.Atoi(answer)
 	if err != nil {
-		writeLine(errOut, "Answer with the number of a move, like: ssh HOST puzzle "+gameID+" 2")
+		writeLine(errOut, "Answer with the number of a move, like: "+s.sshRun(false, "puzzle "+gameID+" 2"))
 		return 1
 	}
 	if account == "" {
@@ -74,7 +74,7 @@ func (s *Server) execPuzzle(ctx context.Context, out, errOut io.Writer, id Ident
 	if err != nil {
 		return s.puzzleFailed(errOut, err)
 	}
-	for _, l := range puzzleResult(d) {
+	for _, l := range puzzleResult(d, s.sshRun(false, "replay "+d.Puzzle.GameID)) {
 		writeLine(out, l)
 	}
 	return 0
@@ -141,7 +141,7 @@ func (s *Server) puzzleList(ctx context.Context, out, errOut io.Writer, account 
 		writeLine(out, fmt.Sprintf("  %-16s %-12s %s", info.Name, info.ID, status))
 	}
 	writeLine(out, "")
-	writeLine(out, "See one: ssh HOST puzzle GAME    answer: ssh HOST puzzle GAME N")
+	writeLine(out, "See one: "+s.sshRun(false, "puzzle GAME")+"    answer: "+s.sshRun(false, "puzzle GAME N"))
 	return 0
 }
 
@@ -176,7 +176,7 @@ func (s *Server) puzzleShow(ctx context.Context, out, errOut io.Writer, account,
 	writeLine(out, "You knew: "+textsafe.Clean(p.Knew, 300).String()+".")
 	if d.Try != nil {
 		writeLine(out, "")
-		for _, l := range puzzleResult(d) {
+		for _, l := range puzzleResult(d, s.sshRun(false, "replay "+d.Puzzle.GameID)) {
 			writeLine(out, l)
 		}
 		return 0
@@ -186,13 +186,14 @@ func (s *Server) puzzleShow(ctx context.Context, out, errOut io.Writer, account,
 		writeLine(out, fmt.Sprintf("  %2d  %s", i+1, textsafe.Clean(o.Label, 200).String()))
 	}
 	writeLine(out, "")
-	writeLine(out, fmt.Sprintf("Answer once today: ssh HOST puzzle %s N", game))
+	writeLine(out, "Answer once today: "+s.sshRun(false, "puzzle "+game+" N"))
 	return 0
 }
 
 // puzzleResult is what an answer earned: every move's bits, the best and
-// the player's own, the streak and the day's solvers.
-func puzzleResult(d puzzle.Day) []string {
+// the player's own, the streak and the day's solvers; replay is the
+// command that replays the puzzle's game.
+func puzzleResult(d puzzle.Day, replay string) []string {
 	p, t := d.Puzzle, d.Try
 	var out []string
 	if t.Solved {
@@ -218,7 +219,7 @@ func puzzleResult(d puzzle.Day) []string {
 	if len(names) > 0 {
 		line += ", first to last: " + strings.Join(names, ", ")
 	}
-	out = append(out, line+".", fmt.Sprintf("From game %s, move %d: ssh HOST replay %s shows what followed.", p.GameID, p.Move+1, p.GameID))
+	out = append(out, line+".", fmt.Sprintf("From game %s, move %d: %s shows what followed.", p.GameID, p.Move+1, replay))
 	return out
 }
 

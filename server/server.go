@@ -54,6 +54,8 @@ type Server struct {
 	// both nil without Config.Cluster.
 	nodeSSH *ssh.Server
 	links   *nodeLinks
+	// connect is the command players run to reach this server (SSHCommand).
+	connect connect
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -75,6 +77,10 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	pub, err := parsePublicHost(cfg.PublicHost)
+	if err != nil {
+		return nil, err
+	}
 	signer, err := LoadOrCreateHostKey(cfg.HostKeyPath)
 	if err != nil {
 		return nil, err
@@ -86,6 +92,7 @@ func New(cfg Config) (*Server, error) {
 		guests: newGuestNames(),
 		live:   make(map[*liveSession]struct{}),
 	}
+	s.connect.pub = pub
 	srv, err := wish.NewServer(
 		// The host key goes in first: with none, wish writes a fresh key
 		// into the working directory.
@@ -147,7 +154,10 @@ func (s *Server) ListenAndServe() error {
 
 // Serve serves connections from ln until Shutdown or Close; it then returns
 // ErrServerClosed.
-func (s *Server) Serve(ln net.Listener) error { return s.serveOn(s.ssh, ln, "listening") }
+func (s *Server) Serve(ln net.Listener) error {
+	s.connect.listening(ln.Addr().String())
+	return s.serveOn(s.ssh, ln, "listening")
+}
 
 // serveOn serves srv on ln until Shutdown or Close, keeping ln so that
 // Shutdown closes it; msg is the line logged once it listens.
@@ -400,7 +410,7 @@ func (s *Server) handleSession(sess ssh.Session) {
 		}
 		if len(raw) > maxCommandBytes {
 			s.abuse("long command", id.Account, st.ip, fmt.Sprintf("%d-byte command refused", len(raw)))
-			writeLine(sess.Stderr(), "That command is too long. Try `ssh HOST help`.")
+			writeLine(sess.Stderr(), "That command is too long. Try `"+s.sshRun(false, "help")+"`.")
 			return
 		}
 	}

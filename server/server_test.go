@@ -169,7 +169,7 @@ func TestExecHelpAndUnknownCommand(t *testing.T) {
 	c := dial(t, ts.addr, withKey(newKey(t)))
 
 	out, _, code := run(t, c, "help")
-	if code != 0 || !strings.Contains(out, "ssh -t HOST join CODE") {
+	if code != 0 || !strings.Contains(out, "127.0.0.1 join CODE") {
 		t.Errorf("help = %q (exit %d)", out, code)
 	}
 	_, errOut, code := run(t, c, "rm -rf \x1b[2J/")
@@ -180,7 +180,7 @@ func TestExecHelpAndUnknownCommand(t *testing.T) {
 		t.Errorf("unknown command message = %q", errOut)
 	}
 	_, errOut, code = run(t, c, "join KQ7M4X")
-	if code != 1 || !strings.Contains(errOut, "ssh -t HOST join KQ7M4X") {
+	if code != 1 || !strings.Contains(errOut, "127.0.0.1 join KQ7M4X") {
 		t.Errorf("join without a terminal = %q (exit %d), want advice to use -t", errOut, code)
 	}
 	_, errOut, code = run(t, c, "")

@@ -67,10 +67,11 @@ func TestEndScreenShowsTheGameID(t *testing.T) {
 		store := newFakeStore()
 		store.games[g.ID] = g
 		m := newTestApp(t, &fakeHub{conn: conn}, store, 80, 24)
+		m.ssh = "ssh -t -p 2200 play.example.org" // as the server says players reach it
 		run(t, m, m.pushTable(conn))
 		m.draw()
 		s := screenText(m)
-		if !strings.Contains(s, "Game 8F3K2 is saved") || !strings.Contains(s, "ssh -t <this server> replay 8F3K2") ||
+		if flat := strings.Join(strings.Fields(s), " "); !strings.Contains(s, "Game 8F3K2 is saved") || !strings.Contains(flat, "run ssh -t -p 2200 play.example.org replay 8F3K2") ||
 			!strings.Contains(s, "V replay") || !strings.Contains(s, "press V to replay") {
 			t.Errorf("viewer %v: the end screen does not say how to replay the game:\n%s", viewer, s)
 		}

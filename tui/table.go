@@ -465,7 +465,7 @@ func (s *tableScreen) strip(a *app, w int) []string {
 			if s.ratings != "" && s.ratingsOf == id {
 				say(a.st.strong, s.ratings)
 			}
-			say(a.st.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run ssh -t <this server> replay "+id)
+			say(a.st.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run "+a.ssh+" replay "+id)
 		}
 	case s.view.Notice != "":
 		say(a.st.notice, textsafe.Cut(s.view.Notice, 300))
@@ -508,7 +508,7 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 	}
 	b.WriteString("\n  " + a.st.strong.Render(v.Game.Name) + " · " + vis + " table · code " + a.st.strong.Render(formatCode(v.Code)) + "\n")
 	b.WriteString("  " + a.st.dim.Render("Share the code: friends choose Join with a code on the home screen,") + "\n")
-	b.WriteString("  " + a.st.dim.Render("or connect with: ssh -t <this server> join "+formatCode(v.Code)) + "\n\n")
+	b.WriteString("  " + a.st.dim.Render("or connect with: "+a.ssh+" join "+formatCode(v.Code)) + "\n\n")
 	for i, seat := range v.Seats {
 		mark := "  "
 		if v.You.IsSeat(engine.Seat(i)) {

@@ -107,7 +107,16 @@ func TestWaitingRoomReadyAndStart(t *testing.T) {
 	conn := newFakeConn(v)
 	m := openTable(t, conn)
 	out := screenText(m)
-	for _, want := range []string{"KQ7-M4X", "— open —", "Press s to start", "r ready", "s start"} {
+	for _, want := range []string{"KQ7-M4X", "— open —", "Press s to start", "r ready", "s start", "connect with: ssh -t HOST join KQ7-M4X"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("waiting room lacks %q:\n%s", want, out)
+		}
+	}
+	// The command to join is the one players run to reach this server.
+	m.ssh = "ssh -t -p 2200 play.example.org"
+	m.draw()
+	out = screenText(m)
+	for _, want := range []string{"connect with: ssh -t -p 2200 play.example.org join KQ7-M4X"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("waiting room lacks %q:\n%s", want, out)
 		}

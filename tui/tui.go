@@ -106,6 +106,10 @@ type Session struct {
 	// Colours is what the terminal can show; with 16 colours (ANSI) the
 	// greys and news use the terminal theme's own (see basicPalette).
 	Colours colorprofile.Profile
+	// SSH is the command that opens this arcade in a terminal, as players
+	// run it ("ssh -t -p 2222 play.example.org"): the hints add a command
+	// to it ("… replay ID"). Empty: "ssh -t HOST".
+	SSH string
 }
 
 // New returns the root model of one session.
@@ -198,6 +202,7 @@ type app struct {
 	minRated int
 	ctx      context.Context
 	id       lobby.Identity
+	ssh      string // Session.SSH
 	start    Start
 
 	width, height int
@@ -256,7 +261,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 	}
 	a := &app{
 		hub: h, store: deps.Store, games: games, logger: logger, ctx: ctx, analyst: deps.Analyst, puzzles: deps.Puzzles,
-		id: s.Identity, start: s.Start,
+		id: s.Identity, start: s.Start, ssh: cmp.Or(s.SSH, "ssh -t HOST"),
 		st: &looksFor(true, s.Colours == colorprofile.ANSI).st, km: &looksFor(true, false).km,
 		pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
 		quickLevels: map[string]string{},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net"
 	"regexp"
 	"strings"
 	"testing"
@@ -165,6 +166,9 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	ann := openTerm(t, dial(t, addr, withKey(annKey)), "ann", termW, termH, "")
 	register(ann, "ann")
 	code := createTable(ann)
+	// The way to join is said with this server's real port and host.
+	_, port, _ := net.SplitHostPort(addr)
+	ann.waitFor("or connect with: ssh -t -p " + port + " 127.0.0.1 join")
 
 	bob := openTerm(t, dial(t, addr, withKey(bobKey)), "bob", termW, termH, "join "+code)
 	register(bob, "bob")

@@ -38,6 +38,7 @@ const dbFile = "codebreakers.db"
 // serveOptions are the settings of `codebreakers serve`.
 type serveOptions struct {
 	Addr             string
+	PublicHost       string
 	DataDir          string
 	HostKey          string
 	MaxSessions      int
@@ -144,6 +145,7 @@ func durationSetting(p *time.Duration, def time.Duration, name, env, usage strin
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o serveOptions, err error) {
 	settings := []setting{
 		stringSetting(&o.Addr, server.DefaultAddr, "addr", "CODEBREAKERS_ADDR", "address to listen on"),
+		stringSetting(&o.PublicHost, "", "public-host", "CODEBREAKERS_PUBLIC_HOST", "HOST or HOST:PORT players connect to, shown in commands such as ssh -t -p PORT HOST replay ID (default: the listening host, localhost when it is every address, and port)"),
 		stringSetting(&o.DataDir, "./data", "data-dir", "CODEBREAKERS_DATA_DIR", "directory for the database and host key (created 0700)"),
 		stringSetting(&o.HostKey, "", "host-key", "CODEBREAKERS_HOST_KEY", "ed25519 host key file, created when missing (default DATA_DIR/host_ed25519)"),
 		intSetting(&o.MaxSessions, server.DefaultMaxSessions, "max-sessions", "CODEBREAKERS_MAX_SESSIONS", "most sessions open at once on the server"),
@@ -348,6 +350,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		Analyst: in.analyst, Puzzles: puzzles}
 	srv, err := server.New(server.Config{
 		Addr:                     o.Addr,
+		PublicHost:               o.PublicHost,
 		HostKeyPath:              o.HostKey,
 		Logger:                   log,
 		IdleTimeout:              o.IdleTimeout,
@@ -377,6 +380,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 				Start:    tui.Start{Kind: s.Start.Kind, Arg: s.Start.Arg},
 				Context:  s.Context,
 				Colours:  colorprofile.Env(s.Environ),
+				SSH:      s.SSH,
 			})
 		},
 	})
