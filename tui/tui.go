@@ -631,6 +631,13 @@ func (a *app) render() string {
 	default:
 		keyLines = a.keyBarLines(s.shortHelp(a))
 		s.setSize(a, w, h-3-len(keyLines))
+		// Laying out may change which keys work (a notepad just opened
+		// learns that it scrolls): the bar shows the screen as drawn.
+		again := a.keyBarLines(s.shortHelp(a))
+		if len(again) != len(keyLines) {
+			s.setSize(a, w, h-3-len(again))
+		}
+		keyLines = again
 		bodyLines = s.body(a, w, h-3-len(keyLines))
 	}
 	bodyH := h - 3 - len(keyLines)

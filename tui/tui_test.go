@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -397,5 +398,37 @@ func TestPublicTablesJoinOrWatch(t *testing.T) {
 	}
 	if ts, ok := m.top().(*tableScreen); !ok || ts.seated() {
 		t.Fatalf("watching: %T", m.top())
+	}
+}
+
+// laidOutScreen offers a key only once it has been laid out, as a board's
+// notepad offers scrolling once it knows it is longer than the board.
+type laidOutScreen struct {
+	plainScreen
+	laidOut bool
+}
+
+func (s *laidOutScreen) title(*app) string              { return "laid out" }
+func (s *laidOutScreen) update(*app, tea.Msg) tea.Cmd   { return nil }
+func (s *laidOutScreen) body(_ *app, w, h int) []string { return wrapBlock("", w, h) }
+func (s *laidOutScreen) capturing() bool                { return false }
+func (s *laidOutScreen) setSize(*app, int, int)         { s.laidOut = true }
+func (s *laidOutScreen) shortHelp(a *app) []key.Binding {
+	if s.laidOut {
+		return []key.Binding{withHelp(a.km.down, "↑/↓", "scroll"), a.km.back}
+	}
+	return []key.Binding{a.km.back}
+}
+
+// TestKeyBarShowsTheScreenAsLaidOut: the key bar is made after the screen
+// is laid out for the frame, so a key that laying out makes work (a
+// notepad that turns out to scroll) is on the bar in that same frame; it
+// came a frame late (after the next key).
+func TestKeyBarShowsTheScreenAsLaidOut(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	m.push(&laidOutScreen{})
+	m.draw()
+	if out := screenText(m); !strings.Contains(out, "↑/↓ scroll") {
+		t.Errorf("the key bar lacks the key laying out made work:\n%s", out)
 	}
 }

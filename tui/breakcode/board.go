@@ -218,6 +218,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	switch {
 	case key.Matches(msg, b.km.Notes):
 		b.notepad, b.scroll = true, 0
+		b.layoutNotepad() // its key bar offers scrolling from the first frame
 	case key.Matches(msg, b.km.Up):
 		b.cursor = max(0, b.cursor-1)
 	case key.Matches(msg, b.km.Down):

@@ -573,3 +573,33 @@ func TestViewChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestNotepadOffersScrollAsItOpens: a notepad longer than the board offers
+// ↑/↓ scroll from the moment it opens; it showed only once a key had
+// scrolled it (its length was learnt at the next SetSize).
+func TestNotepadOffersScrollAsItOpens(t *testing.T) {
+	st := dealOpts(t, 3, 5, nil)
+	log := ask(t, st, 3)
+	view := st.View(engine.SeatViewer(st.Status().Active[0])).(bc.View)
+	b, _ := renderView(view, st.Status(), log, 80, 19)
+	b.Update(tea.KeyPressMsg(tea.Key{Code: 'n', Text: "n"}))
+	before := b.View()
+	b.Update(tea.KeyPressMsg(tea.Key{Code: tea.KeyDown}))
+	if b.View() == before {
+		t.Fatal("the notepad does not scroll at 80×19: the test checks nothing")
+	}
+	b.Update(tea.KeyPressMsg(tea.Key{Code: tea.KeyUp}))
+	var keys []string
+	for _, k := range b.ShortHelp() {
+		keys = append(keys, k.Help().Key+" "+k.Help().Desc)
+	}
+	b2, _ := renderView(view, st.Status(), log, 80, 19)
+	b2.Update(tea.KeyPressMsg(tea.Key{Code: 'n', Text: "n"}))
+	var first []string
+	for _, k := range b2.ShortHelp() {
+		first = append(first, k.Help().Key+" "+k.Help().Desc)
+	}
+	if !slices.Contains(first, "↑/↓ scroll") {
+		t.Errorf("a notepad that scrolls opens with keys %v (after a scroll: %v)", first, keys)
+	}
+}
