@@ -527,13 +527,21 @@ func playerNames(seats []storage.SeatRecord) string {
 	return strings.Join(names, ", ")
 }
 
+// shortHelp offers only the keys that do something now: moving takes two
+// games in the list, watching or replaying one.
 func (s *watchScreen) shortHelp(a *app) []key.Binding {
-	enter := withHelp(a.km.enter, "enter", "replay")
-	if s.tab == watchLive {
-		enter = withHelp(a.km.enter, "enter", "watch")
+	var ks []key.Binding
+	if s.rows() > 1 {
+		ks = append(ks, withHelp(a.km.up, "↑/↓", "move"))
 	}
-	return []key.Binding{withHelp(a.km.up, "↑/↓", "move"), enter, withHelp(a.km.tab, "tab", "live/finished/best"),
-		a.km.refresh, a.km.back, a.km.help}
+	if s.rows() > 0 {
+		enter := withHelp(a.km.enter, "enter", "replay")
+		if s.tab == watchLive {
+			enter = withHelp(a.km.enter, "enter", "watch")
+		}
+		ks = append(ks, enter)
+	}
+	return append(ks, withHelp(a.km.tab, "tab", "live/finished/best"), a.km.refresh, a.km.back, a.km.help)
 }
 
 // ---- Leaderboards ----

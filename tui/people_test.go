@@ -398,3 +398,23 @@ func TestLeaderboardOffersOnlyKeysThatWork(t *testing.T) {
 		checkFits(t, m, 80, 24)
 	}
 }
+
+// TestWatchOffersOnlyKeysThatWork: with nothing live, Watch offered "↑/↓
+// move · enter watch" over an empty list; it offers what works there (tab
+// to the finished games, refresh), and with one finished game, enter
+// (replay) without moving.
+func TestWatchOffersOnlyKeysThatWork(t *testing.T) {
+	m := peopleApp(t, &fakeHub{}, nil)
+	chooseHome(t, m, "Watch")
+	bar := func() string {
+		lines := strings.Split(strings.TrimRight(screenText(m), "\n "), "\n")
+		return lines[len(lines)-1]
+	}
+	if b := bar(); strings.Contains(b, "enter") || strings.Contains(b, "↑/↓") || !strings.Contains(b, "tab live/finished/best") || !strings.Contains(b, "esc back") {
+		t.Errorf("an empty live list's key bar: %q", b)
+	}
+	press(t, m, "tab") // the fake store has one finished game
+	if b := bar(); !strings.Contains(b, "enter replay") || strings.Contains(b, "↑/↓") {
+		t.Errorf("one finished game's key bar: %q", b)
+	}
+}
