@@ -132,5 +132,5 @@ func (s *historyScreen) body(a *app, w, h int) []string {
 }
 
 func (s *historyScreen) shortHelp(a *app) []key.Binding {
-	return []key.Binding{withHelp(a.km.up, "↑/↓", "move"), a.km.replay, a.km.back, a.km.help}
+	return append(a.listKeys(len(s.games), "move", a.km.replay), a.km.back, a.km.help)
 }

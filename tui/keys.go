@@ -136,3 +136,17 @@ func newKeys() keys {
 	}
 	return k
 }
+
+// listKeys are a list's keys that work with n rows: moving (labelled
+// move) takes two rows, opening one (each of open). A key bar offers only
+// keys that do something.
+func (a *app) listKeys(n int, move string, open ...key.Binding) []key.Binding {
+	var ks []key.Binding
+	if n > 1 {
+		ks = append(ks, withHelp(a.km.up, "↑/↓", move))
+	}
+	if n > 0 {
+		ks = append(ks, open...)
+	}
+	return ks
+}

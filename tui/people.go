@@ -530,18 +530,11 @@ func playerNames(seats []storage.SeatRecord) string {
 // shortHelp offers only the keys that do something now: moving takes two
 // games in the list, watching or replaying one.
 func (s *watchScreen) shortHelp(a *app) []key.Binding {
-	var ks []key.Binding
-	if s.rows() > 1 {
-		ks = append(ks, withHelp(a.km.up, "↑/↓", "move"))
+	enter := withHelp(a.km.enter, "enter", "replay")
+	if s.tab == watchLive {
+		enter = withHelp(a.km.enter, "enter", "watch")
 	}
-	if s.rows() > 0 {
-		enter := withHelp(a.km.enter, "enter", "replay")
-		if s.tab == watchLive {
-			enter = withHelp(a.km.enter, "enter", "watch")
-		}
-		ks = append(ks, enter)
-	}
-	return append(ks, withHelp(a.km.tab, "tab", "live/finished/best"), a.km.refresh, a.km.back, a.km.help)
+	return append(a.listKeys(s.rows(), "move", enter), withHelp(a.km.tab, "tab", "live/finished/best"), a.km.refresh, a.km.back, a.km.help)
 }
 
 // ---- Leaderboards ----
@@ -685,13 +678,7 @@ func (s *leadersScreen) body(a *app, w, h int) []string {
 // shortHelp offers only the keys that do something now: moving takes two
 // players, a profile one, another game a second rated game.
 func (s *leadersScreen) shortHelp(a *app) []key.Binding {
-	var ks []key.Binding
-	if !s.loading && len(s.rows) > 1 {
-		ks = append(ks, withHelp(a.km.up, "↑/↓", "move"))
-	}
-	if !s.loading && len(s.rows) > 0 {
-		ks = append(ks, withHelp(a.km.enter, "enter", "profile"))
-	}
+	ks := a.listKeys(len(s.rows), "move", withHelp(a.km.enter, "enter", "profile"))
 	if len(s.games) > 1 {
 		ks = append(ks, withHelp(a.km.tab, "tab", "next game"))
 	}
@@ -852,7 +839,7 @@ func (s *profileScreen) body(a *app, w, h int) []string {
 }
 
 func (s *profileScreen) shortHelp(a *app) []key.Binding {
-	return []key.Binding{withHelp(a.km.up, "↑/↓", "games"), a.km.replay, a.km.back, a.km.help}
+	return append(a.listKeys(len(s.p.Recent), "games", a.km.replay), a.km.back, a.km.help)
 }
 
 // errorsIsNotFound reports a lookup of something that does not exist.

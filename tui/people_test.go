@@ -418,3 +418,41 @@ func TestWatchOffersOnlyKeysThatWork(t *testing.T) {
 		t.Errorf("one finished game's key bar: %q", b)
 	}
 }
+
+// noRecent is a store whose profiles have no recent games.
+type noRecent struct{ *fakeStore }
+
+func (s noRecent) Profile(handle string, n int) (storage.Profile, error) {
+	p, err := s.fakeStore.Profile(handle, n)
+	p.Recent = nil
+	return p, err
+}
+
+// TestEmptyListsOfferOnlyKeysThatWork: Public tables, My games and a
+// profile with nothing listed offered ↑/↓ and enter (join, replay) that did
+// nothing; with one row they offer opening it, not moving.
+func TestEmptyListsOfferOnlyKeysThatWork(t *testing.T) {
+	bar := func(m *app) string {
+		lines := strings.Split(strings.TrimRight(screenText(m), "\n "), "\n")
+		return lines[len(lines)-1]
+	}
+	for _, item := range []string{"Public tables", "My games", "My profile"} {
+		m := peopleApp(t, &fakeHub{}, noRecent{newFakeStore()})
+		chooseHome(t, m, item)
+		if b := bar(m); strings.Contains(b, "↑/↓") || strings.Contains(b, "enter") || strings.Contains(b, "join") ||
+			strings.Contains(b, "replay") || !strings.Contains(b, "esc back") {
+			t.Errorf("%s, empty: the key bar is %q", item, b)
+		}
+	}
+	store := newFakeStore()
+	store.history = []storage.GameSummary{{ID: "8F3K2", Game: "breakcode", Seats: []storage.SeatRecord{{Handle: "mara"}, {Handle: "bo"}}}}
+	hub := &fakeHub{tables: []lobby.TableSummary{{Code: "KQ7M4X", Game: "breakcode", GameName: "Break the Code", Public: true,
+		Phase: lobby.Waiting, Seats: 3, Humans: 1, Open: 2, Host: "bo"}}}
+	for _, item := range []string{"Public tables", "My games", "My profile"} {
+		m := peopleApp(t, hub, store)
+		chooseHome(t, m, item)
+		if b := bar(m); strings.Contains(b, "↑/↓") || !strings.Contains(b, "enter") {
+			t.Errorf("%s, one row: the key bar is %q", item, b)
+		}
+	}
+}

@@ -120,7 +120,7 @@ func (s *tablesScreen) body(a *app, w, h int) []string {
 }
 
 func (s *tablesScreen) shortHelp(a *app) []key.Binding {
-	return []key.Binding{withHelp(a.km.up, "↑/↓", "move"), withHelp(a.km.enter, "enter", "join"), a.km.watch, a.km.refresh, a.km.back, a.km.help}
+	return append(a.listKeys(len(s.tables), "move", withHelp(a.km.enter, "enter", "join"), a.km.watch), a.km.refresh, a.km.back, a.km.help)
 }
 
 // formatCode shows a table code the way people read it, as KQ7-M4X.
