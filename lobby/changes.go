@@ -1,36 +1,103 @@
 package lobby
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // changes tells whoever waits that the lobby's picture changed: a table
 // opened or closed, a table's phase or visibility changed, someone took or
-// gave up a seat, or someone joined or left a matchmaking pool. It is how a home screen keeps its counts live without
-// polling: each waiter holds the current channel, which is closed (waking
-// them all at once) at the next change and replaced only when someone asks
-// again. With nobody waiting, a change costs a lock and nothing else.
+// gave up a seat, or someone joined or left a matchmaking pool. It is how a
+// home screen keeps its counts live without polling: each waiter holds a
+// channel that is closed at the next change. With nobody waiting, a change
+// costs a lock and nothing else.
+//
+// Waiters are kept in groups of at most changeGroup, in the order they
+// asked, and a change closes the groups one at a time, changeStep apart
+// (the first at once). Closing one channel for every home screen woke them
+// all in the same instant: with thousands of sessions at home, thousands
+// of goroutines redrew home at once (76 µs each at 80×24) and a keypress
+// arriving then, on any screen, waited behind them for a core. A group
+// handed out before a change is closed by it; a waiter that asks after
+// the change joins a new group, which only a later change closes.
 type changes struct {
-	mu sync.Mutex
-	ch chan struct{} // nil until someone waits
+	mu      sync.Mutex
+	groups  []*changeWaiters // oldest first; only the last one takes new waiters
+	due     int              // groups[:due] are to be closed: a change came after they were handed out
+	walking bool             // a step is on its way
+	// after runs f once d has passed (time.AfterFunc; tests step by hand).
+	after func(d time.Duration, f func())
 }
+
+// changeWaiters is one group of waiters and the channel they share.
+type changeWaiters struct {
+	ch chan struct{}
+	n  int
+}
+
+// changeGroup is the most waiters woken at once by a change, and
+// changeStep the pause before the next group: a group's redraws take about
+// 2.4 ms of CPU (32 × 76 µs), which two cores finish within the step, so
+// a keypress waits behind at most one group; at 10,000 home screens a
+// change reaches the last of them in about 1.3 s (home waits a second
+// between redraws anyway).
+const (
+	changeGroup = 32
+	changeStep  = 4 * time.Millisecond
+)
 
 // wait returns a channel closed at the next change.
 func (c *changes) wait() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.ch == nil {
-		c.ch = make(chan struct{})
+	n := len(c.groups)
+	if n == 0 || n <= c.due || c.groups[n-1].n >= changeGroup {
+		c.groups = append(c.groups, &changeWaiters{ch: make(chan struct{})})
+		n++
 	}
-	return c.ch
+	g := c.groups[n-1]
+	g.n++
+	return g.ch
 }
 
-// signal wakes every waiter.
+// signal closes the oldest group's channel now and every other group
+// handed out so far after it, changeStep apart.
 func (c *changes) signal() {
 	c.mu.Lock()
-	if c.ch != nil {
-		close(c.ch)
-		c.ch = nil
+	defer c.mu.Unlock()
+	c.due = len(c.groups)
+	c.closeFirst()
+}
+
+// step closes the next group due.
+func (c *changes) step() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.walking = false
+	c.closeFirst()
+}
+
+// closeFirst closes the oldest group if it is due, and arranges the next
+// step while others are. c.mu is held.
+func (c *changes) closeFirst() {
+	if c.due == 0 || c.walking {
+		return
 	}
-	c.mu.Unlock()
+	close(c.groups[0].ch)
+	c.groups[0] = nil
+	c.groups = c.groups[1:]
+	c.due--
+	if len(c.groups) == 0 {
+		c.groups = nil // let the array go
+	}
+	if c.due > 0 {
+		c.walking = true
+		after := c.after
+		if after == nil {
+			after = func(d time.Duration, f func()) { time.AfterFunc(d, f) }
+		}
+		after(changeStep, c.step)
+	}
 }
 
 // Changed returns a channel that is closed at the next change of what the

@@ -167,3 +167,87 @@ func TestPublicCountsAgreeWithPublicTables(t *testing.T) {
 		t.Errorf("PublicCounts = %d waiting, %d playing; PublicTables lists %v; want 1 and 2", waiting, playing, listed)
 	}
 }
+
+// TestChangeWakesHomeScreensAGroupAtATime: a change closes the waits of
+// the first changeGroup waiters at once and the others one group per
+// step; a wait taken after the change is closed only by a later change,
+// and one taken while the groups are still being woken joins none of
+// them. The steps are run by hand: nothing here is timed.
+func TestChangeWakesHomeScreensAGroupAtATime(t *testing.T) {
+	var steps []func()
+	c := &changes{after: func(d time.Duration, f func()) {
+		if d <= 0 {
+			t.Errorf("step after %v", d)
+		}
+		steps = append(steps, f)
+	}}
+	const waiters = 3*changeGroup + 5
+	var chs []<-chan struct{}
+	for range waiters {
+		chs = append(chs, c.wait())
+	}
+	closed := func() int {
+		n := 0
+		for _, ch := range chs {
+			if isClosed(ch) {
+				n++
+			}
+		}
+		return n
+	}
+	step := func() {
+		t.Helper()
+		if len(steps) != 1 {
+			t.Fatalf("%d steps on their way, want 1", len(steps))
+		}
+		f := steps[0]
+		steps = steps[:0]
+		f()
+	}
+	if closed() != 0 {
+		t.Fatal("a wait closed before any change")
+	}
+
+	c.signal()
+	if got := closed(); got != changeGroup {
+		t.Fatalf("a change closed %d of %d waits at once, want %d", got, waiters, changeGroup)
+	}
+	late := c.wait() // asked after the change: the walk under way is not for it
+	c.signal()       // a second change meanwhile starts no second walk
+	if got := closed(); got != changeGroup {
+		t.Fatalf("a second change closed %d waits at once, want %d", got, changeGroup)
+	}
+	step()
+	if got := closed(); got != 2*changeGroup {
+		t.Fatalf("after one step %d waits closed, want %d", got, 2*changeGroup)
+	}
+	step()
+	step()
+	if got := closed(); got != waiters {
+		t.Fatalf("after three steps %d of %d waits closed", got, waiters)
+	}
+	// The second change came after late was handed out: its group is
+	// the last one woken.
+	if isClosed(late) {
+		t.Fatal("the wait taken during the walk closed with the groups before it")
+	}
+	step()
+	if !isClosed(late) {
+		t.Fatal("the change after the wait was taken did not close it")
+	}
+	if len(steps) != 0 {
+		t.Fatalf("%d steps still on their way with nothing left to close", len(steps))
+	}
+
+	// A change with nobody waiting closes nothing and leaves nothing
+	// for the next waiter, whose wait closes at the next change.
+	c.signal()
+	ch := c.wait()
+	if isClosed(ch) || len(steps) != 0 {
+		t.Fatal("a change nobody waited for reached a later wait")
+	}
+	c.signal()
+	if !isClosed(ch) {
+		t.Fatal("a lone waiter was not woken at once")
+	}
+}
