@@ -43,7 +43,7 @@ func CardNumbers(card int) []int {
 }
 
 // NeedsNumber reports whether the asker must name a number for card.
-func NeedsNumber(card int) bool { return CardNumbers(card) != nil }
+func NeedsNumber(card int) bool { return card >= 18 && card <= 21 }
 
 // variantOf maps a card and its named number to a question variant, or -1.
 func variantOf(card, number int) int {
@@ -237,22 +237,57 @@ func Question(card, number, handSize int) string {
 
 // ShortQuestion is a compact label for the notepad: "sum", "c>4", "8s/9s (8)".
 func ShortQuestion(card, number int) string {
-	labels := map[int]string{
-		1: "sum", 2: "sum abc", 3: "sum right", 4: "sum middle", 5: "black sum", 6: "white sum",
-		7: "high-low", 8: "odd", 9: "even", 10: "black", 11: "white", 12: "pairs",
-		cardCAbove4: "c>4", cardSameColour: "same colour", cardConsecutive: "consecutive",
-		cardZeros: "0s", cardFives: "5s",
-	}
-	if l, ok := labels[card]; ok {
-		return l
-	}
-	nums := CardNumbers(card)
-	if nums == nil {
+	// A switch, not a table built per call: the notepad asks for a label
+	// for every answer of every view.
+	l := ""
+	switch card {
+	case 1:
+		l = "sum"
+	case 2:
+		l = "sum abc"
+	case 3:
+		l = "sum right"
+	case 4:
+		l = "sum middle"
+	case 5:
+		l = "black sum"
+	case 6:
+		l = "white sum"
+	case 7:
+		l = "high-low"
+	case 8:
+		l = "odd"
+	case 9:
+		l = "even"
+	case 10:
+		l = "black"
+	case 11:
+		l = "white"
+	case 12:
+		l = "pairs"
+	case cardCAbove4:
+		l = "c>4"
+	case cardSameColour:
+		l = "same colour"
+	case cardConsecutive:
+		l = "consecutive"
+	case cardZeros:
+		l = "0s"
+	case cardFives:
+		l = "5s"
+	case 18:
+		l = "1s/2s"
+	case 19:
+		l = "3s/4s"
+	case 20:
+		l = "6s/7s"
+	case 21:
+		l = "8s/9s"
+	default:
 		return fmt.Sprintf("card %d", card)
 	}
-	l := fmt.Sprintf("%ds/%ds", nums[0], nums[1])
-	if number != 0 {
-		l += fmt.Sprintf(" (%d)", number)
+	if number != 0 && NeedsNumber(card) {
+		return l + " (" + strconv.Itoa(number) + ")"
 	}
 	return l
 }
