@@ -73,6 +73,11 @@ type serveOptions struct {
 	SeeksPerMinute int
 	LogFormat      string
 	LogLevel       string
+	// MemoryLimit and GCPercent set the garbage collector (memory.go):
+	// "auto" or a size / a percentage; gc is what they resolve to.
+	MemoryLimit string
+	GCPercent   string
+	gc          gcSettings
 	// Operator settings: metrics/health address (off when empty), admin
 	// socket for backup/export ("off" disables), PROXY protocol senders.
 	MetricsAddr       string
@@ -167,6 +172,8 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		intSetting(&o.AnalysisShare, 10, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
 		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
+		stringSetting(&o.MemoryLimit, "auto", "memory-limit", "CODEBREAKERS_MEMORY_LIMIT", "soft limit on the Go runtime's memory, like 1536MiB or 12GiB; auto: GOMEMLIMIT if set, else 80% of the cgroup's memory.high/memory.max or of the machine's RAM, whichever is least; off: none"),
+		stringSetting(&o.GCPercent, "auto", "gc-percent", "CODEBREAKERS_GC_PERCENT", "heap growth between collections, percent of the live heap (Go's GOGC); auto: GOGC if set, else 400 under a memory limit and 100 without one"),
 		stringSetting(&o.LogFormat, "text", "log-format", "CODEBREAKERS_LOG_FORMAT", "log format: text or json"),
 		stringSetting(&o.LogLevel, "info", "log-level", "CODEBREAKERS_LOG_LEVEL", "log level: debug, info, warn or error"),
 		stringSetting(&o.MetricsAddr, "", "metrics-addr", "CODEBREAKERS_METRICS_ADDR", "serve Prometheus /metrics and /healthz over HTTP here, e.g. 127.0.0.1:9222 (off when empty)"),
@@ -228,6 +235,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 	}
 	if o.LogFormat != "text" && o.LogFormat != "json" {
 		return o, fmt.Errorf("log format %q: want text or json", o.LogFormat)
+	}
+	if o.gc, err = gcFor(o.MemoryLimit, o.GCPercent, getenv, hostMemory()); err != nil {
+		return o, err
 	}
 	return o, nil
 }
@@ -450,6 +460,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	checkFileLimit(log, o.MaxSessions)
+	applyGC(o.gc, log)
 	in, err := openInstance(o, log)
 	if err != nil {
 		return err
