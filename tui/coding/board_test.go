@@ -860,3 +860,61 @@ func TestFramedDataAndHackCardsAndTheirCompactFallback(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldCardsFramedWhereThereIsRoom: where useFramedHeld allows (four
+// players at 120×35, the board of a 120×40 session), each seat's Data
+// cards and answered Hack cards are a row of framed cards under its name,
+// in every phase and for every viewer, and the board still fits; each
+// answered card carries its answer as ✓ or ✗ without colour. With less
+// room (three players at 100×25, the e2e terminal's board) they stay a
+// line of text.
+func TestHeldCardsFramedWhereThereIsRoom(t *testing.T) {
+	if !useFramedHeld(120, 35, 4) || useFramedHeld(100, 25, 3) || useFramedHeld(80, 19, 2) {
+		t.Fatalf("useFramedHeld: 4p 120×35 %v, 3p 100×25 %v, 2p 80×19 %v", useFramedHeld(120, 35, 4), useFramedHeld(100, 25, 3), useFramedHeld(80, 19, 2))
+	}
+	for _, sc := range scenarios(t, 4) {
+		omni := sc.g.omni()
+		for _, viewer := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(2), engine.Spectator()} {
+			what := fmt.Sprintf("%s viewer %+v", sc.name, viewer)
+			b := sc.g.board(viewer, 120, 35)
+			checkFits(t, what, b.View(), 120, 35)
+			out := ansi.Strip(b.View())
+			for s, sv := range omni.Seats {
+				// The row of cards: not-cards for the Data cards, then the
+				// Hack cards with their answers, in order.
+				var top, mid, bottom []string
+				for _, k := range sv.Data {
+					top, mid, bottom = append(top, "╭not──╮"), append(mid, "│"+center(cg.DataLabel(k), cardFace)+"│"), append(bottom, "╰─────╯")
+				}
+				for _, h := range sv.Hacks {
+					c := cg.Hack(h.Card)
+					mark := map[bool]string{true: "✓", false: "✗"}[h.Green]
+					top = append(top, "╭"+posShort(c.Pos)+strings.Repeat("─", cardFace-len(posShort(c.Pos)))+"╮")
+					mid, bottom = append(mid, "│"+hackFace(c)+"│"), append(bottom, "╰──"+mark+"──╯")
+				}
+				if len(top) == 0 {
+					continue
+				}
+				row := strings.Join(top, " ") + "\n" + strings.Join(mid, " ") + "\n" + strings.Join(bottom, " ")
+				if !strings.Contains(stripIndent(out), row) {
+					t.Errorf("%s: seat %d's cards not drawn as\n%s\nin\n%s", what, s, row, out)
+				}
+			}
+		}
+	}
+	g := scenarios(t, 3)[1].g // rounds
+	out := ansi.Strip(g.board(engine.SeatViewer(0), 100, 25).View())
+	if strings.Contains(out, "╭not──╮") || !strings.Contains(out, "not "+cg.DataLabel(g.omni().Seats[1].Data[0])) {
+		t.Errorf("3p 100×25: held cards not a line of text:\n%s", out)
+	}
+}
+
+// stripIndent drops the leading spaces of every line of s, so rows of
+// cards can be found whatever they are indented by.
+func stripIndent(s string) string {
+	ls := strings.Split(s, "\n")
+	for i, l := range ls {
+		ls[i] = strings.TrimLeft(l, " ")
+	}
+	return strings.Join(ls, "\n")
+}

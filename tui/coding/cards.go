@@ -20,15 +20,19 @@ import (
 //	╰─────╯ ╰─────╯   ╰─────╯ ┗━━━━━┛
 //
 // The card chosen in the hacking turn has a heavy frame, so the choice
-// reads without colour. Where the board is too small (useFramedTable)
-// every one of them falls back to a line of text.
+// reads without colour. The cards a seat holds face up are drawn the same
+// way under its name (a Data card with "not" in its top border, an
+// answered Hack card with ✓ or ✗ in its bottom border) where there is
+// room for a row of them per seat (useFramedHeld). Where the board is too
+// small (useFramedTable) every one of them falls back to a line of text.
 
 // cardFace is the cells inside a card's frame: the widest face ("00–19",
 // "02468") and the widest label ("1 X1").
 const cardFace = 5
 
-// card is one framed card: the label in its top border and its face.
-type card struct{ label, face string }
+// card is one framed card: the label in its top border, its face, and a
+// mark of one cell in its bottom border (an answered Hack card's ✓ or ✗).
+type card struct{ label, face, mark string }
 
 // useFramedTable is the rule for drawing the Data and Hack cards framed
 // rather than as text: the Data left, the Hack line and the hacking
@@ -43,6 +47,38 @@ type card struct{ label, face string }
 // form; at 120×40 every table is framed.
 func useFramedTable(w, h, seats int) bool {
 	return w >= tableWidth && h-tableReserve >= seats+2+(seats-1)
+}
+
+// useFramedHeld is the rule for drawing the cards each seat holds face up
+// (its Data cards and the Hack cards it answered) as a row of framed cards
+// under its name rather than as a line of hints: where the table's cards
+// are framed and there are, besides them, lines for a head and a row of
+// cards for each seat, the own code's frame and a line of hints for each
+// opponent. At 120×40 four players have room; at 100×30 three do not.
+func useFramedHeld(w, h, seats int) bool {
+	return useFramedTable(w, h, seats) && h-tableReserve >= seats*(1+3)+2+(seats-1)
+}
+
+// heldCards are the cards a seat holds face up: each Data card ("not" in
+// the top border, its range inside), then each Hack card it answered (its
+// position, its values, the answer in the bottom border: ✓ green, ✗ red),
+// each with its one-line form (as hintItems writes it) for when it is
+// drawn as text.
+func (b *Board) heldCards(sv cg.SeatView) (cards []card, texts []string) {
+	for _, k := range sv.Data {
+		cards = append(cards, card{label: "not", face: cg.DataLabel(k)})
+		texts = append(texts, "not "+cg.DataLabel(k))
+	}
+	for _, h := range sv.Hacks {
+		c := cg.Hack(h.Card)
+		mark := b.paint.Error.Render("✗")
+		if h.Green {
+			mark = b.paint.Good.Render("✓")
+		}
+		cards = append(cards, card{label: posShort(c.Pos), face: hackFace(c), mark: mark})
+		texts = append(texts, b.hackShort(h))
+	}
+	return cards, texts
 }
 
 // tableReserve is the lines useFramedTable sets aside around the seats.
@@ -104,7 +140,11 @@ func (b *Board) cardRow(cards []card, cur int, p *widget.Painter) [3]string {
 		}
 		rows[0].WriteString("╭" + c.label + strings.Repeat("─", fill) + "╮")
 		rows[1].WriteString("│" + face + "│")
-		rows[2].WriteString("╰" + strings.Repeat("─", cardFace) + "╯")
+		if c.mark != "" {
+			rows[2].WriteString("╰──" + c.mark + "──╯")
+		} else {
+			rows[2].WriteString("╰" + strings.Repeat("─", cardFace) + "╯")
+		}
 	}
 	return [3]string{rows[0].String(), rows[1].String(), rows[2].String()}
 }

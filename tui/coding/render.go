@@ -550,13 +550,16 @@ func (b *Board) seatLines(w, room int) []string {
 	type block struct {
 		head  string
 		frame []string // a framed code's top and bottom borders
+		cards []string // the framed cards the seat holds, three lines
 		lines []string
 		alloc int
 	}
 	// The viewer's own code is drawn as framed cards when the board has
 	// room (useFramed), else as one line like everyone else's.
 	framed := v.Code != nil && !b.c.Replay && useFramed(w, max(4, b.c.Height), len(v.Seats))
+	held := useFramedHeld(w, max(4, b.c.Height), len(v.Seats))
 	blocks := make([]block, len(v.Seats))
+	withCards := 0
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
 		mark := "  "
@@ -576,7 +579,19 @@ func (b *Board) seatLines(w, room int) []string {
 			}
 		}
 		head := mark + label + "  " + code + "  " + strings.Join(b.flags(s), "  ")
-		bl.lines = b.pack(b.hintItems(sv), noteW, " · ")
+		items := b.hintItems(sv)
+		if held {
+			// The cards that fit in a row are drawn, the rest stay text.
+			cs, texts := b.heldCards(sv)
+			n := min(len(cs), (noteW+1)/(cardFace+3))
+			if n > 0 {
+				row := b.cardRow(cs[:n], -1, nil)
+				bl.cards = []string{indent + row[0], indent + row[1], indent + row[2]}
+				withCards++
+			}
+			items = append(append(texts[n:], b.noDataItems(sv)...), wrongItems(sv)...)
+		}
+		bl.lines = b.pack(items, noteW, " · ")
 		if sv.Sheet != nil && !sv.Out {
 			bl.lines = append(bl.lines, b.pack([]string{b.paint.Dim.Render(b.sheetText(sv))}, noteW, "")...)
 		}
@@ -596,7 +611,7 @@ func (b *Board) seatLines(w, room int) []string {
 			order = append(order, i)
 		}
 	}
-	extra := room - len(blocks)
+	extra := room - len(blocks) - 3*withCards
 	if framed {
 		extra -= 2
 	}
@@ -620,6 +635,7 @@ func (b *Board) seatLines(w, room int) []string {
 		} else {
 			out = append(out, bl.head)
 		}
+		out = append(out, bl.cards...)
 		if bl.alloc == 0 {
 			continue
 		}
@@ -744,6 +760,16 @@ func (b *Board) hintItems(sv cg.SeatView) []string {
 	for _, k := range sv.Data {
 		items = append(items, "not "+cg.DataLabel(k))
 	}
+	items = append(items, b.noDataItems(sv)...)
+	for _, h := range sv.Hacks {
+		items = append(items, b.hackShort(h))
+	}
+	return append(items, wrongItems(sv)...)
+}
+
+// noDataItems are a seat's "no Data card fits" announcements: "in A–B & C–D".
+func (b *Board) noDataItems(sv cg.SeatView) []string {
+	var items []string
 	for _, nd := range sv.NoData {
 		ls := make([]string, len(nd.Kinds))
 		for i, k := range nd.Kinds {
@@ -751,11 +777,14 @@ func (b *Board) hintItems(sv cg.SeatView) []string {
 		}
 		items = append(items, "in "+strings.Join(ls, " & "))
 	}
-	for _, h := range sv.Hacks {
-		items = append(items, b.hackShort(h))
-	}
-	for _, g := range sv.Wrong {
-		items = append(items, "not "+g.Code.String())
+	return items
+}
+
+// wrongItems are the codes a seat's code is not, by wrong decodes.
+func wrongItems(sv cg.SeatView) []string {
+	items := make([]string, len(sv.Wrong))
+	for i, g := range sv.Wrong {
+		items[i] = "not " + g.Code.String()
 	}
 	return items
 }
