@@ -108,6 +108,7 @@ func (s *codeScreen) body(a *app, w, h int) []string {
 	switch s.kind {
 	case codeReplay:
 		b.WriteString("  Type the id of a finished game to replay it, every hand shown.\n")
+		b.WriteString("  " + a.st.dim.Render("From a shell: "+a.ssh+" replay ID (without -t: as text, with its analysis)") + "\n")
 	case codeWatch:
 		b.WriteString("  Type a table's code to " + a.st.strong.Render("watch") + " it live (you see what everyone sees).\n")
 		b.WriteString("  " + a.st.dim.Render("tab: join as a player instead") + "\n")

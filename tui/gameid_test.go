@@ -38,3 +38,15 @@ func TestLongGameIDsAreTypedAndShownWhole(t *testing.T) {
 		t.Errorf("My games cuts the id:\n%s", screenText(m))
 	}
 }
+
+// TestReplayBoxSaysTheShellCommand: the replay box says how to replay from
+// a shell, with the command that reaches this server.
+func TestReplayBoxSaysTheShellCommand(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	m.ssh = "ssh -t -p 2200 play.example.org"
+	chooseHome(t, m, "Replay a game")
+	if flat := strings.Join(strings.Fields(screenText(m)), " "); !strings.Contains(flat, "From a shell: ssh -t -p 2200 play.example.org replay ID") {
+		t.Errorf("the replay box does not say the shell command:\n%s", screenText(m))
+	}
+	checkFits(t, m, 80, 24)
+}
