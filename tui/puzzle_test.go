@@ -91,10 +91,15 @@ func TestPuzzleOfTheDayScreens(t *testing.T) {
 	store.games[fp.game.ID] = fp.game
 	m := newTestApp(t, &fakeHub{}, store, 80, 24)
 	m.puzzles = fp
+	m.now = func() time.Time { return time.Date(2026, 11, 26, 23, 30, 0, 0, time.FixedZone("UTC-5", -5*3600)) }
 	chooseHome(t, m, "Puzzle of the day")
 	out := screenText(m)
 	if !strings.Contains(out, "Break the Code") || !strings.Contains(out, "not answered yet") {
 		t.Fatalf("puzzle menu:\n%s", out)
+	}
+	// The title says which day's puzzles these are (it said "UTC day").
+	if title := strings.SplitN(out, "\n", 2)[0]; !strings.HasSuffix(strings.TrimSpace(title), "2026-11-27 (UTC)") {
+		t.Errorf("the puzzle menu's title does not give the UTC date: %q", title)
 	}
 	checkFits(t, m, 80, 24)
 	press(t, m, "enter")
