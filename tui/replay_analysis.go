@@ -125,10 +125,15 @@ func (r *replayScreen) summaryLines(a *app, w int) []string {
 		}
 		cost := ""
 		// From the steps (a stored report may name the move that helped
-		// most as the costliest too): never the move that helped most.
-		if _, i, _ := analysis.Standouts(rep.Steps, p.Seat); i >= 0 {
+		// most as the costliest too): never the move that helped most,
+		// unless it was the only move that mattered, and then it says so.
+		switch helped, i, only := analysis.Standouts(rep.Steps, p.Seat); {
+		case i >= 0:
 			c := rep.Steps[i]
 			cost = fmt.Sprintf("%d: %.1f of %.1f", c.Move+1, c.Expected, c.Best)
+		case only:
+			c := rep.Steps[helped]
+			cost = fmt.Sprintf("%d: %.1f of %.1f (only move)", c.Move+1, c.Expected, c.Best)
 		}
 		if noun == "" {
 			_, noun = rep.Noun(p.Seat)

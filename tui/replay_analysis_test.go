@@ -139,4 +139,12 @@ func TestReplaySummaryKeepsTheHelpfulMoveOutOfCostliest(t *testing.T) {
 	if !strings.Contains(out, "costliest move") || !strings.Contains(out, "3: 1.0 of 1.5") || strings.Contains(out, "1: 1.0 of 2.5") {
 		t.Errorf("the costliest move is not the runner-up (3: 1.0 of 1.5):\n%s", out)
 	}
+	// With no runner-up, the one move that mattered is shown as such,
+	// not left out (its player's accuracy is under 100 %).
+	rep.Steps = rep.Steps[:1]
+	r.gotAnalysis(m, replayAnalysisMsg{gameID: g.ID, report: rep})
+	m.draw()
+	if out := screenText(m); !strings.Contains(out, "1: 1.0 of 2.5 (only move)") {
+		t.Errorf("the only move that mattered is not shown as such:\n%s", out)
+	}
 }
