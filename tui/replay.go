@@ -309,8 +309,12 @@ func (r *replayScreen) footer(a *app, w int) []string {
 	}
 	footer = append(footer, r.analysisLines(a, w)...)
 	if r.step == r.moves() {
-		for _, l := range widget.WrapIndent(textsafe.Clean(r.game.Result.Summary, 300).String(), w, " ", " ") {
-			footer = append(footer, a.st.strong.Render(l))
+		// The result, unless the last move's events have just said it
+		// ("bo passed. mara broke the code in 3 turns.").
+		if summary := textsafe.Clean(r.game.Result.Summary, 300).String(); !strings.Contains(last, summary) {
+			for _, l := range widget.WrapIndent(summary, w, " ", " ") {
+				footer = append(footer, a.st.strong.Render(l))
+			}
 		}
 		footer = append(footer, r.summaryLines(a, w)...)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/storage"
@@ -94,6 +96,11 @@ func TestReplayByIDSteps(t *testing.T) {
 	press(t, m, "end")
 	if r.step != n || !strings.Contains(screenText(m), g.Result.Summary[:10]) {
 		t.Fatalf("end: step %d/%d\n%s", r.step, n, screenText(m))
+	}
+	// The result is said once under the board, not again on the line
+	// after the last move that said it.
+	if footer := strings.Join(strings.Fields(ansi.Strip(strings.Join(r.footer(m, 80), "\n"))), " "); strings.Count(footer, g.Result.Summary) != 1 {
+		t.Errorf("the end of the replay says the result %d times:\n%s", strings.Count(footer, g.Result.Summary), footer)
 	}
 	checkFits(t, m, 80, 24)
 	press(t, m, "right")
