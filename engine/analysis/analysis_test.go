@@ -187,3 +187,12 @@ func TestStandoutsNeverNameOneMoveTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestPercentNeverRoundsAChanceAway: a one-in-209 guess read "chance 0 %".
+func TestPercentNeverRoundsAChanceAway(t *testing.T) {
+	for x, want := range map[float64]string{0: "0 %", 1.0 / 209: "<1 %", 0.005: "1 %", 0.5: "50 %", 0.994: "99 %", 0.996: ">99 %", 1: "100 %"} {
+		if got := Percent(x); got != want {
+			t.Errorf("Percent(%v) = %q, want %q", x, got, want)
+		}
+	}
+}

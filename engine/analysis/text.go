@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -16,8 +17,19 @@ func Bits(x float64) string {
 	return fmt.Sprintf("%.2f bits", x)
 }
 
-// Percent writes a share between 0 and 1 as "91 %".
-func Percent(x float64) string { return fmt.Sprintf("%.0f %%", 100*x) }
+// Percent writes a share between 0 and 1 as "91 %". A share that is not
+// nothing or everything never rounds to 0 % or 100 % ("<1 %", ">99 %"): a
+// guess with one chance in 209 is not a guess with none.
+func Percent(x float64) string {
+	p := math.Round(100 * x)
+	switch {
+	case x > 0 && p == 0:
+		return "<1 %"
+	case x < 1 && p == 100:
+		return ">99 %"
+	}
+	return fmt.Sprintf("%.0f %%", p)
+}
 
 // Figures is the one line of a step's numbers: "212 → 58 centre sets ·
 // gained 1.87 bits · expected 2.10 · best 2.31: sum of your tiles".
