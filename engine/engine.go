@@ -172,6 +172,15 @@ type State interface {
 	Timer() *Timer
 }
 
+// BotViewer is a State whose seat views carry help for people that no bot
+// reads and that is costly to work out (Break the Code's aid: how many
+// hands each opponent may still hold). The lobby gives a bot BotView(seat)
+// instead of View(SeatViewer(seat)); the two differ only in that help, so
+// a bot decides the same on either.
+type BotViewer interface {
+	BotView(seat Seat) any
+}
+
 // Bot chooses moves for one seat from that seat's view only.
 type Bot interface {
 	// Act returns the encoded action the bot wants to take given its seat's

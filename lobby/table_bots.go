@@ -35,7 +35,12 @@ func (t *table) runBots() {
 		if s.ctl == nil || s.thinking || s.conn != nil {
 			continue
 		}
-		view := t.board(engine.SeatViewer(a)) // the same view a person in the seat gets
+		var view any
+		if bv, ok := t.state.(engine.BotViewer); ok {
+			view = bv.BotView(a) // the seat's view without help that bots do not read
+		} else {
+			view = t.board(engine.SeatViewer(a)) // the same view a person in the seat gets
+		}
 		s.thinking = true
 		t.bg.Add(1)
 		wait := t.cfg.BotDelay

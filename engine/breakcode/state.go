@@ -66,6 +66,11 @@ func (s *state) Result() (engine.Result, bool) { return engine.FinalResult(s.res
 // Apply, it must not run at the same time as another call on this state.
 func (s *state) View(v engine.Viewer) any { return s.view(v) }
 
+// BotView is seat's view without the aid, which bots never read (they
+// count hands their own way, see knowledge.go): the aid is most of what a
+// seat view costs, and the lobby builds a view for every bot move.
+func (s *state) BotView(seat engine.Seat) any { return s.viewAid(engine.SeatViewer(seat), false) }
+
 // Apply validates and applies one action from seat.
 func (s *state) Apply(seat engine.Seat, data []byte) ([]engine.Event, error) {
 	var a Action

@@ -163,7 +163,11 @@ func (v View) GuessSize() int {
 }
 
 // view builds the snapshot for viewer.
-func (s *state) view(viewer engine.Viewer) View {
+func (s *state) view(viewer engine.Viewer) View { return s.viewAid(viewer, s.aid) }
+
+// viewAid builds the snapshot for viewer, with a seat's aid worked out
+// only when aid is set (and the table has it on).
+func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 	v := View{
 		Viewer:     viewer,
 		Players:    s.n,
@@ -221,7 +225,7 @@ func (s *state) view(viewer engine.Viewer) View {
 		if s.n > 2 && s.out[me] {
 			v.Centre = tilesOf(s.centre)
 		}
-		if s.aid {
+		if s.aid && aid {
 			counts := s.seatAid(me, v)
 			for i := range s.n {
 				if i != me {
