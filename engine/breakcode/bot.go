@@ -42,7 +42,9 @@ func (b *Bot) Act(view any) ([]byte, error) {
 		return nil, nil
 	}
 	rng := rand.New(rand.NewPCG(b.Seed, uint64(v.Turn)))
-	k := newKnowledge(v)
+	buf := getScratch()
+	defer putScratch(buf)
+	k := newKnowledgeIn(v, buf)
 	bel := k.belief()
 	id, p := bel.best()
 	guessBest := func() []byte { return GuessAction(k.table.tiles[id]) }

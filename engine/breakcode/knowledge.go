@@ -31,12 +31,18 @@ type knowledge struct {
 	centreKnown int32
 	// handID maps a local set of handSize tiles to its hand id (-1 elsewhere).
 	handID []int32
+	// buf lends the large tables (nil: they are allocated).
+	buf *scratch
 }
 
 // newKnowledge builds the knowledge of the seat viewing v. v must be a seat's view.
-func newKnowledge(v View) *knowledge {
+func newKnowledge(v View) *knowledge { return newKnowledgeIn(v, nil) }
+
+// newKnowledgeIn is newKnowledge with its large tables lent by buf, for as
+// long as buf lends them.
+func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	me := int(v.Viewer.Seat)
-	k := &knowledge{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), centreKnown: -1}
+	k := &knowledge{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), centreKnown: -1, buf: buf}
 	mine, _ := maskOf(v.Hand)
 	for p := range tileCount {
 		if mine&(1<<p) == 0 {
@@ -44,7 +50,7 @@ func newKnowledge(v View) *knowledge {
 		}
 	}
 	k.full = 1<<len(k.pool) - 1
-	k.handID = make([]int32, 1<<len(k.pool))
+	k.handID = dirtyI32(buf, 1<<len(k.pool)) // filled below
 	// -1 everywhere, by doubling copies (memmove) rather than 32,768
 	// single stores: this table is rebuilt for every decision.
 	k.handID[0] = -1
@@ -90,7 +96,7 @@ func newKnowledge(v View) *knowledge {
 		}
 		k.ok = append(k.ok, list)
 		if v.Players > 2 {
-			set := make([]bool, 1<<len(k.pool))
+			set := zeroBools(buf, 1<<len(k.pool))
 			for _, m := range list {
 				set[m] = true
 			}
@@ -275,7 +281,7 @@ const smallJoint3 = 100_000
 // pairs3 is the 3-player belief, centre unseen, by testing every pair of
 // A's and B's possible sets: each disjoint pair is one deal.
 func (k *knowledge) pairs3(b *belief) {
-	centre := make([]uint32, 1<<len(k.pool))
+	centre := zeroU32(k.buf, 1<<len(k.pool))
 	for i, a := range k.ok[0] {
 		for j, bb := range k.ok[1] {
 			if a&bb == 0 {
@@ -305,7 +311,7 @@ func (k *knowledge) marginals3(b *belief) {
 	for i, m := range k.ok[1] {
 		b.opp[1][i] = float64(zA.at(k.full &^ m))
 	}
-	pairs := orConv(zA, zB)
+	pairs := orConvIn(k.buf, zA, zB)
 	forSubsets(k.full, k.handSize, func(c uint32) {
 		if w := pairs.at(k.full &^ c); w > 0 {
 			b.target[k.handID[c]] += float64(w)
@@ -426,7 +432,7 @@ func (k *knowledge) marginals4(b *belief, small int) {
 		}
 		if outers[j] == nil {
 			// At most 1,820 · 1,820 · 495 < 2^32 per set.
-			g := make(subsetCounts, len(z[x]))
+			g := subsetCounts(dirtyU64(k.buf, len(z[x]))) // every word written
 			for w := range g {
 				r := bits.OnesCount(uint(w)) // tiles of set 2w; set 2w+1 has one more
 				a, b := z[y][w], z[x][w]
@@ -482,7 +488,7 @@ func (k *knowledge) centre4(b *belief, z []subsetCounts, small int) {
 			r = j
 		}
 	}
-	pairs := orConv(z[(r+1)%3], z[(r+2)%3])
+	pairs := orConvIn(k.buf, z[(r+1)%3], z[(r+2)%3])
 	if len(k.ok[r])*binom(len(k.pool), h) < small {
 		// Few hands left for r: add up its sets beside each centre.
 		forSubsets(k.full, h, func(c uint32) {
@@ -498,7 +504,7 @@ func (k *knowledge) centre4(b *belief, z []subsetCounts, small int) {
 		})
 		return
 	}
-	triples := orConv(z[r], pairs.rankZeta(2*h))
+	triples := orConvIn(k.buf, z[r], pairs.rankZeta(2*h))
 	forSubsets(k.full, h, func(c uint32) {
 		if w := triples.at(k.full &^ c); w > 0 {
 			b.target[k.handID[c]] += float64(w)
@@ -557,7 +563,7 @@ func (f subsetCounts) same(g subsetCounts) bool {
 // fit 16 bits, so the transform runs on four 16-bit lanes a word (set m in
 // word m/4, lane m%4), twice as fast again, before widening to two lanes.
 func (k *knowledge) zetaOf(list []uint32) subsetCounts {
-	narrow := make([]uint64, max(1, 1<<len(k.pool)/4))
+	narrow := zeroU64(k.buf, max(1, 1<<len(k.pool)/4))
 	for _, m := range list {
 		narrow[m>>2] |= 1 << (16 * (m & 3))
 	}
@@ -567,7 +573,8 @@ func (k *knowledge) zetaOf(list []uint32) subsetCounts {
 		narrow[w] = x
 	}
 	zetaWords(narrow) // tiles 2 and up: the bits of the word index
-	f := make(subsetCounts, max(1, 1<<len(k.pool)/2))
+	// Every word of f is written below.
+	f := subsetCounts(dirtyU64(k.buf, max(1, 1<<len(k.pool)/2)))
 	for w := range f {
 		x := narrow[w>>1] >> (32 * (w & 1)) // sets 2w and 2w+1
 		f[w] = x&0xffff | (x>>16&0xffff)<<32
@@ -592,8 +599,11 @@ func zetaWords(f []uint64) {
 // given the zeta transforms of fa and fb; each product must stay below
 // 2^32. On sets whose size is the sum of the two parts' sizes, A and B are
 // disjoint.
-func orConv(za, zb subsetCounts) subsetCounts {
-	g := make(subsetCounts, len(za))
+func orConv(za, zb subsetCounts) subsetCounts { return orConvIn(nil, za, zb) }
+
+// orConvIn is orConv with its result lent by buf.
+func orConvIn(buf *scratch, za, zb subsetCounts) subsetCounts {
+	g := subsetCounts(dirtyU64(buf, len(za))) // every word written
 	for w := range g {
 		a, b := za[w], zb[w]
 		g[w] = (a&lowLane)*(b&lowLane) | (a>>32)*(b>>32)<<32
@@ -799,11 +809,11 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 	numbering := smallSets(len(k.pool), k.handSize)
 	slot, layer := numbering.slot, numbering.layer
 	slots := int(layer[len(layer)-1])
-	sideA := newSubsetSide(okA, b.opp[0], slot, k.handSize)
+	sideA := newSubsetSide(k.buf, okA, b.opp[0], slot, k.handSize)
 	sideB := sideA
 	same := slices.Equal(okA, okB) // so at the start of a game: count once
 	if !same {
-		sideB = newSubsetSide(okB, b.opp[1], slot, k.handSize)
+		sideB = newSubsetSide(k.buf, okB, b.opp[1], slot, k.handSize)
 	}
 	lists := [][]uint32{okA, okB}
 	if same {
@@ -814,9 +824,9 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 	for _, c := range codes {
 		widest = max(widest, len(c))
 	}
-	sideA.grow(widest, slots)
+	sideA.grow(k.buf, widest, slots)
 	if !same {
-		sideB.grow(widest, slots)
+		sideB.grow(k.buf, widest, slots)
 	}
 	hist := make([][]float64, len(vs))
 	for i, v := range vs {
@@ -962,9 +972,9 @@ type subsetSide struct {
 	nz []uint64
 }
 
-func newSubsetSide(list []uint32, weight []float64, slot []int32, handSize int) *subsetSide {
+func newSubsetSide(buf *scratch, list []uint32, weight []float64, slot []int32, handSize int) *subsetSide {
 	per := 1 << handSize
-	side := &subsetSide{list: list, weight: weight, per: per, subs: make([]int32, 0, len(list)*per), ans: make([]uint8, len(list))}
+	side := &subsetSide{list: list, weight: weight, per: per, subs: dirtyI32(buf, len(list)*per)[:0], ans: make([]uint8, len(list))}
 	for _, m := range list {
 		for s := m; ; s = (s - 1) & m {
 			side.subs = append(side.subs, slot[s])
@@ -977,9 +987,9 @@ func newSubsetSide(list []uint32, weight []float64, slot []int32, handSize int) 
 }
 
 // grow makes room for questions with up to nx answers.
-func (side *subsetSide) grow(nx, slots int) {
-	side.cnt = make([]uint16, nx*slots)
-	side.nz = make([]uint64, slots)
+func (side *subsetSide) grow(buf *scratch, nx, slots int) {
+	side.cnt = zeroU16(buf, nx*slots)
+	side.nz = zeroU64(buf, slots)
 	side.total = make([]int64, nx)
 }
 
