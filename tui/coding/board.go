@@ -70,6 +70,9 @@ type Board struct {
 	paint  widget.Paints
 	logs   widget.LogCache
 	widths widget.Widths // see width
+	// faces are the cards' texts, cardSegs the cards drawn (cardRow).
+	faces    cardFaces
+	cardSegs widget.Memo[cardKey, [3]string]
 
 	// busy says a move is on its way to the table: keys that could make
 	// another are held back (SetBusy, holds).
@@ -81,7 +84,7 @@ var _ board.Board = (*Board)(nil)
 // New returns an empty board; SetView gives it something to draw.
 func New(st board.Styles, km KeyMap) *Board {
 	return &Board{
-		st: st, km: km, paint: widget.NewPaints(st),
+		st: st, km: km, paint: widget.NewPaints(st), faces: newCardFaces(),
 		input: widget.NewField("code › ", "F98", 8),
 	}
 }

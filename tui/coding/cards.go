@@ -61,24 +61,82 @@ func useFramedHeld(w, h, seats int) bool {
 
 // heldCards are the cards a seat holds face up: each Data card ("not" in
 // the top border, its range inside), then each Hack card it answered (its
-// position, its values, the answer in the bottom border: ✓ green, ✗ red),
-// each with its one-line form (as hintItems writes it) for when it is
-// drawn as text.
-func (b *Board) heldCards(sv cg.SeatView) (cards []card, texts []string) {
+// position, its values, the answer in the bottom border: ✓ green, ✗ red).
+func (b *Board) heldCards(sv cg.SeatView) []card {
+	cards := make([]card, 0, len(sv.Data)+len(sv.Hacks))
 	for _, k := range sv.Data {
-		cards = append(cards, card{label: "not", face: cg.DataLabel(k)})
-		texts = append(texts, "not "+cg.DataLabel(k))
+		cards = append(cards, card{label: "not", face: b.faces.data(k)})
 	}
 	for _, h := range sv.Hacks {
-		c := cg.Hack(h.Card)
 		mark := b.paint.Error.Render("✗")
 		if h.Green {
 			mark = b.paint.Good.Render("✓")
 		}
-		cards = append(cards, card{label: posShort(c.Pos), face: hackFace(c), mark: mark})
+		cards = append(cards, card{label: posShort(cg.Hack(h.Card).Pos), face: b.faces.hack(h.Card), mark: mark})
+	}
+	return cards
+}
+
+// heldTexts are heldCards in their one-line forms, as hintItems writes
+// them, for the cards a row has no room for.
+func (b *Board) heldTexts(sv cg.SeatView) []string {
+	texts := make([]string, 0, len(sv.Data)+len(sv.Hacks))
+	for _, k := range sv.Data {
+		texts = append(texts, "not "+cg.DataLabel(k))
+	}
+	for _, h := range sv.Hacks {
 		texts = append(texts, b.hackShort(h))
 	}
-	return cards, texts
+	return texts
+}
+
+// cardFaces are the texts on the Data and Hack cards, made once per board
+// so that a frame does not format them again.
+type cardFaces struct {
+	dataFaces [cg.DataKinds]string
+	hackFaces [cg.HackCards]string
+	// hackLabels[i][p] is the top border of the (i+1)th Hack card on the
+	// line when it asks about position p: "1 L", "2 X1".
+	hackLabels [cg.HackLine][3]string
+}
+
+func newCardFaces() cardFaces {
+	var f cardFaces
+	for k := range f.dataFaces {
+		f.dataFaces[k] = cg.DataLabel(k)
+	}
+	for id := range f.hackFaces {
+		f.hackFaces[id] = hackFace(cg.Hack(id))
+	}
+	for i := range f.hackLabels {
+		for p := range f.hackLabels[i] {
+			f.hackLabels[i][p] = fmt.Sprintf("%d %s", i+1, posShort(p))
+		}
+	}
+	return f
+}
+
+// data is a Data card's face, its range; hack a Hack card's, its values.
+func (f *cardFaces) data(kind int) string {
+	if kind < 0 || kind >= len(f.dataFaces) {
+		return cg.DataLabel(kind)
+	}
+	return f.dataFaces[kind]
+}
+
+func (f *cardFaces) hack(id int) string {
+	if id < 0 || id >= len(f.hackFaces) {
+		return hackFace(cg.Hack(id))
+	}
+	return f.hackFaces[id]
+}
+
+// hackLabel is the top border of the Hack card at index i of the line.
+func (f *cardFaces) hackLabel(i, pos int) string {
+	if i < 0 || i >= len(f.hackLabels) || pos < 0 || pos > 2 {
+		return fmt.Sprintf("%d %s", i+1, posShort(pos))
+	}
+	return f.hackLabels[i][pos]
 }
 
 // tableReserve is the lines useFramedTable sets aside around the seats.
@@ -114,39 +172,64 @@ func hackFace(c cg.HackCard) string {
 func (b *Board) hackCards() []card {
 	cs := make([]card, len(b.v.HackLine))
 	for i, id := range b.v.HackLine {
-		c := cg.Hack(id)
-		cs[i] = card{label: fmt.Sprintf("%d %s", i+1, posShort(c.Pos)), face: hackFace(c)}
+		cs[i] = card{label: b.faces.hackLabel(i, cg.Hack(id).Pos), face: b.faces.hack(id)}
 	}
 	return cs
 }
 
-// cardRow draws cards side by side in three lines; the one at cur (-1:
-// none) has a heavy frame painted with p.
-func (b *Board) cardRow(cards []card, cur int, p *widget.Painter) [3]string {
+// cardRow draws cards side by side in three lines, each line starting
+// with indent; the one at cur (-1: none) has a heavy frame painted with p.
+func (b *Board) cardRow(indent string, cards []card, cur int, p *widget.Painter) [3]string {
 	var rows [3]strings.Builder
+	for r := range rows {
+		rows[r].Grow(len(indent) + len(cards)*(3*(cardFace+2)+1))
+		rows[r].WriteString(indent)
+	}
 	for i, c := range cards {
 		if i > 0 {
 			for r := range rows {
 				rows[r].WriteByte(' ')
 			}
 		}
-		fill := max(0, cardFace-widget.Width(c.label))
-		face := center(c.face, cardFace)
-		if i == cur && p != nil {
-			rows[0].WriteString(p.Render("┏" + c.label + strings.Repeat("━", fill) + "┓"))
-			rows[1].WriteString(p.Render("┃" + face + "┃"))
-			rows[2].WriteString(p.Render("┗" + strings.Repeat("━", cardFace) + "┛"))
-			continue
+		k := cardKey{card: c}
+		if i == cur {
+			k.heavy = p
 		}
-		rows[0].WriteString("╭" + c.label + strings.Repeat("─", fill) + "╮")
-		rows[1].WriteString("│" + face + "│")
-		if c.mark != "" {
-			rows[2].WriteString("╰──" + c.mark + "──╯")
-		} else {
-			rows[2].WriteString("╰" + strings.Repeat("─", cardFace) + "╯")
+		seg, ok := b.cardSegs.Get(k)
+		if !ok {
+			seg = b.cardSegs.Put(k, drawCard(c, k.heavy))
+		}
+		for r := range rows {
+			rows[r].WriteString(seg[r])
 		}
 	}
 	return [3]string{rows[0].String(), rows[1].String(), rows[2].String()}
+}
+
+// cardKey is what a drawn card depends on: the card, and the painter of
+// its heavy frame when it is the chosen one.
+type cardKey struct {
+	card
+	heavy *widget.Painter
+}
+
+// drawCard is one card's three lines: a heavy frame painted with p, or
+// (p nil) a light one with its mark in the bottom border.
+func drawCard(c card, p *widget.Painter) [3]string {
+	fill := max(0, cardFace-widget.Width(c.label))
+	face := center(c.face, cardFace)
+	if p != nil {
+		return [3]string{
+			p.Render("┏" + c.label + strings.Repeat("━", fill) + "┓"),
+			p.Render("┃" + face + "┃"),
+			p.Render("┗" + strings.Repeat("━", cardFace) + "┛"),
+		}
+	}
+	bottom := "╰" + strings.Repeat("─", cardFace) + "╯"
+	if c.mark != "" {
+		bottom = "╰──" + c.mark + "──╯"
+	}
+	return [3]string{"╭" + c.label + strings.Repeat("─", fill) + "╮", "│" + face + "│", bottom}
 }
 
 // framedDataLeft is the Data cards left on the table as a row of cards,
@@ -157,18 +240,19 @@ func (b *Board) framedDataLeft() (lines []string, ok bool) {
 	for k := range cg.DataKinds {
 		switch n := b.v.DataField[k]; {
 		case n == 1:
-			cs = append(cs, card{face: cg.DataLabel(k)})
-		case n > 1:
-			cs = append(cs, card{label: fmt.Sprintf("×%d", n), face: cg.DataLabel(k)})
+			cs = append(cs, card{face: b.faces.data(k)})
+		case n == 2:
+			cs = append(cs, card{label: "×2", face: b.faces.data(k)})
+		case n > 2:
+			cs = append(cs, card{label: fmt.Sprintf("×%d", n), face: b.faces.data(k)})
 		}
 	}
 	if len(cs) == 0 {
 		return nil, false
 	}
-	row := b.cardRow(cs, -1, nil)
-	head := " " + b.paint.Heading.Render(fmt.Sprintf("%-11s", "Data left")) + " "
-	pad := strings.Repeat(" ", 13)
-	return []string{head + row[0], pad + row[1], pad + row[2]}, true
+	row := b.cardRow(strings.Repeat(" ", 13), cs, -1, nil)
+	row[0] = " " + b.paint.Heading.Render("Data left  ") + row[0][12:]
+	return row[:], true
 }
 
 // composerCards is the hacking turn with framed cards: a row of the Data
@@ -208,14 +292,14 @@ func (b *Board) composerCards() []string {
 	}
 	data := make([]card, len(v.Takeable))
 	for i, k := range v.Takeable {
-		data[i] = card{face: cg.DataLabel(k)}
+		data[i] = card{face: b.faces.data(k)}
 	}
-	dataRow := b.cardRow(data, b.dataCur, chosen(colData))
+	dataRow := b.cardRow("", data, b.dataCur, chosen(colData))
 	if len(data) == 0 {
 		dataRow = [3]string{"", b.paint.Dim.Render("none fits"), ""}
 	}
 	add(label(colData, "Data", "not in"), dataRow)
-	add(label(colHack, "Hack", fmt.Sprintf("deck %d", v.HackDeck)), b.cardRow(b.hackCards(), b.hackCur, chosen(colHack)))
+	add(label(colHack, "Hack", fmt.Sprintf("deck %d", v.HackDeck)), b.cardRow("", b.hackCards(), b.hackCur, chosen(colHack)))
 	to := make([]string, len(v.Recipients))
 	for i, r := range v.Recipients {
 		n := widget.Truncate(b.name(r), 14, "…")

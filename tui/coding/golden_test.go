@@ -250,6 +250,6 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 // stateOf prints b without its caches of drawn pieces, for PureView.
 func stateOf(b *Board) string {
 	c := *b
-	c.paint, c.logs, c.widths = widget.Paints{}, widget.LogCache{}, widget.Widths{}
+	c.paint, c.logs, c.widths, c.cardSegs = widget.Paints{}, widget.LogCache{}, widget.Widths{}, widget.Memo[cardKey, [3]string]{}
 	return fmt.Sprintf("%+v", c)
 }

@@ -364,9 +364,8 @@ func (b *Board) hackLineLines(decodeHint bool) []string {
 	case len(v.HackLine) == 0:
 		out = append(out, "   No Hack cards are left.")
 	case b.framedTable():
-		for _, l := range b.cardRow(b.hackCards(), -1, nil) {
-			out = append(out, " "+l)
-		}
+		row := b.cardRow(" ", b.hackCards(), -1, nil)
+		out = append(out, row[:]...)
 	default:
 		for i, id := range v.HackLine {
 			out = append(out, fmt.Sprintf("   %d %s", i+1, cg.Hack(id).Label()))
@@ -582,14 +581,17 @@ func (b *Board) seatLines(w, room int) []string {
 		items := b.hintItems(sv)
 		if held {
 			// The cards that fit in a row are drawn, the rest stay text.
-			cs, texts := b.heldCards(sv)
+			cs := b.heldCards(sv)
 			n := min(len(cs), (noteW+1)/(cardFace+3))
 			if n > 0 {
-				row := b.cardRow(cs[:n], -1, nil)
-				bl.cards = []string{indent + row[0], indent + row[1], indent + row[2]}
+				row := b.cardRow(indent, cs[:n], -1, nil)
+				bl.cards = row[:]
 				withCards++
 			}
-			items = append(append(texts[n:], b.noDataItems(sv)...), wrongItems(sv)...)
+			items = append(b.noDataItems(sv), wrongItems(sv)...)
+			if n < len(cs) {
+				items = append(b.heldTexts(sv)[n:], items...)
+			}
 		}
 		bl.lines = b.pack(items, noteW, " · ")
 		if sv.Sheet != nil && !sv.Out {
