@@ -58,13 +58,17 @@ type bitset []uint64
 
 func newBitset(poolBits int) bitset { return make(bitset, max(1, (1<<poolBits)/64)) }
 
+// bitset returns an empty bitset over the solver's pool, lent by its
+// scratch when it has one.
+func (s *aidSolver) bitset() bitset { return bitset(zeroU64(s.buf, max(1, (1<<s.poolBits)/64))) }
+
 func (b bitset) has(m uint32) bool { return b[m>>6]&(1<<(m&63)) != 0 }
 func (b bitset) set(m uint32)      { b[m>>6] |= 1 << (m & 63) }
 
 // superClosure returns the sets that contain at least one member of b
 // (the zeta transform over subsets, in the or-and semiring).
-func (b bitset) superClosure() bitset {
-	out := make(bitset, len(b))
+func (b bitset) superClosure(buf *scratch) bitset {
+	out := bitset(dirtyU64(buf, len(b))) // every word written below
 	// Within a word, tile bits 0–5 are bit positions: spread each set to
 	// its supersets over those tiles (pools always have more than 6 tiles).
 	for w, x := range b {
@@ -113,13 +117,20 @@ type aidSolver struct {
 	// it (one, or two when it holds one 5g and both are unseen); nil before.
 	centre     []uint32
 	centreSeen bool
+	// buf lends the bitsets and transforms (nil: they are allocated).
+	buf *scratch
 }
 
 // aidOf computes the aid for the seat viewing v (which must be a seat's
 // view), starting from prev, the lists kept from that seat's last aid (or
 // nil); it returns the lists to keep for its next one.
 func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
-	s := newAidSolver(v, prev)
+	// The solver's bitsets and transforms are lent for this call only:
+	// what it returns (counts, listed hands, marks, kept lists) is
+	// allocated apart.
+	buf := getScratch()
+	defer putScratch(buf)
+	s := newAidSolverIn(v, prev, buf)
 	c := aidCounts{hands: make([]int, s.n)}
 	me := int(v.Viewer.Seat)
 	var possible []bitset
@@ -221,9 +232,13 @@ func (s *aidSolver) physical(b bitset) []uint32 {
 // (2 players) and the centre once it has seen it; and lists the sets each
 // opponent may hold given its answers alone, starting from prev (the same
 // seat's lists for an earlier view) when there is one.
-func newAidSolver(v View, prev *aidLists) *aidSolver {
+func newAidSolver(v View, prev *aidLists) *aidSolver { return newAidSolverIn(v, prev, nil) }
+
+// newAidSolverIn is newAidSolver with its large tables lent by buf (nil:
+// allocated), for as long as buf lends them.
+func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	me := int(v.Viewer.Seat)
-	s := &aidSolver{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize)}
+	s := &aidSolver{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), buf: buf}
 	mine, _ := maskOf(v.Hand)
 	var local [tileCount]int
 	for p := range tileCount {
@@ -325,7 +340,7 @@ func newAidSolver(v View, prev *aidLists) *aidSolver {
 		})
 	}
 	for j := range s.ok {
-		set := newBitset(s.poolBits)
+		set := s.bitset()
 		for _, m := range s.ok[j] {
 			set.set(m)
 		}
@@ -430,7 +445,7 @@ func (s *aidSolver) distinct(b bitset) int {
 
 // complements returns the sets full \ m for m in b.
 func (s *aidSolver) complements(b bitset) bitset {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	for w, word := range b {
 		for ; word != 0; word &= word - 1 {
 			out.set(s.full &^ uint32(w<<6|bits.TrailingZeros64(word)))
@@ -445,9 +460,9 @@ func (s *aidSolver) complements(b bitset) bitset {
 // compared pairwise; long ones through the closure of othersSet.
 func (s *aidSolver) besides(list, others []uint32, othersSet bitset) bitset {
 	if len(list)*len(others) > 8192 {
-		return s.fitting(list, othersSet.superClosure())
+		return s.fitting(list, othersSet.superClosure(s.buf))
 	}
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	for _, m := range list {
 		for _, o := range others {
 			if m&o == 0 {
@@ -461,7 +476,7 @@ func (s *aidSolver) besides(list, others []uint32, othersSet bitset) bitset {
 
 // fitting returns the members m of list whose complement lies in room.
 func (s *aidSolver) fitting(list []uint32, room bitset) bitset {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	for _, m := range list {
 		if room.has(s.full &^ m) {
 			out.set(m)
@@ -475,7 +490,7 @@ func (s *aidSolver) fitting(list []uint32, room bitset) bitset {
 // centre hands possible.
 func (s *aidSolver) solve3() ([]bitset, bitset, int) {
 	if s.centreSeen {
-		pa, pb := newBitset(s.poolBits), newBitset(s.poolBits)
+		pa, pb := s.bitset(), s.bitset()
 		found := false
 		for _, c := range s.centre {
 			for _, a := range s.ok[0] {
@@ -590,7 +605,7 @@ func (s *aidSolver) centresBySearch3(pa []uint32, pb bitset) (centres bitset, ok
 // tiles) is possible and how many steps that took, and may give up once it
 // has spent more than budget. ok is false when the budget runs out.
 func (s *aidSolver) searchCentres(find func(c, rest uint32, budget int) (found bool, cost int)) (centres bitset, ok bool) {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	steps, done, total := 0, 0, binom(s.poolBits, s.handSize)
 	for c := uint32(1)<<s.handSize - 1; c <= s.full; c = nextSubset(c) {
 		if done++; overBudget(steps, done, total) {
@@ -621,7 +636,7 @@ func (s *aidSolver) solve4() ([]bitset, bitset, int) {
 			possible[j] = s.holdersDirect(s.ok[j], s.ok[y], s.ok[x])
 			continue
 		}
-		if p, ok := s.holdersBySearch(s.ok[j], spread(s.ok[y]), s.okSet[x].superClosure()); ok {
+		if p, ok := s.holdersBySearch(s.ok[j], spread(s.ok[y]), s.okSet[x].superClosure(s.buf)); ok {
 			possible[j] = p
 			continue
 		}
@@ -629,7 +644,7 @@ func (s *aidSolver) solve4() ([]bitset, bitset, int) {
 		if j == 0 {
 			pairs12 = pairs
 		}
-		possible[j] = s.fitting(s.ok[j], pairs.superClosure())
+		possible[j] = s.fitting(s.ok[j], pairs.superClosure(s.buf))
 	}
 	if s.centreSeen {
 		return possible, nil, 1
@@ -658,7 +673,7 @@ const smallDeals = 32_768
 // holdersDirect returns the members m of list beside which some y in ys and
 // x in xs fit, all three disjoint.
 func (s *aidSolver) holdersDirect(list, ys, xs []uint32) bitset {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	for _, m := range list {
 	search:
 		for _, y := range ys {
@@ -679,7 +694,7 @@ func (s *aidSolver) holdersDirect(list, ys, xs []uint32) bitset {
 // centresDirect4 returns the centres left by every disjoint triple of sets
 // from p0, p1 and p2.
 func (s *aidSolver) centresDirect4(p0, p1, p2 []uint32) bitset {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	for _, a := range p0 {
 		for _, b := range p1 {
 			if a&b != 0 {
@@ -699,7 +714,7 @@ func (s *aidSolver) centresDirect4(p0, p1, p2 []uint32) bitset {
 // avoids m and leaves room for a set of the third opponent (room is the
 // closure of its sets); ok is false past searchBudget steps.
 func (s *aidSolver) holdersBySearch(list, ys []uint32, room bitset) (holders bitset, ok bool) {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	steps := 0
 	for done, m := range list {
 		if overBudget(steps, done+1, len(list)) {
@@ -770,7 +785,7 @@ func listOf(b bitset) []uint32 {
 // opponent lists whose transforms are cached (-1: not a cached list).
 func (s *aidSolver) unions(xs, ys []uint32, xSet, ySet bitset, xi, yi int) bitset {
 	if len(xs) == 0 || len(ys) == 0 {
-		return newBitset(s.poolBits)
+		return s.bitset()
 	}
 	xSize, ySize := bits.OnesCount32(xs[0]), bits.OnesCount32(ys[0])
 	// Rough costs in nanoseconds on the 2-core server, from timing each
@@ -803,7 +818,7 @@ func (s *aidSolver) unions(xs, ys []uint32, xSet, ySet bitset, xi, yi int) bitse
 // unionsBySubsets is unions by trying, for each x, every set of ySize
 // tiles outside x (at most 12 of them) against ySet.
 func (s *aidSolver) unionsBySubsets(xs []uint32, ySet bitset, ySize int) bitset {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	var lo, hi [64]uint32 // the free tiles picked by the low and high 6 bits of an index
 	for _, x := range xs {
 		free := s.full &^ x
@@ -830,7 +845,7 @@ func (s *aidSolver) unionsBySubsets(xs []uint32, ySet bitset, ySize int) bitset 
 // their low tile bits first, so each x only meets the ys that avoid its own
 // low tiles (about a third of them).
 func (s *aidSolver) unionsByPairs(xs, ys []uint32) bitset {
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	if len(ys) < len(xs) {
 		xs, ys = ys, xs
 	}
@@ -890,7 +905,7 @@ func (s *aidSolver) unionsByTransform(xs, ys []uint32, xi, yi int) bitset {
 	size := bits.OnesCount32(xs[0]) + bits.OnesCount32(ys[0])
 	zx, zy := s.zetaOf(xs, xi), s.zetaOf(ys, yi)
 	if s.product == nil {
-		s.product = make([]uint64, len(zx)*2) // two 32-bit lanes: sets 2w and 2w+1
+		s.product = dirtyU64(s.buf, len(zx)*2) // two 32-bit lanes: sets 2w and 2w+1
 	}
 	g := s.product // every word is written below
 	for w := range zx {
@@ -900,7 +915,7 @@ func (s *aidSolver) unionsByTransform(xs, ys []uint32, xi, yi int) bitset {
 		g[2*w+1] = lane(2) | lane(3)<<32
 	}
 	mobius32x2(g)
-	out := newBitset(s.poolBits)
+	out := s.bitset()
 	// Every set of size tiles, by Gosper's hack (local sets are plain bit patterns).
 	for m := uint32(1)<<size - 1; m <= s.full; m = nextSubset(m) {
 		if g[m>>1]>>(32*(m&1))&0xffffffff != 0 {
@@ -916,7 +931,7 @@ func (s *aidSolver) zetaOf(list []uint32, cache int) []uint64 {
 	if cache >= 0 && s.zetas[cache] != nil {
 		return s.zetas[cache]
 	}
-	f := make([]uint64, max(1, (1<<s.poolBits)/4))
+	f := zeroU64(s.buf, max(1, (1<<s.poolBits)/4))
 	for _, m := range list {
 		f[m>>2] |= 1 << (16 * (m & 3))
 	}
