@@ -912,8 +912,8 @@ func TestMovesAreDurableBeforeShown(t *testing.T) {
 	}
 }
 
-// News ("The game has begun.", "bob is back.") is current until the next
-// move: it used to stay as the table's latest line all game.
+// News ("The game has begun.", "bob is back.") is current until a person
+// plays the next move: it used to stay as the table's latest line all game.
 func TestNewsLastsUntilTheNextMove(t *testing.T) {
 	h := testHub(t, newMemStore(), nil)
 	ann, bob := startTwo(t, h, nil)
@@ -946,5 +946,25 @@ func TestNewsLastsUntilTheNextMove(t *testing.T) {
 	}
 	if n := ann.View().Notice; n != "" {
 		t.Fatalf("after the next move the news is still %q", n)
+	}
+
+	// A bot's move does not wipe the news (a bot moving at once would
+	// clear "bob left; a bot took the seat." before anyone read it); the
+	// next person's move does.
+	h = testHub(t, newMemStore(), func(c *Config) { c.Grace = 10 * time.Millisecond })
+	ann, bob = startTwo(t, h, engine.Options{"turns": "30"})
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	bob.Leave()
+	v = waitView(t, ann, "the bot's move in bob's seat", func(v TableView) bool { return v.Seats[1].Replaced && board(t, v).Moves == 2 })
+	if !strings.Contains(v.Notice, "a bot took the seat") {
+		t.Fatalf("after the bot's move the news is %q", v.Notice)
+	}
+	if err := ann.Act(say(3)); err != nil {
+		t.Fatal(err)
+	}
+	if n := ann.View().Notice; n != "" {
+		t.Fatalf("after ann's move the news is still %q", n)
 	}
 }

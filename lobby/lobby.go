@@ -250,6 +250,9 @@ type TableView struct {
 	// Notice is the latest table notice, e.g. "Bo left; a bot took the
 	// seat.", composed from clean handles: safe to draw.
 	Notice string
+	// Grace is how long a player's seat is held when they leave or drop
+	// out of a game in play, before a bot plays it (Config.Grace).
+	Grace time.Duration
 	// Unsaved says why the finished game is not in the records yet (the
 	// records database is down; it is kept here and saved when it is
 	// back); empty once it is stored.

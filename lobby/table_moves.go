@@ -79,6 +79,9 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 		return ErrNotSaved
 	}
 	t.record.Moves = append(t.record.Moves, m)
+	if t.playedByPerson(s) {
+		t.personMoves++
+	}
 	t.beatUntil = time.Now().Add(readingTime(t.cfg.BotDelay, len(events)))
 	if t.saveFailures > 0 {
 		t.saveFailures = 0

@@ -23,8 +23,11 @@ type published struct {
 	version uint64 // of the views; bumps on every publish
 	dirty   bool   // something changed since the last publish
 	notice  news   // the latest news at the table, shown to everyone while current
-	logs    eventLogs
-	boards  boardCache
+	// personMoves counts the moves people (not bots or the clock) have
+	// played at this table: news lasts until the next one (news).
+	personMoves int
+	logs        eventLogs
+	boards      boardCache
 }
 
 // snapshot is everything a table has published for one version.
@@ -65,7 +68,7 @@ func (t *table) publish() {
 	base := TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Rated: t.gameRated, Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
-		Result: t.result, Notice: t.currentNews(), Unsaved: t.unsaved, Deadline: t.deadline,
+		Result: t.result, Notice: t.currentNews(), Grace: t.cfg.Grace, Unsaved: t.unsaved, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
 	view := func(v engine.Viewer, log int, full bool) *TableView {
@@ -104,32 +107,44 @@ func (t *table) publish() {
 	}
 }
 
-// news is a line of news at the table ("Bo is back.") and the number of
-// moves played when it was said.
+// news is a line of news at the table ("Bo is back.") and how many moves
+// people had played when it was said.
 //
 // The rule for how long news lasts: a line tells what just happened, so
 // it is current until the next event replaces it or, during a game, until
-// the next move is played — from then on the board and its log tell the
-// story, and a line such as "The game has begun." would only be stale.
-// Outside play (waiting, finished, stopped) no moves are played, so the
-// latest line stands until the next one.
+// a person plays the next move — from then on the board and its log tell
+// the story, and a line such as "The game has begun." would only be
+// stale. Bots' moves and the clock's play on under it: a bot that moves
+// at once would otherwise wipe "Bo left; a bot took the seat." before
+// anyone read it. Outside play (waiting, finished, stopped) no moves are
+// played, so the latest line stands until the next one.
 type news struct {
 	text string
-	at   int // len(record.Moves) when it was said
+	at   int // personMoves when it was said
 }
 
-// tell makes text the table's news from now until the next move.
+// tell makes text the table's news from now until a person's next move.
 func (t *table) tell(text string) {
-	t.notice = news{text: text, at: len(t.record.Moves)}
+	t.notice = news{text: text, at: t.personMoves}
 }
 
-// currentNews is the news line to show now: empty once a move was played
-// after it in a game in progress.
+// currentNews is the news line to show now: empty once a person has
+// played a move after it in a game in progress.
 func (t *table) currentNews() string {
-	if t.phase == Playing && t.notice.at != len(t.record.Moves) {
+	if t.phase == Playing && t.notice.at != t.personMoves {
 		return ""
 	}
 	return t.notice.text
+}
+
+// playedByPerson says whether a move by seat s is a person's: not a bot's
+// (nor one covering for someone away), not the clock's.
+func (t *table) playedByPerson(s engine.Seat) bool {
+	if s < 0 || int(s) >= len(t.seats) {
+		return false
+	}
+	st := t.seats[s]
+	return st.human() && st.ctl == nil
 }
 
 // eventLogs is what each viewer has seen of the game: logs[i] is seat i's

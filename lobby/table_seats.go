@@ -232,13 +232,4 @@ func (t *table) graceOver(i int) {
 }
 
 // humanDuration says d the way a notice would: "1 minute", "90 seconds".
-func humanDuration(d time.Duration) string {
-	switch {
-	case d >= time.Minute && d%time.Minute == 0:
-		return words.Count(int(d/time.Minute), "minute", "minutes")
-	case d >= time.Second:
-		return words.Count(int(d/time.Second), "second", "seconds")
-	default:
-		return "a moment"
-	}
-}
+func humanDuration(d time.Duration) string { return words.Duration(d) }

@@ -3,6 +3,7 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rating"
@@ -221,7 +222,7 @@ func TestLeavingARatedGameWarnsOfTheLoss(t *testing.T) {
 	for _, rated := range []bool{true, false} {
 		views := traceGame(t, players, 3, 3, -1, -1, engine.SeatViewer(0))
 		v := views[len(views)-1]
-		v.Rated = rated
+		v.Rated, v.Grace = rated, 90*time.Second
 		conn := newFakeConn(v)
 		m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
 		run(t, m, send(m, tableOpenedMsg{conn: conn}))
@@ -229,6 +230,11 @@ func TestLeavingARatedGameWarnsOfTheLoss(t *testing.T) {
 		out := strings.Join(strings.Fields(screenText(m)), " ")
 		if !strings.Contains(out, "y/n") || rated != strings.Contains(out, "counts as a loss") {
 			t.Errorf("rated %v: the leave question:\n%s", rated, screenText(m))
+		}
+		// It says how long the seat is held, and what then ("a little
+		// while" left it to guess).
+		if !strings.Contains(out, "held for 90 seconds") || !strings.Contains(out, "a bot plays it") {
+			t.Errorf("rated %v: the leave question does not say how long the seat is held:\n%s", rated, screenText(m))
 		}
 		checkFits(t, m, 80, 24)
 	}

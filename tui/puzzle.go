@@ -101,9 +101,10 @@ func (s *puzzleMenu) load(a *app) tea.Cmd {
 	}
 }
 
-func (s *puzzleMenu) title(*app) string      { return "Puzzle of the day" }
-func (s *puzzleMenu) capturing() bool        { return false }
-func (s *puzzleMenu) setError(m string)      { s.err = m }
+func (s *puzzleMenu) title(*app) string { return "Puzzle of the day" }
+func (s *puzzleMenu) capturing() bool   { return false }
+func (s *puzzleMenu) setError(m string) { s.err = m }
+
 // titleRight is the day the puzzles are of: puzzles change at midnight UTC.
 func (s *puzzleMenu) titleRight(a *app) string {
 	return a.now().UTC().Format("2006-01-02") + " (UTC)"

@@ -450,10 +450,13 @@ func (s *tableScreen) strip(a *app, w int) []string {
 	case s.ended != "":
 		say(a.st.notice, s.ended+" Press esc to go home.")
 	case s.confirmLeave:
+		// Say how long the seat is held and what happens then: "a little
+		// while" left players guessing.
+		held := heldFor(s.view.Grace)
 		if s.view.Rated {
-			say(a.st.strong, "Leave this rated game? Your seat waits for you a little while; if you do not come back, the game counts as a loss. y/n")
+			say(a.st.strong, "Leave this rated game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it and the game counts as a loss. y/n")
 		} else {
-			say(a.st.strong, "Leave this game? Your seat waits for you a little while. y/n")
+			say(a.st.strong, "Leave this game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it. y/n")
 		}
 	case s.err != "":
 		say(a.st.errText, "! "+s.err)

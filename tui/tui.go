@@ -624,7 +624,7 @@ func (a *app) render() string {
 		keyLines = a.keyBarLines([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
 		body = lipgloss.Place(w, h-3-len(keyLines), lipgloss.Center, lipgloss.Center,
 			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
-				strings.Join(widget.Wrap("Your seat is kept for a little while; reconnect with the same key to resume.", w-4), "\n"))
+				strings.Join(widget.Wrap("Your seat is kept for "+a.seatHeldFor()+"; reconnect with the same key to resume.", w-4), "\n"))
 	case a.showHelp:
 		keyLines = a.keyBarLines([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
 		body = a.fullHelp(s, w, h-3-len(keyLines))
@@ -707,6 +707,24 @@ func padRight(s string, w int) string {
 func withHelp(b key.Binding, k, desc string) key.Binding {
 	b.SetHelp(k, desc)
 	return b
+}
+
+// seatHeldFor says how long the seat of the table on top is held for a
+// player who leaves it ("1 minute"; "a little while" when not known).
+func (a *app) seatHeldFor() string {
+	if t, ok := a.top().(*tableScreen); ok {
+		return heldFor(t.view.Grace)
+	}
+	return heldFor(0)
+}
+
+// heldFor says grace as the time a seat is held: "1 minute", or "a little
+// while" when it is not known.
+func heldFor(grace time.Duration) string {
+	if grace > 0 {
+		return words.Duration(grace)
+	}
+	return "a little while"
 }
 
 // sizeMessage is the single centred line shown when the window is too small.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -190,7 +191,9 @@ func TestCreateFormBuildsSpec(t *testing.T) {
 
 func TestQuitDuringGameAsksFirst(t *testing.T) {
 	st := dealt(t, 2, 1)
-	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	v := tableView(st, engine.SeatViewer(0), nil, 1)
+	v.Grace = 2 * time.Minute
+	conn := newFakeConn(v)
 	h := &fakeHub{conn: conn}
 	m := newTestApp(t, h, nil, 80, 24)
 	press(t, m, "enter", "enter") // quick play, the bots offered first
@@ -203,6 +206,9 @@ func TestQuitDuringGameAsksFirst(t *testing.T) {
 	}
 	if !strings.Contains(screenText(m), "Leave the game and quit?") {
 		t.Fatalf("no confirmation:\n%s", screenText(m))
+	}
+	if !strings.Contains(strings.Join(strings.Fields(screenText(m)), " "), "Your seat is kept for 2 minutes") {
+		t.Errorf("the question does not say how long the seat is kept:\n%s", screenText(m))
 	}
 	press(t, m, "n")
 	if conn.left || m.confirmQuit {

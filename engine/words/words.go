@@ -5,7 +5,10 @@
 // above themselves.
 package words
 
-import "strconv"
+import (
+	"strconv"
+	"time"
+)
 
 // Plural returns one when n is 1 and many otherwise (0 takes the plural:
 // "0 tables").
@@ -20,4 +23,17 @@ func Plural(n int, one, many string) string {
 // Count(3, "table", "tables") is "3 tables".
 func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + Plural(n, one, many)
+}
+
+// Duration says d as a notice would: "1 minute", "90 seconds", "a moment"
+// under a second.
+func Duration(d time.Duration) string {
+	switch {
+	case d >= time.Minute && d%time.Minute == 0:
+		return Count(int(d/time.Minute), "minute", "minutes")
+	case d >= time.Second:
+		return Count(int(d/time.Second), "second", "seconds")
+	default:
+		return "a moment"
+	}
 }

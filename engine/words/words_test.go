@@ -1,6 +1,9 @@
 package words
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestCount(t *testing.T) {
 	for _, c := range []struct {
@@ -16,5 +19,13 @@ func TestCount(t *testing.T) {
 	}
 	if got := Plural(2, "was", "were"); got != "were" {
 		t.Errorf("Plural(2) = %q", got)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{time.Minute: "1 minute", 5 * time.Minute: "5 minutes", 90 * time.Second: "90 seconds", time.Second: "1 second", 0: "a moment"} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		}
 	}
 }
