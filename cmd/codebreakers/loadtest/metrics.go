@@ -210,6 +210,15 @@ type ServerMetrics struct {
 	Analysed        float64 `json:"games_analysed"`
 	AnalysisBusySec float64 `json:"analysis_busy_sec"`
 	AnalysisDropped float64 `json:"analysis_dropped"`
+	// Moves counts the moves the tables accepted (people's and bots');
+	// AllocKBPerMove and AllocsPerMove are the server's heap allocations
+	// per move, GCs the collections it ran and HeapMB its heap in use at
+	// the end (all from the Go runtime's figures in /metrics).
+	Moves          float64 `json:"moves"`
+	AllocKBPerMove float64 `json:"alloc_kb_per_move"`
+	AllocsPerMove  float64 `json:"allocs_per_move"`
+	GCs            float64 `json:"gcs"`
+	HeapMB         float64 `json:"heap_inuse_mb"`
 }
 
 func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
@@ -223,6 +232,16 @@ func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
 		AnalysisDropped: after.sum("codebreakers_analyses_total", `how="dropped"`) -
 			before.sum("codebreakers_analyses_total", `how="dropped"`),
 	}
+	delta := func(name string, filters ...string) float64 {
+		return after.sum(name, filters...) - before.sum(name, filters...)
+	}
+	m.Moves = delta("codebreakers_actions_total", `outcome="ok"`)
+	if m.Moves > 0 {
+		m.AllocKBPerMove = delta("go_memstats_alloc_bytes_total") / m.Moves / 1024
+		m.AllocsPerMove = delta("go_memstats_mallocs_total") / m.Moves
+	}
+	m.GCs = delta("go_gc_duration_seconds_count")
+	m.HeapMB = after.sum("go_memstats_heap_inuse_bytes") / (1 << 20)
 	writes := after.sum("codebreakers_storage_writes_total") - before.sum("codebreakers_storage_writes_total")
 	m.WritesPerSec = writes / seconds
 	if m.Commit.Count > 0 {

@@ -44,6 +44,9 @@ type PlayReport struct {
 	// Server process figures during play.
 	CPUPercent float64 `json:"server_cpu_percent_of_core"`
 	RSSMB      float64 `json:"server_rss_mb"`
+	// CPUPerMoveMs is the server's CPU per move accepted at any table
+	// (people's and bots'), from CPUPercent and the server's own count.
+	CPUPerMoveMs float64 `json:"server_cpu_ms_per_move,omitempty"`
 	// MachineBusy is how busy all cores were (percent); GeneratorCPU is
 	// this load generator's own share (percent of one core).
 	MachineBusy  float64 `json:"machine_busy_percent"`
@@ -228,6 +231,11 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	r.Errors, r.Samples = errs.count()
 	fmt.Fprintf(cfg.Log, "play: %d actions (%.0f/s), %d games, every screen p50 %.1f p99 %.1f max %.1f ms, %d errors\n",
 		r.Actions, r.ActionsPerSec, r.Games, r.Latency.P50, r.Latency.P99, r.Latency.Max, r.Errors)
+	if m := r.Server; m != nil && m.Moves > 0 {
+		r.CPUPerMoveMs = r.CPUPercent / 100 * r.Seconds / m.Moves * 1000
+		fmt.Fprintf(cfg.Log, "play: server %d moves, %.2f ms CPU, %.0f KB and %.0f allocations per move; %.0f collections, heap %.0f MB\n",
+			int64(m.Moves), r.CPUPerMoveMs, m.AllocKBPerMove, m.AllocsPerMove, m.GCs, m.HeapMB)
+	}
 	return r, t.alive()
 }
 

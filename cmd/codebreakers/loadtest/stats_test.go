@@ -32,6 +32,11 @@ codebreakers_analyses_total{how="background"} 3
 codebreakers_analyses_total{how="dropped"} 0
 codebreakers_analyses_total{how="on_first_replay"} 1
 codebreakers_analysis_busy_seconds_total 0.5
+codebreakers_actions_total{game="breakcode",outcome="ok"} 1000
+codebreakers_actions_total{game="breakcode",outcome="illegal"} 4
+go_memstats_alloc_bytes_total 1e+09
+go_memstats_mallocs_total 5e+06
+go_gc_duration_seconds_count 40
 `
 
 const after = `codebreakers_storage_commit_duration_seconds_bucket{le="0.001"} 100
@@ -44,6 +49,13 @@ codebreakers_analyses_total{how="background"} 203
 codebreakers_analyses_total{how="dropped"} 7
 codebreakers_analyses_total{how="on_first_replay"} 2
 codebreakers_analysis_busy_seconds_total 12.5
+codebreakers_actions_total{game="breakcode",outcome="ok"} 1400
+codebreakers_actions_total{game="coding",outcome="ok"} 100
+codebreakers_actions_total{game="breakcode",outcome="illegal"} 50
+go_memstats_alloc_bytes_total 1.1024e+09
+go_memstats_mallocs_total 5.75e+06
+go_gc_duration_seconds_count 43
+go_memstats_heap_inuse_bytes 2.097152e+08
 `
 
 func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
@@ -67,6 +79,11 @@ func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
 	// Games analysed on a first replay are not the background work.
 	if m.Analysed != 200 || m.AnalysisBusySec != 12 || m.AnalysisDropped != 7 {
 		t.Fatalf("analysed %v in %v s, %v dropped; want 200 in 12 s, 7 dropped", m.Analysed, m.AnalysisBusySec, m.AnalysisDropped)
+	}
+	// Per move: only moves accepted count, at every game's tables.
+	if m.Moves != 500 || m.AllocKBPerMove != 200 || m.AllocsPerMove != 1500 || m.GCs != 3 || m.HeapMB != 200 {
+		t.Fatalf("moves %v, %v KB and %v allocations per move, %v collections, heap %v MB; want 500, 200, 1500, 3, 200",
+			m.Moves, m.AllocKBPerMove, m.AllocsPerMove, m.GCs, m.HeapMB)
 	}
 	// Everything beyond the last finite bucket has no bound to report.
 	slow := histogramDelta(scrape{}, scrape{
