@@ -3,12 +3,14 @@ package loadtest
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime/trace"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,6 +48,53 @@ func readMetrics(ctx context.Context, addr string) (scrape, error) {
 func saveProfile(ctx context.Context, addr string, secs int, path string) error {
 	return fetchProfile(ctx, fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs),
 		time.Duration(secs+30)*time.Second, path)
+}
+
+// startEchoTrace starts the execution traces of cfg.EchoTrace (nothing
+// without it): the server's, fetched from its pprof listener for about as
+// long as the echoes take, and the generator's own. The returned stop ends
+// the generator's, waits for the server's and writes the echoes' log.
+func startEchoTrace(ctx context.Context, cfg Config, t *target, errs *errorLog) (stop func(echoes []string)) {
+	if cfg.EchoTrace == "" {
+		return func([]string) {}
+	}
+	var f *os.File
+	if t.pprofAddr == "" {
+		errs.add(errors.New("echo trace: the server has no pprof listener"))
+	} else if tf, err := os.Create(cfg.EchoTrace + ".generator"); err != nil {
+		errs.add(fmt.Errorf("echo trace: %w", err))
+	} else if err := trace.Start(tf); err != nil {
+		_ = tf.Close()
+		errs.add(fmt.Errorf("echo trace: %w", err))
+	} else {
+		f = tf
+	}
+	secs := 4 + cfg.EchoSamples*25/1000 // 20 ms apart, and each echo's own time
+	served := make(chan error, 1)
+	go func() {
+		if t.pprofAddr == "" {
+			served <- nil
+			return
+		}
+		served <- fetchProfile(ctx, fmt.Sprintf("http://%s/debug/pprof/trace?seconds=%d", t.pprofAddr, secs),
+			time.Duration(secs+30)*time.Second, cfg.EchoTrace+".server")
+	}()
+	sleep(ctx, 2*time.Second) // the server's trace takes a moment to start
+	return func(echoes []string) {
+		if f != nil {
+			trace.Stop()
+			if err := f.Close(); err != nil {
+				errs.add(fmt.Errorf("echo trace: %w", err))
+			}
+		}
+		if err := <-served; err != nil {
+			errs.add(fmt.Errorf("echo trace: %w", err))
+		}
+		if err := os.WriteFile(cfg.EchoTrace+".echoes", []byte(strings.Join(echoes, "\n")+"\n"), 0o644); err != nil {
+			errs.add(fmt.Errorf("echo trace: %w", err))
+		}
+		fmt.Fprintf(cfg.Log, "echo traces in %s.server and %s.generator, the echoes in %s.echoes\n", cfg.EchoTrace, cfg.EchoTrace, cfg.EchoTrace)
+	}
 }
 
 // saveHeapProfile fetches the server's heap profile, taken right after a

@@ -94,6 +94,12 @@ type Config struct {
 	// the profile at the end of the play, tables still seated, goes to
 	// HeapProfile+".play".
 	HeapProfile string
+	// EchoTrace, when set, records execution traces over the timed
+	// echoes: the server's in EchoTrace+".server", the generator's own in
+	// EchoTrace+".generator", and each echo's start (Unix ns) and
+	// duration in EchoTrace+".echoes", so that a slow echo can be found
+	// in both traces and its time split between the two processes.
+	EchoTrace string
 	// AsksBeforeGuess is how many questions a player asks before guessing.
 	AsksBeforeGuess int
 	// StepTimeout bounds every wait for a screen.
@@ -296,7 +302,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		args = append(args, "--metrics-addr", metricsAddr)
 	}
 	var pprofAddr string
-	if cfg.CPUProfile != "" || cfg.HeapProfile != "" {
+	if cfg.CPUProfile != "" || cfg.HeapProfile != "" || cfg.EchoTrace != "" {
 		if pprofAddr, err = freeAddr(); err != nil {
 			return rep, err
 		}
@@ -506,13 +512,16 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	runtime.GC()
 	gcPercent := debug.SetGCPercent(-1)
 	gcs0, gen0 := serverGCs(ctx, t), generatorGCs()
+	stopTrace := startEchoTrace(ctx, cfg, t, errs)
 	meter := startCPUMeter()
 	echo := &samples{}
+	var echoLog []string
 	keys := []string{keyDown, "\x1b[A"}
 	for i := 0; i < cfg.EchoSamples && len(held) > 0 && ctx.Err() == nil; i++ {
 		c := held[(i*7919)%len(held)]
 		k := keys[(i/len(held))%2]
-		got := c.arm(nil, time.Now(), true)
+		start := time.Now()
+		got := c.arm(nil, start, true)
 		if err := c.send(k); err != nil {
 			errs.add(err)
 			continue
@@ -523,8 +532,12 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 			continue
 		}
 		echo.add(d)
+		if cfg.EchoTrace != "" {
+			echoLog = append(echoLog, fmt.Sprintf("%d %d", start.UnixNano(), d.Nanoseconds()))
+		}
 		sleep(ctx, 20*time.Millisecond)
 	}
+	stopTrace(echoLog)
 	r.Echo = echo.summary()
 	r.EchoGCs.Server, r.EchoGCs.Generator = -1, generatorGCs()-gen0
 	r.EchoMachineBusy, r.EchoGeneratorCPU = meter.stop()
