@@ -84,6 +84,9 @@ type Renderer struct {
 	opts Options
 	out  *outbox
 	conv colorprofile.Writer // reduces colours into buf
+	// sgrs remembers each colour sequence reduced to the profile (see
+	// writeColours); made on first use.
+	sgrs map[string]string
 
 	mu       sync.Mutex
 	width    int
@@ -280,9 +283,12 @@ func (r *Renderer) writeLine(i int, line string) {
 		line = ansi.Truncate(line, r.width, "")
 		w = ansi.StringWidth(line)
 	}
-	if r.opts.Profile == colorprofile.TrueColor || !strings.Contains(line, "\x1b") {
+	switch {
+	case r.opts.Profile == colorprofile.TrueColor || !strings.Contains(line, "\x1b"):
 		r.buf.WriteString(line)
-	} else {
+	case r.opts.Profile == colorprofile.ANSI256 || r.opts.Profile == colorprofile.ANSI || r.opts.Profile == colorprofile.ASCII:
+		r.writeColours(line)
+	default:
 		_, _ = r.conv.Write([]byte(line)) // into r.buf, which cannot fail
 	}
 	r.buf.WriteString(resetStyle)
@@ -291,4 +297,72 @@ func (r *Renderer) writeLine(i int, line string) {
 	if w < r.width {
 		r.buf.WriteString(ansi.EraseLineRight)
 	}
+}
+
+// maxSGRs bounds the colour sequences a renderer remembers. A board uses a
+// few dozen; the bound only matters if something drew ever new colours.
+const maxSGRs = 256
+
+// writeColours writes line into r.buf with its colours reduced to the
+// profile, byte for byte as colorprofile.Writer would: that writer turns
+// each SGR sequence (ESC [ params m) into its reduced form on its own and
+// copies everything else, so each sequence is reduced once and then
+// looked up. Reducing every changed line afresh was a tenth of the objects
+// a busy server allocated per move. A line holding any other escape
+// sequence goes through colorprofile.Writer whole.
+func (r *Renderer) writeColours(line string) {
+	start := r.buf.Len()
+	rest := line
+	for {
+		i := strings.IndexByte(rest, '\x1b')
+		if i < 0 {
+			r.buf.WriteString(rest)
+			return
+		}
+		r.buf.WriteString(rest[:i])
+		n := sgrLen(rest[i:])
+		if n == 0 {
+			r.buf.Truncate(start)
+			_, _ = r.conv.Write([]byte(line)) // into r.buf, which cannot fail
+			return
+		}
+		r.buf.WriteString(r.reduced(rest[i : i+n]))
+		rest = rest[i+n:]
+	}
+}
+
+// sgrLen is the length of the SGR sequence s starts with (ESC [, digits,
+// semicolons and colons, m), or 0 when s starts with anything else.
+func sgrLen(s string) int {
+	if len(s) < 3 || s[0] != '\x1b' || s[1] != '[' {
+		return 0
+	}
+	for j := 2; j < len(s); j++ {
+		switch c := s[j]; {
+		case c >= '0' && c <= '9', c == ';', c == ':':
+		case c == 'm':
+			return j + 1
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// reduced is the SGR sequence seq reduced to the profile.
+func (r *Renderer) reduced(seq string) string {
+	if out, ok := r.sgrs[seq]; ok {
+		return out
+	}
+	var b bytes.Buffer
+	w := colorprofile.Writer{Forward: &b, Profile: r.opts.Profile}
+	_, _ = w.Write([]byte(seq))
+	out := b.String()
+	if r.sgrs == nil {
+		r.sgrs = make(map[string]string)
+	}
+	if len(r.sgrs) < maxSGRs {
+		r.sgrs[strings.Clone(seq)] = out // a key of its own, not a piece of the whole view
+	}
+	return out
 }
