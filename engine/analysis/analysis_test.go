@@ -196,3 +196,16 @@ func TestPercentNeverRoundsAChanceAway(t *testing.T) {
 		}
 	}
 }
+
+// TestFiguresSayOneInTheSingular: "209 → 1 hands" read wrong.
+func TestFiguresSayOneInTheSingular(t *testing.T) {
+	for unit, want := range map[string]string{"hands": "209 → 1 hand ·", "centre sets": "209 → 1 centre set ·",
+		"codes of bo": "209 → 1 code of bo ·", "library rules": "209 → 1 library rule ·", "Challenges": "209 → 1 Challenge ·"} {
+		if got := (Step{Unit: unit, Before: 209, After: 1, Kind: "guess"}).Figures(); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want it to begin %q", unit, got, want)
+		}
+	}
+	if got := (Step{Unit: "hands", Before: 3003, After: 209}).Figures(); !strings.HasPrefix(got, "3003 → 209 hands ·") {
+		t.Errorf("many: %q", got)
+	}
+}

@@ -34,7 +34,11 @@ func Percent(x float64) string {
 // Figures is the one line of a step's numbers: "212 → 58 centre sets ·
 // gained 1.87 bits · expected 2.10 · best 2.31: sum of your tiles".
 func (s Step) Figures() string {
-	parts := []string{fmt.Sprintf("%d → %d %s", s.Before, s.After, s.Unit)}
+	unit := s.Unit
+	if s.After == 1 {
+		unit = singular(unit)
+	}
+	parts := []string{fmt.Sprintf("%d → %d %s", s.Before, s.After, unit)}
 	if s.Kind == "guess" {
 		parts = append(parts, fmt.Sprintf("chance %s (best %s)", Percent(s.Chance), Percent(s.BestChance)))
 		if s.Bits > 0 {
@@ -55,6 +59,17 @@ func (s Step) Figures() string {
 		parts = append(parts, fmt.Sprintf("gave away %.2f of their own (least %.2f)", s.Gave, s.LeastGave))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// singular is a Step.Unit for one: "hands" → "hand", "centre sets" →
+// "centre set", "codes of bo" → "code of bo" (the noun before " of ",
+// else the last word, loses its s).
+func singular(unit string) string {
+	head, tail := unit, ""
+	if i := strings.Index(unit, " of "); i > 0 {
+		head, tail = unit[:i], unit[i:]
+	}
+	return strings.TrimSuffix(head, "s") + tail
 }
 
 // Lines writes the report as plain text for a transcript, one step after
