@@ -466,8 +466,12 @@ func (h *Hub) seatGroup(info engine.Info, group []*Seeker, players int) ([]*Conn
 			conns[i] = c
 			t.seats[i].ready = true
 		}
-		t.tell("Matched: the game begins.")
-		return t.startGame()
+		if err := t.startGame(); err != nil {
+			return err
+		}
+		// Said after the start, which says only that the game began.
+		t.tell(matchedNews(group, t.gameRated))
+		return nil
 	})
 	if err != nil {
 		for _, c := range conns {
@@ -540,4 +544,18 @@ func poke(ch chan struct{}) {
 	case ch <- struct{}{}:
 	default:
 	}
+}
+
+// matchedNews is the table's news when the pool seats group: who was
+// matched and whether the game is rated, from clean handles.
+func matchedNews(group []*Seeker, rated bool) string {
+	names := make([]string, len(group))
+	for i, s := range group {
+		names[i] = s.id.Handle
+	}
+	kind := "a casual game"
+	if rated {
+		kind = "a rated game"
+	}
+	return "Matched: " + strings.Join(names, ", ") + " in " + kind + ". The game begins."
 }

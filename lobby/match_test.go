@@ -110,6 +110,11 @@ func TestSeekSeatsTwoKeysAtARatedTable(t *testing.T) {
 	if !va.Rated || !vb.Rated {
 		t.Errorf("the seats' views do not say the game is rated (%v, %v)", va.Rated, vb.Rated)
 	}
+	// The news says who was matched, and how (it said only that the game
+	// had begun: the matched line was overwritten by the start's).
+	if want := "Matched: ann, bo in a rated game. The game begins."; va.Notice != want {
+		t.Errorf("the news of a match is %q, want %q", va.Notice, want)
+	}
 	// Play it out: each says a number in turn (6 turns by default).
 	for i := 0; i < 6; i++ {
 		c := a
