@@ -141,7 +141,15 @@ func canonical(mask uint32) uint32 {
 
 // tilesOf lists the tiles of a physical set in screen order.
 func tilesOf(mask uint32) []Tile {
-	var out []Tile
+	n := bits.OnesCount32(mask & (1<<tileCount - 1))
+	if n == 0 {
+		return nil
+	}
+	return appendTiles(make([]Tile, 0, n), mask)
+}
+
+// appendTiles appends the tiles of a physical set to out, in screen order.
+func appendTiles(out []Tile, mask uint32) []Tile {
 	for p := 0; p < tileCount; p++ {
 		if mask&(1<<p) != 0 {
 			out = append(out, tileAt(p))

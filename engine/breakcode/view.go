@@ -1,6 +1,7 @@
 package breakcode
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -294,9 +295,20 @@ func tileSets(masks []uint32) [][]Tile {
 	if len(masks) == 0 {
 		return nil
 	}
+	// One array holds every set's tiles (a view has a dozen or more of
+	// these lists: the aid's marks and listed hands for each seat).
+	total := 0
+	for _, m := range masks {
+		total += bits.OnesCount32(m & (1<<tileCount - 1))
+	}
+	all := make([]Tile, 0, total)
 	out := make([][]Tile, len(masks))
 	for i, m := range masks {
-		out[i] = tilesOf(m)
+		start := len(all)
+		all = appendTiles(all, m)
+		if len(all) > start {
+			out[i] = all[start:len(all):len(all)]
+		}
 	}
 	return out
 }
