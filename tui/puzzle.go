@@ -139,8 +139,7 @@ func (s *puzzleMenu) update(a *app, msg tea.Msg) tea.Cmd {
 			g := s.games[s.cursor]
 			d := s.days[g.ID]
 			if d.Puzzle.None {
-				s.err = noPuzzleToday(g.Name)
-				return nil
+				return nil // the menu says why already (body)
 			}
 			p := newPuzzleScreen(a, g, d)
 			a.push(p)
@@ -198,6 +197,12 @@ func (s *puzzleMenu) body(a *app, w, h int) []string {
 	if s.loading {
 		b.WriteString("\n  " + a.st.dim.Render("Finding today's puzzles (the first visit of the day looks through recent games)…"))
 	}
+	if g, ok := s.chosenWithout(); ok {
+		// Said as soon as the row is chosen: there is nothing to open.
+		for _, l := range widget.WrapIndent(noPuzzleToday(g.Name), w, "  ", "  ") {
+			b.WriteString("\n" + a.st.dim.Render(l))
+		}
+	}
 	if a.id.Guest {
 		b.WriteString("\n  " + a.st.dim.Render("Guests can look; answering needs an SSH key."))
 	}
@@ -209,8 +214,24 @@ func (s *puzzleMenu) body(a *app, w, h int) []string {
 	return wrapBlock(b.String(), w, h)
 }
 
+// chosenWithout returns the chosen game when today's puzzles are known
+// and it has none.
+func (s *puzzleMenu) chosenWithout() (engine.Info, bool) {
+	if s.loading || s.days == nil || s.cursor >= len(s.games) {
+		return engine.Info{}, false
+	}
+	g := s.games[s.cursor]
+	d, ok := s.days[g.ID]
+	return g, ok && d.Puzzle.None
+}
+
+// shortHelp offers enter only on a game with a puzzle to open.
 func (s *puzzleMenu) shortHelp(a *app) []key.Binding {
-	return []key.Binding{withHelp(a.km.up, "↑/↓", "move"), withHelp(a.km.enter, "enter", "open"), a.km.back}
+	ks := []key.Binding{withHelp(a.km.up, "↑/↓", "move")}
+	if _, none := s.chosenWithout(); !none && !s.loading && s.days != nil {
+		ks = append(ks, withHelp(a.km.enter, "enter", "open"))
+	}
+	return append(ks, a.km.back, a.km.help)
 }
 
 // puzzleScreen is one game's puzzle: the position as its seat saw it, the

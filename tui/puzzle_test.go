@@ -205,12 +205,21 @@ func TestNoPuzzleTodaySaysWhy(t *testing.T) {
 	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
 	m.puzzles = noPuzzles{}
 	chooseHome(t, m, "Puzzle of the day")
-	press(t, m, "enter")
+	// Said as the row is chosen, not as an error after enter, which is
+	// not offered: there is nothing to open.
 	out := strings.Join(strings.Fields(screenText(m)), " ")
 	for _, want := range []string{"no puzzle today", "finished in the two weeks before today", "come back tomorrow"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q:\n%s", want, screenText(m))
 		}
+	}
+	lines := strings.Split(strings.TrimRight(screenText(m), "\n "), "\n")
+	if bar := lines[len(lines)-1]; strings.Contains(bar, "enter") || strings.Contains(out, "! ") {
+		t.Errorf("a game without a puzzle offers enter (%q) or says why as an error:\n%s", bar, screenText(m))
+	}
+	press(t, m, "enter")
+	if _, ok := m.top().(*puzzleMenu); !ok {
+		t.Errorf("enter on a game without a puzzle opened %T", m.top())
 	}
 	checkFits(t, m, 80, 24)
 }
