@@ -846,19 +846,34 @@ func (b *Board) framedTiles(tiles []bc.Tile, hidden int) [3]string {
 	if tiles == nil {
 		n = hidden
 	}
+	// Written piece by piece into builders sized ahead: every seat's
+	// screen draws these rows after every move.
 	var top, mid, bottom strings.Builder
+	top.Grow(n * len("╭a───╮ "))
+	bottom.Grow(n * len("╰────╯ "))
+	back := "" // the back of a hidden tile
+	if tiles == nil {
+		back = b.paint.hidden.Render(" ?? ")
+	}
 	for i := range n {
 		if i > 0 {
 			top.WriteByte(' ')
 			mid.WriteByte(' ')
 			bottom.WriteByte(' ')
 		}
-		top.WriteString("╭" + string(rune('a'+i)) + "───╮")
-		face := b.paint.hidden.Render(" ?? ")
+		top.WriteString("╭")
+		top.WriteByte(byte('a' + i))
+		top.WriteString("───╮")
+		face := back
 		if tiles != nil {
 			face = b.tile(tiles[i], true)
 		}
-		mid.WriteString("│" + face + "│")
+		if i == 0 {
+			mid.Grow(n * (len("││ ") + len(face)))
+		}
+		mid.WriteString("│")
+		mid.WriteString(face)
+		mid.WriteString("│")
 		bottom.WriteString("╰────╯")
 	}
 	return [3]string{top.String(), mid.String(), bottom.String()}

@@ -67,7 +67,9 @@ func wrapLine(out []string, para string, w int, prefix *string, rest string) []s
 		}
 		if ww <= room {
 			if !empty {
-				line.WriteString(strings.Repeat(" ", sep))
+				for range sep { // not strings.Repeat: one string less per word
+					line.WriteByte(' ')
+				}
 				lineW += sep
 			}
 			line.WriteString(word)
