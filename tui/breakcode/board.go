@@ -520,7 +520,9 @@ func (b *Board) questionLines(w int) []string {
 		return append(lines, "   No question cards are left.")
 	}
 	for i, card := range v.FaceUp {
-		sel := i == b.cursor && !b.c.Replay
+		// Only a seat in play has a cursor to choose with: a spectator's
+		// and a finished game's list is just the cards.
+		sel := i == b.cursor && !b.c.Replay && v.Viewer.Kind == engine.ViewerSeat && !b.c.Status.Finished
 		k := questionRow{i: i, card: card, handSize: v.HandSize, w: w, pick: -1}
 		if sel {
 			k.pick = min(b.numPick[card], 1)

@@ -195,6 +195,11 @@ func TestSpectatorBoardShowsNoTiles(t *testing.T) {
 		if !strings.Contains(out, "You are watching") {
 			t.Fatalf("spectator not told they watch:\n%s", out)
 		}
+		// No cursor or number picker on the questions: a spectator
+		// chooses nothing.
+		if regexp.MustCompile(`▸ \d |‹`).MatchString(out) {
+			t.Fatalf("%dp spectator board has a question cursor:\n%s", n, out)
+		}
 		if a, _ := b.Update(tea.KeyPressMsg(tea.Key{Code: tea.KeyEnter})); a != nil {
 			t.Fatal("a spectator produced an action")
 		}
