@@ -88,6 +88,12 @@ func runDepth(t testing.TB, m *app, cmd tea.Cmd, depth int) {
 // screen returns the current frame without styling.
 func screenText(m *app) string { return ansi.Strip(m.View().Content) }
 
+// keyBarText is the screen's last line, the key bar, without styles.
+func keyBarText(m *app) string {
+	lines := strings.Split(strings.TrimRight(screenText(m), "\n "), "\n")
+	return lines[len(lines)-1]
+}
+
 // checkFits fails when the frame is wider or taller than the window.
 func checkFits(t testing.TB, m *app, w, h int) {
 	t.Helper()

@@ -377,9 +377,7 @@ func TestLeaderboardOffersOnlyKeysThatWork(t *testing.T) {
 	for _, c := range cases {
 		m := peopleApp(t, &fakeHub{}, c.store)
 		chooseHome(t, m, "Leaderboards")
-		out := screenText(m)
-		lines := strings.Split(strings.TrimRight(out, "\n "), "\n")
-		bar := lines[len(lines)-1]
+		out, bar := screenText(m), keyBarText(m)
 		flat := strings.Join(strings.Fields(out), " ")
 		for _, w := range c.want {
 			if !strings.Contains(flat, w) {
@@ -406,10 +404,7 @@ func TestLeaderboardOffersOnlyKeysThatWork(t *testing.T) {
 func TestWatchOffersOnlyKeysThatWork(t *testing.T) {
 	m := peopleApp(t, &fakeHub{}, nil)
 	chooseHome(t, m, "Watch")
-	bar := func() string {
-		lines := strings.Split(strings.TrimRight(screenText(m), "\n "), "\n")
-		return lines[len(lines)-1]
-	}
+	bar := func() string { return keyBarText(m) }
 	if b := bar(); strings.Contains(b, "enter") || strings.Contains(b, "↑/↓") || !strings.Contains(b, "tab live/finished/best") || !strings.Contains(b, "esc back") {
 		t.Errorf("an empty live list's key bar: %q", b)
 	}
@@ -432,10 +427,7 @@ func (s noRecent) Profile(handle string, n int) (storage.Profile, error) {
 // profile with nothing listed offered ↑/↓ and enter (join, replay) that did
 // nothing; with one row they offer opening it, not moving.
 func TestEmptyListsOfferOnlyKeysThatWork(t *testing.T) {
-	bar := func(m *app) string {
-		lines := strings.Split(strings.TrimRight(screenText(m), "\n "), "\n")
-		return lines[len(lines)-1]
-	}
+	bar := keyBarText
 	for _, item := range []string{"Public tables", "My games", "My profile"} {
 		m := peopleApp(t, &fakeHub{}, noRecent{newFakeStore()})
 		chooseHome(t, m, item)

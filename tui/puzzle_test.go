@@ -213,8 +213,7 @@ func TestNoPuzzleTodaySaysWhy(t *testing.T) {
 			t.Errorf("no %q:\n%s", want, screenText(m))
 		}
 	}
-	lines := strings.Split(strings.TrimRight(screenText(m), "\n "), "\n")
-	if bar := lines[len(lines)-1]; strings.Contains(bar, "enter") || strings.Contains(out, "! ") {
+	if bar := keyBarText(m); strings.Contains(bar, "enter") || strings.Contains(out, "! ") {
 		t.Errorf("a game without a puzzle offers enter (%q) or says why as an error:\n%s", bar, screenText(m))
 	}
 	press(t, m, "enter")
