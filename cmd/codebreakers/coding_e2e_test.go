@@ -106,6 +106,16 @@ func (d *codingDriver) step() bool {
 	}
 	screen := p.screen()
 	before, _ := seen.Turn(screen)
+	// The turn number counts hacks and decodes only: a step inside a turn
+	// (setting the code, showing a card, a vote, the race's answer) is
+	// taken when its key leaves the key bar.
+	step := ""
+	for _, k := range []string{"enter set code", "enter show it", "v vote for data", "enter send"} {
+		if strings.Contains(helpLine(screen), k) {
+			step = k
+			break
+		}
+	}
 	if help := helpLine(screen); strings.Contains(help, "enter hack") && strings.Contains(screen, "┗━━━━━┛") &&
 		(strings.Contains(help, "←/→ choose") || !strings.Contains(help, "↑/↓")) {
 		d.framed++
@@ -134,7 +144,8 @@ func (d *codingDriver) step() bool {
 	}
 	p.waitUntil("the move to be taken", func(s string) bool {
 		now, _ := seen.Turn(s)
-		return strings.Contains(seen.Title(s), "finished") || now != before
+		return strings.Contains(seen.Title(s), "finished") || now != before ||
+			step != "" && !strings.Contains(helpLine(s), step)
 	})
 	return true
 }

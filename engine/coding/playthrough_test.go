@@ -227,8 +227,8 @@ func checkStatus(t *testing.T, s *state) {
 			t.Fatalf("seat %d is out with a hidden card", i)
 		}
 	}
-	if st.Turn != s.moves+1 {
-		t.Fatalf("turn %d after %d moves", st.Turn, s.moves)
+	if st.Turn != s.turns+1 {
+		t.Fatalf("turn %d after %d hacks and decodes", st.Turn, s.turns)
 	}
 	if s.phase == Finished {
 		r, ok := s.Result()

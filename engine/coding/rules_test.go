@@ -581,3 +581,41 @@ func TestParseCode(t *testing.T) {
 		t.Errorf("D05 is number %d", c.Number())
 	}
 }
+
+// TestTurnCountsTurnsOfPlay: the turn a title shows (Status.Turn) counts
+// hacks and decodes, as the other games count their turns of play; setting
+// codes and turning a card face up after a wrong decode are not turns. A
+// play-test read "turn 4" in round 1 of a three-player game.
+func TestTurnCountsTurnsOfPlay(t *testing.T) {
+	st, _, err := engine.Start(Game{}, nil, []engine.Player{{Name: "Ann"}, {Name: "Bo"}, {Name: "Kai"}}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*state)
+	for seat := range engine.Seat(3) {
+		mustApply(t, s, seat, OrderAction(s.codes[seat].X1))
+	}
+	if got := s.Status().Turn; s.phase != Rounds || got != 1 {
+		t.Fatalf("after setting the codes: phase %v, turn %d; want the first turn of round 1", s.phase, got)
+	}
+	mustApply(t, s, s.toMove, simplePlay(s))
+	if got := s.Status().Turn; got != 2 {
+		t.Fatalf("after the first hack: turn %d, want 2", got)
+	}
+
+	s = fixedGame(t, SystemCounter, []string{"A01", "B23", "C45"}, 0)
+	playRounds(t, s) // 4 rounds × 3 players
+	if got := s.Status().Turn; got != 13 {
+		t.Fatalf("after four rounds of three hacks: turn %d, want 13", got)
+	}
+	mustApply(t, s, 1, PlayAction(anyData(s, 1), s.hackLine[0], 2))
+	mustApply(t, s, 2, PlayAction(anyData(s, 2), s.hackLine[0], 0))
+	mustApply(t, s, 0, DecodeAction(1, Code{1, 3, 2})) // wrong: Ann turns a card face up
+	if got := s.Status().Turn; got != 16 {
+		t.Fatalf("after two hacks and a decode: turn %d, want 16", got)
+	}
+	mustApply(t, s, 0, RevealAction(PosX2))
+	if got := s.Status().Turn; got != 16 || s.toMove != 1 {
+		t.Fatalf("after turning a card face up: turn %d (want 16, still), to move %d", got, s.toMove)
+	}
+}

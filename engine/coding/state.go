@@ -85,7 +85,8 @@ type state struct {
 	extraDeals int
 	xRevealed  bool
 
-	moves         int // accepted actions
+	moves         int // accepted actions (a view's Turn, which seeds the bots)
+	turns         int // turns of play taken: hacks and decodes; Status counts these
 	plays         int // hacking turns taken
 	firstDecodeAt int // plays taken before the first right decode (0: none yet)
 	result        *engine.Result
@@ -190,8 +191,13 @@ func (s *state) nextIn(seat engine.Seat) engine.Seat {
 }
 
 // Status says who may act now.
+//
+// Its Turn counts turns of play only, as the other games do: a hack or a
+// decode. Setting codes, turning a card face up, choosing an X card and the
+// race (taps, answers, votes) are steps inside or between turns, and a
+// title reading "turn 4" in round 1 of a three-player game would count them.
 func (s *state) Status() engine.Status {
-	return engine.StatusOf(s.moves+1, s.phase == Finished, s.active)
+	return engine.StatusOf(s.turns+1, s.phase == Finished, s.active)
 }
 
 func (s *state) active() []engine.Seat {
@@ -480,6 +486,7 @@ func (s *state) play(seat engine.Seat, m PlayMove) ([]engine.Event, error) {
 	s.hacks[m.To] = append(s.hacks[m.To], Held{Card: m.Hack, Green: green, From: seat, Round: round})
 	s.lastFrom[m.To] = seat
 	s.plays++
+	s.turns++
 	answer := "red"
 	if green {
 		answer = "green"
@@ -537,6 +544,7 @@ func (s *state) decode(seat engine.Seat, m DecodeMove) ([]engine.Event, error) {
 		return nil, err
 	}
 	said := fmt.Sprintf("%s decodes %s as %s", s.name(seat), s.name(target), c)
+	s.turns++
 	if c == s.codes[target] {
 		s.out[target] = true
 		s.revealed[target] = [3]bool{true, true, true}
