@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -74,6 +75,8 @@ type autoPlayer struct {
 	// has pressed r for the game being set up.
 	title string
 	ready bool
+	// drawn is the frame last seen, to count the frames drawn.
+	drawn *byte
 }
 
 func (p *autoPlayer) Init() tea.Cmd { return p.inner.Init() }
@@ -87,10 +90,14 @@ func (p *autoPlayer) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if next != nil {
 		p.inner = next
 	}
+	content := p.inner.View().Content
+	if d := unsafe.StringData(content); d != p.drawn {
+		p.drawn = d // the model drew a new frame (it keeps the last one)
+		p.n.frames.Add(1)
+	}
 	if p.watcher {
 		return p, cmd
 	}
-	content := p.inner.View().Content
 	first, _, _ := strings.Cut(content, "\n")
 	title := ansi.Strip(first)
 	if title == p.title {
@@ -131,7 +138,7 @@ func keyPress(k string) tea.KeyPressMsg {
 }
 
 // playCounts counts what the people of BenchmarkTablesPlay did.
-type playCounts struct{ asks, games atomic.Int64 }
+type playCounts struct{ asks, games, frames atomic.Int64 }
 
 // playSession runs a as the server runs a session: a Bubble Tea program
 // without its renderer or input reader, whose views go through frame.Hook
@@ -243,7 +250,7 @@ func BenchmarkTablesPlay(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0, gc0, asks0, games0 := cpuTime(b), gcCPU(), counts.asks.Load(), counts.games.Load()
+	cpu0, gc0, asks0, games0, frames0 := cpuTime(b), gcCPU(), counts.asks.Load(), counts.games.Load(), counts.frames.Load()
 	done := moves.after(b.N)
 	select {
 	case <-done:
@@ -259,4 +266,6 @@ func BenchmarkTablesPlay(b *testing.B) {
 	// the games).
 	b.ReportMetric(float64(counts.asks.Load()-asks0)/float64(b.N), "asks/move")
 	b.ReportMetric(float64(counts.games.Load()-games0)/float64(b.N), "games/move")
+	// Frames the sessions drew per move (a table has three or four).
+	b.ReportMetric(float64(counts.frames.Load()-frames0)/float64(b.N), "frames/move")
 }
