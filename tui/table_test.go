@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -398,5 +399,45 @@ func TestGuessHintIsWholeAt80(t *testing.T) {
 			t.Errorf("%d players: the guess hint is not whole:\n%s", players, screenText(m))
 		}
 		checkFits(t, m, 80, 24)
+	}
+}
+
+// TestAcceptedMoveReturnsWithoutANewFrame: a move the table accepted comes
+// back to its mover without drawing the screen again (the table's change
+// draws the move; being busy is never drawn), and the keys it held back
+// work again; a refused move, or one whose wait was noted on screen, is
+// drawn.
+func TestAcceptedMoveReturnsWithoutANewFrame(t *testing.T) {
+	st := dealt(t, 2, 11)
+	me := st.Status().Active[0]
+	conn := newFakeConn(tableView(st, engine.SeatViewer(me), nil, 1))
+	m := openTable(t, conn)
+	ts := m.top().(*tableScreen)
+
+	ts.setBusy(true)
+	drawn := m.drawn
+	send(m, actDoneMsg{conn: conn})
+	if ts.busy {
+		t.Fatal("still busy after the move came back")
+	}
+	if m.drawn != drawn {
+		t.Fatalf("an accepted move's return drew %d more frames, want none", m.drawn-drawn)
+	}
+
+	ts.setBusy(true)
+	press(t, m, "enter") // held back: the screen says to wait
+	if !strings.Contains(screenText(m), "Wait a moment") {
+		t.Fatalf("no word about waiting:\n%s", screenText(m))
+	}
+	send(m, actDoneMsg{conn: conn})
+	if strings.Contains(screenText(m), "Wait a moment") {
+		t.Fatalf("the wait is still on screen after the move came back:\n%s", screenText(m))
+	}
+
+	ts.setBusy(true)
+	drawn = m.drawn
+	send(m, actDoneMsg{conn: conn, err: errors.New("boom")})
+	if m.drawn == drawn || ts.busy {
+		t.Fatalf("a refused move's return drew no frame (busy %v)", ts.busy)
 	}
 }

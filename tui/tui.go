@@ -516,6 +516,10 @@ func (a *app) handle(msg tea.Msg) (tea.Cmd, bool) {
 		return a.watchLobby(lobbyCalm), home
 	case tea.KeyPressMsg:
 		return a.key(msg), true
+	case actDoneMsg:
+		if ts, ok := a.top().(*tableScreen); ok && ts.quietReturn(msg) {
+			return nil, false
+		}
 	}
 	return a.top().update(a, msg), true
 }
