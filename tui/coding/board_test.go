@@ -918,3 +918,51 @@ func stripIndent(s string) string {
 	}
 	return strings.Join(ls, "\n")
 }
+
+// TestWatchersAndFinishedGamesOfferNoMoves: a spectator in every phase, and
+// every seat once the game is over, sees no move key on the key bar (only
+// the details, n), and the move keys change nothing on the board.
+func TestWatchersAndFinishedGamesOfferNoMoves(t *testing.T) {
+	check := func(g *game, viewer engine.Viewer, what string) {
+		b := g.board(viewer, 80, 24)
+		before := b.View()
+		for _, k := range b.ShortHelp() {
+			if h := k.Help(); h.Key != "n" {
+				t.Fatalf("%s: the key bar offers %q %q:\n%s", what, h.Key, h.Desc, before)
+			}
+		}
+		if a := press(b, "up", "down", "left", "right", "1", "2", "enter", "t", "v", "s", "x", "g", "A12", "enter"); a != nil {
+			t.Fatalf("%s: the keys made %s", what, a)
+		}
+		if b.Capturing() {
+			t.Fatalf("%s: the keys opened the entry", what)
+		}
+		// A key that does nothing may say why (a "! …" line), as enter
+		// alone does; nothing else may change.
+		after := b.View()
+		only := g.board(viewer, 80, 24)
+		press(only, "enter")
+		if want := only.View(); after != want {
+			t.Fatalf("%s: the move keys changed the board:\n%s\nto\n%s", what, want, after)
+		}
+		for _, l := range strings.Split(after, "\n") {
+			if l = strings.TrimSpace(l); strings.HasPrefix(l, "! ") && !strings.Contains(l, "watching") && !strings.Contains(l, "over") {
+				t.Fatalf("%s: a move key says %q, not why it does nothing", what, l)
+			}
+		}
+	}
+	for _, sc := range scenarios(t, 3) {
+		check(sc.g, engine.Spectator(), "spectator in "+sc.name)
+	}
+	for _, system := range []string{cg.SystemSpeed, cg.SystemCounter} {
+		g := newGame(t, 3, 31, system)
+		for seat := range engine.Seat(3) {
+			g.apply(seat, cg.OrderAction(g.view(seat).Code.X1))
+		}
+		g.botsUntil(phaseIs(cg.Finished))
+		check(g, engine.Spectator(), system+": spectator after the end")
+		for seat := range engine.Seat(3) {
+			check(g, engine.SeatViewer(seat), fmt.Sprintf("%s: seat %d after the end", system, seat))
+		}
+	}
+}

@@ -153,6 +153,12 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	if !b.has || b.c.Replay {
 		return nil, nil
 	}
+	if b.v.Phase == it.Finished {
+		// Nothing is left to move: no cursor, no proposal, no guess.
+		b.err = ""
+		b.closeGuess()
+		return nil, nil
+	}
 	if b.guessing {
 		return b.updateGuess(msg), nil
 	}
@@ -184,7 +190,9 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			return nil, nil
 		}
 		if v.Phase == it.Penalty || v.Phase == it.MastermindTurn {
-			if i <= len(v.Market) {
+			// Only the player drawing or swapping marks Market cards:
+			// a watcher's or a waiting player's marks would be noise.
+			if i <= len(v.Market) && b.myTurn() {
 				if v.Phase == it.MastermindTurn {
 					clear(b.picked)
 				}
@@ -807,7 +815,14 @@ func (b *Board) handLines(room int) []string {
 	} else if v.IsAllKnowing() {
 		return nil
 	}
-	out := []string{" " + b.paint.Heading.Render(title) + b.paint.Dim.Render("  top end first; ←/→ turns the card")}
+	// Once the game is over the hand is only what was left: no cursor and
+	// no word of turning cards.
+	over := v.Phase == it.Finished
+	hint := "  top end first; ←/→ turns the card"
+	if over {
+		hint = "  left at the end"
+	}
+	out := []string{" " + b.paint.Heading.Render(title) + b.paint.Dim.Render(hint)}
 	start := 0
 	if n := room - 1; n > 0 && b.cursor >= n {
 		start = b.cursor - n + 1
@@ -815,12 +830,13 @@ func (b *Board) handLines(room int) []string {
 	for i := start; i < len(v.Hand) && len(out) < max(2, room); i++ {
 		c := v.Hand[i]
 		up := b.up[c.ID]
+		cur := i == b.cursor && !over
 		mark := "  "
-		if i == b.cursor {
+		if cur {
 			mark = "› "
 		}
 		line := fmt.Sprintf(" %s%d %s  %s", mark, i+1, b.twoEnds(c.End(up), c.End(1-up)), b.paint.Dim.Render(c.End(up).String()))
-		if i == b.cursor {
+		if cur {
 			line = b.paint.Selected.Render(line)
 		}
 		out = append(out, line)

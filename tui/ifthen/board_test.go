@@ -363,3 +363,60 @@ func TestSilenceOffersNoDiscard(t *testing.T) {
 		t.Errorf("enter under Silence sent %+v", a)
 	}
 }
+
+// TestWatchersAndFinishedGamesTakeNoMoves: a spectator in every phase the
+// bots reach, and every seat once the game is over, is offered no move key
+// on the key bar, and no key of theirs makes a move, opens the guess or moves
+// a cursor over cards they cannot play.
+func TestWatchersAndFinishedGamesTakeNoMoves(t *testing.T) {
+	moveKeys := []string{"enter", "left", "down", "1", "2", "d", "i", "u", "z", "s", "y", "n", "x", "g", "tab", " "}
+	check := func(st engine.State, log []engine.Event, v engine.Viewer, what string) {
+		b, out := render(t, st, v, log)
+		for _, k := range b.ShortHelp() {
+			t.Fatalf("%s: the key bar offers %q %q:\n%s", what, k.Help().Key, k.Help().Desc, out)
+		}
+		for _, k := range moveKeys {
+			if a := press(b, k); a != nil || b.Capturing() || b.Overlay() {
+				t.Fatalf("%s: %q made %s (guess open %v)", what, k, a, b.Capturing())
+			}
+		}
+		if after := ansi.Strip(b.View()); after != out {
+			t.Fatalf("%s: the move keys changed the board:\n%s\nto\n%s", what, out, after)
+		}
+		if v.Kind != engine.ViewerSeat || st.Status().Finished {
+			if strings.Contains(out, "› ") || strings.Contains(out, "turns the card") {
+				t.Fatalf("%s: the board shows a card cursor:\n%s", what, out)
+			}
+		}
+	}
+	for g, mode := range []string{it.ModeServer, it.ModePlayer, it.ModeMastermind} {
+		n := 3 + g
+		st := deal(t, n, mode, uint64(g+11))
+		bots := make([]engine.Bot, n)
+		for i := range bots {
+			bots[i], _ = it.Game{}.NewBot(engine.Seat(i), it.LevelStrong, uint64(i))
+		}
+		var log []engine.Event
+		for step := 0; !st.Status().Finished; step++ {
+			if step > 400 {
+				t.Fatal("game did not end")
+			}
+			phase := st.View(engine.Omniscient()).(it.View).Phase
+			check(st, log, engine.Spectator(), fmt.Sprintf("%s: spectator in %v", mode, phase))
+			a := st.Status().Active[0]
+			act, err := bots[a].Act(st.View(engine.SeatViewer(a)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs, err := st.Apply(a, act)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log = append(log, evs...)
+		}
+		check(st, log, engine.Spectator(), mode+": spectator after the end")
+		for s := range engine.Seat(n) {
+			check(st, log, engine.SeatViewer(s), fmt.Sprintf("%s: seat %d after the end", mode, s))
+		}
+	}
+}

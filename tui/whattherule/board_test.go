@@ -611,3 +611,42 @@ func TestUseFramedRule(t *testing.T) {
 		t.Errorf("the rule's edges moved: width %d, 16 lines for four seats", framedMinWidth)
 	}
 }
+
+// moveKeys are every key a seat in play might use to make or compose a
+// move on this board (n, the round notes, is left out: anyone may read them).
+var moveKeys = []string{"enter", "left", "right", "down", "1", "2", "p", "r", "i", "y", "a", "w", "u", "f", "b", "d", "x", "t", "g", "tab", " "}
+
+// TestWatchersAndFinishedGamesTakeNoMoves: a spectator in every phase the
+// bots reach, and every seat once the game is over, is offered no move key
+// on the key bar and no key of theirs makes a move, opens an entry or moves a
+// cursor over cards that cannot be played.
+func TestWatchersAndFinishedGamesTakeNoMoves(t *testing.T) {
+	for _, free := range []bool{false, true} {
+		st := deal(t, 3, 21, nil)
+		check := func(st engine.State, log []engine.Event, v engine.Viewer, what string) {
+			b, out := render(st, v, log, 80, 24)
+			for _, k := range b.ShortHelp() {
+				if h := k.Help(); h.Key != "n" {
+					t.Fatalf("%s: the key bar offers %q %q:\n%s", what, h.Key, h.Desc, out)
+				}
+			}
+			for _, k := range moveKeys {
+				if a, _ := b.Update(press(k)); a != nil || b.Capturing() || b.Overlay() {
+					t.Fatalf("%s: %q made %s (entry open %v, overlay %v)", what, k, a, b.Capturing(), b.Overlay())
+				}
+			}
+			if after := b.View(); after != out {
+				t.Fatalf("%s: the move keys changed the board:\n%s\nto\n%s", what, out, after)
+			}
+		}
+		play(t, st, 21, free, func(st engine.State, log []engine.Event) {
+			om := st.View(engine.Omniscient()).(wtr.View)
+			check(st, log, engine.Spectator(), fmt.Sprintf("spectator in %v", om.Phase))
+			if st.Status().Finished {
+				for s := range engine.Seat(3) {
+					check(st, log, engine.SeatViewer(s), fmt.Sprintf("seat %d after the end", s))
+				}
+			}
+		})
+	}
+}
