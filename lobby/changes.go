@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"slices"
 	"sync"
 	"time"
 )
@@ -120,4 +121,19 @@ func (h *Hub) HeldSeat(account string) (TableSummary, bool) {
 		return TableSummary{}, false
 	}
 	return *s, true
+}
+
+// HeldSeats lists every table where account holds a seat in a game that is
+// waiting or in play, the most recently taken first (HeldSeat's table).
+func (h *Hub) HeldSeats(account string) []TableSummary {
+	h.mu.Lock()
+	ts := slices.Clone(h.held[account])
+	h.mu.Unlock()
+	var out []TableSummary
+	for _, t := range slices.Backward(ts) {
+		if s := t.summary.Load(); s != nil && (s.Phase == Waiting || s.Phase == Playing) {
+			out = append(out, *s)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -249,5 +250,47 @@ func TestChangeWakesHomeScreensAGroupAtATime(t *testing.T) {
 	c.signal()
 	if !isClosed(ch) {
 		t.Fatal("a lone waiter was not woken at once")
+	}
+}
+
+// TestHeldSeatsListsEveryTable: a player seated at two tables is offered
+// both, the newest first; leaving the newer one leaves the older one to go
+// back to (HeldSeat used to forget every seat but the newest).
+func TestHeldSeatsListsEveryTable(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	ann := ident("ann")
+	var conns []*Conn
+	for range 2 {
+		c, err := h.Create(ann, TableSpec{Game: "secret", Seats: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitView(t, c, "the table published", func(v TableView) bool { return v.Version > 0 })
+		conns = append(conns, c)
+	}
+	older, newer := conns[0].View().Code, conns[1].View().Code
+	codes := func() []string {
+		var out []string
+		for _, s := range h.HeldSeats(ann.Account) {
+			out = append(out, s.Code)
+		}
+		return out
+	}
+	if got := codes(); !slices.Equal(got, []string{newer, older}) {
+		t.Fatalf("HeldSeats = %v, want the newer table then the older: %v", got, []string{newer, older})
+	}
+	conns[1].Leave()
+	deadline := time.Now().Add(10 * time.Second)
+	for !slices.Equal(codes(), []string{older}) {
+		if time.Now().After(deadline) {
+			t.Fatalf("HeldSeats = %v after leaving %s, want only %s", codes(), newer, older)
+		}
+		closedSoon(h.Changed())
+	}
+	if s, ok := h.HeldSeat(ann.Account); !ok || s.Code != older {
+		t.Fatalf("HeldSeat = %+v, %v after leaving the newer table; want the older one, %s", s, ok, older)
+	}
+	if c, ok := h.Resume(ann); !ok || c.View().Code != older {
+		t.Fatalf("Resume after leaving the newer table: %v; want a way back to %s", ok, older)
 	}
 }

@@ -40,12 +40,16 @@ type Hub struct {
 	// first. Tests replace it to see the pauses without waiting them out.
 	pause func(d time.Duration, quit <-chan struct{}) bool
 
-	mu       sync.Mutex
-	closed   bool
-	tables   map[string]*table // canonical code → table
-	seats    map[string]*table // account → the table where it most recently took a seat
-	failures *keyedLimit       // recent wrong codes per account, connection and address
-	dir      Directory         // the cluster's directory; nil on a single node
+	mu     sync.Mutex
+	closed bool
+	tables map[string]*table // canonical code → table
+	seats  map[string]*table // account → the table where it most recently took a seat
+	// held is every table where an account holds a seat, oldest first: a
+	// player may sit at more than one (a game left in its grace period and a
+	// new one), and home offers a way back to each.
+	held     map[string][]*table
+	failures *keyedLimit // recent wrong codes per account, connection and address
+	dir      Directory   // the cluster's directory; nil on a single node
 
 	mm *matchmaker // the pools of people seeking people (its own lock)
 
@@ -70,6 +74,7 @@ func NewHub(cfg Config) (*Hub, error) {
 		log:    cfg.Logger.With("component", "lobby"),
 		tables: make(map[string]*table),
 		seats:  make(map[string]*table),
+		held:   make(map[string][]*table),
 		failures: newKeyedLimit(
 			rate{Max: cfg.JoinFailuresPerMinute, Span: time.Minute},
 			rate{Max: cfg.JoinFailuresPerHour, Span: time.Hour}),
@@ -426,6 +431,13 @@ func (h *Hub) removeTable(t *table) {
 			delete(h.seats, acct)
 		}
 	}
+	for acct, ts := range h.held {
+		if ts = slices.DeleteFunc(ts, func(o *table) bool { return o == t }); len(ts) == 0 {
+			delete(h.held, acct)
+		} else {
+			h.held[acct] = ts
+		}
+	}
 	h.changes.signal()
 	if h.dir != nil {
 		h.dir.Changed()
@@ -437,6 +449,8 @@ func (h *Hub) setSeat(account string, t *table) {
 	h.mu.Lock()
 	changed := h.seats[account] != t
 	h.seats[account] = t
+	ts := slices.DeleteFunc(h.held[account], func(o *table) bool { return o == t })
+	h.held[account] = append(ts, t)
 	d := h.dir
 	h.mu.Unlock()
 	if changed {
@@ -450,9 +464,18 @@ func (h *Hub) setSeat(account string, t *table) {
 // dropSeat forgets account's seat at t (a newer seat elsewhere is kept).
 func (h *Hub) dropSeat(account string, t *table) {
 	h.mu.Lock()
-	held := h.seats[account] == t
-	if held {
+	ts := h.held[account]
+	held := slices.Contains(ts, t)
+	if ts = slices.DeleteFunc(ts, func(o *table) bool { return o == t }); len(ts) == 0 {
+		delete(h.held, account)
+	} else {
+		h.held[account] = ts
+	}
+	if h.seats[account] == t {
 		delete(h.seats, account)
+		if len(ts) > 0 {
+			h.seats[account] = ts[len(ts)-1] // the newest seat left is the one to resume
+		}
 	}
 	d := h.dir
 	h.mu.Unlock()

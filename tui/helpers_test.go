@@ -236,7 +236,9 @@ type fakeHub struct {
 	quick   int
 	seeker  *fakeSeeker // what Seek returns (people_test.go)
 	seekErr error
-	held    *lobby.TableSummary // the seat HeldSeat reports, if any
+	held    *lobby.TableSummary // the seat Resume returns to, first in HeldSeats
+	// heldToo are the account's other seats, after held in HeldSeats.
+	heldToo []lobby.TableSummary
 	// quickLevel is the bot level of the last quick play.
 	quickLevel string
 	// elsewhere is the seat SeatElsewhere reports (nil: none).
@@ -280,11 +282,11 @@ func (h *fakeHub) PublicCounts() (waiting, playing int) {
 }
 func (h *fakeHub) Online() (int, int)       { return 3, len(h.tables) }
 func (h *fakeHub) Changed() <-chan struct{} { return nil }
-func (h *fakeHub) HeldSeat(string) (lobby.TableSummary, bool) {
+func (h *fakeHub) HeldSeats(string) []lobby.TableSummary {
 	if h.held == nil {
-		return lobby.TableSummary{}, false
+		return nil
 	}
-	return *h.held, true
+	return append([]lobby.TableSummary{*h.held}, h.heldToo...)
 }
 func (h *fakeHub) SeatElsewhere(lobby.Identity) *lobby.ElsewhereError {
 	return h.elsewhere

@@ -122,9 +122,15 @@ const myProfile = "My profile"
 // guestNote is what home tells a guest in place of the rows they lack.
 const guestNote = "You are a guest: no history, profile or rating is kept. To get them, connect with an SSH key (ssh -i KEY …): your key is your account."
 
-// rows are the menu as it stands: "Back to your game" first while the
-// account holds a seat in a game waiting or in play, then the fixed items
-// (without My profile for a guest).
+// heldRows is how many seats home offers a way back to: the newest few.
+// A player rarely holds more than two (a game left in its grace period and
+// a new one); more would push the menu off an 80×24 screen.
+const heldRows = 3
+
+// rows are the menu as it stands: a way back to each seat the account
+// holds in a game waiting or in play ("Back to your game" for the newest,
+// the one Resume returns to), then the fixed items (without My profile for
+// a guest).
 func (s *homeScreen) rows(a *app) []menuItem {
 	items := s.items
 	if a.id.Guest {
@@ -133,12 +139,25 @@ func (s *homeScreen) rows(a *app) []menuItem {
 	if a.hub == nil {
 		return items
 	}
-	held, ok := a.hub.HeldSeat(a.id.Account)
-	if !ok {
+	held := a.hub.HeldSeats(a.id.Account)
+	if len(held) == 0 {
 		return items
 	}
-	back := menuItem{"Back to your game", fixed(fmt.Sprintf("%s · table %s · %s", held.GameName, held.Code, held.Phase)), resumeGame}
-	return append([]menuItem{back}, items...)
+	rows := make([]menuItem, 0, heldRows+len(items))
+	for i, t := range held[:min(len(held), heldRows)] {
+		where := fixed(fmt.Sprintf("%s · table %s · %s", t.GameName, t.Code, t.Phase))
+		if i == 0 {
+			rows = append(rows, menuItem{"Back to your game", where, resumeGame})
+			continue
+		}
+		code := t.Code
+		rows = append(rows, menuItem{"Your other seat", where, func(a *app) tea.Cmd {
+			return a.openTable("Your other seat", func(h hubAPI, id lobby.Identity) (tableConn, error) {
+				return h.Join(id, code) // the table gives a seated account its own seat back
+			})
+		}})
+	}
+	return append(rows, items...)
 }
 
 // resumeGame takes the player back to the seat the account holds.

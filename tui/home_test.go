@@ -170,3 +170,44 @@ func TestOnlyKeysHaveAProfileRow(t *testing.T) {
 		g.goHome()
 	}
 }
+
+// TestHomeOffersEverySeatHeld: a player seated at several tables (one left
+// in its grace period, a new one) is offered a way back to each, newest
+// first and at most heldRows of them; choosing another seat joins that
+// table by its code, which gives the account its seat back. Home used to
+// show only the newest.
+func TestHomeOffersEverySeatHeld(t *testing.T) {
+	st := dealt(t, 2, 1)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	h := &fakeHub{conn: conn}
+	m := newTestApp(t, h, nil, 80, 24) // (a seat held at sign-in is resumed at once)
+	h.held = &lobby.TableSummary{Code: "KQ7-M4X", GameName: "Break the Code", Phase: lobby.Waiting}
+	h.heldToo = []lobby.TableSummary{
+		{Code: "ABC-DEF", GameName: "If Then", Phase: lobby.Playing},
+		{Code: "GHJ-KMN", GameName: "The Coding", Phase: lobby.Playing},
+		{Code: "PQR-STV", GameName: "What the Rule?!", Phase: lobby.Playing},
+	}
+	send(m, lobbyChangedMsg{})
+	s := screenText(m)
+	for _, want := range []string{
+		"▸ Back to your game", "Break the Code · table KQ7-M4X · waiting",
+		"Your other seat", "If Then · table ABC-DEF · playing", "The Coding · table GHJ-KMN · playing",
+	} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("home does not show %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "PQR-STV") {
+		t.Fatalf("home shows more than %d seats:\n%s", heldRows, s)
+	}
+	if n := len(strings.Split(strings.TrimRight(s, "\n"), "\n")); n > 24 {
+		t.Fatalf("home is %d lines at 80×24:\n%s", n, s)
+	}
+	press(t, m, "down", "enter")
+	if !slices.Equal(h.joined, []string{"ABC-DEF"}) {
+		t.Fatalf("the second seat's row joined %v, want ABC-DEF", h.joined)
+	}
+	if ts, ok := m.top().(*tableScreen); !ok || ts.conn != conn {
+		t.Fatalf("Your other seat opened %T", m.top())
+	}
+}

@@ -28,9 +28,9 @@ type hubAPI interface {
 	Seeking() map[string]int
 	// Changed is closed at the next change of what home shows.
 	Changed() <-chan struct{}
-	// HeldSeat is the table where the account holds a seat in a game
-	// waiting or in play.
-	HeldSeat(account string) (lobby.TableSummary, bool)
+	// HeldSeats are the tables where the account holds a seat in a game
+	// waiting or in play, the newest (the one Resume returns to) first.
+	HeldSeats(account string) []lobby.TableSummary
 }
 
 // seekConn is the part of *lobby.Seeker the UI uses.
@@ -115,8 +115,8 @@ func (l lobbyHub) PublicTables() []lobby.TableSummary { return l.h.PublicTables(
 func (l lobbyHub) PublicCounts() (int, int)           { return l.h.PublicCounts() }
 func (l lobbyHub) Online() (int, int)                 { return l.h.Online() }
 func (l lobbyHub) Changed() <-chan struct{}           { return l.h.Changed() }
-func (l lobbyHub) HeldSeat(account string) (lobby.TableSummary, bool) {
-	return l.h.HeldSeat(account)
+func (l lobbyHub) HeldSeats(account string) []lobby.TableSummary {
+	return l.h.HeldSeats(account)
 }
 
 // lobbyChangedMsg says what home shows has changed (tables, seats).
