@@ -968,3 +968,42 @@ func TestNewsLastsUntilTheNextMove(t *testing.T) {
 		t.Fatalf("after ann's move the news is still %q", n)
 	}
 }
+
+// TestLastPersonLeavingBotsAbandonsUnrecorded: when the only person at a
+// table of bots leaves and the grace runs out, no bot plays on: the game is
+// abandoned, nothing is recorded, and whoever watches is told so (the words
+// the leave question promises, tui: TestLeavingLastPersonSaysAbandoned).
+func TestLastPersonLeavingBotsAbandonsUnrecorded(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, func(c *Config) { c.Grace = 10 * time.Millisecond })
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "secret", Seats: 2, Bots: 1, Options: engine.Options{"turns": "30"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	v := waitView(t, ann, "the game to start", func(v TableView) bool { return v.Phase == Playing })
+	eve, err := h.Watch(ident("eve"), v.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann.Leave()
+	select {
+	case <-eve.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the table of bots did not close after its last person left")
+	}
+	if !store.wasAbandoned(v.GameID) {
+		t.Fatal("the game left to bots was not abandoned")
+	}
+	store.mu.Lock()
+	_, recorded := store.finished[v.GameID]
+	store.mu.Unlock()
+	if recorded {
+		t.Fatal("the game left to bots was recorded")
+	}
+	if r := eve.Reason(); !strings.Contains(r, "abandoned") || !strings.Contains(r, "not recorded") {
+		t.Fatalf("the spectator is told %q; want that the game was abandoned and not recorded", r)
+	}
+}

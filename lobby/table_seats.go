@@ -212,7 +212,7 @@ func (t *table) graceOver(i int) {
 		return
 	}
 	if !slices.ContainsFunc(t.seats, func(s *seat) bool { return s.conn != nil }) {
-		t.abandon("Everyone left, so the game was abandoned.")
+		t.abandon("Everyone left, so the game was abandoned; it is not recorded.")
 		return
 	}
 	if t.botLevel == "" {

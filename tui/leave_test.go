@@ -239,3 +239,28 @@ func TestLeavingARatedGameWarnsOfTheLoss(t *testing.T) {
 		checkFits(t, m, 80, 24)
 	}
 }
+
+// TestLeavingLastPersonSaysAbandoned: the last person at a table of bots is
+// told the truth: nobody is left to play, so unless someone comes back in
+// time the game is abandoned and not recorded (lobby:
+// TestLastPersonLeavingBotsAbandonsUnrecorded) — not that a bot plays on.
+// With another person connected, the question is the usual one.
+func TestLeavingLastPersonSaysAbandoned(t *testing.T) {
+	for _, bot := range []bool{true, false} {
+		players := []engine.Player{{Name: "mara"}, {Name: "bo", Bot: bot}}
+		views := traceGame(t, players, 3, 3, -1, -1, engine.SeatViewer(0))
+		v := views[len(views)-1]
+		v.Rated, v.Grace = true, 90*time.Second
+		conn := newFakeConn(v)
+		m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+		run(t, m, send(m, tableOpenedMsg{conn: conn}))
+		press(t, m, "esc")
+		out := strings.Join(strings.Fields(screenText(m)), " ")
+		last := strings.Contains(out, "last person") && strings.Contains(out, "abandoned and not recorded") &&
+			strings.Contains(out, "within 90 seconds")
+		if !strings.Contains(out, "y/n") || last != bot || bot == strings.Contains(out, "a bot plays it") {
+			t.Errorf("bo a bot %v: the leave question:\n%s", bot, screenText(m))
+		}
+		checkFits(t, m, 80, 24)
+	}
+}

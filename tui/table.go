@@ -157,6 +157,17 @@ func (s *tableScreen) close() {
 
 func (s *tableScreen) seated() bool { return s.view.You.Kind == engine.ViewerSeat }
 
+// lastPerson reports whether the viewer is the only person connected to
+// the game: the others are bots or have gone, so leaving leaves nobody.
+func (s *tableScreen) lastPerson() bool {
+	for i, sv := range s.view.Seats {
+		if sv.Connected && !sv.Bot && !s.view.You.IsSeat(engine.Seat(i)) {
+			return false
+		}
+	}
+	return s.seated()
+}
+
 func (s *tableScreen) quitNeedsConfirm() bool {
 	return s.ended == "" && s.seated() && s.view.Phase == lobby.Playing
 }
@@ -467,9 +478,16 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		// Say how long the seat is held and what happens then: "a little
 		// while" left players guessing.
 		held := heldFor(s.view.Grace)
-		if s.view.Rated {
+		switch {
+		case s.lastPerson():
+			// The lobby gives a game nobody is connected to up when the
+			// grace runs out (lobby: graceOver → abandon): no bot plays on,
+			// nothing is recorded, no rating moves.
+			say(a.st.strong, "Leave this game? You are the last person playing: unless you or another player come back within "+
+				held+", the game is abandoned and not recorded. y/n")
+		case s.view.Rated:
 			say(a.st.strong, "Leave this rated game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it and the game counts as a loss. y/n")
-		} else {
+		default:
 			say(a.st.strong, "Leave this game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it. y/n")
 		}
 	case s.err != "":
