@@ -37,7 +37,7 @@ func TestReplayAnalysisOverSSH(t *testing.T) {
 		t.Fatalf("no analysis after the transcript:\n%s", transcript)
 	}
 	analysisText := transcript[at:]
-	asked := regexp.MustCompile(`(?m)^  move (\d+) · ann asked: .+\n(?:\s+knew: .+\n)?\s+(\d+) → (\d+) centre sets · gained (\d+(?:\.\d\d)?) bits? · expected \d+\.\d\d · best \d+\.\d\d`).FindAllStringSubmatch(analysisText, -1)
+	asked := regexp.MustCompile(`(?m)^  move (\d+) · ann asked: .+\n(?:\s+knew: .+\n)?\s+(\d+) → (\d+) centre sets? · gained (\d+(?:\.\d\d)?) bits? · expected \d+\.\d\d · best \d+\.\d\d`).FindAllStringSubmatch(analysisText, -1)
 	questions := strings.Count(transcript[:at], "ann asked:")
 	if questions == 0 || len(asked) != questions {
 		t.Fatalf("want bits for ann's %d questions, found %d:\n%s", questions, len(asked), analysisText)
