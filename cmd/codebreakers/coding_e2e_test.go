@@ -15,6 +15,8 @@ var (
 	codingLeftRe  = regexp.MustCompile(`\b1 code left\b`)
 	codingWhoseRe = regexp.MustCompile(`whose:.*\[(\S+)\]`)
 	codingSureRe  = regexp.MustCompile(`(?m)^\s*(?:▸ )?(\S+)\s+\[.*\b1 code left\b`)
+	// codingExtraRe is the race's line of extra cards turned face up.
+	codingExtraRe = regexp.MustCompile(`Extra cards .*`)
 )
 
 // helpLine is the screen's key bar, every line of it as one.
@@ -142,10 +144,15 @@ func (d *codingDriver) step() bool {
 	} else {
 		p.send(move)
 	}
+	// A vote that completes the round turns more extra cards up and opens
+	// the next vote at once, so the key can stay on the bar: the extra
+	// cards changing shows that vote was taken too.
+	extra := codingExtraRe.FindString(screen)
 	p.waitUntil("the move to be taken", func(s string) bool {
 		now, _ := seen.Turn(s)
 		return strings.Contains(seen.Title(s), "finished") || now != before ||
-			step != "" && !strings.Contains(helpLine(s), step)
+			step != "" && !strings.Contains(helpLine(s), step) ||
+			step == "v vote for data" && codingExtraRe.FindString(s) != extra
 	})
 	return true
 }
