@@ -105,6 +105,21 @@ func codeTexts(st engine.State) []string {
 	return []string{v.Challenge.English, v.Challenge.Text}
 }
 
+// botMove lets the first active seat's bot play one move and returns its events.
+func botMove(t *testing.T, st engine.State, bots []engine.Bot) []engine.Event {
+	t.Helper()
+	a := st.Status().Active[0]
+	act, err := bots[a].Act(st.View(engine.SeatViewer(a)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := st.Apply(a, act)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
 func TestCodeNeverRendersForBreakersOrSpectators(t *testing.T) {
 	for _, mode := range []string{it.ModeServer, it.ModePlayer, it.ModeMastermind} {
 		for g := range 4 {
@@ -140,16 +155,7 @@ func TestCodeNeverRendersForBreakersOrSpectators(t *testing.T) {
 						}
 					}
 				}
-				a := st.Status().Active[0]
-				act, err := bots[a].Act(st.View(engine.SeatViewer(a)))
-				if err != nil {
-					t.Fatal(err)
-				}
-				evs, err := st.Apply(a, act)
-				if err != nil {
-					t.Fatal(err)
-				}
-				log = append(log, evs...)
+				log = append(log, botMove(t, st, bots)...)
 			}
 			_, out := render(t, st, engine.Spectator(), log)
 			if !strings.Contains(out, "The game is over.") {
@@ -403,16 +409,7 @@ func TestWatchersAndFinishedGamesTakeNoMoves(t *testing.T) {
 			}
 			phase := st.View(engine.Omniscient()).(it.View).Phase
 			check(st, log, engine.Spectator(), fmt.Sprintf("%s: spectator in %v", mode, phase))
-			a := st.Status().Active[0]
-			act, err := bots[a].Act(st.View(engine.SeatViewer(a)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			evs, err := st.Apply(a, act)
-			if err != nil {
-				t.Fatal(err)
-			}
-			log = append(log, evs...)
+			log = append(log, botMove(t, st, bots)...)
 		}
 		check(st, log, engine.Spectator(), mode+": spectator after the end")
 		for s := range engine.Seat(n) {
