@@ -214,20 +214,28 @@ func TestEndScreenShowsRatingChanges(t *testing.T) {
 	}
 }
 
+// askToLeave opens a game of players three turns in, seen by seat 0 with a
+// 90 s grace, presses esc, and returns the app and its screen as one line
+// of words.
+func askToLeave(t *testing.T, players []engine.Player, rated bool) (*app, string) {
+	t.Helper()
+	views := traceGame(t, players, 3, 3, -1, -1, engine.SeatViewer(0))
+	v := views[len(views)-1]
+	v.Rated, v.Grace = rated, 90*time.Second
+	conn := newFakeConn(v)
+	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+	run(t, m, send(m, tableOpenedMsg{conn: conn}))
+	press(t, m, "esc")
+	return m, strings.Join(strings.Fields(screenText(m)), " ")
+}
+
 // TestLeavingARatedGameWarnsOfTheLoss: esc in a rated game says that not
 // coming back counts as a loss (it asked as for any game); a casual game
 // asks as before.
 func TestLeavingARatedGameWarnsOfTheLoss(t *testing.T) {
 	players := []engine.Player{{Name: "mara"}, {Name: "bo"}}
 	for _, rated := range []bool{true, false} {
-		views := traceGame(t, players, 3, 3, -1, -1, engine.SeatViewer(0))
-		v := views[len(views)-1]
-		v.Rated, v.Grace = rated, 90*time.Second
-		conn := newFakeConn(v)
-		m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
-		run(t, m, send(m, tableOpenedMsg{conn: conn}))
-		press(t, m, "esc")
-		out := strings.Join(strings.Fields(screenText(m)), " ")
+		m, out := askToLeave(t, players, rated)
 		if !strings.Contains(out, "y/n") || rated != strings.Contains(out, "counts as a loss") {
 			t.Errorf("rated %v: the leave question:\n%s", rated, screenText(m))
 		}
@@ -248,14 +256,7 @@ func TestLeavingARatedGameWarnsOfTheLoss(t *testing.T) {
 func TestLeavingLastPersonSaysAbandoned(t *testing.T) {
 	for _, bot := range []bool{true, false} {
 		players := []engine.Player{{Name: "mara"}, {Name: "bo", Bot: bot}}
-		views := traceGame(t, players, 3, 3, -1, -1, engine.SeatViewer(0))
-		v := views[len(views)-1]
-		v.Rated, v.Grace = true, 90*time.Second
-		conn := newFakeConn(v)
-		m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
-		run(t, m, send(m, tableOpenedMsg{conn: conn}))
-		press(t, m, "esc")
-		out := strings.Join(strings.Fields(screenText(m)), " ")
+		m, out := askToLeave(t, players, true)
 		last := strings.Contains(out, "last person") && strings.Contains(out, "abandoned and not recorded") &&
 			strings.Contains(out, "within 90 seconds")
 		if !strings.Contains(out, "y/n") || last != bot || bot == strings.Contains(out, "a bot plays it") {
