@@ -169,24 +169,62 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 // marks returns, for each position of a sorted hand, the physical tiles
 // (a green 5 as tile 10) that some set of b puts there: the pencil marks a
 // player keeps per position.
+//
+// It reads b a word at a time rather than a set at a time (a dense bitset
+// holds thousands of sets, and this ran for every seat on every move): the
+// 64 sets of word w share their high tiles (the bits of w) and differ in
+// their low six, so within a class of sets with the same number c of low
+// tiles, the high tiles sit at positions c, c+1, …; and a low tile t sits
+// at position r in some set of the word when the word meets lowAt[r][t],
+// the low parts holding t with r lower tiles beside it.
 func (s *aidSolver) marks(b bitset) []uint32 {
 	out := make([]uint32, s.handSize)
+	var phys [32]uint32 // the physical tile of each local bit, as a mark
+	for i, p := range s.pool {
+		if p == 11 {
+			p = 10 // either green 5 is the tile 5g
+		}
+		phys[i] = 1 << p
+	}
 	for w, word := range b {
-		for ; word != 0; word &= word - 1 {
-			m := uint32(w<<6 | bits.TrailingZeros64(word))
-			i := 0
-			for rest := m; rest != 0 && i < len(out); rest &= rest - 1 {
-				p := s.pool[bits.TrailingZeros32(rest)] // local bits ascend with physical order
-				if p == 11 {
-					p = 10 // either green 5 is the tile 5g
-				}
-				out[i] |= 1 << p
+		if word == 0 {
+			continue
+		}
+		for c := range lowSizes {
+			if word&lowSizes[c] == 0 || c > len(out) {
+				continue
+			}
+			// The high tiles of these sets, from position c on.
+			i := c
+			for rest := uint32(w); rest != 0 && i < len(out); rest &= rest - 1 {
+				out[i] |= phys[6+bits.TrailingZeros32(rest)]
 				i++
+			}
+		}
+		for r := range min(6, len(out)) {
+			for t := r; t < 6; t++ {
+				if word&lowAt[r][t] != 0 {
+					out[r] |= phys[t]
+				}
 			}
 		}
 	}
 	return out
 }
+
+// lowSizes[c] has bit L set for every 6-bit low part L of c tiles;
+// lowAt[r][t] for every L holding tile t above exactly r of its tiles.
+var lowSizes, lowAt = func() (sizes [7]uint64, at [6][6]uint64) {
+	for l := range 64 {
+		sizes[bits.OnesCount(uint(l))] |= 1 << l
+		for t := range 6 {
+			if l&(1<<t) != 0 {
+				at[bits.OnesCount(uint(l&(1<<t-1)))][t] |= 1 << l
+			}
+		}
+	}
+	return
+}()
 
 // ListedMax is the most possible hands (or centre sets) a seat's aid lists
 // tile by tile; more are only counted. Four sets of five tiles fit one line

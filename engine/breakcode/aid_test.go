@@ -2,6 +2,7 @@ package breakcode
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -220,4 +221,52 @@ func TestListedSetsNoninterference(t *testing.T) {
 		t.Fatalf("only %d views listed sets: the test checks too little", checked)
 	}
 	t.Logf("%d views with listed sets checked", checked)
+}
+
+// marksBySets is the pencil marks read set by set, as aidSolver.marks
+// did before it read whole words: the reference it must match.
+func (s *aidSolver) marksBySets(b bitset) []uint32 {
+	out := make([]uint32, s.handSize)
+	for w, word := range b {
+		for ; word != 0; word &= word - 1 {
+			m := uint32(w<<6 | bits.TrailingZeros64(word))
+			i := 0
+			for rest := m; rest != 0 && i < len(out); rest &= rest - 1 {
+				p := s.pool[bits.TrailingZeros32(rest)]
+				if p == 11 {
+					p = 10
+				}
+				out[i] |= 1 << p
+				i++
+			}
+		}
+	}
+	return out
+}
+
+// The word-at-a-time pencil marks equal the set-by-set ones on random
+// bitsets of every density, for every seat's pool of 2–4-player deals,
+// including sets of other sizes than a hand's.
+func TestMarksMatchSetBySet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for n := 2; n <= 4; n++ {
+		for seed := range uint64(6) {
+			s := newState(true, make([]engine.Player, n), seed)
+			for seat := range n {
+				solver := newAidSolver(s.viewAid(engine.SeatViewer(engine.Seat(seat)), false), nil)
+				for _, density := range []int{1, 8, 64, 512, 4096, 1 << 15} {
+					b := newBitset(solver.poolBits)
+					for m := uint32(0); m <= solver.full; m++ {
+						size := bits.OnesCount32(m)
+						if (size == solver.handSize || density < 64 && size == solver.handSize+1) && rng.IntN(1<<15) < density {
+							b.set(m)
+						}
+					}
+					if got, want := solver.marks(b), solver.marksBySets(b); !slices.Equal(got, want) {
+						t.Fatalf("%dp seed %d seat %d density %d: marks %v, want %v", n, seed, seat, density, got, want)
+					}
+				}
+			}
+		}
+	}
 }
