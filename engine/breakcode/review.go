@@ -56,6 +56,9 @@ const stepWork4 = 40_000_000
 
 // review replays moves on st and analyses every question and guess.
 func review(st engine.State, moves []engine.Move, b *analysis.Budget) ([]analysis.Step, bool, error) {
+	if s, ok := st.(*state); ok {
+		st = withoutAid{s}
+	}
 	var steps []analysis.Step
 	cut := false
 	err := analysis.WalkState(st, moves, func(t analysis.Turn) error {
@@ -99,6 +102,14 @@ func review(st engine.State, moves []engine.Move, b *analysis.Budget) ([]analysi
 	return steps, cut, err
 }
 
+// withoutAid is a game replayed for review: its seat views leave the aid
+// out, as a bot's do. The review counts deals its own way (beliefOf) and
+// reads no aid, which would otherwise be worked out again for the mover
+// before and after every move of the game.
+type withoutAid struct{ *state }
+
+func (w withoutAid) View(v engine.Viewer) any { return w.viewAid(v, false) }
+
 // seatBelief is what one seat's view lets it deduce, with the totals the
 // analysis reads.
 type seatBelief struct {
@@ -108,8 +119,10 @@ type seatBelief struct {
 	counts aidCounts
 }
 
-func beliefOf(v View) seatBelief {
-	k := newKnowledge(v)
+// beliefOf builds the belief of the seat viewing v, its large tables lent
+// by buf (nil: allocated) for as long as buf lends them.
+func beliefOf(v View, buf *scratch) seatBelief {
+	k := newKnowledgeIn(v, buf)
 	bel := k.belief()
 	sb := seatBelief{k: k, bel: bel, counts: k.countsFrom(bel)}
 	if len(bel.opp) > 0 {
@@ -170,7 +183,11 @@ func notesHeard(v View) int {
 
 // askStep analyses a question asked from the view before.
 func askStep(before, after View, ask AskMove, b *analysis.Budget) (analysis.Step, bool) {
-	sb := beliefOf(before)
+	// The beliefs' tables are lent for this step only: the step keeps
+	// numbers and text, nothing of them.
+	buf := getScratch()
+	defer putScratch(buf)
+	sb := beliefOf(before, buf)
 	var cards, numbers, vs []int
 	for _, c := range before.FaceUp {
 		nums := CardNumbers(c)
@@ -214,7 +231,7 @@ func askStep(before, after View, ask AskMove, b *analysis.Budget) (analysis.Step
 	best := analysis.Rank(step.Options)
 	step.Best, step.BestMove = best.Bits, best.Label
 	step.Scored = step.Best > 0
-	sa := beliefOf(after)
+	sa := beliefOf(after, buf)
 	if !b.Spend(sa.work(0)) {
 		return analysis.Step{}, false
 	}
@@ -342,7 +359,9 @@ func (k *knowledge) jointInfo4(vs []int, deals float64, limit int64) (info []flo
 // guessStep analyses a guess made from the view before; after is the
 // guesser's view once it was judged.
 func guessStep(before, after View, tiles []Tile, b *analysis.Budget) (analysis.Step, bool) {
-	sb := beliefOf(before)
+	buf := getScratch() // lent for this step only, as in askStep
+	defer putScratch(buf)
+	sb := beliefOf(before, buf)
 	if !b.Spend(sb.work(0)) {
 		return analysis.Step{}, false
 	}
