@@ -353,9 +353,13 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	} else {
 		prev = nil
 	}
+	// The lists are lent by buf like the bitsets; keptLists copies what
+	// it keeps.
 	if prev != nil {
 		for j, hs := range notes {
 			fresh := hs[prev.heard[j]:]
+			s.ok[j] = dirtyU32(buf, len(prev.sets[j]))[:0]
+			s.ids[j] = dirtyI32(buf, len(prev.sets[j]))[:0]
 			for i, m := range prev.sets[j] {
 				if id := prev.ids[j][i]; fits(id, fresh) {
 					s.ok[j] = append(s.ok[j], m)
@@ -369,7 +373,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 		// out) may hold any of them: it shares the one list, which nothing
 		// writes to after this.
 		all := binom(s.poolBits, s.handSize)
-		sets, ids := make([]uint32, 0, all), make([]int32, 0, all)
+		sets, ids := dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0]
 		s.eachHand(func(m uint32, id int32) {
 			sets = append(sets, m)
 			ids = append(ids, id)
@@ -379,6 +383,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 				s.ok[j], s.ids[j] = sets, ids
 				continue
 			}
+			s.ok[j], s.ids[j] = dirtyU32(buf, len(ids))[:0], dirtyI32(buf, len(ids))[:0]
 			for i, id := range ids {
 				if fits(id, hs) {
 					s.ok[j] = append(s.ok[j], sets[i])
@@ -408,7 +413,12 @@ func (s *aidSolver) keptLists() *aidLists {
 	if total > keptListsMax {
 		return nil
 	}
-	return &aidLists{handSize: s.handSize, sets: s.ok, ids: s.ids, heard: s.heard}
+	kept := &aidLists{handSize: s.handSize, heard: s.heard}
+	for j := range s.ok {
+		kept.sets = append(kept.sets, slices.Clone(s.ok[j]))
+		kept.ids = append(kept.ids, slices.Clone(s.ids[j]))
+	}
+	return kept
 }
 
 // keptListsMax bounds the sets kept per seat between views (8 bytes each).
@@ -559,7 +569,7 @@ func (s *aidSolver) solve3() ([]bitset, bitset, int) {
 	}
 	// A may hold a when some B set fits in what a leaves; the centre takes the rest.
 	pa, pb := s.besides(s.ok[0], s.ok[1], s.okSet[1]), s.besides(s.ok[1], s.ok[0], s.okSet[0])
-	la, lb := listOf(pa), listOf(pb)
+	la, lb := s.listOf(pa), s.listOf(pb)
 	// A side that may be any set makes the unions a closure (see unions),
 	// cheaper than a search however dense the lists.
 	if s.dense(la, lb) && !s.anySet(la) && !s.anySet(lb) {
@@ -702,12 +712,12 @@ func (s *aidSolver) solve4() ([]bitset, bitset, int) {
 	if s.centreSeen {
 		return possible, nil, 1
 	}
-	l0, l1 := listOf(possible[0]), listOf(possible[1])
+	l0, l1 := s.listOf(possible[0]), s.listOf(possible[1])
 	if small {
-		centres := s.centresDirect4(l0, l1, listOf(possible[2]))
+		centres := s.centresDirect4(l0, l1, s.listOf(possible[2]))
 		return possible, centres, s.distinct(centres)
 	}
-	if s.dense(l0, l1, listOf(possible[2])) {
+	if s.dense(l0, l1, s.listOf(possible[2])) {
 		if centres, ok := s.centresBySearch4(spread(l0), spread(l1), possible[2]); ok {
 			return possible, centres, s.distinct(centres)
 		}
@@ -715,7 +725,7 @@ func (s *aidSolver) solve4() ([]bitset, bitset, int) {
 	if pairs12 == nil {
 		pairs12 = s.unions(s.ok[1], s.ok[2], s.okSet[1], s.okSet[2], 1, 2)
 	}
-	centres := s.complements(s.unions(l0, listOf(pairs12), possible[0], pairs12, -1, -1))
+	centres := s.complements(s.unions(l0, s.listOf(pairs12), possible[0], pairs12, -1, -1))
 	return possible, centres, s.distinct(centres)
 }
 
@@ -815,13 +825,13 @@ func (s *aidSolver) centresBySearch4(p0, p1 []uint32, p2Set bitset) (centres bit
 	})
 }
 
-// listOf lists the members of b.
-func listOf(b bitset) []uint32 {
+// listOf lists the members of b, in a slice lent by the solver's scratch.
+func (s *aidSolver) listOf(b bitset) []uint32 {
 	n := 0
 	for _, word := range b {
 		n += bits.OnesCount64(word)
 	}
-	out := make([]uint32, 0, n)
+	out := dirtyU32(s.buf, n)[:0]
 	for w, word := range b {
 		for ; word != 0; word &= word - 1 {
 			out = append(out, uint32(w<<6|bits.TrailingZeros64(word)))

@@ -291,11 +291,30 @@ func (k *knowledge) pairs3(b *belief) {
 			}
 		}
 	}
-	forSubsets(k.full, k.handSize, func(c uint32) {
-		if w := centre[c]; w > 0 {
+	k.addTargets(b, func(c uint32) uint32 { return centre[c] })
+}
+
+// addTargets adds weight(c) to b.target for every local set c of a
+// hand's size whose weight is not zero. It counts them first so as to make
+// the map once at its size: grown entry by entry to a few thousand hands
+// it was rehashed several times per decision. The weights are whole
+// numbers, so the sums do not depend on the order.
+func (k *knowledge) addTargets(b *belief, weight func(c uint32) uint32) {
+	first := uint32(1)<<k.handSize - 1
+	if len(b.target) == 0 {
+		n := 0
+		for c := first; c <= k.full; c = nextSubset(c) {
+			if weight(c) > 0 {
+				n++
+			}
+		}
+		b.target = make(map[int32]float64, n)
+	}
+	for c := first; c <= k.full; c = nextSubset(c) {
+		if w := weight(c); w > 0 {
 			b.target[k.handID[c]] += float64(w)
 		}
-	})
+	}
 }
 
 // marginals3 is the 3-player belief counted with subset transforms; it
@@ -312,11 +331,7 @@ func (k *knowledge) marginals3(b *belief) {
 		b.opp[1][i] = float64(zA.at(k.full &^ m))
 	}
 	pairs := orConvIn(k.buf, zA, zB)
-	forSubsets(k.full, k.handSize, func(c uint32) {
-		if w := pairs.at(k.full &^ c); w > 0 {
-			b.target[k.handID[c]] += float64(w)
-		}
-	})
+	k.addTargets(b, func(c uint32) uint32 { return pairs.at(k.full &^ c) })
 }
 
 // forJoint3 visits every 3-player deal (opponent A's set, opponent B's set;
@@ -505,11 +520,7 @@ func (k *knowledge) centre4(b *belief, z []subsetCounts, small int) {
 		return
 	}
 	triples := orConvIn(k.buf, z[r], pairs.rankZeta(2*h))
-	forSubsets(k.full, h, func(c uint32) {
-		if w := triples.at(k.full &^ c); w > 0 {
-			b.target[k.handID[c]] += float64(w)
-		}
-	})
+	k.addTargets(b, func(c uint32) uint32 { return triples.at(k.full &^ c) })
 }
 
 // smallJoint4 is the number of pairs of sets below which marginals4 adds

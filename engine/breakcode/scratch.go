@@ -101,6 +101,13 @@ func zeroU32(s *scratch, n int) []uint32 {
 	return s.u32.take(n)
 }
 
+func dirtyU32(s *scratch, n int) []uint32 {
+	if s == nil {
+		return make([]uint32, n)
+	}
+	return s.u32.takeDirty(n)
+}
+
 func dirtyI32(s *scratch, n int) []int32 {
 	if s == nil {
 		return make([]int32, n)
