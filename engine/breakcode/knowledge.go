@@ -59,7 +59,7 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	}
 	// Every local set of handSize tiles, in forSubsets' order: local sets
 	// are plain bit patterns, so Gosper's hack walks them directly.
-	all := make([]uint32, 0, binom(len(k.pool), k.handSize))
+	all := dirtyU32(buf, binom(len(k.pool), k.handSize))[:0]
 	for m := uint32(1)<<k.handSize - 1; m <= k.full; {
 		k.handID[m] = k.localID(m)
 		all = append(all, m)
@@ -86,7 +86,7 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 		}
 		k.opps = append(k.opps, i)
 		heard := k.heard(v.Seats[i].Notes)
-		var list []uint32
+		list := dirtyU32(buf, len(all))[:0]
 		for _, m := range all {
 			id := k.handID[m]
 			if heard == nil || wrong[id] || !k.gives(id, heard) {
@@ -232,7 +232,7 @@ func (k *knowledge) countsFrom(b belief) aidCounts {
 func (k *knowledge) belief() belief {
 	b := belief{target: map[int32]float64{}}
 	for j := range k.opps {
-		b.opp = append(b.opp, make([]float64, len(k.ok[j])))
+		b.opp = append(b.opp, zeroF64(k.buf, len(k.ok[j])))
 	}
 	switch k.n {
 	case 2:

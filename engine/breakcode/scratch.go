@@ -15,6 +15,7 @@ type scratch struct {
 	i32   arena[int32]
 	u16   arena[uint16]
 	bools arena[bool]
+	f64   arena[float64]
 }
 
 // scratchPool holds the arenas not in use. A pool rather than a field of
@@ -35,6 +36,7 @@ func putScratch(s *scratch) {
 	s.i32.reset()
 	s.u16.reset()
 	s.bools.reset()
+	s.f64.reset()
 	scratchPool.Put(s)
 }
 
@@ -120,6 +122,13 @@ func zeroU16(s *scratch, n int) []uint16 {
 		return make([]uint16, n)
 	}
 	return s.u16.take(n)
+}
+
+func zeroF64(s *scratch, n int) []float64 {
+	if s == nil {
+		return make([]float64, n)
+	}
+	return s.f64.take(n)
 }
 
 func zeroBools(s *scratch, n int) []bool {
