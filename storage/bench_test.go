@@ -3,8 +3,10 @@ package storage
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -126,4 +128,109 @@ func BenchmarkCheckFile(b *testing.B) {
 	b.ReportMetric(float64(info.Size())/1e6, "MB")
 	b.ReportMetric(float64(res.pages), "pages")
 	b.ReportMetric(float64(info.Size())/1e6*float64(n)/b.Elapsed().Seconds(), "MB/s")
+}
+
+// commitCounter is an Observer counting commits and the writes they carried.
+type commitCounter struct{ commits, writes atomic.Int64 }
+
+func (c *commitCounter) Commit(writes int, _ time.Duration, _ error) {
+	c.commits.Add(1)
+	c.writes.Add(int64(writes))
+}
+
+// cpuTime is the process's user and system CPU so far (the fsyncs' kernel
+// work included).
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkAppendMoveContended measures one durable move's cost when
+// writers tables append at once to a file shaped like a busy server's: 2,000
+// live games of 20 moves and 2,000 finished ones (whose live logs were
+// deleted, so the file has free pages). It reports the process's CPU per
+// move (fsyncs included), the writes each commit carried, and the pages
+// each commit wrote (meta and free-page list included).
+func BenchmarkAppendMoveContended(b *testing.B) {
+	for _, writers := range []int{1, 16, 256} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			counter := &commitCounter{}
+			opt := quietOptions()
+			opt.Observer = counter
+			db, err := Open(filepath.Join(b.TempDir(), "codebreakers.db"), opt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = db.Close() })
+			busyFile(b, db, 2000, 2000, 20)
+			ids := startGames(b, db, writers)
+			m := move(1, `{"ask":3,"answer":"2 (b, d)"}`)
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			commits0, writes0 := counter.commits.Load(), counter.writes.Load()
+			st0 := db.bolt.Stats()
+			pages0 := st0.TxStats.GetWrite()
+			b.ResetTimer()
+			cpu0 := cpuTime(b)
+			for _, id := range ids {
+				wg.Go(func() {
+					for i := 0; next.Add(1) <= int64(b.N); i++ {
+						if err := db.AppendMove(id, i, m); err != nil {
+							b.Error(err)
+							return
+						}
+					}
+				})
+			}
+			wg.Wait()
+			cpu := cpuTime(b) - cpu0
+			b.StopTimer()
+			commits := counter.commits.Load() - commits0
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/move")
+			b.ReportMetric(float64(counter.writes.Load()-writes0)/float64(commits), "writes/commit")
+			st := db.bolt.Stats()
+			b.ReportMetric(float64(st.TxStats.GetWrite()-pages0)/float64(commits), "pages/commit")
+		})
+	}
+}
+
+// busyFile fills db with live games of moves moves each and finished games
+// (started live, then finished), 64 writers at a time so the setup shares
+// commits.
+func busyFile(b *testing.B, db *DB, live, finished, moves int) {
+	b.Helper()
+	var wg sync.WaitGroup
+	var n atomic.Int64
+	for range 64 {
+		wg.Go(func() {
+			for {
+				i := int(n.Add(1)) - 1
+				if i >= live+finished {
+					return
+				}
+				id := fmt.Sprintf("B%07d", i)
+				g := sampleLive(id)
+				if err := db.StartGame(g); err != nil {
+					b.Error(err)
+					return
+				}
+				for j := range moves {
+					if err := db.AppendMove(id, j, move(j%3, `{"ask":3,"answer":"2 (b, d)"}`)); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+				if i >= live {
+					if err := db.FinishGame(finishedSample(id, moves)); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

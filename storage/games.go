@@ -95,7 +95,7 @@ func randomID(n int) (string, error) {
 }
 
 func gameIDUsed(tx *bolt.Tx, id []byte) bool {
-	return tx.Bucket([]byte(bucketLive)).Bucket(id) != nil ||
+	return tx.Bucket([]byte(bucketLive)).Get(id) != nil ||
 		tx.Bucket([]byte(bucketGames)).Get(id) != nil ||
 		tx.Bucket([]byte(bucketAbandoned)).Get(id) != nil
 }
@@ -107,16 +107,67 @@ func checkGameID(id string) error {
 	return nil
 }
 
-// moveKey is the big-endian move index, so moves sort in play order.
-func moveKey(index int) []byte { return binary.BigEndian.AppendUint32(nil, uint32(index)) }
+// liveMovePrefix starts the livemoves keys of one game: the id's length,
+// then the id, so no id's keys run into another's.
+func liveMovePrefix(id []byte) []byte {
+	p := make([]byte, 0, 1+len(id)+4)
+	return append(append(p, byte(len(id))), id...)
+}
 
-// nextMoveIndex is the number of moves stored in a live game's moves bucket.
-func nextMoveIndex(moves *bolt.Bucket) int {
-	k, _ := moves.Cursor().Last()
-	if k == nil {
-		return 0
+// liveMoveKey is a game's prefix and the big-endian move index, so a game's
+// moves lie together in play order.
+func liveMoveKey(id []byte, index int) []byte {
+	return binary.BigEndian.AppendUint32(liveMovePrefix(id), uint32(index))
+}
+
+// isNextMove reports whether index is the next move of a live game: no
+// move is stored at index, and index is 0 or the move before it is stored.
+// Two lookups; bbolt's Prev after a Seek is not used because it can skip
+// keys after deletes earlier in the same transaction (a group commit can
+// finish one game and append to another).
+func isNextMove(moves *bolt.Bucket, id []byte, index int) bool {
+	if moves.Get(liveMoveKey(id, index)) != nil {
+		return false
 	}
-	return int(binary.BigEndian.Uint32(k)) + 1
+	return index == 0 || moves.Get(liveMoveKey(id, index-1)) != nil
+}
+
+// nextMoveIndex is the number of moves stored for a live game (for error
+// messages: it reads them all).
+func nextMoveIndex(moves *bolt.Bucket, id []byte) int {
+	n := 0
+	liveMoves(moves, id, func([]byte) { n++ })
+	return n
+}
+
+// liveMoves calls fn with each stored move of a live game, in order.
+func liveMoves(moves *bolt.Bucket, id []byte, fn func(v []byte)) {
+	prefix := liveMovePrefix(id)
+	c := moves.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if len(k) == len(prefix)+4 {
+			fn(v)
+		}
+	}
+}
+
+// deleteLive removes a live game's header and moves.
+func deleteLive(tx *bolt.Tx, id []byte) error {
+	moves := tx.Bucket([]byte(bucketLiveMoves))
+	prefix := liveMovePrefix(id)
+	var keys [][]byte
+	c := moves.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		if len(k) == len(prefix)+4 {
+			keys = append(keys, bytes.Clone(k))
+		}
+	}
+	for _, k := range keys {
+		if err := moves.Delete(k); err != nil {
+			return err
+		}
+	}
+	return tx.Bucket([]byte(bucketLive)).Delete(id)
 }
 
 // StartGame stores a new live game (with any moves it already has). The id
@@ -144,19 +195,12 @@ func (db *DB) StartGame(g LiveGame) error {
 		if gameIDUsed(tx, id) {
 			return reject(fmt.Errorf("start game %s: %w", g.ID, ErrGameExists))
 		}
-		game, err := tx.Bucket([]byte(bucketLive)).CreateBucket(id)
-		if err != nil {
+		if err := tx.Bucket([]byte(bucketLive)).Put(id, header); err != nil {
 			return err
 		}
-		if err := game.Put([]byte(keyHeader), header); err != nil {
-			return err
-		}
-		mb, err := game.CreateBucket([]byte(bucketMoves))
-		if err != nil {
-			return err
-		}
+		mb := tx.Bucket([]byte(bucketLiveMoves))
 		for i, m := range moves {
-			if err := mb.Put(moveKey(i), m); err != nil {
+			if err := mb.Put(liveMoveKey(id, i), m); err != nil {
 				return err
 			}
 		}
@@ -179,19 +223,16 @@ func (db *DB) AppendMove(gameID string, index int, m engine.Move) error {
 	}
 	id := []byte(gameID)
 	return db.write(func(tx *bolt.Tx) error {
-		game := tx.Bucket([]byte(bucketLive)).Bucket(id)
-		if game == nil {
+		// The header is only read: a move writes to livemoves alone.
+		if tx.Bucket([]byte(bucketLive)).Get(id) == nil {
 			return reject(fmt.Errorf("append move %d to game %s: %w", index, gameID, ErrNotFound))
 		}
-		moves := game.Bucket([]byte(bucketMoves))
-		if moves == nil {
-			return reject(fmt.Errorf("append move %d to game %s: moves bucket missing", index, gameID))
-		}
-		if next := nextMoveIndex(moves); index != next {
+		moves := tx.Bucket([]byte(bucketLiveMoves))
+		if !isNextMove(moves, id, index) {
 			return reject(fmt.Errorf("append move %d to game %s: %w (the next is %d)",
-				index, gameID, ErrMoveOutOfOrder, next))
+				index, gameID, ErrMoveOutOfOrder, nextMoveIndex(moves, id)))
 		}
-		return moves.Put(moveKey(index), val)
+		return moves.Put(liveMoveKey(id, index), val)
 	})
 }
 
@@ -202,15 +243,13 @@ type rawLive struct {
 	moves  [][]byte
 }
 
-// readLive copies one live game out of tx.
-func readLive(game *bolt.Bucket, id []byte) rawLive {
-	r := rawLive{id: string(id), header: bytes.Clone(game.Get([]byte(keyHeader)))}
-	if mb := game.Bucket([]byte(bucketMoves)); mb != nil {
-		_ = mb.ForEach(func(_, v []byte) error {
-			r.moves = append(r.moves, bytes.Clone(v))
-			return nil
-		})
-	}
+// readLive copies one live game out of tx: its header (stored under id
+// in live) and its moves.
+func readLive(tx *bolt.Tx, id, header []byte) rawLive {
+	r := rawLive{id: string(id), header: bytes.Clone(header)}
+	liveMoves(tx.Bucket([]byte(bucketLiveMoves)), id, func(v []byte) {
+		r.moves = append(r.moves, bytes.Clone(v))
+	})
 	return r
 }
 
@@ -238,12 +277,11 @@ func decodeLive(r rawLive) (LiveGame, error) {
 func (db *DB) LiveGames() ([]LiveGame, error) {
 	var raws []rawLive
 	err := db.view(func(tx *bolt.Tx) error {
-		live := tx.Bucket([]byte(bucketLive))
-		return live.ForEach(func(k, v []byte) error {
-			if v != nil { // not a bucket; never written by this package
+		return tx.Bucket([]byte(bucketLive)).ForEach(func(k, v []byte) error {
+			if v == nil { // a nested bucket: never written since schema 6
 				return nil
 			}
-			raws = append(raws, readLive(live.Bucket(k), k))
+			raws = append(raws, readLive(tx, k, v))
 			return nil
 		})
 	})
@@ -269,12 +307,11 @@ func (db *DB) AbandonGame(gameID string) error {
 	now := time.Now().UTC()
 	id := []byte(gameID)
 	return db.write(func(tx *bolt.Tx) error {
-		live := tx.Bucket([]byte(bucketLive))
-		game := live.Bucket(id)
-		if game == nil {
+		header := tx.Bucket([]byte(bucketLive)).Get(id)
+		if header == nil {
 			return reject(fmt.Errorf("abandon game %s: %w", gameID, ErrNotFound))
 		}
-		r := readLive(game, id)
+		r := readLive(tx, id, header)
 		rec := abandonedRecord{V: recordVersion, Header: r.header, Moves: make([]json.RawMessage, len(r.moves)),
 			Abandoned: now}
 		if !json.Valid(r.header) {
@@ -287,7 +324,7 @@ func (db *DB) AbandonGame(gameID string) error {
 		if err != nil {
 			return reject(fmt.Errorf("abandon game %s: encode: %w", gameID, err))
 		}
-		if err := live.DeleteBucket(id); err != nil {
+		if err := deleteLive(tx, id); err != nil {
 			return err
 		}
 		return tx.Bucket([]byte(bucketAbandoned)).Put(id, val)
@@ -338,9 +375,8 @@ func (db *DB) FinishGame(g FinishedGame) error {
 		if err := games.Put(id, val); err != nil {
 			return err
 		}
-		live := tx.Bucket([]byte(bucketLive))
-		if live.Bucket(id) != nil {
-			if err := live.DeleteBucket(id); err != nil {
+		if tx.Bucket([]byte(bucketLive)).Get(id) != nil {
+			if err := deleteLive(tx, id); err != nil {
 				return err
 			}
 		}
@@ -424,7 +460,7 @@ func (db *DB) Stats(accountID string) (Stats, error) {
 func (db *DB) isLive(gameID string) bool {
 	live := false
 	_ = db.view(func(tx *bolt.Tx) error {
-		live = tx.Bucket([]byte(bucketLive)).Bucket([]byte(gameID)) != nil
+		live = tx.Bucket([]byte(bucketLive)).Get([]byte(gameID)) != nil
 		return nil
 	})
 	return live
@@ -437,10 +473,9 @@ func (db *DB) ForgetLive(gameID string) error {
 	defer db.release(gameID)
 	id := []byte(gameID)
 	return db.write(func(tx *bolt.Tx) error {
-		live := tx.Bucket([]byte(bucketLive))
-		if live.Bucket(id) == nil {
+		if tx.Bucket([]byte(bucketLive)).Get(id) == nil {
 			return reject(fmt.Errorf("forget live game %s: %w", gameID, ErrNotFound))
 		}
-		return live.DeleteBucket(id)
+		return deleteLive(tx, id)
 	})
 }

@@ -1,7 +1,11 @@
 package storage
 
 import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -83,6 +87,72 @@ func migrateTo4(tx *bolt.Tx) error {
 func migrateTo5(tx *bolt.Tx) error {
 	if _, err := tx.CreateBucketIfNotExists([]byte(bucketPrefs)); err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketPrefs, err)
+	}
+	return nil
+}
+
+// migrateTo6 brings a schema-5 file to schema 6: each live game's bucket
+// { "header", "moves" { index → move } } becomes its header stored under
+// its id in live, and its moves keyed by game and index in livemoves. A
+// live game whose header is missing (it could never be resumed) goes to
+// abandoned with its moves, as AbandonGame would keep it.
+func migrateTo6(tx *bolt.Tx) error {
+	moves, err := tx.CreateBucketIfNotExists([]byte(bucketLiveMoves))
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketLiveMoves, err)
+	}
+	live := tx.Bucket([]byte(bucketLive))
+	if live == nil {
+		return nil
+	}
+	var ids [][]byte
+	if err := live.ForEach(func(k, v []byte) error {
+		if v == nil {
+			ids = append(ids, bytes.Clone(k))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		game := live.Bucket(id)
+		header := bytes.Clone(game.Get([]byte(keyHeader)))
+		var logged, keys [][]byte // the moves in order, and their keys (big-endian indexes)
+		if mb := game.Bucket([]byte(bucketMoves)); mb != nil {
+			if err := mb.ForEach(func(k, v []byte) error {
+				if len(k) == 4 && v != nil {
+					keys, logged = append(keys, bytes.Clone(k)), append(logged, bytes.Clone(v))
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
+		if err := live.DeleteBucket(id); err != nil {
+			return fmt.Errorf("live game %s: %w", id, err)
+		}
+		if header == nil {
+			rec := abandonedRecord{V: recordVersion, Moves: make([]json.RawMessage, len(logged)), Abandoned: time.Now().UTC()}
+			for i, m := range logged {
+				rec.Moves[i] = m
+			}
+			val, err := json.Marshal(rec)
+			if err != nil {
+				return fmt.Errorf("live game %s: %w", id, err)
+			}
+			if err := tx.Bucket([]byte(bucketAbandoned)).Put(id, val); err != nil {
+				return fmt.Errorf("live game %s: %w", id, err)
+			}
+			continue
+		}
+		if err := live.Put(id, header); err != nil {
+			return fmt.Errorf("live game %s: %w", id, err)
+		}
+		for i, m := range logged {
+			if err := moves.Put(liveMoveKey(id, int(binary.BigEndian.Uint32(keys[i]))), m); err != nil {
+				return fmt.Errorf("live game %s: %w", id, err)
+			}
+		}
 	}
 	return nil
 }

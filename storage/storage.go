@@ -13,7 +13,7 @@
 //	accounts   account id → account
 //	handles    lowercased handle → account id (raw)
 //	games      game id → finished game, all moves included
-//	live       game id → bucket { "header" → header; "moves" → bucket { big-endian uint32 index → engine.Move JSON } }
+//	live       game id → header of a game in progress (its moves are in livemoves since schema 6)
 //	index      account id → bucket { big-endian (finish unix nanos, seq) → game id (raw) }
 //	stats      account id → running totals by outcome, overall and per game
 //	abandoned  game id → the header and moves of a live game that will never finish
@@ -35,6 +35,15 @@
 //	puzzles     date ‖ NUL ‖ game → that day's puzzle of that game (a position of a finished game)
 //	puzzletries date ‖ NUL ‖ game ‖ NUL ‖ account id → the account's one answer
 //	streaks     account id ‖ NUL ‖ game → the account's puzzle record and streak at that game
+//
+// Since schema 6 (a move writes one small bucket, not three nested ones):
+//
+//	livemoves  len(game id) (1 byte) ‖ game id ‖ big-endian uint32 index → engine.Move JSON, of games in progress
+//
+// Before schema 6, live held a bucket per game { "header" → header;
+// "moves" → bucket { big-endian uint32 index → move } }: each move then
+// rewrote that game's two pages and the live bucket's page that points at
+// them, besides the root's.
 //
 // A finished game's record, stats, listing, ratings and history are written
 // in the one transaction that stores it, so they are exactly as durable as
@@ -74,7 +83,7 @@ var (
 
 // schemaVersion is the layout this build writes. Bump it and extend
 // migrate when the layout changes.
-const schemaVersion = 5
+const schemaVersion = 6
 
 const (
 	bucketMeta      = "meta"
@@ -100,6 +109,8 @@ const (
 	// Since schema 5: small per-account preferences (the last quick-play
 	// bot level of each game), keyed account NUL name.
 	bucketPrefs = "prefs"
+	// Since schema 6: the moves of live games, all in one bucket.
+	bucketLiveMoves = "livemoves"
 
 	keySchema      = "schema"
 	keyHealthProbe = "health-probe" // meta: written by WriteHealth while writes fail
@@ -113,7 +124,7 @@ func topBuckets() []string {
 		bucketIndex, bucketStats, bucketAbandoned,
 		bucketFinished, bucketRatings, bucketLeaders, bucketRatingHist, bucketIfThen,
 		bucketAnalyses, bucketPuzzles, bucketPuzzleTries, bucketStreaks,
-		bucketPrefs}
+		bucketPrefs, bucketLiveMoves}
 }
 
 // Options tunes Open.
@@ -307,6 +318,8 @@ func migrate(tx *bolt.Tx, from int) error {
 		return migrateTo4(tx)
 	case 4:
 		return migrateTo5(tx)
+	case 5:
+		return migrateTo6(tx)
 	default:
 		return fmt.Errorf("no migration from schema %d", from)
 	}
