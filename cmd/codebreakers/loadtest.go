@@ -150,8 +150,8 @@ func printReport(w io.Writer, r *loadtest.Report) {
 				m.Action.Count, m.Action.MeanMS, m.Action.P50MS, m.Action.P99MS)
 			fmt.Fprintf(w, "  storage: %.0f writes/s in %.0f commits (%.1f writes/commit), commit mean %.1f ms p50 ≤%.1f p99 ≤%.1f ms; server errors %.0f\n",
 				m.WritesPerSec, m.Commit.Count, m.WritesPerCommit, m.Commit.MeanMS, m.Commit.P50MS, m.Commit.P99MS, m.Errors)
-			fmt.Fprintf(w, "  analysis: %.0f finished games analysed in the background (%.1f s of work, %.0f left for their first replay)\n",
-				m.Analysed, m.AnalysisBusySec, m.AnalysisDropped)
+			fmt.Fprintf(w, "  analysis: %.0f finished games analysed in the background (%.1f s of work), %.0f deferred while play was busy, %.0f still queued at the end, %.0f left for their first replay\n",
+				m.Analysed, m.AnalysisBusySec, m.AnalysisDeferred, m.AnalysisBacklog, m.AnalysisDropped)
 		}
 		if f := p.Finish; f != nil {
 			fmt.Fprintf(w, "  extra games: %d of %d finished within %.0fs of the start (first at %.1fs, last at %.1fs), %d later, %d still on when the play ended, %d errors; a game p50 %.1fs max %.1fs\n",

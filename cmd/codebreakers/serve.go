@@ -65,6 +65,10 @@ type serveOptions struct {
 	// games in the background may use (0: none; games are then analysed
 	// when first replayed).
 	AnalysisShare int
+	// AnalysisBusyMoves is the rate of moves a second, over all tables,
+	// above which background analysis waits for play to calm down (0:
+	// it never waits).
+	AnalysisBusyMoves int
 	// SeekBotWait is how long a person seeking people waits before bots
 	// are offered.
 	SeekBotWait time.Duration
@@ -170,6 +174,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
 		intSetting(&o.SeeksPerMinute, 10, "seeks-per-minute", "CODEBREAKERS_SEEKS_PER_MINUTE", "times one account, connection or address may start playing people in a minute (six times that an hour)"),
 		intSetting(&o.AnalysisShare, 10, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
+		intSetting(&o.AnalysisBusyMoves, 300, "analysis-busy-moves", "CODEBREAKERS_ANALYSIS_BUSY_MOVES", "moves a second over all tables above which background analysis waits for play to calm down; games wait in its queue, or for their first replay (0: never waits)"),
 		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
 		durationSetting(&o.ShutdownTimeout, 10*time.Second, "shutdown-timeout", "CODEBREAKERS_SHUTDOWN_TIMEOUT", "how long to wait for players to leave on SIGINT/SIGTERM"),
 		stringSetting(&o.MemoryLimit, "auto", "memory-limit", "CODEBREAKERS_MEMORY_LIMIT", "soft limit on the Go runtime's memory, like 1536MiB or 12GiB; auto: GOMEMLIMIT if set, else 80% of the cgroup's memory.high/memory.max or of the machine's RAM, whichever is least; off: none"),
@@ -223,6 +228,9 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 	}
 	if o.AnalysisShare < 0 || o.AnalysisShare > 100 {
 		return o, fmt.Errorf("--analysis-share %d: want 0 to 100 percent", o.AnalysisShare)
+	}
+	if o.AnalysisBusyMoves < 0 {
+		return o, fmt.Errorf("--analysis-busy-moves %d: want 0 (never wait) or more moves a second", o.AnalysisBusyMoves)
 	}
 	if o.IPv6Prefix < 1 || o.IPv6Prefix > 128 {
 		return o, fmt.Errorf("--ipv6-prefix %d: want 1 to 128 bits", o.IPv6Prefix)
@@ -289,6 +297,30 @@ func (s analysingStore) FinishGame(g storage.FinishedGame) error {
 	return nil
 }
 
+// pacedObserver counts every move for the pace of play, then tells the
+// metrics (inner, nil when they are off).
+type pacedObserver struct {
+	inner lobby.Observer
+	pace  *analyst.Pace
+}
+
+// Action counts the move, then reports it (lobby.Observer).
+func (o pacedObserver) Action(game string, outcome lobby.Outcome, took time.Duration) {
+	if outcome == lobby.OutcomeOK {
+		o.pace.Move()
+	}
+	if o.inner != nil {
+		o.inner.Action(game, outcome, took)
+	}
+}
+
+// TableBroken reports a broken table (lobby.Observer).
+func (o pacedObserver) TableBroken(game string) {
+	if o.inner != nil {
+		o.inner.TableBroken(game)
+	}
+}
+
 // games is every game the arcade serves, in menu order.
 func games() *engine.Registry {
 	return engine.NewRegistry(breakcode.Game{}, coding.Game{}, ifthen.Game{}, whattherule.Game{})
@@ -327,7 +359,11 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		}
 	}
 	reg := games()
-	in.analyst = analyst.New(analyst.Config{Games: reg, Store: store, Logger: log, Share: float64(o.AnalysisShare) / 100})
+	// The pace of play, counted from every move the tables handle, tells
+	// the background analysis when to step aside.
+	pace := analyst.NewPace(float64(o.AnalysisBusyMoves))
+	in.analyst = analyst.New(analyst.Config{Games: reg, Store: store, Logger: log, Share: float64(o.AnalysisShare) / 100,
+		Busy: pace.Busy})
 	var hubStore lobby.Store = analysingStore{Store: store, analyst: in.analyst}
 	if o.AnalysisShare == 0 {
 		hubStore = store // nothing analysed in the background: each game on its first replay
@@ -339,7 +375,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		Logger:         log,
 		Grace:          o.Grace,
 		BotDelay:       o.BotDelay,
-		Observer:       ops.lobbyObserver(),
+		Observer:       pacedObserver{inner: ops.lobbyObserver(), pace: pace},
 		SeekBotWait:    o.SeekBotWait,
 		SeeksPerMinute: o.SeeksPerMinute,
 	})

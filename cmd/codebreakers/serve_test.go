@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/lobby/analyst"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -56,7 +59,36 @@ func TestParseServeRejectsBadInput(t *testing.T) {
 	if _, err := parseServe([]string{"extra"}, env(nil), &bytes.Buffer{}); err == nil {
 		t.Error("stray argument accepted")
 	}
+	if _, err := parseServe([]string{"--analysis-busy-moves", "-1"}, env(nil), &bytes.Buffer{}); err == nil ||
+		!strings.Contains(err.Error(), "--analysis-busy-moves") {
+		t.Errorf("a negative --analysis-busy-moves: err = %v, want one naming the flag", err)
+	}
 }
+
+// TestPacedObserverCountsAcceptedMoves: the hub's observer counts every
+// accepted move (not refusals) into the pace that pauses background
+// analysis, and still reports to the metrics when they are on.
+func TestPacedObserverCountsAcceptedMoves(t *testing.T) {
+	pace := analyst.NewPace(1)
+	inner := &countingObserver{}
+	for _, o := range []pacedObserver{{pace: pace}, {inner: inner, pace: pace}} {
+		o.Action("breakcode", lobby.OutcomeOK, time.Millisecond)
+		o.Action("breakcode", lobby.OutcomeOK, time.Millisecond)
+		o.Action("breakcode", lobby.OutcomeIllegal, time.Millisecond)
+		o.TableBroken("breakcode")
+	}
+	if inner.actions != 3 || inner.broken != 1 {
+		t.Errorf("the metrics saw %d actions and %d broken tables; want 3 and 1", inner.actions, inner.broken)
+	}
+	if n := pace.Moves(); n != 4 {
+		t.Errorf("the pace counted %d moves; want the 4 accepted", n)
+	}
+}
+
+type countingObserver struct{ actions, broken int }
+
+func (c *countingObserver) Action(string, lobby.Outcome, time.Duration) { c.actions++ }
+func (c *countingObserver) TableBroken(string)                          { c.broken++ }
 
 func TestHelpDocumentsFlagsAndEnv(t *testing.T) {
 	var out bytes.Buffer

@@ -9,6 +9,13 @@
 // game that does not fit, a game finished while the server was down, or one
 // finished before analyses existed is analysed when it is first replayed
 // (Report), by at most one such request at a time.
+//
+// Live play comes first: while Config.Busy says the tables are busy (a
+// Pace over the moves played, say), the worker holds its next game and
+// waits instead of analysing, so the games wait in the queue (counted as
+// deferred; the queue's length is the backlog) and, once it is full, are
+// left for their first replay. A game still queued when the server stops
+// is likewise analysed on its first replay.
 package analyst
 
 import (
@@ -54,6 +61,13 @@ type Config struct {
 	Work int64
 	// Sleep waits d or until ctx ends (tests replace it).
 	Sleep func(ctx context.Context, d time.Duration)
+	// Busy, when set, says live play needs the cores now: the worker does
+	// not start an analysis while it returns true, and asks again every
+	// BusyWait. Nil: never busy.
+	Busy func() bool
+	// BusyWait is how long the worker waits before asking Busy again
+	// (default 1s).
+	BusyWait time.Duration
 }
 
 // Analyst is the background analysis worker and the one way to get a
@@ -65,11 +79,20 @@ type Analyst struct {
 	onDemand chan struct{}
 	mu       sync.Mutex
 	stats    Stats
+	// holding says the worker holds a game while play is busy (guarded
+	// by mu, like stats).
+	holding bool
 }
 
 // Stats counts what the analyst did (for tests and metrics).
 type Stats struct {
 	Queued, Dropped, Analysed, OnDemand, Failed int
+	// Deferred counts games whose background analysis waited because live
+	// play was busy (each game once, however long it waited).
+	Deferred int
+	// Backlog is how many queued games wait for the worker now, the one
+	// it holds while play is busy included.
+	Backlog int
 	// Busy is the time spent analysing, in the background and on demand.
 	Busy time.Duration
 }
@@ -87,6 +110,9 @@ func New(cfg Config) *Analyst {
 	}
 	if cfg.Work <= 0 {
 		cfg.Work = analysis.DefaultWork
+	}
+	if cfg.BusyWait <= 0 {
+		cfg.BusyWait = time.Second
 	}
 	if cfg.Sleep == nil {
 		cfg.Sleep = func(ctx context.Context, d time.Duration) {
@@ -119,6 +145,9 @@ func (a *Analyst) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case id := <-a.queue:
+			if !a.waitForQuiet(ctx) {
+				return // id stays unanalysed: its first replay analyses it
+			}
 			took, err := a.analyse(id)
 			if err != nil {
 				a.count(func(s *Stats) { s.Failed++ })
@@ -129,6 +158,31 @@ func (a *Analyst) Run(ctx context.Context) {
 			a.cfg.Sleep(ctx, time.Duration(float64(took)*(1-a.cfg.Share)/a.cfg.Share))
 		}
 	}
+}
+
+// waitForQuiet holds the game the worker took while live play is busy,
+// counting it deferred once and in the backlog meanwhile. It reports false
+// when ctx ended first.
+func (a *Analyst) waitForQuiet(ctx context.Context) bool {
+	if a.cfg.Busy == nil || !a.cfg.Busy() {
+		return ctx.Err() == nil
+	}
+	a.mu.Lock()
+	a.stats.Deferred++
+	a.holding = true
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		a.holding = false
+		a.mu.Unlock()
+	}()
+	for ctx.Err() == nil {
+		a.cfg.Sleep(ctx, a.cfg.BusyWait)
+		if !a.cfg.Busy() {
+			break
+		}
+	}
+	return ctx.Err() == nil
 }
 
 // analyse makes and stores the analysis of game id unless a current one is
@@ -201,7 +255,12 @@ func (a *Analyst) Report(ctx context.Context, g storage.FinishedGame) (analysis.
 func (a *Analyst) Stats() Stats {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.stats
+	s := a.stats
+	s.Backlog = len(a.queue)
+	if a.holding {
+		s.Backlog++
+	}
+	return s
 }
 
 func (a *Analyst) count(f func(*Stats)) {

@@ -217,3 +217,125 @@ func TestUnknownGameFailsQuietly(t *testing.T) {
 		t.Fatalf("stats %+v", st)
 	}
 }
+
+// TestWorkerWaitsWhilePlayIsBusy: while Busy says live play needs the
+// cores the worker analyses nothing, holds its game (counted deferred once
+// and in the backlog) and asks again every BusyWait; once play is quiet it
+// analyses the held game and the rest of the queue.
+func TestWorkerWaitsWhilePlayIsBusy(t *testing.T) {
+	db := openDB(t)
+	games := []storage.FinishedGame{
+		finishBotGame(t, db, breakcode.Game{}, 11, "strong", "easy"),
+		finishBotGame(t, db, breakcode.Game{}, 12, "easy", "strong"),
+	}
+	var mu sync.Mutex
+	busy := true
+	var waits []time.Duration
+	waited := make(chan struct{}, 100)
+	a := New(Config{Games: registry(), Store: db, BusyWait: 250 * time.Millisecond,
+		Busy: func() bool { mu.Lock(); defer mu.Unlock(); return busy },
+		Sleep: func(ctx context.Context, d time.Duration) {
+			mu.Lock()
+			waits = append(waits, d)
+			mu.Unlock()
+			select {
+			case waited <- struct{}{}:
+			default:
+			}
+			time.Sleep(time.Millisecond) // no spinning while the test looks
+		}})
+	for _, g := range games {
+		a.Finished(g.ID)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { a.Run(ctx); close(done) }()
+	for range 3 { // three rounds of asking while busy
+		<-waited
+	}
+	st := a.Stats()
+	if st.Analysed != 0 || st.Deferred != 1 || st.Backlog != 2 {
+		t.Fatalf("while play is busy: %+v; want nothing analysed, 1 deferred, a backlog of 2", st)
+	}
+	mu.Lock()
+	for _, d := range waits {
+		if d != 250*time.Millisecond {
+			t.Errorf("waited %v while busy; want BusyWait", d)
+		}
+	}
+	busy = false
+	mu.Unlock()
+	deadline := time.Now().Add(time.Minute)
+	for a.Stats().Analysed < len(games) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker did not analyse once play was quiet: %+v", a.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if st := a.Stats(); st.Deferred != 1 || st.Backlog != 0 || st.Failed != 0 {
+		t.Fatalf("after: %+v", st)
+	}
+	for _, g := range games {
+		if _, err := db.Analysis(g.ID); err != nil {
+			t.Errorf("%s not analysed: %v", g.ID, err)
+		}
+	}
+}
+
+// TestStopWhileBusyLeavesGameForReplay: a game the worker held when the
+// server stopped is not analysed in the background; its first replay
+// analyses it.
+func TestStopWhileBusyLeavesGameForReplay(t *testing.T) {
+	db := openDB(t)
+	g := finishBotGame(t, db, breakcode.Game{}, 13, "strong", "easy")
+	ctx, cancel := context.WithCancel(context.Background())
+	a := New(Config{Games: registry(), Store: db, Busy: func() bool { return true },
+		Sleep: func(ctx context.Context, _ time.Duration) { cancel(); <-ctx.Done() }})
+	a.Finished(g.ID)
+	a.Run(ctx)
+	if _, err := db.Analysis(g.ID); !errors.Is(err, storage.ErrNotFound) {
+		t.Fatalf("analysed in the background while play was busy: %v", err)
+	}
+	rep, err := a.Report(context.Background(), g)
+	if err != nil || len(rep.Steps) == 0 || a.Stats().OnDemand != 1 {
+		t.Fatalf("first replay: %v, %+v", err, a.Stats())
+	}
+}
+
+// TestPaceBusyAboveTheLimit: Busy is decided per full window from the
+// moves counted in it, and repeated within a window.
+func TestPaceBusyAboveTheLimit(t *testing.T) {
+	now := time.Unix(0, 0)
+	p := newPace(100, time.Second, func() time.Time { return now })
+	for range 150 {
+		p.Move()
+	}
+	if p.Busy() {
+		t.Fatal("busy before a full window passed")
+	}
+	now = now.Add(time.Second)
+	if !p.Busy() || p.Rate() != 150 {
+		t.Fatalf("150 moves in a second with a limit of 100: busy %v, rate %v", p.Busy(), p.Rate())
+	}
+	for range 50 {
+		p.Move()
+	}
+	now = now.Add(500 * time.Millisecond)
+	if !p.Busy() {
+		t.Fatal("the verdict changed within a window")
+	}
+	now = now.Add(500 * time.Millisecond)
+	if p.Busy() || p.Rate() != 50 {
+		t.Fatalf("50 moves in the next second: busy %v, rate %v", p.Busy(), p.Rate())
+	}
+	off := newPace(0, time.Second, func() time.Time { return now })
+	for range 1000 {
+		off.Move()
+	}
+	now = now.Add(time.Second)
+	if off.Busy() {
+		t.Fatal("a pace with no limit said busy")
+	}
+}

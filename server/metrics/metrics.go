@@ -113,7 +113,11 @@ func New(src Sources) *Metrics {
 				"Finished games by what the analyst did with them: analysed in the background, analysed on first replay, failed, or left for the first replay because the queue was full.",
 				[]string{"how"}, nil),
 			busy: prometheus.NewDesc("codebreakers_analysis_busy_seconds_total",
-				"Time spent analysing finished games, in the background and on first replay.", nil, nil)})
+				"Time spent analysing finished games, in the background and on first replay.", nil, nil),
+			deferred: prometheus.NewDesc("codebreakers_analysis_deferred_total",
+				"Finished games whose background analysis waited because live play was busy (--analysis-busy-moves).", nil, nil),
+			backlog: prometheus.NewDesc("codebreakers_analysis_backlog",
+				"Finished games queued for background analysis and not yet analysed.", nil, nil)})
 	}
 	return m
 }
@@ -192,11 +196,16 @@ func (c tableCollector) Collect(ch chan<- prometheus.Metric) {
 
 // analysisCollector reads the analyst's counts when Prometheus scrapes.
 type analysisCollector struct {
-	stats       func() analyst.Stats
-	games, busy *prometheus.Desc
+	stats                          func() analyst.Stats
+	games, busy, deferred, backlog *prometheus.Desc
 }
 
-func (c analysisCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.games; ch <- c.busy }
+func (c analysisCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.games
+	ch <- c.busy
+	ch <- c.deferred
+	ch <- c.backlog
+}
 
 func (c analysisCollector) Collect(ch chan<- prometheus.Metric) {
 	s := c.stats()
@@ -204,4 +213,6 @@ func (c analysisCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.games, prometheus.CounterValue, float64(n), how)
 	}
 	ch <- prometheus.MustNewConstMetric(c.busy, prometheus.CounterValue, s.Busy.Seconds())
+	ch <- prometheus.MustNewConstMetric(c.deferred, prometheus.CounterValue, float64(s.Deferred))
+	ch <- prometheus.MustNewConstMetric(c.backlog, prometheus.GaugeValue, float64(s.Backlog))
 }

@@ -39,7 +39,7 @@ func TestMetricsEndpointReportsWhatWasObserved(t *testing.T) {
 			}
 		},
 		Analyses: func() analyst.Stats {
-			return analyst.Stats{Queued: 9, Dropped: 1, Analysed: 6, OnDemand: 2, Failed: 1, Busy: 1500 * time.Millisecond}
+			return analyst.Stats{Queued: 9, Dropped: 1, Analysed: 6, OnDemand: 2, Failed: 1, Deferred: 4, Backlog: 3, Busy: 1500 * time.Millisecond}
 		},
 	})
 	m.Action("breakcode", lobby.OutcomeOK, 2*time.Millisecond)
@@ -73,6 +73,8 @@ func TestMetricsEndpointReportsWhatWasObserved(t *testing.T) {
 		`codebreakers_analyses_total{how="background"} 6`,
 		`codebreakers_analyses_total{how="on_first_replay"} 2`,
 		`codebreakers_analyses_total{how="failed"} 1`,
+		`codebreakers_analysis_deferred_total 4`,
+		`codebreakers_analysis_backlog 3`,
 		`codebreakers_analyses_total{how="dropped"} 1`,
 		`codebreakers_analysis_busy_seconds_total 1.5`,
 		`go_goroutines `,

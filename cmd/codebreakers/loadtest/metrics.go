@@ -259,6 +259,11 @@ type ServerMetrics struct {
 	Analysed        float64 `json:"games_analysed"`
 	AnalysisBusySec float64 `json:"analysis_busy_sec"`
 	AnalysisDropped float64 `json:"analysis_dropped"`
+	// AnalysisDeferred counts games whose background analysis waited
+	// because play was busy (the server's --analysis-busy-moves), and
+	// AnalysisBacklog the games still queued at the end.
+	AnalysisDeferred float64 `json:"analysis_deferred"`
+	AnalysisBacklog  float64 `json:"analysis_backlog"`
 	// Moves counts the moves the tables accepted (people's and bots');
 	// AllocKBPerMove and AllocsPerMove are the server's heap allocations
 	// per move, GCs the collections it ran and HeapMB its heap in use at
@@ -280,6 +285,8 @@ func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
 		AnalysisBusySec: after.sum("codebreakers_analysis_busy_seconds_total") - before.sum("codebreakers_analysis_busy_seconds_total"),
 		AnalysisDropped: after.sum("codebreakers_analyses_total", `how="dropped"`) -
 			before.sum("codebreakers_analyses_total", `how="dropped"`),
+		AnalysisDeferred: after.sum("codebreakers_analysis_deferred_total") - before.sum("codebreakers_analysis_deferred_total"),
+		AnalysisBacklog:  after.sum("codebreakers_analysis_backlog"),
 	}
 	delta := func(name string, filters ...string) float64 {
 		return after.sum(name, filters...) - before.sum(name, filters...)

@@ -32,6 +32,8 @@ codebreakers_analyses_total{how="background"} 3
 codebreakers_analyses_total{how="dropped"} 0
 codebreakers_analyses_total{how="on_first_replay"} 1
 codebreakers_analysis_busy_seconds_total 0.5
+codebreakers_analysis_deferred_total 2
+codebreakers_analysis_backlog 5
 codebreakers_actions_total{game="breakcode",outcome="ok"} 1000
 codebreakers_actions_total{game="breakcode",outcome="illegal"} 4
 go_memstats_alloc_bytes_total 1e+09
@@ -49,6 +51,8 @@ codebreakers_analyses_total{how="background"} 203
 codebreakers_analyses_total{how="dropped"} 7
 codebreakers_analyses_total{how="on_first_replay"} 2
 codebreakers_analysis_busy_seconds_total 12.5
+codebreakers_analysis_deferred_total 32
+codebreakers_analysis_backlog 17
 codebreakers_actions_total{game="breakcode",outcome="ok"} 1400
 codebreakers_actions_total{game="coding",outcome="ok"} 100
 codebreakers_actions_total{game="breakcode",outcome="illegal"} 50
@@ -79,6 +83,10 @@ func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
 	// Games analysed on a first replay are not the background work.
 	if m.Analysed != 200 || m.AnalysisBusySec != 12 || m.AnalysisDropped != 7 {
 		t.Fatalf("analysed %v in %v s, %v dropped; want 200 in 12 s, 7 dropped", m.Analysed, m.AnalysisBusySec, m.AnalysisDropped)
+	}
+	// Deferred games are counted over the play; the backlog is the last one.
+	if m.AnalysisDeferred != 30 || m.AnalysisBacklog != 17 {
+		t.Fatalf("deferred %v, backlog %v; want 30 and 17", m.AnalysisDeferred, m.AnalysisBacklog)
 	}
 	// Per move: only moves accepted count, at every game's tables.
 	if m.Moves != 500 || m.AllocKBPerMove != 200 || m.AllocsPerMove != 1500 || m.GCs != 3 || m.HeapMB != 200 {
