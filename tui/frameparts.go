@@ -26,10 +26,34 @@ type frameParts struct {
 	ruleW int
 	rule  string
 
+	// paint is the session's text styles as Painters (paints), for
+	// screens that style the same notices and chat on every frame.
+	paint *textPaints
+
 	// Key bars by their inputs (encoded by keysInput): a screen switches
 	// among a few of them, such as a seat's bar on and off its turn.
 	keys    map[string]string
 	scratch []byte
+}
+
+// textPaints are the session's text styles as Painters: each line
+// styled once, then remembered, and the styles that only colour text
+// drawn without lipgloss's per-call setup (widget.Painter).
+type textPaints struct {
+	strong, dim, notice, errText *widget.Painter
+}
+
+// paints is the session's text styles as Painters, made on first use and
+// again after the styles change (setBackground drops a.parts).
+func (a *app) paints() *textPaints {
+	p := &a.parts
+	if p.paint == nil {
+		p.paint = &textPaints{
+			strong: widget.NewPainter(a.st.strong), dim: widget.NewPainter(a.st.dim),
+			notice: widget.NewPainter(a.st.notice), errText: widget.NewPainter(a.st.errText),
+		}
+	}
+	return p.paint
 }
 
 // maxKeyBars bounds the key bars remembered.

@@ -19,6 +19,7 @@ import (
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board"
 	"github.com/codebreakers/codebreakers/tui/board/boardtest"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // backgrounds are the terminal backgrounds each palette is checked on:
@@ -301,5 +302,47 @@ func TestLightBackgroundRedrawsTheOpenBoard(t *testing.T) {
 	frame := m.View().Content
 	if strings.Contains(frame, darkAccent) || !strings.Contains(frame, lightAccent) {
 		t.Errorf("after a white background the frame still has the dark accent or lacks the light one:\n%q", frame)
+	}
+}
+
+// TestPaintersStyleLikeLipgloss: every style of the arcade (all four
+// looks), drawn through a widget.Painter, which puts a style's prefix and
+// suffix around a line itself where lipgloss would do just that, gives
+// lipgloss's bytes exactly.
+func TestPaintersStyleLikeLipgloss(t *testing.T) {
+	texts := []string{"", " ", "x", "▸ Your turn:", " 3 wrong guesses ", "a\tb", "two\nlines", "\x1b[1mbold\x1b[m in", "李 … ✓", strings.Repeat("wide ", 30)}
+	var walk func(path string, v reflect.Value)
+	n := 0
+	walk = func(path string, v reflect.Value) {
+		v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem() // unexported fields too
+		if st, ok := v.Interface().(lipgloss.Style); ok {
+			n++
+			p := widget.NewPainter(st)
+			for _, s := range texts {
+				if got, want := p.Render(s), st.Render(s); got != want {
+					t.Errorf("%s: Render(%q) = %q, lipgloss %q", path, s, got, want)
+				}
+			}
+			return
+		}
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(path+"."+v.Type().Field(i).Name, v.Field(i))
+			}
+		case reflect.Array, reflect.Slice:
+			for i := range v.Len() {
+				walk(fmt.Sprintf("%s[%d]", path, i), v.Index(i))
+			}
+		}
+	}
+	for _, dark := range []bool{true, false} {
+		for _, basic := range []bool{true, false} {
+			st := stylesFor(dark, basic)
+			walk(fmt.Sprintf("styles(dark=%v,basic=%v)", dark, basic), reflect.ValueOf(&st).Elem())
+		}
+	}
+	if n < 40 {
+		t.Fatalf("walked %d styles; the walk misses some", n)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
@@ -44,6 +43,30 @@ type tableScreen struct {
 	// ratings says them ("" for a game that changed none).
 	ratingsOf string
 	ratings   string
+
+	// stripKey is what the strip in stripLines was drawn from; a frame
+	// asks for the strip three times (the board's size, its layout, the
+	// body), and a change of any of these draws it again.
+	stripKey   stripKey
+	stripLines []string
+	// code, shownID and titleText are the table's code, the finished
+	// game's id and the title, as drawn (made in refresh).
+	code, shownID, titleText string
+
+	// keys is the key bar's list as shortHelp last made it, from keysKey.
+	keysKey keysKey
+	keys    []key.Binding
+}
+
+// stripKey is everything strip draws from but the chat field, which is
+// never remembered (see strip): the view (by version: a table's view
+// changes only with its version), the screen's own notes and the looks.
+type stripKey struct {
+	st                             *styles
+	version                        uint64
+	w                              int
+	ended, err, ratings, ratingsOf string
+	confirmLeave                   bool
 }
 
 // Messages with the answers of the table to this screen's requests.
@@ -74,6 +97,10 @@ func (s *tableScreen) refresh(a *app) bool {
 	}
 	s.view, s.loaded = v, true
 	s.ctx = boardContext(v, 0, 0)
+	// What the frame says of the view, sanitised once per view rather
+	// than on every frame (a frame asks for the game's id three times).
+	s.code, s.shownID = formatCode(v.Code), gameIDText(v.GameID)
+	s.titleText = s.makeTitle()
 	s.syncBoard(a)
 	return true
 }
@@ -178,11 +205,15 @@ func (s *tableScreen) capturing() bool {
 
 func (s *tableScreen) setError(m string) { s.err = m; s.setBusy(false) }
 
-func (s *tableScreen) title(a *app) string {
+// title is the title bar's text, made when the view came (refresh).
+func (s *tableScreen) title(a *app) string { return s.titleText }
+
+// makeTitle says the game, the table and whose turn it is.
+func (s *tableScreen) makeTitle() string {
 	v := s.view
 	parts := []string{v.Game.Name}
 	if v.Code != "" {
-		parts = append(parts, "table "+formatCode(v.Code))
+		parts = append(parts, "table "+s.code)
 	}
 	switch v.Phase {
 	case lobby.Waiting:
@@ -453,6 +484,9 @@ func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
 	case s.board == nil:
 		main = "\n  Waiting for the table…"
 	default:
+		if lb, ok := s.board.(board.Lines); ok {
+			return fitLineBlock(lb.ViewLines(), w, max(0, h-len(strip))), strip
+		}
 		main = s.board.View() // laid out by setSize
 	}
 	if s.view.Phase == lobby.Waiting || s.board == nil {
@@ -464,16 +498,36 @@ func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
 // strip is the few lines under the board: chat, notices, the result and
 // how to replay it. Every line is wrapped by words to w cells, so nothing
 // is cut off at 80 columns.
+//
+// The strip is remembered by its inputs (stripKey) while the chat is
+// closed; callers must not change the lines.
 func (s *tableScreen) strip(a *app, w int) []string {
+	if s.chatOpen {
+		return s.drawStrip(a, w)
+	}
+	k := stripKey{st: a.st, version: s.view.Version, w: w, ended: s.ended, err: s.err,
+		ratings: s.ratings, ratingsOf: s.ratingsOf, confirmLeave: s.confirmLeave}
+	if s.stripLines == nil || k != s.stripKey {
+		s.stripKey, s.stripLines = k, s.drawStrip(a, w)
+		if s.stripLines == nil {
+			s.stripLines = []string{}
+		}
+	}
+	return s.stripLines[:len(s.stripLines):len(s.stripLines)]
+}
+
+// drawStrip draws the strip (see strip).
+func (s *tableScreen) drawStrip(a *app, w int) []string {
 	var out []string
-	say := func(st lipgloss.Style, text string) {
+	paint := a.paints()
+	say := func(p *widget.Painter, text string) {
 		for _, l := range widget.WrapIndent(text, w, " ", " ") {
-			out = append(out, st.Render(l))
+			out = append(out, p.Render(l))
 		}
 	}
 	switch {
 	case s.ended != "":
-		say(a.st.notice, s.ended+" Press esc to go home.")
+		say(paint.notice, s.ended+" Press esc to go home.")
 	case s.confirmLeave:
 		// Say how long the seat is held and what happens then: "a little
 		// while" left players guessing.
@@ -483,27 +537,27 @@ func (s *tableScreen) strip(a *app, w int) []string {
 			// The lobby gives a game nobody is connected to up when the
 			// grace runs out (lobby: graceOver → abandon): no bot plays on,
 			// nothing is recorded, no rating moves.
-			say(a.st.strong, "Leave this game? You are the last person playing: unless you or another player come back within "+
+			say(paint.strong, "Leave this game? You are the last person playing: unless you or another player come back within "+
 				held+", the game is abandoned and not recorded. y/n")
 		case s.view.Rated:
-			say(a.st.strong, "Leave this rated game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it and the game counts as a loss. y/n")
+			say(paint.strong, "Leave this rated game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it and the game counts as a loss. y/n")
 		default:
-			say(a.st.strong, "Leave this game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it. y/n")
+			say(paint.strong, "Leave this game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it. y/n")
 		}
 	case s.err != "":
-		say(a.st.errText, "! "+s.err)
+		say(paint.errText, "! "+s.err)
 	case s.view.Phase == lobby.Finished && s.view.Result != nil:
-		say(a.st.strong, textsafe.Cut(s.view.Result.Summary, 300))
+		say(paint.strong, textsafe.Cut(s.view.Result.Summary, 300))
 		if s.view.Unsaved != "" {
-			say(a.st.notice, textsafe.Cut(s.view.Unsaved, 300))
+			say(paint.notice, textsafe.Cut(s.view.Unsaved, 300))
 		} else if id := s.gameID(); id != "" {
 			if s.ratings != "" && s.ratingsOf == id {
-				say(a.st.strong, s.ratings)
+				say(paint.strong, s.ratings)
 			}
-			say(a.st.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run "+a.ssh+" replay "+id)
+			say(paint.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run "+a.ssh+" replay "+id)
 		}
 	case s.view.Notice != "":
-		say(a.st.notice, textsafe.Cut(s.view.Notice, 300))
+		say(paint.notice, textsafe.Cut(s.view.Notice, 300))
 	}
 	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
 		// One line of chat under the board; a few more while typing.
@@ -513,7 +567,7 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		}
 		var lines []string
 		for _, c := range s.view.Chat[n-show:] {
-			lines = append(lines, " "+chatLine(a, c))
+			lines = append(lines, " "+paint.chatLine(c))
 		}
 		out = append(lines, out...)
 	}
@@ -526,12 +580,13 @@ func (s *tableScreen) strip(a *app, w int) []string {
 }
 
 // gameID is the finished game's id, safe to draw; empty when there is none.
-func (s *tableScreen) gameID() string {
-	return gameIDText(s.view.GameID)
-}
+func (s *tableScreen) gameID() string { return s.shownID }
 
-func chatLine(a *app, c lobby.ChatLine) string {
-	return a.st.strong.Render(c.Handle.Cut(16).String()+":") + " " + c.Text.Cut(200).String()
+func chatLine(a *app, c lobby.ChatLine) string { return a.paints().chatLine(c) }
+
+// chatLine is one line of chat: the handle in strong, then the text.
+func (p *textPaints) chatLine(c lobby.ChatLine) string {
+	return p.strong.Render(c.Handle.Cut(16).String()+":") + " " + c.Text.Cut(200).String()
 }
 
 func (s *tableScreen) waitingBody(a *app, w int) string {
@@ -541,9 +596,9 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 	if v.Public {
 		vis = "public"
 	}
-	b.WriteString("\n  " + a.st.strong.Render(v.Game.Name) + " · " + vis + " table · code " + a.st.strong.Render(formatCode(v.Code)) + "\n")
+	b.WriteString("\n  " + a.st.strong.Render(v.Game.Name) + " · " + vis + " table · code " + a.st.strong.Render(s.code) + "\n")
 	b.WriteString("  " + a.st.dim.Render("Share the code: friends choose Join with a code on the home screen,") + "\n")
-	b.WriteString("  " + a.st.dim.Render("or connect with: "+a.ssh+" join "+formatCode(v.Code)) + "\n\n")
+	b.WriteString("  " + a.st.dim.Render("or connect with: "+a.ssh+" join "+s.code) + "\n\n")
 	for i, seat := range v.Seats {
 		mark := "  "
 		if v.You.IsSeat(engine.Seat(i)) {
@@ -619,6 +674,37 @@ func (s *tableScreen) shortHelp(a *app) []key.Binding {
 	case s.chatOpen:
 		return []key.Binding{withHelp(a.km.enter, "enter", "send"), withHelp(a.km.back, "esc", "close chat")}
 	}
+	var boardKeys []key.Binding
+	if s.board != nil && (s.view.Phase == lobby.Playing || s.view.Phase == lobby.Finished) {
+		boardKeys = s.board.ShortHelp()
+	}
+	k := keysKey{km: a.km, phase: s.view.Phase, seated: s.seated(), host: s.view.Host, saved: s.gameID() != "",
+		modal: s.board != nil && (s.board.Capturing() || s.board.Overlay()), boardKeys: len(boardKeys)}
+	if len(boardKeys) > 0 {
+		k.boardFirst = &boardKeys[0]
+	}
+	if s.keys == nil || k != s.keysKey {
+		s.keysKey, s.keys = k, s.makeShortHelp(a, boardKeys)
+		s.keys = s.keys[:len(s.keys):len(s.keys)]
+	}
+	return s.keys
+}
+
+// keysKey is what the table's key bar list was made from, the board's
+// keys by the slice the board gave (a board that remembers its lists
+// gives the same one while they stay the same).
+type keysKey struct {
+	km           *keys
+	phase        lobby.Phase
+	seated, host bool
+	saved, modal bool
+	boardFirst   *key.Binding
+	boardKeys    int
+}
+
+// makeShortHelp is shortHelp's list once the table is neither ended nor
+// asking nor chatting, with boardKeys the board's own.
+func (s *tableScreen) makeShortHelp(a *app, boardKeys []key.Binding) []key.Binding {
 	var ks []key.Binding
 	switch s.view.Phase {
 	case lobby.Waiting:
@@ -629,13 +715,9 @@ func (s *tableScreen) shortHelp(a *app) []key.Binding {
 			ks = append(ks, a.km.start)
 		}
 	case lobby.Playing:
-		if s.board != nil {
-			ks = append(ks, s.board.ShortHelp()...)
-		}
+		ks = append(ks, boardKeys...)
 	case lobby.Finished:
-		if s.board != nil {
-			ks = append(ks, s.board.ShortHelp()...)
-		}
+		ks = append(ks, boardKeys...)
 		if s.seated() {
 			ks = append(ks, a.km.rematch)
 		}

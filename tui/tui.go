@@ -776,7 +776,15 @@ func fitBlock(s string, w, h int) []string {
 	if h <= 0 {
 		return nil
 	}
-	lines := strings.Split(s, "\n")
+	return fitLineBlock(strings.Split(s, "\n"), w, h)
+}
+
+// fitLineBlock is lines made exactly h lines, each at most w cells wide,
+// in place: lines must be the caller's.
+func fitLineBlock(lines []string, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
 	if len(lines) > h {
 		lines = lines[:h]
 	}

@@ -38,6 +38,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // Sequences the renderer writes. The screen is always the alternate one,
@@ -276,12 +278,16 @@ func (r *Renderer) draw() {
 // colours reduced to the profile, and the rest of the row erased.
 func (r *Renderer) writeLine(i int, line string) {
 	r.buf.WriteString(ansi.CursorPosition(1, i+1))
-	w := ansi.StringWidth(line)
+	// widget.Width is ansi.StringWidth for a line, counting the common
+	// case (ASCII, styles' colour sequences, the board's glyphs) byte by
+	// byte instead of segmenting graphemes: measuring every changed line
+	// was most of this renderer's time.
+	w := widget.Width(line)
 	if w > r.width {
 		// A wide character that does not fit is dropped whole, so the
 		// cut line may be a column short.
 		line = ansi.Truncate(line, r.width, "")
-		w = ansi.StringWidth(line)
+		w = widget.Width(line)
 	}
 	switch {
 	case r.opts.Profile == colorprofile.TrueColor || !strings.Contains(line, "\x1b"):

@@ -100,6 +100,15 @@ type Board interface {
 	SetTimeLeft(left time.Duration)
 }
 
+// Lines is a Board that can give its view as lines, so that the session
+// does not split a view the board joined a moment before: every seat's
+// screen draws the board after every move.
+type Lines interface {
+	// ViewLines is strings.Split(View(), "\n"). The slice is the
+	// caller's; the strings may be shared with the board's memory.
+	ViewLines() []string
+}
+
 // Held is the action Update returns for a key a busy board held back. It
 // is empty, which no encoded action is, so it can never be sent by
 // mistake for a move.

@@ -62,6 +62,15 @@ type Board struct {
 	// busy says a move is on its way to the table: keys that could make
 	// another are held back (SetBusy, holds).
 	busy bool
+
+	// shortHelp is each key bar list made so far, by what it shows (at
+	// most 2⁹ of them; a game meets a handful).
+	shortHelp map[helpState][]key.Binding
+	// frames is each row of framed tiles drawn (framedTiles).
+	frames map[framedKey][3]string
+	// labels is the seats' labels as sheetLabels last made them, with
+	// what they were made from.
+	labels seatLabels
 }
 
 // seatNotes is one seat's notes as the sheets last drew them.
@@ -89,7 +98,10 @@ func newPaint(st Styles) paint {
 	return paint{Paints: widget.NewPaints(st.Styles), hidden: widget.NewPainter(st.TileHidden), tiles: map[tileKey]string{}}
 }
 
-var _ board.Board = (*Board)(nil)
+var (
+	_ board.Board = (*Board)(nil)
+	_ board.Lines = (*Board)(nil)
+)
 
 // New returns an empty board; SetView gives it something to draw.
 func New(st Styles, km KeyMap) *Board {
@@ -331,35 +343,98 @@ func (b *Board) name(s engine.Seat) string {
 	return fmt.Sprintf("seat %d", s+1)
 }
 
-// ShortHelp implements board.Board: the keys that work now.
+// ShortHelp implements board.Board: the keys that work now. The list
+// depends only on a few facts about the board (helpState); each list is
+// made once and shared, so callers must not change it.
 func (b *Board) ShortHelp() []key.Binding {
-	km := b.km
+	st := b.helpState()
+	if ks, ok := b.shortHelp[st]; ok {
+		return ks
+	}
+	ks := b.makeShortHelp(st)
+	ks = ks[:len(ks):len(ks)] // a caller's append copies it
+	if b.shortHelp == nil {
+		b.shortHelp = make(map[helpState][]key.Binding, 4)
+	}
+	b.shortHelp[st] = ks
+	return ks
+}
+
+// helpState is everything ShortHelp reads from the board, one bit a fact.
+type helpState uint16
+
+const (
+	helpGuessing helpState = 1 << iota
+	helpNotepad
+	helpNoteOverflow
+	helpNoKeys // a replay, or no view yet
+	helpAsk
+	helpChoose // more than one question to choose from
+	helpNumber // the question chosen names a number
+	helpGuess
+	helpPass
+)
+
+func (b *Board) helpState() helpState {
+	var st helpState
 	switch {
 	case b.guessing:
-		return []key.Binding{widget.Help(km.Submit, "enter", "send"), widget.Help(km.Cancel, "esc", "cancel")}
+		return helpGuessing
 	case b.notepad:
-		var ks []key.Binding
 		if b.noteOverflow {
-			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+			return helpNotepad | helpNoteOverflow
 		}
-		return append(ks, widget.Help(km.Notes, "n/esc", "close notepad"))
+		return helpNotepad
 	case b.c.Replay || !b.has:
-		return nil
+		return helpNoKeys
 	}
-	var ks []key.Binding
 	if b.canAsk() {
+		st |= helpAsk
 		if len(b.v.FaceUp) > 1 {
-			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "choose"))
+			st |= helpChoose
 		}
-		ks = append(ks, widget.Help(km.Choose, "enter", "ask"))
 		if card, ok := b.card(); ok && bc.NeedsNumber(card) {
-			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "number"))
+			st |= helpNumber
 		}
 	}
 	if b.canGuess() {
-		ks = append(ks, widget.Help(km.Guess, "g", "guess"))
+		st |= helpGuess
 	}
 	if b.myTurn() && b.v.Phase == bc.LastChance {
+		st |= helpPass
+	}
+	return st
+}
+
+// makeShortHelp is the key bar's list for st.
+func (b *Board) makeShortHelp(st helpState) []key.Binding {
+	km := b.km
+	switch {
+	case st&helpGuessing != 0:
+		return []key.Binding{widget.Help(km.Submit, "enter", "send"), widget.Help(km.Cancel, "esc", "cancel")}
+	case st&helpNotepad != 0:
+		var ks []key.Binding
+		if st&helpNoteOverflow != 0 {
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "scroll"))
+		}
+		return append(ks, widget.Help(km.Notes, "n/esc", "close notepad"))
+	case st&helpNoKeys != 0:
+		return nil
+	}
+	var ks []key.Binding
+	if st&helpAsk != 0 {
+		if st&helpChoose != 0 {
+			ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "choose"))
+		}
+		ks = append(ks, widget.Help(km.Choose, "enter", "ask"))
+		if st&helpNumber != 0 {
+			ks = append(ks, widget.Pair(km.Left, km.Right, "←/→", "number"))
+		}
+	}
+	if st&helpGuess != 0 {
+		ks = append(ks, widget.Help(km.Guess, "g", "guess"))
+	}
+	if st&helpPass != 0 {
 		ks = append(ks, widget.Help(km.Pass, "p", "pass"))
 	}
 	return append(ks, widget.Help(km.Notes, "n", "notepad"))
@@ -383,13 +458,16 @@ func (b *Board) target() string {
 }
 
 // View implements board.Board.
-func (b *Board) View() string {
+func (b *Board) View() string { return strings.Join(b.ViewLines(), "\n") }
+
+// ViewLines implements board.Lines.
+func (b *Board) ViewLines() []string {
 	w, h := max(20, b.c.Width), max(4, b.c.Height)
 	if !b.has {
-		return "\n  Dealing the tiles…"
+		return []string{"", "  Dealing the tiles…"}
 	}
 	if b.notepad {
-		return b.notepadView(w, h)
+		return oneLineEach(b.notepadView(w, h))
 	}
 	status := b.statusLines(w)
 	leftH := 1 + max(1, len(b.v.FaceUp))
@@ -400,7 +478,18 @@ func (b *Board) View() string {
 	out := append(sheets, "")
 	out = append(out, status...)
 	out = append(out, b.lowerBlock(w, max(leftH, h-len(out)))...)
-	return strings.Join(out, "\n")
+	return oneLineEach(out)
+}
+
+// oneLineEach is lines with any line that holds a newline (such as an
+// error's text) split at it, as splitting the joined lines would.
+func oneLineEach(lines []string) []string {
+	for _, l := range lines {
+		if strings.IndexByte(l, '\n') >= 0 {
+			return strings.Split(strings.Join(lines, "\n"), "\n")
+		}
+	}
+	return lines
 }
 
 // wideLayout is the width from which the log sits beside the questions.
@@ -609,8 +698,61 @@ func (b *Board) logLines(w, h int) []string {
 }
 
 // sheetLabels are the seats' labels on the sheets and the width of the
-// label column.
+// label column. They are remembered with what they were made from (the
+// names, who is a bot, who is looking), which changes seldom in a game,
+// and a frame asks for them three times. The slice is shared: callers
+// must not change it.
 func (b *Board) sheetLabels() ([]string, int) {
+	m := &b.labels
+	if !m.made || !m.same(b) {
+		m.remember(b)
+		m.labels, m.w = b.makeSheetLabels()
+	}
+	return m.labels, m.w
+}
+
+// seatLabels are the sheets' labels and what they were made from.
+type seatLabels struct {
+	made      bool
+	names     []string // the context's names
+	bots      []bool   // the context's bots
+	seatNames []string // the view's names (when the context has none)
+	seatBots  []bool   // the view's bots
+	viewer    engine.Viewer
+	replay    bool
+	labels    []string
+	w         int
+}
+
+// same reports whether b's labels are made from what m's were.
+func (m *seatLabels) same(b *Board) bool {
+	if m.viewer != b.v.Viewer || m.replay != b.c.Replay || len(m.seatNames) != len(b.v.Seats) ||
+		!slices.Equal(m.names, b.c.Names) || !slices.Equal(m.bots, b.c.Bots) {
+		return false
+	}
+	for i, sv := range b.v.Seats {
+		if m.seatNames[i] != sv.Name || m.seatBots[i] != sv.Bot {
+			return false
+		}
+	}
+	return true
+}
+
+// remember copies what b's labels are made from into m.
+func (m *seatLabels) remember(b *Board) {
+	m.made = true
+	m.viewer, m.replay = b.v.Viewer, b.c.Replay
+	m.names = append(m.names[:0], b.c.Names...)
+	m.bots = append(m.bots[:0], b.c.Bots...)
+	m.seatNames, m.seatBots = m.seatNames[:0], m.seatBots[:0]
+	for _, sv := range b.v.Seats {
+		m.seatNames = append(m.seatNames, sv.Name)
+		m.seatBots = append(m.seatBots, sv.Bot)
+	}
+}
+
+// makeSheetLabels makes the labels sheetLabels remembers.
+func (b *Board) makeSheetLabels() ([]string, int) {
 	v := b.v
 	labelW := 6
 	labels := make([]string, len(v.Seats))
@@ -844,10 +986,41 @@ func joinParts(first string, parts []string) string {
 //
 // With tiles nil, hidden face-down tiles are drawn ("??").
 func (b *Board) framedTiles(tiles []bc.Tile, hidden int) [3]string {
-	n := len(tiles)
-	if tiles == nil {
-		n = hidden
+	k := framedKey{n: len(tiles), hidden: tiles == nil}
+	if k.hidden {
+		k.n = hidden
 	}
+	if k.n > len(k.tiles) {
+		return b.drawFramedTiles(tiles, k.n)
+	}
+	copy(k.tiles[:], tiles)
+	if rows, ok := b.frames[k]; ok {
+		return rows
+	}
+	rows := b.drawFramedTiles(tiles, k.n)
+	if b.frames == nil || len(b.frames) >= maxFramed {
+		b.frames = make(map[framedKey][3]string, 2)
+	}
+	b.frames[k] = rows
+	return rows
+}
+
+// framedKey is a row of framed tiles as drawn: its tiles, or how many
+// hidden ones. A seat's own tiles and the centre stay the same all game,
+// so their rows are drawn once.
+type framedKey struct {
+	tiles  [6]bc.Tile
+	n      int
+	hidden bool
+}
+
+// maxFramed bounds the rows of framed tiles a board remembers: a game
+// draws two or three.
+const maxFramed = 16
+
+// drawFramedTiles draws n framed tiles (framedTiles), hidden when tiles
+// is nil.
+func (b *Board) drawFramedTiles(tiles []bc.Tile, n int) [3]string {
 	// Written piece by piece into builders sized ahead: every seat's
 	// screen draws these rows after every move.
 	var top, mid, bottom strings.Builder
@@ -889,7 +1062,19 @@ func (b *Board) packedNotes(i int, notes []bc.Note, w int) (items, packed []stri
 		b.seatNotes = append(b.seatNotes, make([]seatNotes, i+1-len(b.seatNotes))...)
 	}
 	m := &b.seatNotes[i]
-	if m.items == nil || !slices.Equal(m.notes, notes) {
+	switch {
+	case m.items != nil && slices.Equal(m.notes, notes):
+	case m.items != nil && len(notes) > len(m.notes) && slices.Equal(m.notes, notes[:len(m.notes)]):
+		// A seat's notes grow by a move's answers: only the new ones are
+		// phrased. (items is a fresh slice: the old one may be shared.)
+		items := make([]string, len(m.items), len(notes))
+		copy(items, m.items)
+		for _, n := range notes[len(m.notes):] {
+			items = append(items, b.noteItem(n))
+		}
+		m.notes = append(m.notes, notes[len(m.notes):]...)
+		m.items, m.packed = items, nil
+	default:
 		m.notes = append(m.notes[:0], notes...)
 		m.items = b.noteItems(notes)
 		m.packed = nil
@@ -1044,10 +1229,10 @@ func (b *Board) tile(t bc.Tile, padded bool) string {
 
 // notepadView shows every answer of every seat, and every question asked,
 // from the scroll position (clamped by layoutNotepad; here only read).
-func (b *Board) notepadView(w, h int) string {
+func (b *Board) notepadView(w, h int) []string {
 	lines := b.notepadLines(w)
 	scroll := min(b.scroll, max(0, len(lines)-h))
-	return strings.Join(lines[scroll:min(len(lines), scroll+h)], "\n")
+	return lines[scroll:min(len(lines), scroll+h)]
 }
 
 // layoutNotepad learns, while the notepad is open, what drawing it would:

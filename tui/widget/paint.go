@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
@@ -118,7 +119,12 @@ func runeCells(r rune) int {
 // game cannot make it grow without bound.
 type Painter struct {
 	style lipgloss.Style
-	memo  Memo[string, string]
+	// line is set when the style only colours text (see wrapsLine): then
+	// styling one line is putting prefix before it and suffix after it,
+	// which is all lipgloss would do, without its per-call setup.
+	line           bool
+	prefix, suffix string
+	memo           Memo[string, string]
 }
 
 // painterMemo bounds the strings a Painter remembers.
@@ -126,7 +132,9 @@ const painterMemo = 256
 
 // NewPainter returns a Painter for st.
 func NewPainter(st lipgloss.Style) *Painter {
-	return &Painter{style: st, memo: Memo[string, string]{Max: painterMemo}}
+	p := &Painter{style: st, memo: Memo[string, string]{Max: painterMemo}}
+	p.prefix, p.suffix, p.line = wrapsLine(st)
+	return p
 }
 
 // Render is st.Render(s), remembered.
@@ -134,7 +142,45 @@ func (p *Painter) Render(s string) string {
 	if out, ok := p.memo.Get(s); ok {
 		return out
 	}
-	return p.memo.Put(s, p.style.Render(s))
+	return p.memo.Put(s, p.render(s))
+}
+
+// render is st.Render(s): the style's prefix and suffix around a single
+// line when the style allows it, else lipgloss.
+func (p *Painter) render(s string) string {
+	if p.line && strings.IndexAny(s, "\n\r\t") < 0 {
+		return p.prefix + s + p.suffix
+	}
+	return p.style.Render(s)
+}
+
+// wrapsLine reports whether st renders any one line (no newline, carriage
+// return or tab) as prefix + line + suffix: true for a style of colours
+// and whole-text attributes (bold, faint, italic, blink), false for one
+// that sizes, pads, borders, transforms or aligns text, or styles spaces
+// apart (underline, strikethrough, reverse). The probes check the rule
+// against lipgloss itself; TestPainterRendersLikeTheStyle checks every
+// style of the arcade.
+func wrapsLine(st lipgloss.Style) (prefix, suffix string, ok bool) {
+	if st.GetWidth() != 0 || st.GetHeight() != 0 || st.GetMaxWidth() != 0 || st.GetMaxHeight() != 0 ||
+		st.GetHorizontalPadding() != 0 || st.GetVerticalPadding() != 0 ||
+		st.GetHorizontalMargins() != 0 || st.GetVerticalMargins() != 0 ||
+		st.GetHorizontalBorderSize() != 0 || st.GetVerticalBorderSize() != 0 ||
+		st.GetTransform() != nil || st.Value() != "" ||
+		st.GetUnderline() || st.GetStrikethrough() || st.GetReverse() ||
+		st.GetUnderlineSpaces() || st.GetStrikethroughSpaces() {
+		return "", "", false
+	}
+	prefix, suffix, found := strings.Cut(st.Render("x"), "x")
+	if !found {
+		return "", "", false
+	}
+	for _, probe := range []string{"", " ", "a b ", " 1 ", "\x1b[1mé\x1b[m 李…", strings.Repeat("wide ", 60)} {
+		if st.Render(probe) != prefix+probe+suffix {
+			return "", "", false
+		}
+	}
+	return prefix, suffix, true
 }
 
 // Paints are a board's text styles, each remembering what it drew.

@@ -71,6 +71,57 @@ func TestPainterRendersLikeTheStyle(t *testing.T) {
 	}
 }
 
+// paintCases are texts a Painter must style exactly as lipgloss does.
+var paintCases = []string{
+	"", " ", "x", "  lead and trail  ", "a\tb", "two\nlines", "cr\r\nlf", "\x1b[1mstyled\x1b[m inside",
+	"李小龙 … ✓", strings.Repeat("long line ", 40),
+}
+
+// TestPainterFallsBackForStylesThatShapeText: a style that pads, sizes,
+// borders, transforms or styles spaces apart is not a prefix and a suffix
+// around the text, and a Painter must leave it to lipgloss.
+func TestPainterFallsBackForStylesThatShapeText(t *testing.T) {
+	base := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#5FD75F"))
+	shaping := map[string]lipgloss.Style{
+		"padding":       base.Padding(0, 1),
+		"width":         base.Width(12),
+		"max width":     base.MaxWidth(5),
+		"margin":        base.MarginLeft(2),
+		"border":        base.Border(lipgloss.NormalBorder()),
+		"transform":     base.Transform(strings.ToUpper),
+		"underline":     base.Underline(true),
+		"strikethrough": base.Strikethrough(true),
+		"reverse":       base.Reverse(true),
+		"value":         base.SetString("pre"),
+		"height":        base.Height(3),
+	}
+	for name, st := range shaping {
+		p := NewPainter(st)
+		if p.line {
+			t.Errorf("%s: the painter takes the style for a prefix and a suffix", name)
+		}
+		for _, s := range paintCases {
+			if got, want := p.Render(s), st.Render(s); got != want {
+				t.Errorf("%s: Render(%q) = %q, want %q", name, s, got, want)
+			}
+		}
+	}
+	for name, st := range map[string]lipgloss.Style{
+		"plain": lipgloss.NewStyle(), "bold": base, "faint on a fill": lipgloss.NewStyle().Faint(true).Background(lipgloss.Color("4")),
+		"italic": lipgloss.NewStyle().Italic(true),
+	} {
+		p := NewPainter(st)
+		if !p.line {
+			t.Errorf("%s: a style that only colours text is drawn by lipgloss", name)
+		}
+		for _, s := range paintCases {
+			if got, want := p.Render(s), st.Render(s); got != want {
+				t.Errorf("%s: Render(%q) = %q, want %q", name, s, got, want)
+			}
+		}
+	}
+}
+
 func TestLogCacheMatchesLogTail(t *testing.T) {
 	var log []engine.Event
 	var c LogCache
