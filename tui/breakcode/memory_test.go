@@ -1,0 +1,160 @@
+package breakcode
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/codebreakers/codebreakers/engine"
+	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/tui/board"
+	"github.com/codebreakers/codebreakers/tui/board/boardtest"
+	"github.com/codebreakers/codebreakers/tui/widget"
+)
+
+// boardMemory are the fields of Board that only remember what was drawn;
+// cold forgets them. boardState are the rest: what the board shows.
+var (
+	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels"}
+	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
+		"notepad", "scroll", "noteOverflow", "err", "framed", "busy"}
+)
+
+// cold is a copy of b that has forgotten everything it drew: it draws
+// every piece afresh from b's state.
+func cold(b *Board) *Board {
+	c := *b
+	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
+	c.notes, c.questions = map[bc.Note]string{}, map[questionRow]string{}
+	c.seatNotes, c.shortHelp, c.frames, c.labels = nil, nil, nil, seatLabels{}
+	return &c
+}
+
+// TestColdForgetsEveryMemory: every field of Board is either state or a
+// memory that cold forgets, so a memory added later is checked by
+// TestRememberedPiecesAreNeverStale as soon as it is listed.
+func TestColdForgetsEveryMemory(t *testing.T) {
+	typ := reflect.TypeFor[Board]()
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		if !slices.Contains(boardMemory, name) && !slices.Contains(boardState, name) {
+			t.Errorf("Board.%s is neither state nor memory: list it (and forget it in cold if it is memory)", name)
+		}
+	}
+}
+
+// colourBoardStyles are a session's looks for the board: colours, so that
+// pieces are styled strings as on a real terminal.
+func colourBoardStyles() Styles {
+	p := boardtest.ColourPieces()
+	return Styles{Styles: boardtest.ColourStyles(), TileBlack: p.Black, TileWhite: p.White, TileGreen: p.Green, TileHidden: p.Hidden}
+}
+
+// TestRememberedPiecesAreNeverStale follows games to their end (the centre
+// or the hands revealed) as a seat and as a spectator, with keys pressed,
+// the window resized, a seat taken over by a bot and errors shown between
+// moves, and checks after every step that the board that remembers what it
+// drew draws exactly what a board that forgot it all draws, key bar
+// included.
+func TestRememberedPiecesAreNeverStale(t *testing.T) {
+	steps := [][]string{{}, {"down"}, {"right"}, {"3"}, {"n"}, {"down", "down"}, {"n"}, {"g"}, {"1"}, {"esc"}, {"up"}}
+	sizes := [][2]int{{100, 30}, {80, 24}, {60, 20}, {120, 40}, {100, 31}}
+	for _, n := range []int{2, 3, 4} {
+		for _, viewer := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(1), engine.Spectator()} {
+			b := New(colourBoardStyles(), testKeys())
+			// Two games on one board, as a rematch at a table: new
+			// tiles, new notes, the same seats.
+			for game := range 2 {
+				st := deal(t, n, uint64(60+n+10*game))
+				names := []string{"mara", "Björk", "李小龙", "Ana"}[:n]
+				bots := make([]bool, n)
+				var log []engine.Event
+				check := func(what string) {
+					t.Helper()
+					if got, want := b.ViewLines(), cold(b).ViewLines(); !slices.Equal(got, want) {
+						t.Fatalf("%dp %v game %d, %s: the board drew\n%s\nwhere one that forgot what it drew draws\n%s",
+							n, viewer, game, what, strings.Join(got, "\n"), strings.Join(want, "\n"))
+					}
+					if got, want := keyText(b.ShortHelp()), keyText(cold(b).ShortHelp()); got != want {
+						t.Fatalf("%dp %v, %s: key bar %q, afresh %q", n, viewer, what, got, want)
+					}
+				}
+				for move := 0; ; move++ {
+					if move == 3 {
+						bots[n-1] = true // a bot takes the last seat: its label says so
+					}
+					if move == 5 {
+						names = append([]string{"mara2"}, names[1:]...) // a handle shown anew
+					}
+					sz := sizes[move%len(sizes)]
+					b.SetView(st.View(viewer), board.Context{
+						Viewer: viewer, Names: names, Bots: bots, Status: st.Status(),
+						Log: engine.FilterEvents(log, viewer), Width: sz[0], Height: sz[1],
+					})
+					b.SetSize(sz[0], sz[1])
+					check("a new move")
+					for _, keys := range steps {
+						press(b, keys...)
+						b.SetSize(sz[0], sz[1])
+						check("keys " + strings.Join(keys, " "))
+					}
+					b.SetError("that move is not allowed now")
+					check("an error")
+					b.SetSize(sz[1]+40, sz[0]/3)
+					check("a resize")
+					if st.Status().Finished {
+						break
+					}
+					log = append(log, playOne(t, st, move)...)
+				}
+				if !strings.Contains(strings.Join(b.ViewLines(), "\n"), "over") {
+					t.Fatalf("%dp %v: the game did not end: the test misses the revealed tiles", n, viewer)
+				}
+			}
+		}
+	}
+}
+
+// playOne plays the next move: a question, or from the tenth move a right
+// guess (the seat's opponent's hand or the centre), which ends the game;
+// a last chance is passed.
+func playOne(t *testing.T, st engine.State, move int) []engine.Event {
+	t.Helper()
+	seat := st.Status().Active[0]
+	v := st.View(engine.SeatViewer(seat)).(bc.View)
+	var act []byte
+	switch {
+	case v.Phase == bc.LastChance:
+		act = bc.PassAction()
+	case move >= 10 || len(v.FaceUp) == 0:
+		all := st.View(engine.Omniscient()).(bc.View)
+		right := all.Centre
+		if v.CentreSize == 0 {
+			right = all.Seats[1-seat].Hand
+		}
+		act = bc.GuessAction(right)
+	default:
+		num := 0
+		if ns := bc.CardNumbers(v.FaceUp[0]); ns != nil {
+			num = ns[0]
+		}
+		act = bc.AskAction(v.FaceUp[0], num)
+	}
+	evs, err := st.Apply(seat, act)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+// keyText is a key bar's keys and what they do.
+func keyText(ks []key.Binding) string {
+	var b strings.Builder
+	for _, k := range ks {
+		b.WriteString(k.Help().Key + " " + k.Help().Desc + "; ")
+	}
+	return b.String()
+}

@@ -1,0 +1,134 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
+	"github.com/codebreakers/codebreakers/lobby"
+)
+
+// tableMemory are the fields of tableScreen that only remember what was
+// drawn (or made from the view when it came); coldFrame forgets them.
+var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText"}
+
+// coldFrame is the frame m's screen draws when the session has forgotten
+// every piece it remembers: the pieces around the body (a.parts) and, on
+// a table, its strip, key list and title. (The board's own memory is
+// checked in its package.)
+func coldFrame(m *app) string {
+	c := *m
+	c.parts = frameParts{}
+	c.stack = slices.Clone(m.stack)
+	if ts, ok := c.top().(*tableScreen); ok {
+		cold := *ts
+		cold.stripKey, cold.stripLines, cold.keysKey, cold.keys = stripKey{}, nil, keysKey{}, nil
+		cold.code, cold.shownID = formatCode(ts.view.Code), gameIDText(ts.view.GameID)
+		cold.titleText = cold.makeTitle()
+		c.stack[len(c.stack)-1] = &cold
+	}
+	return c.render()
+}
+
+// TestColdFrameForgetsEveryMemory: every field of tableScreen that is
+// memory is listed, and nothing else is, so a memory added later is
+// checked by TestFramesMatchAColdSession once coldFrame forgets it.
+func TestColdFrameForgetsEveryMemory(t *testing.T) {
+	state := []string{"plainScreen", "conn", "view", "loaded", "board", "boardOf", "ctx", "chat", "chatOpen",
+		"confirmLeave", "err", "ended", "busy", "ticking", "ratingsOf", "ratings"}
+	typ := reflect.TypeFor[tableScreen]()
+	for i := range typ.NumField() {
+		name := typ.Field(i).Name
+		if !slices.Contains(tableMemory, name) && !slices.Contains(state, name) {
+			t.Errorf("tableScreen.%s is neither state nor memory: list it (and forget it in coldFrame if it is memory)", name)
+		}
+	}
+}
+
+// TestFramesMatchAColdSession follows games as a seat and as a spectator,
+// with keys, resizes, the chat, a refused move, news from the table, the
+// terminal's background turning light and dark again and a finished game,
+// and checks after every step that the frame drawn is the one a session
+// that forgot every piece it remembers would draw.
+func TestFramesMatchAColdSession(t *testing.T) {
+	for _, sc := range frameScripts() {
+		if !strings.HasPrefix(sc.name, "3p-seed7-") || strings.Contains(sc.name, "120x40") {
+			continue
+		}
+		t.Run(sc.name, func(t *testing.T) {
+			views := traceGame(t, sc.players, sc.seed, 60, sc.wrongAt, sc.rightAt, sc.viewer)
+			m, conn := openTableAt(t, views, sc.w, sc.h)
+			check := func(what string) {
+				t.Helper()
+				if got, want := m.View().Content, coldFrame(m); got != want {
+					t.Fatalf("%s: the session drew\n%s\nwhere one that forgot its pieces draws\n%s", what, got, want)
+				}
+			}
+			w, h := sc.w, sc.h
+			var chat []lobby.ChatLine
+			for i, v := range views {
+				v.Chat = chat
+				if i%5 == 2 {
+					v.Notice = fmt.Sprintf("Someone came back (%d).", i)
+				}
+				if i == 4 || i == 9 {
+					chat = append(chat, lobby.ChatLine{Handle: textsafe.Text("Bo"), Text: textsafe.Text(fmt.Sprintf("move %d, nice", i))})
+					v.Chat = chat
+				}
+				showView(t, m, conn, v)
+				check(fmt.Sprintf("move %d", i))
+				acts := frameActions[i%actionCycle]
+				if sc.viewer.Kind != engine.ViewerSeat && slices.Contains(acts, "esc") && !slices.Contains(acts, "?") && !slices.Contains(acts, "c") {
+					acts = nil // no guess entry to close: esc would leave the table
+				}
+				for k, a := range acts {
+					switch {
+					case a == "resize":
+						w, h = w+7, h+3
+						if w > sc.w+20 {
+							w, h = sc.w, sc.h
+						}
+						run(t, m, send(m, tea.WindowSizeMsg{Width: w, Height: h}))
+					case len(a) > 1 && !isKeyName(a):
+						typeText(t, m, a)
+					default:
+						press(t, m, a)
+					}
+					if _, ok := m.top().(*tableScreen); !ok {
+						t.Fatalf("move %d, action %d (%s) left the table", i, k, a)
+					}
+					check(fmt.Sprintf("move %d, action %d (%s)", i, k, a))
+				}
+				switch i % 6 {
+				case 1:
+					m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#FFFFFF")})
+					check(fmt.Sprintf("move %d, a light background", i))
+				case 3:
+					m.Update(tea.BackgroundColorMsg{Color: lipgloss.Color("#000000")})
+					check(fmt.Sprintf("move %d, a dark background", i))
+				case 4:
+					conn.actErr = errors.New("not your turn")
+					press(t, m, "enter")
+					conn.actErr = nil
+					check(fmt.Sprintf("move %d, a refused move", i))
+				case 5:
+					m.Update(chatSentMsg{conn: conn, err: errors.New("too many messages")})
+					check(fmt.Sprintf("move %d, a chat refused", i))
+					press(t, m, "up") // any key clears the error
+					check(fmt.Sprintf("move %d, the error cleared", i))
+				}
+			}
+			if views[len(views)-1].Phase != lobby.Finished {
+				t.Fatal("the game did not end: the test misses the finished table")
+			}
+		})
+	}
+}
