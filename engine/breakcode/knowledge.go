@@ -826,11 +826,29 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 	if !same {
 		sideB = newSubsetSide(k.buf, okB, b.opp[1], slot, k.handSize)
 	}
-	lists := [][]uint32{okA, okB}
-	if same {
-		lists = lists[:1]
+	// Every set's answer to every question, read once per set (each set's
+	// row of the answer table is one cache line; read per question, the
+	// rows of thousands of sets were fetched again and again).
+	sideA.answer(k, vs)
+	sides := []*subsetSide{sideA}
+	if !same {
+		sideB.answer(k, vs)
+		sides = append(sides, sideB)
 	}
-	codes := k.answerCodes(vs, lists...)
+	codes := make([][]uint8, len(vs))
+	for i := range vs {
+		var seen [64]bool
+		for _, side := range sides {
+			for _, c := range side.codes[i*len(side.list) : (i+1)*len(side.list)] {
+				seen[c] = true
+			}
+		}
+		for c, ok := range seen {
+			if ok {
+				codes[i] = append(codes[i], uint8(c))
+			}
+		}
+	}
 	widest := 0
 	for _, c := range codes {
 		widest = max(widest, len(c))
@@ -840,16 +858,16 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 		sideB.grow(k.buf, widest, slots)
 	}
 	hist := make([][]float64, len(vs))
-	for i, v := range vs {
+	for i := range vs {
 		// Number the answers densely, keeping their order.
 		var index [64]uint8
 		for x, c := range codes[i] {
 			index[c] = uint8(x)
 		}
 		nx := len(codes[i])
-		sideA.count(k, v, &index, slots)
+		sideA.count(i, &index, slots)
 		if !same {
-			sideB.count(k, v, &index, slots)
+			sideB.count(i, &index, slots)
 		}
 		pairs := make([]int64, nx*nx)
 		for r := 0; r+1 < len(layer); r++ {
@@ -969,6 +987,8 @@ type subsetSide struct {
 	// (per = 2^handSize), worked out once for all questions.
 	subs []int32
 	per  int
+	// codes[i*len(list)+j] is list[j]'s answer to question i.
+	codes []uint8
 	// ans[j] is list[j]'s answer to the current question, numbered densely.
 	ans []uint8
 	// skip is the commonest answer, which cnt leaves out; total[x] is the
@@ -985,7 +1005,7 @@ type subsetSide struct {
 
 func newSubsetSide(buf *scratch, list []uint32, weight []float64, slot []int32, handSize int) *subsetSide {
 	per := 1 << handSize
-	side := &subsetSide{list: list, weight: weight, per: per, subs: dirtyI32(buf, len(list)*per)[:0], ans: make([]uint8, len(list))}
+	side := &subsetSide{list: list, weight: weight, per: per, subs: dirtyI32(buf, len(list)*per)[:0], ans: dirtyU8(buf, len(list))}
 	for _, m := range list {
 		for s := m; ; s = (s - 1) & m {
 			side.subs = append(side.subs, slot[s])
@@ -997,6 +1017,18 @@ func newSubsetSide(buf *scratch, list []uint32, weight []float64, slot []int32, 
 	return side
 }
 
+// answer fills codes: every member's answer to every variant of vs.
+func (side *subsetSide) answer(k *knowledge, vs []int) {
+	n := len(side.list)
+	side.codes = dirtyU8(k.buf, len(vs)*n) // every entry written
+	for j, m := range side.list {
+		row := &k.table.answers[k.handID[m]]
+		for i, v := range vs {
+			side.codes[i*n+j] = row[v]
+		}
+	}
+}
+
 // grow makes room for questions with up to nx answers.
 func (side *subsetSide) grow(buf *scratch, nx, slots int) {
 	side.cnt = zeroU16(buf, nx*slots)
@@ -1004,16 +1036,17 @@ func (side *subsetSide) grow(buf *scratch, nx, slots int) {
 	side.total = make([]int64, nx)
 }
 
-// count numbers each member's answer to variant v (index maps answers to
-// their numbers), adds up total, picks skip and fills cnt and nz for the
-// other answers. Between questions cnt and nz are all zero (see reset), so
+// count numbers each member's answer to question i (index maps answers
+// to their numbers), adds up total, picks skip and fills cnt and nz for
+// the other answers. Between questions cnt and nz are all zero (see reset), so
 // that the cost follows the number of hands, not the 4,944 small sets
 // times the answers.
-func (side *subsetSide) count(k *knowledge, v int, index *[64]uint8, slots int) {
+func (side *subsetSide) count(i int, index *[64]uint8, slots int) {
 	clear(side.total)
 	var members [64]int
-	for j, m := range side.list {
-		x := index[k.table.answers[k.handID[m]][v]]
+	n := len(side.list)
+	for j, code := range side.codes[i*n : (i+1)*n] {
+		x := index[code]
 		side.ans[j] = x
 		members[x]++
 		side.total[x] += int64(side.weight[j])

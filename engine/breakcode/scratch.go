@@ -16,6 +16,7 @@ type scratch struct {
 	u16   arena[uint16]
 	bools arena[bool]
 	f64   arena[float64]
+	u8    arena[uint8]
 }
 
 // scratchPool holds the arenas not in use. A pool rather than a field of
@@ -37,6 +38,7 @@ func putScratch(s *scratch) {
 	s.u16.reset()
 	s.bools.reset()
 	s.f64.reset()
+	s.u8.reset()
 	scratchPool.Put(s)
 }
 
@@ -115,6 +117,13 @@ func dirtyI32(s *scratch, n int) []int32 {
 		return make([]int32, n)
 	}
 	return s.i32.takeDirty(n)
+}
+
+func dirtyU8(s *scratch, n int) []uint8 {
+	if s == nil {
+		return make([]uint8, n)
+	}
+	return s.u8.takeDirty(n)
 }
 
 func zeroU16(s *scratch, n int) []uint16 {
