@@ -209,14 +209,26 @@ func (k *knowledge) counts() aidCounts { return k.countsFrom(k.belief()) }
 // countsFrom reduces a belief to the aid numbers.
 func (k *knowledge) countsFrom(b belief) aidCounts {
 	c := aidCounts{hands: make([]int, k.n)}
+	// Distinct hand ids, marked in a bitset over every id (two sets that
+	// differ by which green 5 they hold are one id), unmarked after each
+	// opponent: a map per opponent cost more than the review's counting.
+	seen := zeroU64(k.buf, (len(k.table.masks)+63)/64)
 	for j, seat := range k.opps {
-		ids := map[int32]bool{}
+		n := 0
 		for i, m := range k.ok[j] {
 			if b.opp[j][i] > 0 {
-				ids[k.handID[m]] = true
+				id := k.handID[m]
+				if w, bit := id>>6, uint64(1)<<(id&63); seen[w]&bit == 0 {
+					seen[w] |= bit
+					n++
+				}
 			}
 		}
-		c.hands[seat] = len(ids)
+		for _, m := range k.ok[j] {
+			id := k.handID[m]
+			seen[id>>6] &^= 1 << (id & 63)
+		}
+		c.hands[seat] = n
 	}
 	if k.n > 2 {
 		c.centre = len(b.target)
