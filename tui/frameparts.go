@@ -34,6 +34,10 @@ type frameParts struct {
 	// among a few of them, such as a seat's bar on and off its turn.
 	keys    map[string]string
 	scratch []byte
+	// The key bar drawn last, for lastW and the keys it shows.
+	lastBar   string
+	lastW     int
+	lastFaces []keyFace
 }
 
 // textPaints are the session's text styles as Painters: each line
@@ -94,6 +98,48 @@ func (a *app) keyBarLines(ks []key.Binding) []string {
 // depends only on the help's width and, per binding, whether it is
 // enabled and its help text.
 func (a *app) keyBar(ks []key.Binding) string {
+	p := &a.parts
+	// A frame asks for the same bar two or three times (laying out the
+	// body, then the bar itself): the last one is checked first, key by
+	// key, without encoding them.
+	if p.lastBar != "" && p.lastW == a.helpWidth() && sameFaces(p.lastFaces, ks) {
+		return p.lastBar
+	}
+	bar := a.keyBarFor(ks)
+	p.lastBar, p.lastW = bar, a.helpWidth()
+	p.lastFaces = p.lastFaces[:0]
+	for _, k := range ks {
+		p.lastFaces = append(p.lastFaces, faceOf(k))
+	}
+	return bar
+}
+
+// keyFace is what the key bar shows of a binding.
+type keyFace struct {
+	key, desc string
+	enabled   bool
+}
+
+func faceOf(k key.Binding) keyFace {
+	h := k.Help()
+	return keyFace{h.Key, h.Desc, k.Enabled()}
+}
+
+// sameFaces reports whether ks show as faces.
+func sameFaces(faces []keyFace, ks []key.Binding) bool {
+	if len(faces) != len(ks) {
+		return false
+	}
+	for i, k := range ks {
+		if faces[i] != faceOf(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// keyBarFor is keyBar from the bars remembered by their inputs.
+func (a *app) keyBarFor(ks []key.Binding) string {
 	p := &a.parts
 	in := keysInput(p.scratch[:0], a.helpWidth(), ks)
 	p.scratch = in

@@ -18,7 +18,7 @@ import (
 
 // tableMemory are the fields of tableScreen that only remember what was
 // drawn (or made from the view when it came); coldFrame forgets them.
-var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText"}
+var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText", "rawCode", "rawID"}
 
 // coldFrame is the frame m's screen draws when the session has forgotten
 // every piece it remembers: the pieces around the body (a.parts) and, on
@@ -31,7 +31,7 @@ func coldFrame(m *app) string {
 	if ts, ok := c.top().(*tableScreen); ok {
 		cold := *ts
 		cold.stripKey, cold.stripLines, cold.keysKey, cold.keys = stripKey{}, nil, keysKey{}, nil
-		cold.code, cold.shownID = formatCode(ts.view.Code), gameIDText(ts.view.GameID)
+		cold.code, cold.shownID, cold.rawCode, cold.rawID = formatCode(ts.view.Code), gameIDText(ts.view.GameID), "", ""
 		cold.titleText = cold.makeTitle()
 		c.stack[len(c.stack)-1] = &cold
 	}

@@ -52,6 +52,7 @@ type tableScreen struct {
 	// code, shownID and titleText are the table's code, the finished
 	// game's id and the title, as drawn (made in refresh).
 	code, shownID, titleText string
+	rawCode, rawID           string // the view's code and id they were made from
 
 	// keys is the key bar's list as shortHelp last made it, from keysKey.
 	keysKey keysKey
@@ -99,7 +100,10 @@ func (s *tableScreen) refresh(a *app) bool {
 	s.ctx = boardContext(v, 0, 0)
 	// What the frame says of the view, sanitised once per view rather
 	// than on every frame (a frame asks for the game's id three times).
-	s.code, s.shownID = formatCode(v.Code), gameIDText(v.GameID)
+	if v.Code != s.rawCode || v.GameID != s.rawID || s.code == "" {
+		s.rawCode, s.rawID = v.Code, v.GameID
+		s.code, s.shownID = formatCode(v.Code), gameIDText(v.GameID)
+	}
 	s.titleText = s.makeTitle()
 	s.syncBoard(a)
 	return true

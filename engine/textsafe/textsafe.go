@@ -67,7 +67,9 @@ func (t Text) Cut(w int) Text { return Text(Cut(string(t), w)) }
 // to at most w cells, marking a cut with an ellipsis; w <= 0 means no cap.
 // For text of unknown origin use Clean instead.
 func Cut(s string, w int) string {
-	if w > 0 && ansi.StringWidth(s) > w {
+	// No character is wider than its bytes, so a string of at most w
+	// bytes fits without measuring (most handles and labels).
+	if w > 0 && len(s) > w && ansi.StringWidth(s) > w {
 		return ansi.Truncate(s, w, "…")
 	}
 	return s

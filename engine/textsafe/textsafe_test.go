@@ -140,3 +140,20 @@ func TestCutOnCleanTextIsClean(t *testing.T) {
 		}
 	}
 }
+
+// TestCutSkipsMeasuringShortText: Cut skips measuring text of at most w
+// bytes, which is right only because no text is wider than its bytes; it
+// cuts exactly as measuring everything would, at and around the bound.
+func TestCutSkipsMeasuringShortText(t *testing.T) {
+	for _, s := range []string{"", "mara", "李小龙", "Björk Guðmundsdóttir", "🙂🙂🙂", "e\u0301e\u0301", "\x1b[1mbold\x1b[m", "\xff\xfe", "tab\there"} {
+		for w := 1; w <= len(s)+2; w++ {
+			want := s
+			if ansi.StringWidth(s) > w {
+				want = ansi.Truncate(s, w, "…")
+			}
+			if got := Cut(s, w); got != want {
+				t.Errorf("Cut(%q, %d) = %q, want %q", s, w, got, want)
+			}
+		}
+	}
+}

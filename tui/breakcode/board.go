@@ -66,6 +66,9 @@ type Board struct {
 	// shortHelp is each key bar list made so far, by what it shows (at
 	// most 2⁹ of them; a game meets a handful).
 	shortHelp map[helpState][]key.Binding
+	// heads are the sheets' head lines as last drawn, by seat (the
+	// centre's after the seats').
+	heads []seatHead
 	// frames is each row of framed tiles drawn (framedTiles).
 	frames map[framedKey][3]string
 	// labels is the seats' labels as sheetLabels last made them, with
@@ -821,30 +824,14 @@ func (b *Board) sheets(w, h, room int) []string {
 	blocks := make([]block, 0, nBlocks)
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
-		mark := "  "
-		if v.Phase != bc.Finished && v.ToMove == s {
-			mark = "▸ "
-		}
-		label := widget.Truncate(labels[i], labelW, "…")
-		label += strings.Repeat(" ", labelW-widget.Width(label))
 		hand := sv.Hand
 		if v.Viewer.IsSeat(s) && hand == nil {
 			hand = v.Hand
 		}
-		var parts []string
+		k := headKey{toMove: v.Phase != bc.Finished && v.ToMove == s, label: labels[i], labelW: labelW,
+			framed: framed && i == own, hasHand: hand != nil, flags: b.flagsOf(sv)}
 		var bl block
-		if framed && i == own {
-			rows := b.framedTiles(hand, 0)
-			bl.head = mark + label + "  " + rows[0]
-			bl.frame = []string{strings.Repeat(" ", labelW+4) + joinParts(rows[1], b.flags(sv)), strings.Repeat(" ", labelW+4) + rows[2]}
-			bl.hasParts = true
-		} else {
-			if hand != nil {
-				parts = append(parts, b.handText(hand))
-			}
-			parts = append(parts, b.flags(sv)...)
-			bl.head, bl.hasParts = mark+label+"  "+strings.Join(parts, "  "), len(parts) > 0
-		}
+		bl.head, bl.frame, bl.hasParts = b.seatHead(i, k, hand)
 		bl.items, bl.packed = b.packedNotes(i, sv.Notes, noteW)
 		bl.need = len(bl.packed)
 		if !bl.hasParts && bl.need > 0 {
@@ -853,24 +840,13 @@ func (b *Board) sheets(w, h, room int) []string {
 		blocks = append(blocks, bl)
 	}
 	if v.CentreSize > 0 {
-		label := "Centre" + strings.Repeat(" ", max(0, labelW-6))
-		var aid []string
-		if v.Aid && v.CentrePossible > 0 {
-			aid = append(aid, b.paint.Dim.Render("["+strconv.Itoa(v.CentrePossible)+" possible "+plural(v.CentrePossible, "set", "sets")+"]"))
+		possible := 0
+		if v.Aid {
+			possible = v.CentrePossible
 		}
-		switch {
-		case framed:
-			rows := b.framedTiles(v.Centre, v.CentreSize)
-			indent := strings.Repeat(" ", labelW+4)
-			blocks = append(blocks, block{head: "  " + label + "  " + rows[0], hasParts: true,
-				frame: []string{indent + joinParts(rows[1], aid), indent + rows[2]}})
-		default:
-			tiles := b.hiddenText(v.CentreSize)
-			if v.Centre != nil {
-				tiles = b.handText(v.Centre)
-			}
-			blocks = append(blocks, block{head: "  " + label + "  " + joinParts(tiles, aid), hasParts: true})
-		}
+		k := headKey{centre: true, hidden: v.CentreSize, labelW: labelW, framed: framed, hasHand: v.Centre != nil, flags: flagKey{possible: possible}}
+		head, frame, _ := b.seatHead(len(v.Seats), k, v.Centre)
+		blocks = append(blocks, block{head: head, frame: frame, hasParts: true})
 	} else if v.Unused != nil {
 		label := "Unused" + strings.Repeat(" ", max(0, labelW-6))
 		blocks = append(blocks, block{head: "  " + label + "  " + b.paint.Dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
@@ -934,6 +910,107 @@ func (b *Board) sheets(w, h, room int) []string {
 		}
 	}
 	return out
+}
+
+// headKey is everything a sheet's head line (and its framed rows) is
+// drawn from but the tiles: whether the seat is to move, its label and
+// the label column's width, whether its tiles are framed, and its flags.
+// The centre's head has the label "Centre" and the centre's tiles.
+type headKey struct {
+	centre  bool
+	hidden  int // the centre's tiles, face down
+	toMove  bool
+	label   string
+	labelW  int
+	framed  bool
+	hasHand bool
+	flags   flagKey
+}
+
+// flagKey is what a seat's flags say (flags).
+type flagKey struct {
+	possible   int // 0: the aid says nothing
+	gotIt, out bool
+	guesses    int
+}
+
+// seatHead remembers a sheet's head line and framed rows: the same on
+// most frames (the seat to move and the aid's counts change them).
+type seatHead struct {
+	key    headKey
+	tiles  []bc.Tile
+	made   bool
+	head   string
+	frame  []string
+	hasAny bool
+}
+
+// flagsOf is what flags says of sv.
+func (b *Board) flagsOf(sv bc.SeatView) flagKey {
+	k := flagKey{gotIt: sv.GotIt, out: sv.Out, guesses: len(sv.Guesses)}
+	if b.v.Aid {
+		k.possible = sv.Possible
+	}
+	return k
+}
+
+// seatHead is the head line of seat i's sheet (i = len(Seats) for the
+// centre), its framed rows under it when framed, and whether the head
+// line holds tiles or flags; remembered while k and tiles stay the same.
+// The frame slice is shared: callers must not change it.
+func (b *Board) seatHead(i int, k headKey, tiles []bc.Tile) (head string, frame []string, hasParts bool) {
+	if i >= len(b.heads) {
+		b.heads = append(b.heads, make([]seatHead, i+1-len(b.heads))...)
+	}
+	m := &b.heads[i]
+	if m.made && m.key == k && slices.Equal(m.tiles, tiles) && (m.tiles == nil) == (tiles == nil) {
+		return m.head, m.frame, m.hasAny
+	}
+	m.made, m.key = true, k
+	m.tiles = append(m.tiles[:0], tiles...)
+	if tiles == nil {
+		m.tiles = nil
+	}
+	m.head, m.frame, m.hasAny = b.drawHead(k, tiles)
+	return m.head, m.frame, m.hasAny
+}
+
+// drawHead draws what seatHead remembers.
+func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []string, hasParts bool) {
+	indent := strings.Repeat(" ", k.labelW+4)
+	if k.centre {
+		label := "Centre" + strings.Repeat(" ", max(0, k.labelW-6))
+		var aid []string
+		if k.flags.possible > 0 {
+			aid = append(aid, b.paint.Dim.Render("["+strconv.Itoa(k.flags.possible)+" possible "+plural(k.flags.possible, "set", "sets")+"]"))
+		}
+		if k.framed {
+			rows := b.framedTiles(tiles, k.hidden)
+			return "  " + label + "  " + rows[0], []string{indent + joinParts(rows[1], aid), indent + rows[2]}, true
+		}
+		text := b.hiddenText(k.hidden)
+		if tiles != nil {
+			text = b.handText(tiles)
+		}
+		return "  " + label + "  " + joinParts(text, aid), nil, true
+	}
+	mark := "  "
+	if k.toMove {
+		mark = "▸ "
+	}
+	label := widget.Truncate(k.label, k.labelW, "…")
+	label += strings.Repeat(" ", k.labelW-widget.Width(label))
+	flags := b.flags(k.flags)
+	if k.framed {
+		rows := b.framedTiles(tiles, 0)
+		return mark + label + "  " + rows[0], []string{indent + joinParts(rows[1], flags), indent + rows[2]}, true
+	}
+	var parts []string
+	if tiles != nil {
+		parts = append(parts, b.handText(tiles))
+	}
+	parts = append(parts, flags...)
+	return mark + label + "  " + strings.Join(parts, "  "), nil, len(parts) > 0
 }
 
 // framedWidth is the width of a row of five framed tiles.
@@ -1157,18 +1234,18 @@ func (b *Board) noteItem(n bc.Note) string {
 const maxNotes = 512
 
 // flags are the short states beside a seat: possible hands, guesses.
-func (b *Board) flags(sv bc.SeatView) []string {
+func (b *Board) flags(k flagKey) []string {
 	var f []string
-	if b.v.Aid && sv.Possible > 0 {
-		f = append(f, b.paint.Dim.Render("["+strconv.Itoa(sv.Possible)+" possible]"))
+	if k.possible > 0 {
+		f = append(f, b.paint.Dim.Render("["+strconv.Itoa(k.possible)+" possible]"))
 	}
 	switch {
-	case sv.GotIt:
+	case k.gotIt:
 		f = append(f, b.paint.Good.Render("✓ got it"))
-	case sv.Out:
+	case k.out:
 		f = append(f, b.paint.Error.Render("✗ out"))
 	}
-	if n := len(sv.Guesses); n > 0 && !sv.GotIt && !sv.Out {
+	if n := k.guesses; n > 0 && !k.gotIt && !k.out {
 		f = append(f, b.paint.Dim.Render(strconv.Itoa(n)+" wrong "+plural(n, "guess", "guesses")))
 	}
 	return f
