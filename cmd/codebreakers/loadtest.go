@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"github.com/codebreakers/codebreakers/cmd/codebreakers/loadtest"
 )
@@ -42,6 +43,8 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&cfg.Think, "think", 5e9, "a player's mean pause before acting (each pause is uniform over 0.5–1.5×)")
 	fs.DurationVar(&cfg.BotDelay, "bot-delay", 1e9, "the server's pause before a bot acts")
 	fs.IntVar(&cfg.EchoSamples, "echo-samples", 100, "keypress echoes timed on idle sessions")
+	fs.IntVar(&cfg.EchoPlayers, "echo-players", 4, "sessions opened once the others are held that type -echo-samples more keys between them, each timed to its echo (0: none)")
+	fs.DurationVar(&cfg.EchoGap, "echo-gap", 200*time.Millisecond, "the pause between the -echo-players' keys")
 	fs.DurationVar(&cfg.EchoSettle, "echo-settle", 0, "a further pause before the echoes are timed, after the idle window (so the collections the ramp set off are over)")
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
 	fs.IntVar(&cfg.FinishGames, "finish-games", 0, "extra tables that each play one quick game during the play, their games finishing within -finish-window (the server analyses finished games)")
@@ -202,6 +205,8 @@ func printIdle(w io.Writer, r *loadtest.Report) {
 	row("echo p50 ms", "echo_p50", func(t *loadtest.TargetReport) float64 { return t.Echo.P50 })
 	row("echo p99 ms", "echo_p99", func(t *loadtest.TargetReport) float64 { return t.Echo.P99 })
 	row("echo max ms", "", func(t *loadtest.TargetReport) float64 { return t.Echo.Max })
+	row("players' echo p50 ms", "", func(t *loadtest.TargetReport) float64 { return t.PlayersEcho.P50 })
+	row("players' echo p99 ms", "players_echo_p99", func(t *loadtest.TargetReport) float64 { return t.PlayersEcho.P99 })
 	row("collections while echoing", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Server) })
 	row("generator's collections", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Generator) })
 	row("machine busy % while echoing", "", func(t *loadtest.TargetReport) float64 { return t.EchoMachineBusy })

@@ -49,3 +49,55 @@ func TestFloorDrawsAndEchoes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestPlayersTypeInTurnAndEveryKeyIsTimed: the players' echo sends its
+// keys round the players in turn, down for a round then up, and times
+// every one of them.
+func TestPlayersTypeInTurnAndEveryKeyIsTimed(t *testing.T) {
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- ServeFloor(ctx, addr, filepath.Join(t.TempDir(), "host_key")) }()
+	defer func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("floor: %v", err)
+		}
+	}()
+
+	const limit = 30 * time.Second
+	var players []*client
+	for i := range 3 {
+		for deadline := time.Now().Add(limit); ; time.Sleep(50 * time.Millisecond) {
+			c, err := openClient(ctx, "t", dialOptions{addr: addr, timeout: limit, w: 80, h: 24})
+			if err == nil {
+				defer c.close()
+				players = append(players, c)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("open player %d: %v", i, err)
+			}
+		}
+		if _, err := players[i].waitFor(ctx, limit, floorMarker); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Five keys: the first two players get down then up, the third only down.
+	errs := &errorLog{}
+	got := timePlayers(ctx, Config{EchoSamples: 5, EchoGap: time.Millisecond, StepTimeout: limit}, players, errs)
+	if n, first := errs.count(); n != 0 {
+		t.Fatalf("%d errors: %v", n, first)
+	}
+	if got.N != 5 || got.Max <= 0 {
+		t.Errorf("timed %+v, want 5 echoes", got)
+	}
+	for i, want := range []string{"last key: up", "last key: up", "last key: down"} {
+		if _, err := players[i].waitFor(ctx, limit, want); err != nil {
+			t.Errorf("player %d: %v", i, err)
+		}
+	}
+}

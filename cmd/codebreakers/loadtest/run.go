@@ -68,6 +68,15 @@ type Config struct {
 	// window, so that the collections the ramp set off are over.
 	EchoSamples int
 	EchoSettle  time.Duration
+	// EchoPlayers is how many sessions, opened once the others are held,
+	// stand for people at their keyboards: between them they type
+	// EchoSamples more keys, one every EchoGap (default 200 ms), each timed
+	// to its echo. The idle echo is the first key on a session left alone
+	// for minutes, sent by a generator holding thousands of clients; this is
+	// a key from someone using the arcade while the others are held, sent
+	// from a client that is in use. 0: not measured.
+	EchoPlayers int
+	EchoGap     time.Duration
 	// PlayTime is how long the tables play; Think is a player's mean pause before
 	// acting; BotDelay is the server's pause before a bot acts.
 	PlayTime, Think, BotDelay time.Duration
@@ -135,6 +144,7 @@ func (c Config) withDefaults() Config {
 	if c.SeekRate <= 0 {
 		c.SeekRate = 50
 	}
+	setDur(&c.EchoGap, 200*time.Millisecond)
 	setDur(&c.IdleWindow, 10*time.Second)
 	setDur(&c.Settle, 3*time.Second)
 	setDur(&c.PlayTime, 60*time.Second)
@@ -187,6 +197,8 @@ type ReportConfig struct {
 	Rate                                              float64
 	Concurrency                                       int
 	IdleWindow, EchoSettle, PlayTime, Think, BotDelay string
+	EchoPlayers                                       int
+	EchoGap                                           string
 	AidOff                                            bool
 	FinishGames                                       int
 	FinishWindow                                      string
@@ -215,6 +227,9 @@ type TargetReport struct {
 	// (only for a target with /metrics).
 	Runtime *Runtime `json:"runtime,omitempty"`
 	Echo    Latency  `json:"keypress_echo"`
+	// PlayersEcho is the keypress echo of Config.EchoPlayers sessions in
+	// use (see there); N is 0 when it was not measured.
+	PlayersEcho Latency `json:"keypress_echo_players"`
 	// EchoGCs counts the garbage collections that ran while the echoes
 	// were timed, in the server (from its /metrics; -1 without them) and
 	// in this generator: a collection in either can hold a key or its
@@ -249,6 +264,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		Held: cfg.Held, Idle: cfg.Idle, FloorIdle: cfg.FloorIdle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
 		NoIdle: cfg.NoIdle, Seekers: cfg.Seekers, SeekRate: cfg.SeekRate,
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(), EchoSettle: cfg.EchoSettle.String(),
+		EchoPlayers: cfg.EchoPlayers, EchoGap: cfg.EchoGap.String(),
 		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, ServerArgs: cfg.ServerArgs,
 		FinishGames: cfg.FinishGames, FinishWindow: cfg.FinishWindow.String(), Seed: cfg.Seed,
 	}}
@@ -336,6 +352,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		ratio("idle_cpu_per_session", r.IdleCPUPerSession, rep.Floor.IdleCPUPerSession)
 		ratio("echo_p50", r.Echo.P50, rep.Floor.Echo.P50)
 		ratio("echo_p99", r.Echo.P99, rep.Floor.Echo.P99)
+		ratio("players_echo_p99", r.PlayersEcho.P99, rep.Floor.PlayersEcho.P99)
 	}
 	if cfg.Seekers > 0 {
 		if !cfg.NoIdle {
@@ -516,19 +533,11 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	meter := startCPUMeter()
 	echo := &samples{}
 	var echoLog []string
-	keys := []string{keyDown, "\x1b[A"}
 	for i := 0; i < cfg.EchoSamples && len(held) > 0 && ctx.Err() == nil; i++ {
 		c := held[(i*7919)%len(held)]
-		k := keys[(i/len(held))%2]
-		start := time.Now()
-		got := c.arm(nil, start, true)
-		if err := c.send(k); err != nil {
-			errs.add(err)
-			continue
-		}
-		d, err := c.await(ctx, got, cfg.StepTimeout)
+		d, start, err := timeEcho(ctx, cfg, c, echoKeys[(i/len(held))%2])
 		if err != nil {
-			errs.add(fmt.Errorf("echo: %w", err))
+			errs.add(err)
 			continue
 		}
 		echo.add(d)
@@ -549,7 +558,68 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	}
 	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy, the generator %.0f%% of a core)\n",
 		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator, r.EchoMachineBusy, r.EchoGeneratorCPU)
+	if cfg.EchoPlayers > 0 && ctx.Err() == nil {
+		players := openPlayers(ctx, cfg, t, open, &next, errs)
+		held = append(held, players...)
+		r.PlayersEcho = timePlayers(ctx, cfg, players, errs)
+		fmt.Fprintf(cfg.Log, "%s: echo of %d players typing a key every %s: p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d)\n",
+			t.name, len(players), cfg.EchoGap, r.PlayersEcho.P50, r.PlayersEcho.P99, r.PlayersEcho.Max, r.PlayersEcho.N)
+	}
 	return r, held, ctx.Err()
+}
+
+// echoKeys alternate down and up, so that every key changes the screen.
+var echoKeys = [2]string{keyDown, "\x1b[A"}
+
+// timeEcho sends one key on c and times it to the first byte of the
+// screen that answers it.
+func timeEcho(ctx context.Context, cfg Config, c *client, key string) (time.Duration, time.Time, error) {
+	start := time.Now()
+	got := c.arm(nil, start, true)
+	if err := c.send(key); err != nil {
+		return 0, start, err
+	}
+	d, err := c.await(ctx, got, cfg.StepTimeout)
+	if err != nil {
+		return 0, start, fmt.Errorf("echo: %w", err)
+	}
+	return d, start, nil
+}
+
+// openPlayers opens cfg.EchoPlayers sessions to their home screens, one
+// after another (as people arrive, not as a ramp).
+func openPlayers(ctx context.Context, cfg Config, t *target, open opener, next *atomic.Int64, errs *errorLog) []*client {
+	var players []*client
+	for range cfg.EchoPlayers {
+		c, err := open(ctx, t, int(next.Add(1)), true)
+		if err != nil {
+			errs.add(fmt.Errorf("player: %w", err))
+			continue
+		}
+		players = append(players, c)
+	}
+	return players
+}
+
+// timePlayers has players type cfg.EchoSamples keys between them, in
+// turn, one every cfg.EchoGap, and times each to its echo. As for the
+// idle echo, this generator's collector is held off meanwhile: its
+// collections are not the server's latency.
+func timePlayers(ctx context.Context, cfg Config, players []*client, errs *errorLog) Latency {
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	echo := &samples{}
+	for i := 0; i < cfg.EchoSamples && len(players) > 0 && ctx.Err() == nil; i++ {
+		c := players[i%len(players)]
+		d, _, err := timeEcho(ctx, cfg, c, echoKeys[(i/len(players))%2])
+		if err != nil {
+			errs.add(err)
+			continue
+		}
+		echo.add(d)
+		sleep(ctx, cfg.EchoGap)
+	}
+	return echo.summary()
 }
 
 // serverGCs is how many garbage collections t's Go runtime has finished
