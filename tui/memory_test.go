@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
@@ -130,5 +132,45 @@ func TestFramesMatchAColdSession(t *testing.T) {
 				t.Fatal("the game did not end: the test misses the finished table")
 			}
 		})
+	}
+}
+
+// TestJoinedAsIsJoin: joinedAs(frame, lines) is frame ==
+// strings.Join(lines, "\n") for lines with and without newlines of their
+// own, empty ones, and frames one byte off.
+func TestJoinedAsIsJoin(t *testing.T) {
+	cases := [][]string{nil, {""}, {"", ""}, {"a"}, {"a", "b"}, {"a\nb"}, {"a", "", "b"}, {"ab", "c"}, {"\x1b[1mx\x1b[m", "李"}}
+	for _, lines := range cases {
+		joined := strings.Join(lines, "\n")
+		for _, frame := range []string{joined, joined + "\n", "\n" + joined, joined + "x", strings.TrimSuffix(joined, "b"), "a\nb", "ab\nc", ""} {
+			if got, want := joinedAs(frame, lines), frame == joined; got != want {
+				t.Errorf("joinedAs(%q, %q) = %v, want %v", frame, lines, got, want)
+			}
+		}
+	}
+}
+
+// TestAFrameThatChangedNothingIsKept: the enter that asks a question only
+// sends the move, so the session keeps the frame it has (the same string,
+// not an equal one joined again), and the next view draws a new one.
+func TestAFrameThatChangedNothingIsKept(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "Bo"}, {Name: "Kai", Bot: true}}
+	views := traceGame(t, players, 7, 3, -1, -1, engine.SeatViewer(0))
+	m, conn := openTableAt(t, views, 100, 30)
+	showView(t, m, conn, views[0]) // mara's turn
+	before := m.View().Content
+	if !strings.Contains(ansi.Strip(before), "your turn") {
+		t.Fatalf("not mara's turn:\n%s", ansi.Strip(before))
+	}
+	press(t, m, "enter")
+	if len(conn.acts) != 1 {
+		t.Fatalf("enter sent %d moves, want 1", len(conn.acts))
+	}
+	if after := m.View().Content; unsafe.StringData(after) != unsafe.StringData(before) || after != before {
+		t.Fatal("the frame after a key that changed nothing on screen was made again")
+	}
+	showView(t, m, conn, views[1])
+	if m.View().Content == before {
+		t.Fatal("the next move drew the same frame: the test checks nothing")
 	}
 }

@@ -660,7 +660,30 @@ func (a *app) render() string {
 	if len(lines) > h {
 		lines = lines[:h]
 	}
+	if joinedAs(a.frame, lines) {
+		// Nothing on screen changed (a key that only sent a move): the
+		// frame drawn before stands, and nothing is joined or written.
+		return a.frame
+	}
 	return strings.Join(lines, "\n")
+}
+
+// joinedAs reports whether frame is strings.Join(lines, "\n"), without
+// joining them.
+func joinedAs(frame string, lines []string) bool {
+	for i, l := range lines {
+		if i > 0 {
+			if frame == "" || frame[0] != '\n' {
+				return false
+			}
+			frame = frame[1:]
+		}
+		if !strings.HasPrefix(frame, l) {
+			return false
+		}
+		frame = frame[len(l):]
+	}
+	return frame == ""
 }
 
 // fullHelp draws every key of the screen and the global keys, in as many

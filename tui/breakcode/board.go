@@ -66,6 +66,10 @@ type Board struct {
 	// shortHelp is each key bar list made so far, by what it shows (at
 	// most 2⁹ of them; a game meets a handful).
 	shortHelp map[helpState][]key.Binding
+	// gen counts SetView's calls; drawn are the lines last drawn (outside
+	// the guess entry), remembered by drawKey.
+	gen   uint64
+	drawn drawnLines
 	// heads are the sheets' head lines as last drawn, by seat (the
 	// centre's after the seats').
 	heads []seatHead
@@ -116,6 +120,7 @@ func New(st Styles, km KeyMap) *Board {
 
 // SetView implements board.Board.
 func (b *Board) SetView(view any, c board.Context) {
+	b.gen++ // what the board draws is new (drawKey)
 	if v, err := engine.ViewAs[bc.View](view); err == nil {
 		b.v, b.has = v, true
 	}
@@ -463,8 +468,53 @@ func (b *Board) target() string {
 // View implements board.Board.
 func (b *Board) View() string { return strings.Join(b.ViewLines(), "\n") }
 
-// ViewLines implements board.Lines.
+// ViewLines implements board.Lines. Outside the guess entry the lines are
+// remembered with what they were drawn from (drawKey), so a frame drawn
+// again for a key that changed nothing on the board (the enter that asks,
+// which only sends the move) costs a comparison.
 func (b *Board) ViewLines() []string {
+	if b.guessing {
+		return b.drawLines()
+	}
+	k := b.drawKey()
+	if !b.drawn.ok || b.drawn.key != k {
+		b.drawn = drawnLines{ok: true, key: k, lines: slices.Clip(b.drawLines())}
+	}
+	return slices.Clone(b.drawn.lines)
+}
+
+// drawKey is everything drawLines reads from the board outside the guess
+// entry: the view and context by generation (SetView), the size, the
+// cursor and its card's number, the notepad and its scroll, the error and
+// the layout chosen.
+type drawKey struct {
+	gen          uint64
+	w, h         int
+	cursor, pick int
+	notepad      bool
+	scroll       int
+	err          string
+	framed       bool
+}
+
+// drawnLines are the lines drawn last and what they were drawn from.
+type drawnLines struct {
+	ok    bool
+	key   drawKey
+	lines []string
+}
+
+func (b *Board) drawKey() drawKey {
+	k := drawKey{gen: b.gen, w: b.c.Width, h: b.c.Height, cursor: b.cursor, pick: -1,
+		notepad: b.notepad, scroll: b.scroll, err: b.err, framed: b.framed}
+	if card, ok := b.card(); ok {
+		k.pick = b.numPick[card]
+	}
+	return k
+}
+
+// drawLines draws the board's lines (ViewLines).
+func (b *Board) drawLines() []string {
 	w, h := max(20, b.c.Width), max(4, b.c.Height)
 	if !b.has {
 		return []string{"", "  Dealing the tiles…"}

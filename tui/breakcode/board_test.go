@@ -548,7 +548,7 @@ func handText(ts []bc.Tile) string {
 func stateOf(b *Board) string {
 	c := *b
 	c.paint, c.logs, c.notes, c.questions, c.seatNotes = paint{}, widget.LogCache{}, nil, nil, nil
-	c.shortHelp, c.labels, c.frames, c.heads = nil, seatLabels{}, nil, nil
+	c.shortHelp, c.labels, c.frames, c.heads, c.drawn = nil, seatLabels{}, nil, nil, drawnLines{}
 	return fmt.Sprintf("%+v", c)
 }
 

@@ -18,9 +18,9 @@ import (
 // boardMemory are the fields of Board that only remember what was drawn;
 // cold forgets them. boardState are the rest: what the board shows.
 var (
-	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads"}
+	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
-		"notepad", "scroll", "noteOverflow", "err", "framed", "busy"}
+		"notepad", "scroll", "noteOverflow", "err", "framed", "busy", "gen"}
 )
 
 // cold is a copy of b that has forgotten everything it drew: it draws
@@ -29,7 +29,7 @@ func cold(b *Board) *Board {
 	c := *b
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
 	c.notes, c.questions = map[bc.Note]string{}, map[questionRow]string{}
-	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads = nil, nil, nil, seatLabels{}, nil
+	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
 	return &c
 }
 
