@@ -3,8 +3,10 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -232,5 +234,67 @@ func TestMovesReadRightAfterDeletesInOneTransaction(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// gateObserver holds the writer goroutine inside its first commit report
+// until released, and records how many writes each commit carried.
+type gateObserver struct {
+	entered, release chan struct{}
+	mu               sync.Mutex
+	groups           []int
+}
+
+func (g *gateObserver) Commit(writes int, _ time.Duration, _ error) {
+	g.mu.Lock()
+	g.groups = append(g.groups, writes)
+	first := len(g.groups) == 1
+	g.mu.Unlock()
+	if first {
+		close(g.entered)
+		<-g.release
+	}
+}
+
+// TestWritesQueuedDuringACommitShareTheNext: every write that arrives while
+// a commit is under way (its fsync, here held open) goes into the one
+// next commit, not a commit each.
+func TestWritesQueuedDuringACommitShareTheNext(t *testing.T) {
+	gate := &gateObserver{entered: make(chan struct{}), release: make(chan struct{})}
+	opt := quietOptions()
+	opt.Observer = gate
+	db, err := Open(filepath.Join(t.TempDir(), "codebreakers.db"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const waiting = 40
+	ids := make([]string, waiting+1)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("Q%03d", i)
+	}
+	first := make(chan error, 1)
+	go func() { first <- db.StartGame(sampleLive(ids[0])) }()
+	<-gate.entered // the writer is inside the first commit
+	var wg sync.WaitGroup
+	for _, id := range ids[1:] {
+		wg.Go(func() {
+			if err := db.StartGame(sampleLive(id)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	for len(db.requests) < waiting { // every one queued behind the commit
+		time.Sleep(time.Millisecond)
+	}
+	close(gate.release)
+	wg.Wait()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	gate.mu.Lock()
+	defer gate.mu.Unlock()
+	if len(gate.groups) != 2 || gate.groups[0] != 1 || gate.groups[1] != waiting {
+		t.Fatalf("commits carried %v writes; want [1 %d]", gate.groups, waiting)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"regexp"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -113,6 +115,29 @@ func (tb *table) close() {
 	}
 }
 
+// startOwnProfile starts this process's CPU profile into path (nothing
+// when path is empty) and returns what stops it and closes the file.
+func startOwnProfile(path string) (stop func() error, err error) {
+	if path == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("generator CPU profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("generator CPU profile: %w", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("generator CPU profile: %w", err)
+		}
+		return nil
+	}, nil
+}
+
 // runPlay seats Tables tables, lets them play for PlayTime, and reports.
 func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	r := &PlayReport{Tables: cfg.Tables, Players: 2 * cfg.Tables, Spectators: min(cfg.Spectators, cfg.Tables)}
@@ -161,6 +186,10 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	}
 	t1 := time.Now()
 	meter := startCPUMeter()
+	stopProfile, err := startOwnProfile(cfg.GeneratorCPUProfile)
+	if err != nil {
+		return r, err
+	}
 	profiled := make(chan error, 1)
 	if t.pprofAddr != "" {
 		// The profile covers all of the play but its last few seconds, so
@@ -197,6 +226,11 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 			r.Finish.Finished, r.Finish.Tables, cfg.FinishWindow, r.Finish.FirstSec, r.Finish.LastSec, r.Finish.Game.P50/1000, r.Finish.Late+r.Finish.Unfinished, r.Finish.Errors)
 	}
 	r.MachineBusy, r.GeneratorCPU = meter.stop()
+	if err := stopProfile(); err != nil {
+		errs.add(err)
+	} else if cfg.GeneratorCPUProfile != "" {
+		fmt.Fprintf(cfg.Log, "play: generator CPU profile in %s (go tool pprof -top %s)\n", cfg.GeneratorCPUProfile, cfg.GeneratorCPUProfile)
+	}
 	if t.pprofAddr != "" && cfg.HeapProfile != "" {
 		// While every table is still seated: what playing sessions hold.
 		path := cfg.HeapProfile + ".play"

@@ -2,6 +2,8 @@ package loadtest
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -43,5 +45,27 @@ func TestRunsNeedFilesForTheQuickGamesToo(t *testing.T) {
 	more.FinishGames = 200
 	if got, want := more.filesNeeded()-base.filesNeeded(), 400; got != want {
 		t.Fatalf("200 quick games need %d more files, want %d (two sessions each)", got, want)
+	}
+}
+
+// TestOwnProfileIsWritten: -generator-cpuprofile leaves a CPU profile of
+// the generator in the file (gzipped protobuf, as go tool pprof reads),
+// and no flag means no file and nothing to stop.
+func TestOwnProfileIsWritten(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gen.prof")
+	stop, err := startOwnProfile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile file: %d bytes, %v; want a gzipped profile", len(b), err)
+	}
+	stop, err = startOwnProfile("")
+	if err != nil || stop() != nil {
+		t.Fatalf("no profile asked: %v", err)
 	}
 }

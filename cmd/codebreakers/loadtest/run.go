@@ -98,6 +98,9 @@ type Config struct {
 	// playing phase is written (over the seekers phase with NoPlay; the
 	// server is started with --pprof-addr).
 	CPUProfile string
+	// GeneratorCPUProfile, when set, is where this generator's own CPU
+	// profile over the playing phase is written.
+	GeneratorCPUProfile string
 	// HeapProfile, when set, is where the server's heap profile is written
 	// once the Idle sessions are held (live memory after a collection);
 	// the profile at the end of the play, tables still seated, goes to
