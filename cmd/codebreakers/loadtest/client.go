@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -14,7 +15,6 @@ import (
 	"time"
 	"unsafe"
 
-	uv "github.com/charmbracelet/ultraviolet"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 	gossh "golang.org/x/crypto/ssh"
@@ -56,6 +56,10 @@ type client struct {
 	// no longer fed to the emulator. Ten thousand emulators reading frames
 	// were most of the generator's work, and their garbage its pauses.
 	blind bool
+	// titleBuf and lastTitle are titleRow's scratch row and the title it
+	// read last (returned again, not rebuilt, while the row is unchanged).
+	titleBuf  []byte
+	lastTitle string
 }
 
 // watch is a pending expectation: the reader checks every chunk of output
@@ -218,14 +222,28 @@ func (c *client) view(title bool) string {
 	if !c.stale && c.text != "" {
 		return seen.Title(c.text)
 	}
-	w := c.emu.Width()
-	line := make(uv.Line, w)
-	for x := range w {
-		if cell := c.emu.CellAt(x, 0); cell != nil {
-			line[x] = *cell
+	return c.titleRow()
+}
+
+// titleRow reads the terminal's first row as text, as uv.Line.String
+// would (every cell's content, the blank halves of wide characters
+// skipped) without the trailing spaces. It is read on every chunk of
+// output while a watch on the title is armed, so it copies no cells and
+// makes no string when the row reads as it did last time. The caller
+// holds mu.
+func (c *client) titleRow() string {
+	b := c.titleBuf[:0]
+	for x := range c.emu.Width() {
+		if cell := c.emu.CellAt(x, 0); cell != nil && !cell.IsZero() {
+			b = append(b, cell.Content...)
 		}
 	}
-	return strings.TrimRight(line.String(), " ")
+	b = bytes.TrimRight(b, " ")
+	c.titleBuf = b
+	if string(b) != c.lastTitle { // compared without a copy
+		c.lastTitle = string(b)
+	}
+	return c.lastTitle
 }
 
 // send types keys.

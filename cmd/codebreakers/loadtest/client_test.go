@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	uv "github.com/charmbracelet/ultraviolet"
 )
 
 // TestEmulatorDropsItsBigBuffer checks that a simulated player's terminal
@@ -34,4 +36,62 @@ func TestEmulatorDropsItsBigBuffer(t *testing.T) {
 	if got := emu.String(); !strings.Contains(got, "  hello world") {
 		t.Errorf("screen reads %q", got)
 	}
+}
+
+// TestTitleRowReadsAsTheLine: the title read cell by cell is what the
+// emulator's first row reads as a uv.Line (styles dropped, the blank half
+// of a wide character skipped, trailing spaces trimmed), and reading an
+// unchanged row again gives the same text.
+func TestTitleRowReadsAsTheLine(t *testing.T) {
+	for _, out := range []string{
+		"",
+		"Break the Code · table KQ7-M4X · turn 12 · your turn",
+		"\x1b[1;7m Codebreakers \x1b[m \x1b[32m✓ ready\x1b[m   \x1b[44m   \x1b[m",
+		"漢字 wide · turn 3 · finished   ",
+		"\x1b[2J\x1b[Hshort\x1b[1;40Hfar",
+	} {
+		c := &client{emu: newEmulator(60, 3)}
+		if _, err := c.emu.Write([]byte(out)); err != nil {
+			t.Fatal(err)
+		}
+		line := make(uv.Line, c.emu.Width())
+		for x := range line {
+			if cell := c.emu.CellAt(x, 0); cell != nil {
+				line[x] = *cell
+			}
+		}
+		want := strings.TrimRight(line.String(), " ")
+		if got := c.titleRow(); got != want {
+			t.Errorf("title of %q = %q, want %q", out, got, want)
+		}
+		if again := c.titleRow(); again != want {
+			t.Errorf("title of %q read again = %q, want %q", out, again, want)
+		}
+	}
+}
+
+// BenchmarkTitleRead reads a 100-column title bar the way the generator
+// did on every chunk of output (a uv.Line of copied cells, then its
+// String) and the way it does now (titleRow).
+func BenchmarkTitleRead(b *testing.B) {
+	c := &client{emu: newEmulator(100, 30)}
+	if _, err := c.emu.Write([]byte("\x1b[1;7m Break the Code \x1b[m · table KQ7-M4X · \x1b[1mturn 12\x1b[m · h3's turn")); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("line", func(b *testing.B) {
+		for b.Loop() {
+			line := make(uv.Line, c.emu.Width())
+			for x := range line {
+				if cell := c.emu.CellAt(x, 0); cell != nil {
+					line[x] = *cell
+				}
+			}
+			_ = strings.TrimRight(line.String(), " ")
+		}
+	})
+	b.Run("cells", func(b *testing.B) {
+		for b.Loop() {
+			_ = c.titleRow()
+		}
+	})
 }
