@@ -60,6 +60,8 @@ type client struct {
 	// read last (returned again, not rebuilt, while the row is unchanged).
 	titleBuf  []byte
 	lastTitle string
+	// screenBuf is screenText's scratch screen.
+	screenBuf []byte
 }
 
 // watch is a pending expectation: the reader checks every chunk of output
@@ -208,9 +210,38 @@ func (c *client) title() string {
 // caller holds mu.
 func (c *client) render() string {
 	if c.stale || c.text == "" {
-		c.text, c.stale = c.emu.String(), false
+		c.text, c.stale = c.screenText(), false
 	}
 	return c.text
+}
+
+// screenText is the whole screen as text, what emu.String() reads (each
+// row as uv.Line.String reads it, trailing spaces trimmed, rows joined by
+// newlines), read cell by cell into a reused buffer: the emulator's own
+// String copies and compares every cell's style, and was a sixth of the
+// generator's work. The caller holds mu.
+func (c *client) screenText() string {
+	b := c.screenBuf[:0]
+	for y := range c.emu.Height() {
+		if y > 0 {
+			b = append(b, '\n')
+		}
+		b = c.appendRow(b, y)
+	}
+	c.screenBuf = b
+	return string(b)
+}
+
+// appendRow appends row y's text to b: every cell's content, the blank
+// halves of wide characters skipped, trailing spaces trimmed.
+func (c *client) appendRow(b []byte, y int) []byte {
+	start := len(b)
+	for x := range c.emu.Width() {
+		if cell := c.emu.CellAt(x, y); cell != nil && !cell.IsZero() {
+			b = append(b, cell.Content...)
+		}
+	}
+	return append(b[:start], bytes.TrimRight(b[start:], " ")...)
 }
 
 // view is the screen, or only its title row when title is set. The
@@ -232,13 +263,7 @@ func (c *client) view(title bool) string {
 // makes no string when the row reads as it did last time. The caller
 // holds mu.
 func (c *client) titleRow() string {
-	b := c.titleBuf[:0]
-	for x := range c.emu.Width() {
-		if cell := c.emu.CellAt(x, 0); cell != nil && !cell.IsZero() {
-			b = append(b, cell.Content...)
-		}
-	}
-	b = bytes.TrimRight(b, " ")
+	b := c.appendRow(c.titleBuf[:0], 0)
 	c.titleBuf = b
 	if string(b) != c.lastTitle { // compared without a copy
 		c.lastTitle = string(b)

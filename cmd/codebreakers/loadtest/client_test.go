@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -92,6 +93,46 @@ func BenchmarkTitleRead(b *testing.B) {
 	b.Run("cells", func(b *testing.B) {
 		for b.Loop() {
 			_ = c.titleRow()
+		}
+	})
+}
+
+// TestScreenTextReadsAsTheEmulator: the screen read cell by cell is the
+// emulator's own String, styled spaces, wide characters, blank rows and
+// rows of trailing spaces included.
+func TestScreenTextReadsAsTheEmulator(t *testing.T) {
+	for _, out := range []string{
+		"",
+		"\x1b[1;7m Break the Code \x1b[m · turn 3\r\n\r\n  \x1b[44m a 3b \x1b[m  b 5w   \r\n漢字 ✓ ready   \x1b[5;10Hlast\x1b[41m   \x1b[m",
+		"\x1b[2J\x1b[3;1H│ 3b │ │ 3w │\x1b[6;1H\x1b[7m   \x1b[m",
+	} {
+		c := &client{emu: newEmulator(30, 6)}
+		if _, err := c.emu.Write([]byte(out)); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := c.screenText(), c.emu.String(); got != want {
+			t.Errorf("screen of %q =\n%q\nwant\n%q", out, got, want)
+		}
+	}
+}
+
+// BenchmarkScreenRead reads a 100×30 board as the emulator's String did
+// and as screenText does.
+func BenchmarkScreenRead(b *testing.B) {
+	c := &client{emu: newEmulator(100, 30)}
+	for y := range 30 {
+		if _, err := fmt.Fprintf(c.emu, "\x1b[%d;1H\x1b[1mrow %d\x1b[m │ 3b │ │ 3w │ \x1b[32m✓ ready\x1b[m  some words of the board", y+1, y); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("emulator", func(b *testing.B) {
+		for b.Loop() {
+			_ = c.emu.String()
+		}
+	})
+	b.Run("cells", func(b *testing.B) {
+		for b.Loop() {
+			_ = c.screenText()
 		}
 	})
 }
