@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -271,6 +272,41 @@ func TestMarksMatchSetBySet(t *testing.T) {
 					if got, want := solver.marks(b), solver.marksBySets(b); !slices.Equal(got, want) {
 						t.Fatalf("%dp seed %d seat %d density %d: marks %v, want %v", n, seed, seat, density, got, want)
 					}
+				}
+			}
+		}
+	}
+}
+
+// The remembered aid (seatAid's memo, with the lists it starts the next
+// computation from) is never stale and never another seat's: seats look
+// at the game in a random order, some several times a move and some not
+// for several moves (so a memo starts from lists many answers old), and
+// every view equals the one a fresh copy of the game, remembering
+// nothing, gives the same seat. A memo keyed by less than the seat and
+// all it knows fails here.
+func TestAidMemoIsNeverStaleNorAnotherSeats(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		games := 12
+		if testing.Short() || raceEnabled {
+			games = 3
+		}
+		for g := range games {
+			seed := uint64(9_100_000 + n*1_000 + g)
+			rng := rand.New(rand.NewPCG(seed, 9))
+			s := newState(true, make([]engine.Player, n), seed)
+			for s.phase != Finished {
+				for range rng.IntN(2 * n) {
+					seat := engine.Seat(rng.IntN(n))
+					got := s.View(engine.SeatViewer(seat))
+					want := withoutAidMemo(s).View(engine.SeatViewer(seat))
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("%dp seed %d turn %d: seat %d's remembered view differs from a fresh one:\n got %+v\nwant %+v",
+							n, seed, s.turns, seat, got, want)
+					}
+				}
+				if _, err := s.Apply(s.toMove, randomAction(rng, s)); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
 				}
 			}
 		}
