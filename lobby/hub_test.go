@@ -415,6 +415,11 @@ func TestGraceExpiryBotTakesOver(t *testing.T) {
 	if !v.Seats[1].Bot || v.Seats[1].Connected || !strings.Contains(v.Notice, "bot") {
 		t.Fatalf("after grace: %+v / %q", v.Seats[1], v.Notice)
 	}
+	// The seat is still bob's to take back (below), so home rightly keeps
+	// offering the way back to it.
+	if held := h.HeldSeats(ident("bob").Account); len(held) != 1 || held[0].Code != v.Code {
+		t.Fatalf("HeldSeats(bob) with a bot in his seat = %+v; want table %s", held, v.Code)
+	}
 	// The bot plays bob's turn.
 	v = waitView(t, ann, "the bot's move", func(v TableView) bool { return board(t, v).Moves == 2 })
 	if err := ann.Act(say(3)); err != nil {
@@ -1005,5 +1010,61 @@ func TestLastPersonLeavingBotsAbandonsUnrecorded(t *testing.T) {
 	}
 	if r := eve.Reason(); !strings.Contains(r, "abandoned") || !strings.Contains(r, "not recorded") {
 		t.Fatalf("the spectator is told %q; want that the game was abandoned and not recorded", r)
+	}
+}
+
+// botlessGame is the test game without bots.
+type botlessGame struct{ secretGame }
+
+func (botlessGame) Info() engine.Info {
+	info := secretGame{}.Info()
+	info.ID, info.Name, info.BotLevels, info.DefaultBotLevel = "botless", "Botless", nil, ""
+	return info
+}
+
+// TestNoBotSeatLeftAbandonsTheGame: at a table of a game with no bots, a
+// person who stays away past the grace ends the game for everyone,
+// abandoned and not recorded, though another person is still playing; the
+// view says so beforehand (TableView.NoBot), which the leave question reads
+// (tui: TestLeavingABotlessGameSaysAbandoned). A table created without
+// bots of a game that has them says a bot will take over
+// (TestGraceExpiryBotTakesOver shows one does).
+func TestNoBotSeatLeftAbandonsTheGame(t *testing.T) {
+	store := newMemStore()
+	h := testHub(t, store, func(c *Config) { c.Grace = 10 * time.Millisecond }, botlessGame{})
+	ann, err := h.Create(ident("ann"), TableSpec{Game: "botless", Seats: 2, Options: engine.Options{"turns": "30"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := h.Join(ident("bob"), ann.View().Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bob.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	v := waitView(t, ann, "the game to start", func(v TableView) bool { return v.Phase == Playing })
+	if !v.NoBot || !bob.View().NoBot {
+		t.Fatal("the view of a game without bots does not say no bot takes a seat over")
+	}
+	bob.Leave()
+	select {
+	case <-ann.Done():
+	case <-time.After(20 * time.Second):
+		t.Fatal("the game went on after bob's grace ran out with no bot to take his seat")
+	}
+	if r := ann.Reason(); !strings.Contains(r, "abandoned") || !strings.Contains(r, "not recorded") {
+		t.Fatalf("ann is told %q; want that the game was abandoned and not recorded", r)
+	}
+	if !store.wasAbandoned(v.GameID) {
+		t.Fatal("the game was not abandoned")
+	}
+
+	other, _ := startTwo(t, h, nil) // a game with bots, the table created without
+	if other.View().NoBot {
+		t.Fatal("a table of a game with bots says no bot takes a seat over")
 	}
 }

@@ -253,6 +253,10 @@ type TableView struct {
 	// Grace is how long a player's seat is held when they leave or drop
 	// out of a game in play, before a bot plays it (Config.Grace).
 	Grace time.Duration
+	// NoBot says no bot can take over a seat at this table (the game has
+	// none): a person who stays away past Grace ends the game for
+	// everyone, abandoned and not recorded, as when nobody is left.
+	NoBot bool
 	// Unsaved says why the finished game is not in the records yet (the
 	// records database is down; it is kept here and saved when it is
 	// back); empty once it is stored.

@@ -216,13 +216,13 @@ func (t *table) graceOver(i int) {
 		return
 	}
 	if t.botLevel == "" {
-		t.abandon(fmt.Sprintf("%s left and no bot can take the seat, so the game was abandoned.", s.id.Handle))
+		t.abandon(fmt.Sprintf("%s left and no bot can take the seat, so the game was abandoned; it is not recorded.", s.id.Handle))
 		return
 	}
 	bot, err := t.game.NewBot(engine.Seat(i), t.botLevel, t.botSeed(i))
 	if err != nil {
 		t.log.Error("new bot for a replaced seat", "code", t.code, "game_id", t.gameID, "seat", i, "err", err)
-		t.abandon(fmt.Sprintf("%s left and no bot could take the seat, so the game was abandoned.", s.id.Handle))
+		t.abandon(fmt.Sprintf("%s left and no bot could take the seat, so the game was abandoned; it is not recorded.", s.id.Handle))
 		return
 	}
 	s.ctl, s.replaced, s.ready = bot, true, false

@@ -217,11 +217,14 @@ func TestEndScreenShowsRatingChanges(t *testing.T) {
 // askToLeave opens a game of players three turns in, seen by seat 0 with a
 // 90 s grace, presses esc, and returns the app and its screen as one line
 // of words.
-func askToLeave(t *testing.T, players []engine.Player, rated bool) (*app, string) {
+func askToLeave(t *testing.T, players []engine.Player, rated bool, change ...func(*lobby.TableView)) (*app, string) {
 	t.Helper()
 	views := traceGame(t, players, 3, 3, -1, -1, engine.SeatViewer(0))
 	v := views[len(views)-1]
 	v.Rated, v.Grace = rated, 90*time.Second
+	for _, f := range change {
+		f(&v)
+	}
 	conn := newFakeConn(v)
 	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
 	run(t, m, send(m, tableOpenedMsg{conn: conn}))
@@ -261,6 +264,32 @@ func TestLeavingLastPersonSaysAbandoned(t *testing.T) {
 			strings.Contains(out, "within 90 seconds")
 		if !strings.Contains(out, "y/n") || last != bot || bot == strings.Contains(out, "a bot plays it") {
 			t.Errorf("bo a bot %v: the leave question:\n%s", bot, screenText(m))
+		}
+		checkFits(t, m, 80, 24)
+	}
+}
+
+// TestLeavingABotlessGameSaysAbandoned: at a table no bot can take a seat
+// at (lobby: TestNoBotSeatLeftAbandonsTheGame), the leave question says the
+// game ends for everyone, abandoned and not recorded, if the player stays
+// away past the grace (it said "a bot plays it"), and a rated game's
+// question does not promise a loss that will not be recorded; so does the
+// quit question.
+func TestLeavingABotlessGameSaysAbandoned(t *testing.T) {
+	players := []engine.Player{{Name: "mara"}, {Name: "bo"}}
+	for _, rated := range []bool{true, false} {
+		noBot := func(v *lobby.TableView) { v.NoBot = true }
+		m, out := askToLeave(t, players, rated, noBot)
+		if !strings.Contains(out, "y/n") || !strings.Contains(out, "held for 90 seconds") ||
+			!strings.Contains(out, "no bot can take it") || !strings.Contains(out, "ends for everyone, abandoned and not recorded") ||
+			strings.Contains(out, "a bot plays it") || strings.Contains(out, "counts as a loss") {
+			t.Errorf("rated %v: the leave question:\n%s", rated, screenText(m))
+		}
+		checkFits(t, m, 80, 24)
+		press(t, m, "n", "q")
+		if q := strings.Join(strings.Fields(screenText(m)), " "); !strings.Contains(q, "Leave the game and quit?") ||
+			!strings.Contains(q, "ends for everyone") || strings.Contains(q, "a bot plays it") {
+			t.Errorf("rated %v: the quit question:\n%s", rated, screenText(m))
 		}
 		checkFits(t, m, 80, 24)
 	}

@@ -199,6 +199,28 @@ func (s *tableScreen) lastPerson() bool {
 	return s.seated()
 }
 
+// leaveOutcome says what becomes of the game if the player leaves it now
+// and does not come back: exactly what the lobby will do when the seat's
+// grace runs out (lobby: graceOver), and how long that is.
+func (s *tableScreen) leaveOutcome() string {
+	held := heldFor(s.view.Grace)
+	switch {
+	case s.lastPerson():
+		// Nobody is connected to play on: the game is given up, nothing is
+		// recorded, no rating moves.
+		return "You are the last person playing: unless you or another player come back within " +
+			held + ", the game is abandoned and not recorded."
+	case s.view.NoBot:
+		// This game has no bots to take the seat: it ends for everyone.
+		return "Your seat is held for " + held + "; if you do not come back by then, no bot can take it, " +
+			"so the game ends for everyone, abandoned and not recorded."
+	case s.view.Rated:
+		return "Your seat is held for " + held + "; if you do not come back by then, a bot plays it and the game counts as a loss."
+	default:
+		return "Your seat is held for " + held + "; if you do not come back by then, a bot plays it."
+	}
+}
+
 func (s *tableScreen) quitNeedsConfirm() bool {
 	return s.ended == "" && s.seated() && s.view.Phase == lobby.Playing
 }
@@ -533,21 +555,11 @@ func (s *tableScreen) drawStrip(a *app, w int) []string {
 	case s.ended != "":
 		say(paint.notice, s.ended+" Press esc to go home.")
 	case s.confirmLeave:
-		// Say how long the seat is held and what happens then: "a little
-		// while" left players guessing.
-		held := heldFor(s.view.Grace)
-		switch {
-		case s.lastPerson():
-			// The lobby gives a game nobody is connected to up when the
-			// grace runs out (lobby: graceOver → abandon): no bot plays on,
-			// nothing is recorded, no rating moves.
-			say(paint.strong, "Leave this game? You are the last person playing: unless you or another player come back within "+
-				held+", the game is abandoned and not recorded. y/n")
-		case s.view.Rated:
-			say(paint.strong, "Leave this rated game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it and the game counts as a loss. y/n")
-		default:
-			say(paint.strong, "Leave this game? Your seat is held for "+held+"; if you do not come back by then, a bot plays it. y/n")
+		q := "Leave this game? "
+		if s.view.Rated && !s.lastPerson() && !s.view.NoBot {
+			q = "Leave this rated game? "
 		}
+		say(paint.strong, q+s.leaveOutcome()+" y/n")
 	case s.err != "":
 		say(paint.errText, "! "+s.err)
 	case s.view.Phase == lobby.Finished && s.view.Result != nil:

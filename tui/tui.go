@@ -628,7 +628,7 @@ func (a *app) render() string {
 		keyLines = a.keyBarLines([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
 		body = lipgloss.Place(w, h-3-len(keyLines), lipgloss.Center, lipgloss.Center,
 			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
-				strings.Join(widget.Wrap("Your seat is kept for "+a.seatHeldFor()+"; reconnect with the same key to resume.", w-4), "\n"))
+				strings.Join(widget.Wrap(a.quitOutcome(), w-4), "\n"))
 	case a.showHelp:
 		keyLines = a.keyBarLines([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
 		body = a.fullHelp(s, w, h-3-len(keyLines))
@@ -736,13 +736,13 @@ func withHelp(b key.Binding, k, desc string) key.Binding {
 	return b
 }
 
-// seatHeldFor says how long the seat of the table on top is held for a
-// player who leaves it ("1 minute"; "a little while" when not known).
-func (a *app) seatHeldFor() string {
+// quitOutcome says, for the quit question, what becomes of the game on top
+// if the player does not come back (tableScreen.leaveOutcome), and how.
+func (a *app) quitOutcome() string {
 	if t, ok := a.top().(*tableScreen); ok {
-		return heldFor(t.view.Grace)
+		return t.leaveOutcome() + " Reconnect with the same key to resume."
 	}
-	return heldFor(0)
+	return "Your seat is held for " + heldFor(0) + "; reconnect with the same key to resume."
 }
 
 // heldFor says grace as the time a seat is held: "1 minute", or "a little

@@ -207,8 +207,11 @@ func TestQuitDuringGameAsksFirst(t *testing.T) {
 	if !strings.Contains(screenText(m), "Leave the game and quit?") {
 		t.Fatalf("no confirmation:\n%s", screenText(m))
 	}
-	if !strings.Contains(strings.Join(strings.Fields(screenText(m)), " "), "Your seat is kept for 2 minutes") {
-		t.Errorf("the question does not say how long the seat is kept:\n%s", screenText(m))
+	// The others are bots: it says how long the seat is held and what the
+	// lobby does then (TestLeavingLastPersonSaysAbandoned), as esc does.
+	if q := strings.Join(strings.Fields(screenText(m)), " "); !strings.Contains(q, "within 2 minutes") ||
+		!strings.Contains(q, "abandoned and not recorded") || !strings.Contains(q, "Reconnect with the same key") {
+		t.Errorf("the question does not say how long the seat is kept and what then:\n%s", screenText(m))
 	}
 	press(t, m, "n")
 	if conn.left || m.confirmQuit {

@@ -265,3 +265,57 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 	rp := openTerm(t, c, "replay", termW, termH, "replay "+id[1])
 	rp.waitFor("REPLAY")
 }
+
+// TestLeaveQuestionSaysWhatHappensOverSSH: the question esc asks in a game
+// says what the lobby will really do if the player stays away: with another
+// person playing, a bot plays the seat once it has been held for the grace
+// time; as the last person among bots, the game is abandoned and not
+// recorded. A player whose seat a bot took is still its holder: signing in
+// again puts him back in it, the bot out.
+func TestLeaveQuestionSaysWhatHappensOverSSH(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t), "--grace", "2s")
+	annKey, bobKey := newKey(t), newKey(t)
+	ann := openTerm(t, dial(t, addr, withKey(annKey)), "ann", termW, termH, "")
+	register(ann, "ann")
+	code := createTable(ann)
+	bob := openTerm(t, dial(t, addr, withKey(bobKey)), "bob", termW, termH, "join "+code)
+	register(bob, "bob")
+	bob.waitFor("waiting for players", "bob", "ann")
+	bob.send("r")
+	ann.waitUntil("bob ready", func(s string) bool { return regexp.MustCompile(`bob\s+(✓ )?ready`).MatchString(s) })
+	ann.send("s")
+	waitGame(ann)
+	bobHand := seen.OwnHand(waitGame(bob))
+
+	asked := func(tm *term, what string, says ...string) {
+		t.Helper()
+		tm.waitUntil(what, func(s string) bool {
+			flat := strings.Join(strings.Fields(s), " ")
+			for _, w := range says {
+				if !strings.Contains(flat, w) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	ann.send(keyEsc)
+	asked(ann, "the leave question with bob playing", "Leave this game?", "held for 2 seconds", "a bot plays it. y/n")
+	ann.send("n")
+
+	bob.send("q")
+	asked(bob, "the quit question", "Leave the game and quit?", "held for 2 seconds", "a bot plays it")
+	bob.send("y")
+	asked(ann, "a bot in bob's seat", "bob left; a bot took the seat.")
+	ann.send(keyEsc)
+	asked(ann, "the leave question as the last person", "You are the last person playing",
+		"within 2 seconds", "abandoned and not recorded. y/n")
+	ann.send("n")
+
+	bob2 := openTerm(t, dial(t, addr, withKey(bobKey)), "bob2", termW, termH, "")
+	if got := seen.OwnHand(waitGame(bob2)); strings.Join(got, " ") != strings.Join(bobHand, " ") {
+		t.Fatalf("bob signing in again after a bot took his seat sees hand %v, want his own %v:\n%s", got, bobHand, bob2.screen())
+	}
+	ann.send(keyEsc)
+	asked(ann, "the leave question with bob back", "Leave this game?", "a bot plays it. y/n")
+}
