@@ -607,14 +607,15 @@ func (p *textPaints) chatLine(c lobby.ChatLine) string {
 
 func (s *tableScreen) waitingBody(a *app, w int) string {
 	v := s.view
+	paint := a.paints() // the waiting room is drawn again at every change of its seats
 	var b strings.Builder
 	vis := "private"
 	if v.Public {
 		vis = "public"
 	}
-	b.WriteString("\n  " + a.st.strong.Render(v.Game.Name) + " · " + vis + " table · code " + a.st.strong.Render(s.code) + "\n")
-	b.WriteString("  " + a.st.dim.Render("Share the code: friends choose Join with a code on the home screen,") + "\n")
-	b.WriteString("  " + a.st.dim.Render("or connect with: "+a.ssh+" join "+s.code) + "\n\n")
+	b.WriteString("\n  " + paint.strong.Render(v.Game.Name) + " · " + vis + " table · code " + paint.strong.Render(s.code) + "\n")
+	b.WriteString("  " + paint.dim.Render("Share the code: friends choose Join with a code on the home screen,") + "\n")
+	b.WriteString("  " + paint.dim.Render("or connect with: "+a.ssh+" join "+s.code) + "\n\n")
 	for i, seat := range v.Seats {
 		mark := "  "
 		if v.You.IsSeat(engine.Seat(i)) {
@@ -624,7 +625,7 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 		state := ""
 		switch {
 		case name == "":
-			name, state = a.st.dim.Render("— open —"), ""
+			name, state = paint.dim.Render("— open —"), ""
 		case seat.Bot:
 			state = "bot"
 			if seat.BotLevel != "" {
@@ -647,7 +648,7 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 		for _, o := range v.Game.Options {
 			opts = append(opts, o.Label+": "+v.Options[o.Key])
 		}
-		b.WriteString("\n  " + a.st.dim.Render(strings.Join(opts, " · ")) + "\n")
+		b.WriteString("\n  " + paint.dim.Render(strings.Join(opts, " · ")) + "\n")
 	}
 	b.WriteString("\n")
 	switch {

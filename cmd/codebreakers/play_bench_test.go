@@ -266,6 +266,8 @@ func BenchmarkTablesPlay(b *testing.B) {
 	// the games).
 	b.ReportMetric(float64(counts.asks.Load()-asks0)/float64(b.N), "asks/move")
 	b.ReportMetric(float64(counts.games.Load()-games0)/float64(b.N), "games/move")
-	// Frames the sessions drew per move (a table has three or four).
+	// Frames the sessions drew per move (a table has three or four
+	// sessions); a frame a session kept because nothing on its screen
+	// changed, such as after the enter that asks, is not drawn.
 	b.ReportMetric(float64(counts.frames.Load()-frames0)/float64(b.N), "frames/move")
 }
