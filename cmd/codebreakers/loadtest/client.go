@@ -237,7 +237,10 @@ func (c *client) screenText() string {
 func (c *client) appendRow(b []byte, y int) []byte {
 	start := len(b)
 	for x := range c.emu.Width() {
-		if cell := c.emu.CellAt(x, y); cell != nil && !cell.IsZero() {
+		// uv.Line.String skips zero cells and writes every other cell's
+		// content; a zero cell's content is empty, so appending every
+		// content reads the same without comparing whole cells.
+		if cell := c.emu.CellAt(x, y); cell != nil {
 			b = append(b, cell.Content...)
 		}
 	}
