@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/codebreakers/codebreakers/engine"
 )
 
@@ -233,4 +235,63 @@ func busyFile(b *testing.B, db *DB, live, finished, moves int) {
 		})
 	}
 	wg.Wait()
+}
+
+// BenchmarkOpenFreelist weighs bbolt's NoFreelistSync, which spares every
+// commit writing the free-page list, by its price: without a stored list,
+// every Open walks every page of the file to rebuild it. The file is the
+// one BenchmarkCheckFile checks (20,000 finished 60-move games); "synced"
+// opens it with its list stored (how this package writes), "rebuilt" with
+// none.
+func BenchmarkOpenFreelist(b *testing.B) {
+	db, path := openTemp(b)
+	const games, batch = 20000, 200
+	for i := 0; i < games; i += batch {
+		var wg sync.WaitGroup
+		for j := range batch {
+			wg.Go(func() {
+				g := finishedSample(fmt.Sprintf("G%07d", i+j), 60)
+				g.Seats[0].AccountID = fmt.Sprintf("SHA256:acct%05d", (i+j)%5000)
+				if err := db.FinishGame(g); err != nil {
+					b.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if err := db.Close(); err != nil {
+		b.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, noSync := range []bool{false, true} {
+		name := map[bool]string{false: "synced", true: "rebuilt"}[noSync]
+		b.Run(name, func(b *testing.B) {
+			opt := &bolt.Options{NoFreelistSync: noSync}
+			if noSync { // drop the stored list once, as a NoFreelistSync commit does
+				bdb, err := bolt.Open(path, 0o600, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := bdb.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte(bucketMeta)).Put([]byte("x"), nil) }); err != nil {
+					b.Fatal(err)
+				}
+				if err := bdb.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				bdb, err := bolt.Open(path, 0o600, opt)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := bdb.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(info.Size())/1e6, "MB")
+		})
+	}
 }
