@@ -185,9 +185,34 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 			s.phase != Finished,
 	}
 	omni := viewer.Kind == engine.ViewerOmniscient
-	for i := range s.asked {
-		v.Asked = append(v.Asked, s.asked[i].clone())
+	// The questions' answers and the seats' notes each go in one array
+	// made at its size (a view is built for every seat and spectator after
+	// every move; appended one by one, they were most of its allocations).
+	// Each slice into them is capped at its own end, so appending to one
+	// never writes over the next.
+	answers, notesOf := 0, make([]int, s.n)
+	for _, a := range s.asked {
+		answers += len(a.Answers)
+		for _, ans := range a.Answers {
+			if int(ans.Seat) >= 0 && int(ans.Seat) < s.n {
+				notesOf[ans.Seat]++
+			}
+		}
 	}
+	if len(s.asked) > 0 {
+		v.Asked = make([]Asked, len(s.asked))
+		all := make([]Answer, 0, answers)
+		for i, a := range s.asked {
+			start := len(all)
+			all = append(all, a.Answers...)
+			v.Asked[i] = a
+			v.Asked[i].Answers = nil
+			if a.Answers != nil {
+				v.Asked[i].Answers = all[start:len(all):len(all)]
+			}
+		}
+	}
+	notes := make([]Note, 0, answers)
 	v.Seats = make([]SeatView, s.n)
 	for i := range s.n {
 		seat := engine.Seat(i)
@@ -201,15 +226,19 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 		if omni || viewer.IsSeat(seat) {
 			sv.Hand = tilesOf(s.hands[i])
 		}
-		for _, a := range s.asked {
-			for _, ans := range a.Answers {
-				if ans.Seat == seat {
-					sv.Notes = append(sv.Notes, Note{
-						Turn: a.Turn, Card: a.Card, Number: a.Number,
-						Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
-					})
+		if notesOf[i] > 0 {
+			start := len(notes)
+			for _, a := range s.asked {
+				for _, ans := range a.Answers {
+					if ans.Seat == seat {
+						notes = append(notes, Note{
+							Turn: a.Turn, Card: a.Card, Number: a.Number,
+							Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
+						})
+					}
 				}
 			}
+			sv.Notes = notes[start:len(notes):len(notes)]
 		}
 		for _, g := range s.guesses[i] {
 			out := GuessOutcome{Turn: g.turn, Right: g.right}
