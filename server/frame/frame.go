@@ -248,20 +248,27 @@ func (r *Renderer) draw() {
 		r.buf.WriteString(ansi.HideCursor) // no flicker while lines change
 	}
 
-	lines := strings.Split(v.Content, "\n")
-	if len(lines) > r.height {
-		lines = lines[:r.height]
-	}
-	for i := range max(len(lines), len(r.lines)) {
+	// The content's lines (at most the screen's height) are walked in
+	// place and compared with the ones on screen, which r.lines is made
+	// of as it goes: no slice of lines is made per frame.
+	n := 0
+	for rest, more := v.Content, true; more && n < r.height; n++ {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
 		switch {
-		case i >= len(lines):
-			r.buf.WriteString(ansi.CursorPosition(1, i+1) + ansi.EraseEntireLine)
-		case i < len(r.lines) && r.lines[i] == lines[i]:
-		default:
-			r.writeLine(i, lines[i])
+		case n >= len(r.lines):
+			r.writeLine(n, line)
+			r.lines = append(r.lines, line)
+		case r.lines[n] != line:
+			r.writeLine(n, line)
+			r.lines[n] = line
 		}
 	}
-	r.lines = append(r.lines[:0], lines...)
+	for i := n; i < len(r.lines); i++ {
+		r.buf.WriteString(ansi.CursorPosition(1, i+1) + ansi.EraseEntireLine)
+	}
+	clear(r.lines[n:]) // no old frame kept alive by lines past the end
+	r.lines = r.lines[:n]
 	r.content = v.Content
 
 	r.cursor = v.Cursor
