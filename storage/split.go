@@ -18,6 +18,9 @@ type Shared interface {
 	// already stored under it) fails with an error matching ErrGameExists.
 	ReserveGameID(id string) error
 	Ping() error
+	// WriteHealth is nil unless the database's recent writes are failing
+	// (DB.WriteHealth is the node file's).
+	WriteHealth() error
 	Close() error
 }
 
@@ -94,6 +97,19 @@ func (s *Split) FinishGame(g FinishedGame) error {
 // Ping checks both the node's file and the shared database.
 func (s *Split) Ping() error {
 	return errors.Join(s.live.Ping(), s.Shared.Ping())
+}
+
+// WriteHealth reports failing writes to the node's file or the shared
+// database: nil while both take writes, else each failure, one line.
+func (s *Split) WriteHealth() error {
+	live, shared := s.live.WriteHealth(), s.Shared.WriteHealth()
+	switch {
+	case live == nil:
+		return shared
+	case shared == nil:
+		return live
+	}
+	return fmt.Errorf("%w; %w", live, shared)
 }
 
 // Close closes the shared database and the node's file.

@@ -197,17 +197,29 @@ func (p *ops) serve(ln net.Listener, h http.Handler) {
 // health is ready while the database answers reads and takes writes and no
 // shutdown has begun, so a load balancer stops sending players before the
 // server stops, and to a server whose disk is full or read-only (every
-// move would be refused) until writes succeed again.
+// move would be refused) until writes succeed again. On a cluster node
+// the shared database counts too: while it refuses writes, no new game
+// can start and no sign-in or finished game is stored.
 func (p *ops) health(in *instance) metrics.HealthCheck {
 	return func(ctx context.Context) error {
 		if p.draining.Load() {
 			return errors.New("draining: shutting down, or told to drain (codebreakers drain); new players belong on other nodes")
 		}
-		if err := in.db.Ping(); err != nil {
+		var st healthStore = in.db
+		if s, ok := in.store.(healthStore); ok {
+			st = s // the node's file and the shared database (storage.Split)
+		}
+		if err := st.Ping(); err != nil {
 			return err
 		}
-		return in.db.WriteHealth()
+		return st.WriteHealth()
 	}
+}
+
+// healthStore is what /healthz asks of the store.
+type healthStore interface {
+	Ping() error
+	WriteHealth() error
 }
 
 // drain marks the instance unhealthy: shutdown has begun.

@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -171,7 +172,9 @@ func (m *Metrics) Handler(health HealthCheck) http.Handler {
 			defer cancel()
 			if err := health(ctx); err != nil {
 				w.WriteHeader(http.StatusServiceUnavailable)
-				fmt.Fprintf(w, "unhealthy: %v\n", err)
+				// One line, whatever the error's text holds (a joined error
+				// or a database's message may span several).
+				fmt.Fprintf(w, "unhealthy: %s\n", strings.Join(strings.Fields(err.Error()), " "))
 				return
 			}
 		}

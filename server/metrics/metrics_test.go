@@ -106,6 +106,13 @@ func TestHealthEndpoint(t *testing.T) {
 	if code != http.StatusServiceUnavailable || !strings.Contains(body, "database closed") {
 		t.Fatalf("unhealthy: %d %q", code, body)
 	}
+	// The reason is one line, even from an error whose text spans several.
+	joined := errors.Join(errors.New("writes to a.db failing"), errors.New("writes to the shared database failing"))
+	failing.Store(&joined)
+	code, body = get(t, srv.URL+"/healthz")
+	if code != http.StatusServiceUnavailable || body != "unhealthy: writes to a.db failing writes to the shared database failing\n" {
+		t.Fatalf("unhealthy for two reasons: %d %q, want them on one line", code, body)
+	}
 	if code, _ := get(t, srv.URL+"/nothing"); code != http.StatusNotFound {
 		t.Fatalf("unknown path: status %d", code)
 	}

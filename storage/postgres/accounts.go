@@ -59,6 +59,7 @@ func (db *DB) ClaimHandle(id, handle string) (storage.Account, error) {
 			ON CONFLICT (id) DO UPDATE SET handle = excluded.handle, last_seen = excluded.last_seen
 			RETURNING created`, id, handle, at).Scan(&acct.Created)
 	})
+	db.noteWrite(err)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" { // unique_violation: claimed meanwhile
 		return storage.Account{}, fmt.Errorf("claim handle %q: %w", handle, storage.ErrHandleTaken)
@@ -78,6 +79,7 @@ func (db *DB) Touch(id string) error {
 	ctx, cancel := db.ctx()
 	defer cancel()
 	tag, err := db.pool.Exec(ctx, `UPDATE accounts SET last_seen = $2 WHERE id = $1`, id, now())
+	db.noteWrite(err)
 	if err != nil {
 		return fmt.Errorf("touch account %q: %w", id, classify(err))
 	}
@@ -111,6 +113,7 @@ func (db *DB) ReserveGameID(id string) error {
 	ctx, cancel := db.ctx()
 	defer cancel()
 	tag, err := db.pool.Exec(ctx, `INSERT INTO game_ids (id) VALUES ($1) ON CONFLICT DO NOTHING`, id)
+	db.noteWrite(err)
 	if err != nil {
 		return fmt.Errorf("reserve game id %s: %w", id, classify(err))
 	}

@@ -47,6 +47,7 @@ type DB struct {
 	pool    *pgxpool.Pool
 	timeout time.Duration
 	log     *slog.Logger
+	health  writeHealth // how the writes of late ended (WriteHealth)
 }
 
 var _ storage.Shared = (*DB)(nil)

@@ -23,8 +23,10 @@ func (db *DB) SetPuzzle(p storage.Puzzle) (storage.Puzzle, error) {
 	}
 	ctx, cancel := db.ctx()
 	defer cancel()
-	if _, err := db.pool.Exec(ctx, `INSERT INTO puzzles (day, game, puzzle) VALUES ($1, $2, $3)
-		ON CONFLICT (day, game) DO NOTHING`, p.Date, p.Game, raw); err != nil {
+	_, err = db.pool.Exec(ctx, `INSERT INTO puzzles (day, game, puzzle) VALUES ($1, $2, $3)
+		ON CONFLICT (day, game) DO NOTHING`, p.Date, p.Game, raw)
+	db.noteWrite(err)
+	if err != nil {
 		return storage.Puzzle{}, fmt.Errorf("set puzzle: %w", classify(err))
 	}
 	return db.PuzzleOf(p.Date, p.Game)
@@ -105,6 +107,7 @@ func (db *DB) TryPuzzle(date, game, account string, choice int, at time.Time) (s
 			ON CONFLICT (account, game) DO UPDATE SET streak = excluded.streak`, account, game, streakRaw)
 		return err
 	})
+	db.noteWrite(err)
 	if err != nil {
 		if errors.Is(err, storage.ErrAlreadyTried) || errors.Is(err, storage.ErrNotFound) {
 			return storage.PuzzleTry{}, storage.Streak{}, err

@@ -40,6 +40,7 @@ func (db *DB) FinishGame(g storage.FinishedGame) error {
 	ctx, cancel := db.ctx()
 	defer cancel()
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error { return finishIn(ctx, tx, g) })
+	db.noteWrite(err)
 	if err != nil {
 		if errors.Is(err, storage.ErrGameExists) {
 			return err
@@ -510,6 +511,7 @@ func (db *DB) SaveAnalysis(id string, rep analysis.Report) error {
 	defer cancel()
 	tag, err := db.pool.Exec(ctx, `INSERT INTO analyses (game_id, report) SELECT id, $2 FROM games WHERE id = $1
 		ON CONFLICT (game_id) DO UPDATE SET report = excluded.report`, id, raw)
+	db.noteWrite(err)
 	if err != nil {
 		return fmt.Errorf("save analysis %s: %w", id, classify(err))
 	}
