@@ -572,13 +572,15 @@ func waitTurn(ctx context.Context, cfg Config, tb *table) (*client, bool, error)
 // guess. The final key of the move is timed until every screen at the
 // table shows the next turn (or the end).
 func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *samples, split *latencySplit) error {
-	screen := p.screen()
-	turn, ok := seen.Turn(screen)
+	// The turn is in the title bar; the whole board is read only to guess
+	// (the player's own hand), not for every question.
+	title := p.title()
+	turn, ok := seen.Turn(title)
 	if !ok {
-		return fmt.Errorf("no turn number in %q", seen.Title(screen))
+		return fmt.Errorf("no turn number in %q", title)
 	}
 	if tb.asks[p] >= cfg.AsksBeforeGuess {
-		hand := seen.OwnHand(screen)
+		hand := seen.OwnHand(p.screen())
 		if hand == nil {
 			return errors.New("own hand not on the board")
 		}
