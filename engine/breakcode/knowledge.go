@@ -779,11 +779,28 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 		}
 		counts[i] = make([]uint32, len(c)*len(c))
 	}
+	// Each set's numbered answers to all the questions, side by side, and
+	// where each set is in its list: a deal then reads two short rows
+	// instead of two rows of the answer table and an index per question.
+	nq := len(vs)
+	dense := func(list []uint32) (rows []uint8, at []int32) {
+		rows = dirtyU8(k.buf, len(list)*nq) // every entry written
+		at = dirtyI32(k.buf, int(k.full)+1) // read only at members of list
+		for j, m := range list {
+			at[m] = int32(j * nq)
+			ans := &k.table.answers[k.handID[m]]
+			for i, v := range vs {
+				rows[j*nq+i] = index[i][ans[v]]
+			}
+		}
+		return rows, at
+	}
+	rowsA, atA := dense(k.ok[0])
+	rowsB, atB := dense(k.ok[1])
 	k.forJoint3(func(a, bb uint32) {
-		ansA := &k.table.answers[k.handID[a]]
-		ansB := &k.table.answers[k.handID[bb]]
-		for i, v := range vs {
-			counts[i][int(index[i][ansA[v]])*len(codes[i])+int(index[i][ansB[v]])]++
+		ra, rb := rowsA[atA[a]:atA[a]+int32(nq)], rowsB[atB[bb]:atB[bb]+int32(nq)]
+		for i := range nq {
+			counts[i][int(ra[i])*len(codes[i])+int(rb[i])]++
 		}
 	})
 	hist := make([][]float64, len(vs))
