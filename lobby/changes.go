@@ -124,15 +124,22 @@ func (h *Hub) HeldSeat(account string) (TableSummary, bool) {
 }
 
 // HeldSeats lists every table where account holds a seat in a game that is
-// waiting or in play, the most recently taken first (HeldSeat's table).
+// waiting or in play, the most recently taken first (HeldSeat's table),
+// each saying whether a bot plays the seat now (BotPlays).
 func (h *Hub) HeldSeats(account string) []TableSummary {
 	h.mu.Lock()
 	ts := slices.Clone(h.held[account])
+	bots := make([]bool, len(ts))
+	for i, t := range ts {
+		_, bots[i] = h.botPlays[heldSeat{account, t}]
+	}
 	h.mu.Unlock()
 	var out []TableSummary
-	for _, t := range slices.Backward(ts) {
+	for i, t := range slices.Backward(ts) {
 		if s := t.summary.Load(); s != nil && (s.Phase == Waiting || s.Phase == Playing) {
-			out = append(out, *s)
+			sum := *s
+			sum.BotPlays = bots[i]
+			out = append(out, sum)
 		}
 	}
 	return out

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/codebreakers/codebreakers/engine"
 )
 
 // closedSoon reports whether ch closes within a generous bound (a ceiling
@@ -292,5 +294,45 @@ func TestHeldSeatsListsEveryTable(t *testing.T) {
 	}
 	if c, ok := h.Resume(ann); !ok || c.View().Code != older {
 		t.Fatalf("Resume after leaving the newer table: %v; want a way back to %s", ok, older)
+	}
+}
+
+// TestHeldSeatsSayWhenABotPlays: when a bot takes a seat whose player
+// stayed away past the grace, the lobby's change notice goes out (home
+// learns it without polling) and HeldSeats, still listing the seat, says a
+// bot plays it; taking the seat back is a change too, and the bot is gone
+// from it.
+func TestHeldSeatsSayWhenABotPlays(t *testing.T) {
+	h := testHub(t, newMemStore(), func(c *Config) { c.Grace = 10 * time.Millisecond })
+	ann, bob := startTwo(t, h, engine.Options{"turns": "30"})
+	botPlays := func(who string) bool {
+		t.Helper()
+		held := h.HeldSeats(ident(who).Account)
+		if len(held) != 1 || held[0].Code != ann.View().Code {
+			t.Fatalf("HeldSeats(%s) = %+v; want table %s", who, held, ann.View().Code)
+		}
+		return held[0].BotPlays
+	}
+	if botPlays("bob") {
+		t.Fatal("HeldSeats says a bot plays bob's seat while he plays it")
+	}
+	changed := h.Changed()
+	bob.Leave()
+	waitView(t, ann, "a bot in bob's seat", func(v TableView) bool { return v.Seats[1].Replaced })
+	if !isClosed(changed) {
+		t.Fatal("no change notice when a bot took bob's seat")
+	}
+	if !botPlays("bob") || botPlays("ann") {
+		t.Fatal("HeldSeats does not say a bot plays bob's seat (and only his)")
+	}
+	changed = h.Changed()
+	if _, ok := h.Resume(ident("bob")); !ok {
+		t.Fatal("bob cannot take his seat back")
+	}
+	if !isClosed(changed) {
+		t.Fatal("no change notice when bob took his seat back from the bot")
+	}
+	if botPlays("bob") {
+		t.Fatal("HeldSeats still says a bot plays bob's seat after he took it back")
 	}
 }

@@ -47,7 +47,10 @@ type Hub struct {
 	// held is every table where an account holds a seat, oldest first: a
 	// player may sit at more than one (a game left in its grace period and a
 	// new one), and home offers a way back to each.
-	held     map[string][]*table
+	held map[string][]*table
+	// botPlays holds each held seat a bot plays now, its person away past
+	// the grace (HeldSeats says so; the seat stays the person's).
+	botPlays map[heldSeat]struct{}
 	failures *keyedLimit // recent wrong codes per account, connection and address
 	dir      Directory   // the cluster's directory; nil on a single node
 
@@ -75,6 +78,8 @@ func NewHub(cfg Config) (*Hub, error) {
 		tables: make(map[string]*table),
 		seats:  make(map[string]*table),
 		held:   make(map[string][]*table),
+
+		botPlays: make(map[heldSeat]struct{}),
 		failures: newKeyedLimit(
 			rate{Max: cfg.JoinFailuresPerMinute, Span: time.Minute},
 			rate{Max: cfg.JoinFailuresPerHour, Span: time.Hour}),
@@ -437,6 +442,7 @@ func (h *Hub) removeTable(t *table) {
 		} else {
 			h.held[acct] = ts
 		}
+		delete(h.botPlays, heldSeat{acct, t})
 	}
 	h.changes.signal()
 	if h.dir != nil {
@@ -447,7 +453,9 @@ func (h *Hub) removeTable(t *table) {
 // setSeat records that account holds a seat at t.
 func (h *Hub) setSeat(account string, t *table) {
 	h.mu.Lock()
-	changed := h.seats[account] != t
+	_, fromBot := h.botPlays[heldSeat{account, t}]
+	delete(h.botPlays, heldSeat{account, t})
+	changed := h.seats[account] != t || fromBot
 	h.seats[account] = t
 	ts := slices.DeleteFunc(h.held[account], func(o *table) bool { return o == t })
 	h.held[account] = append(ts, t)
@@ -461,11 +469,32 @@ func (h *Hub) setSeat(account string, t *table) {
 	}
 }
 
+// heldSeat is one account's seat at one table.
+type heldSeat struct {
+	account string
+	t       *table
+}
+
+// botTookSeat records that a bot plays account's seat at t now, and wakes
+// home screens (in groups, see changes) so the way back says so.
+func (h *Hub) botTookSeat(account string, t *table) {
+	h.mu.Lock()
+	_, had := h.botPlays[heldSeat{account, t}]
+	if slices.Contains(h.held[account], t) {
+		h.botPlays[heldSeat{account, t}] = struct{}{}
+	}
+	h.mu.Unlock()
+	if !had {
+		h.changes.signal()
+	}
+}
+
 // dropSeat forgets account's seat at t (a newer seat elsewhere is kept).
 func (h *Hub) dropSeat(account string, t *table) {
 	h.mu.Lock()
 	ts := h.held[account]
 	held := slices.Contains(ts, t)
+	delete(h.botPlays, heldSeat{account, t})
 	if ts = slices.DeleteFunc(ts, func(o *table) bool { return o == t }); len(ts) == 0 {
 		delete(h.held, account)
 	} else {

@@ -224,6 +224,11 @@ type TableSummary struct {
 	// Node is the cluster node holding the table; empty for this node's
 	// own tables (and on a single node).
 	Node string `json:",omitempty"`
+	// BotPlays is set by HeldSeats alone, for the account asking: a bot
+	// plays its seat now (it stayed away past the grace). The seat is
+	// still the account's: taking it back puts the person in again. It
+	// never leaves this node.
+	BotPlays bool `json:"-"`
 }
 
 // TableView is one viewer's immutable snapshot of a table. Everything in it

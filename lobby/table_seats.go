@@ -226,6 +226,7 @@ func (t *table) graceOver(i int) {
 		return
 	}
 	s.ctl, s.replaced, s.ready = bot, true, false
+	t.hub.botTookSeat(s.id.Account, t)
 	t.tell(fmt.Sprintf("%s left; a bot took the seat.", s.id.Handle))
 	t.dirty = true
 	t.runBots()

@@ -145,7 +145,13 @@ func (s *homeScreen) rows(a *app) []menuItem {
 	}
 	rows := make([]menuItem, 0, heldRows+len(items))
 	for i, t := range held[:min(len(held), heldRows)] {
-		where := fixed(fmt.Sprintf("%s · table %s · %s", t.GameName, t.Code, t.Phase))
+		at := fmt.Sprintf("%s · table %s · %s", t.GameName, t.Code, t.Phase)
+		if t.BotPlays {
+			// Away past the grace: a bot plays on, and going back takes
+			// the seat from it.
+			at += " · a bot plays your seat till you are back"
+		}
+		where := fixed(at)
 		if i == 0 {
 			rows = append(rows, menuItem{"Back to your game", where, resumeGame})
 			continue

@@ -211,3 +211,25 @@ func TestHomeOffersEverySeatHeld(t *testing.T) {
 		t.Fatalf("Your other seat opened %T", m.top())
 	}
 }
+
+// TestHomeSaysABotPlaysTheSeat: a seat a bot plays since its player stayed
+// away past the grace is still theirs (lobby: TestHeldSeatsSayWhenABotPlays),
+// so home still offers the way back to it, saying a bot plays it meanwhile;
+// a seat without one does not say so.
+func TestHomeSaysABotPlaysTheSeat(t *testing.T) {
+	st := dealt(t, 2, 1)
+	conn := newFakeConn(tableView(st, engine.SeatViewer(0), nil, 1))
+	h := &fakeHub{conn: conn}
+	m := newTestApp(t, h, nil, 80, 24)
+	h.held = &lobby.TableSummary{Code: "KQ7-M4X", GameName: "Break the Code", Phase: lobby.Playing, BotPlays: true}
+	h.heldToo = []lobby.TableSummary{{Code: "ABC-DEF", GameName: "If Then", Phase: lobby.Playing}}
+	send(m, lobbyChangedMsg{})
+	s := strings.Join(strings.Fields(screenText(m)), " ")
+	if !strings.Contains(s, "Back to your game Break the Code · table KQ7-M4X · playing · a bot plays your seat till you are back") {
+		t.Fatalf("home does not say a bot plays the seat it offers a way back to:\n%s", screenText(m))
+	}
+	if strings.Count(s, "a bot plays your seat") != 1 {
+		t.Fatalf("home says a bot plays a seat it does not:\n%s", screenText(m))
+	}
+	checkFits(t, m, 80, 24)
+}

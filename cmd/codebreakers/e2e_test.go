@@ -271,7 +271,8 @@ func TestTwoPlayersBotAndSpectatorOverSSH(t *testing.T) {
 // person playing, a bot plays the seat once it has been held for the grace
 // time; as the last person among bots, the game is abandoned and not
 // recorded. A player whose seat a bot took is still its holder: signing in
-// again puts him back in it, the bot out.
+// again puts him back in it, the bot out, and home, when a bot takes it
+// while he is there, says so and takes him back.
 func TestLeaveQuestionSaysWhatHappensOverSSH(t *testing.T) {
 	_, addr := startInstance(t, dataDir(t), "--grace", "2s")
 	annKey, bobKey := newKey(t), newKey(t)
@@ -318,4 +319,16 @@ func TestLeaveQuestionSaysWhatHappensOverSSH(t *testing.T) {
 	}
 	ann.send(keyEsc)
 	asked(ann, "the leave question with bob back", "Leave this game?", "a bot plays it. y/n")
+	ann.send("n")
+
+	// Bob leaves for home; when his grace runs out a bot takes the seat,
+	// and home, told by the lobby, says so while still offering it back.
+	bob2.send(keyEsc)
+	asked(bob2, "bob's leave question", "Leave this game?", "y/n")
+	bob2.send("y")
+	asked(bob2, "home saying a bot plays bob's seat", "Back to your game", "a bot plays your seat till you are back")
+	bob2.send(keyEnter)
+	if got := seen.OwnHand(waitGame(bob2)); strings.Join(got, " ") != strings.Join(bobHand, " ") {
+		t.Fatalf("bob going back from home sees hand %v, want his own %v:\n%s", got, bobHand, bob2.screen())
+	}
 }
