@@ -334,9 +334,8 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 				return false
 			}
 		}
-		ans := &s.table.answers[id]
 		for _, h := range hs {
-			if h.variant < 0 || ans[h.variant] != h.code {
+			if h.variant < 0 || s.table.byVariant[h.variant][id] != h.code {
 				return false
 			}
 		}

@@ -128,9 +128,8 @@ func (k *knowledge) heard(notes []Note) []heardAnswer {
 
 // gives reports whether hand id gives every answer heard.
 func (k *knowledge) gives(id int32, heard []heardAnswer) bool {
-	ans := &k.table.answers[id]
 	for _, h := range heard {
-		if ans[h.v] != h.code {
+		if k.table.byVariant[h.v][id] != h.code {
 			return false
 		}
 	}

@@ -185,6 +185,11 @@ type handTable struct {
 	masks   []uint32          // canonical physical set of each hand
 	ids     map[uint32]int32  // canonical set → hand id
 	answers [][variants]uint8 // per hand id, per question variant
+	// byVariant[v][id] is answers[id][v]: one question's answers for every
+	// hand side by side (12 KB for hands of 5), for the filters that test
+	// thousands of hands against the answers heard. Read by hand, a
+	// hand's row is a fresh cache line each time.
+	byVariant [variants][]uint8
 	tiles   [][]Tile          // per hand id, in screen order
 	// byColex maps the colex rank of every physical set of the table's size
 	// (see colex) to its hand id: the same answer as ids, without hashing,
@@ -242,6 +247,12 @@ func buildHandTable(size int) *handTable {
 	for i := range h.binom {
 		for p := range tileCount {
 			h.binom[i][p] = int32(binom(p, i+1))
+		}
+	}
+	for v := range variants {
+		h.byVariant[v] = make([]uint8, len(h.answers))
+		for id, a := range h.answers {
+			h.byVariant[v][id] = a[v]
 		}
 	}
 	h.byColex = make([]int32, binom(tileCount, size))
