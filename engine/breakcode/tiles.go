@@ -190,7 +190,7 @@ type handTable struct {
 	// thousands of hands against the answers heard. Read by hand, a
 	// hand's row is a fresh cache line each time.
 	byVariant [variants][]uint8
-	tiles   [][]Tile          // per hand id, in screen order
+	tiles     [][]Tile // per hand id, in screen order
 	// byColex maps the colex rank of every physical set of the table's size
 	// (see colex) to its hand id: the same answer as ids, without hashing,
 	// for the loops that look up thousands of hands per view.
