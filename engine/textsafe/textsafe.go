@@ -69,7 +69,7 @@ func (t Text) Cut(w int) Text { return Text(Cut(string(t), w)) }
 func Cut(s string, w int) string {
 	// No character is wider than its bytes, so a string of at most w
 	// bytes fits without measuring (most handles and labels).
-	if w > 0 && len(s) > w && ansi.StringWidth(s) > w {
+	if w > 0 && len(s) > w && Width(s) > w {
 		return ansi.Truncate(s, w, "…")
 	}
 	return s

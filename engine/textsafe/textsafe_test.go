@@ -157,3 +157,24 @@ func TestCutSkipsMeasuringShortText(t *testing.T) {
 		}
 	}
 }
+
+// TestSimpleWidthMatchesAnsi: every rune SimpleWidth counts itself is as
+// wide as ansi.StringWidth says, alone and among others, and whatever it
+// counts it counts as ansi does.
+func TestSimpleWidthMatchesAnsi(t *testing.T) {
+	for r := rune(0); r < 0x10000; r++ {
+		if runeCells(r) == 0 {
+			continue
+		}
+		for _, s := range []string{string(r), "a" + string(r) + "b", string(r) + string(r), "\x1b[1m" + string(r) + "\x1b[m", "é" + string(r) + "李"} {
+			if got, want := Width(s), ansi.StringWidth(s); got != want {
+				t.Errorf("Width(%q) = %d, ansi says %d", s, got, want)
+			}
+		}
+	}
+	for _, s := range []string{"", "plain", "\x1b[38;2;1;2;3mx\x1b[m", "🙂", "e\u0301", "tab\t", "\x1b]0;t\x07", "李小龙 …"} {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, ansi says %d", s, got, want)
+		}
+	}
+}

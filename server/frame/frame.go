@@ -39,7 +39,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/codebreakers/codebreakers/tui/widget"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 )
 
 // Sequences the renderer writes. The screen is always the alternate one,
@@ -285,16 +285,16 @@ func (r *Renderer) draw() {
 // colours reduced to the profile, and the rest of the row erased.
 func (r *Renderer) writeLine(i int, line string) {
 	r.buf.WriteString(ansi.CursorPosition(1, i+1))
-	// widget.Width is ansi.StringWidth for a line, counting the common
+	// textsafe.Width is ansi.StringWidth, counting the common
 	// case (ASCII, styles' colour sequences, the board's glyphs) byte by
 	// byte instead of segmenting graphemes: measuring every changed line
 	// was most of this renderer's time.
-	w := widget.Width(line)
+	w := textsafe.Width(line)
 	if w > r.width {
 		// A wide character that does not fit is dropped whole, so the
 		// cut line may be a column short.
 		line = ansi.Truncate(line, r.width, "")
-		w = widget.Width(line)
+		w = textsafe.Width(line)
 	}
 	switch {
 	case r.opts.Profile == colorprofile.TrueColor || !strings.Contains(line, "\x1b"):

@@ -2,11 +2,11 @@ package widget
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
 
@@ -14,11 +14,11 @@ import (
 // measure the same few kinds of line on every frame, so the common case is
 // counted here byte by byte: printable ASCII, the CSI escapes styles emit,
 // the symbols the UI draws, and the letters most handles are written in
-// (see runeCells). Anything else (emoji, combining marks, other scripts,
+// (see textsafe.SimpleWidth). Anything else (emoji, combining marks, other scripts,
 // control characters, other escapes) goes to lipgloss.Width, which
 // segments graphemes.
 func Width(s string) int {
-	if w, ok := simpleWidth(s); ok {
+	if w, ok := textsafe.SimpleWidth(s); ok {
 		return w
 	}
 	return lipgloss.Width(s)
@@ -26,90 +26,12 @@ func Width(s string) int {
 
 // Truncate is ansi.Truncate(s, w, tail), which returns s itself when it
 // fits: that is checked here first, without segmenting graphemes when
-// simpleWidth can count s.
+// textsafe.SimpleWidth can count s.
 func Truncate(s string, w int, tail string) string {
-	if sw, ok := simpleWidth(s); ok && sw <= w {
+	if sw, ok := textsafe.SimpleWidth(s); ok && sw <= w {
 		return s
 	}
 	return ansi.Truncate(s, w, tail)
-}
-
-// simpleWidth counts the cells of a single-line s made only of printable
-// ASCII, CSI sequences and runes runeCells knows; ok is false for anything
-// else.
-func simpleWidth(s string) (w int, ok bool) {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c >= 0x20 && c < 0x7f:
-			w++
-			i++
-		case c == 0x1b:
-			n, ok := csiLen(s[i:])
-			if !ok {
-				return 0, false
-			}
-			i += n
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(s[i:])
-			n := runeCells(r)
-			if n == 0 {
-				return 0, false
-			}
-			w += n
-			i += size
-		default:
-			return 0, false // a control character: leave it to the parser
-		}
-	}
-	return w, true
-}
-
-// csiLen is the length of the CSI sequence (ESC [, digits, ';' and ':'
-// parameters, a final byte) that s starts with, which is what styles emit;
-// ok is false for anything else, such as other escapes, intermediate or
-// private bytes, or a sequence cut short.
-func csiLen(s string) (int, bool) {
-	if len(s) < 3 || s[1] != '[' {
-		return 0, false
-	}
-	for i := 2; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= '0' && c <= '9', c == ';', c == ':':
-		case c >= 0x40 && c <= 0x7e:
-			return i + 1, true
-		default:
-			return 0, false
-		}
-	}
-	return 0, false
-}
-
-// runeCells is the width of r when r is one of the runes simpleWidth
-// counts itself, and 0 for any other. Each of them is a grapheme on its own
-// (no segmentation rule joins it to a neighbour that is also counted here:
-// none is a combining mark, joiner, prepend, spacing mark, regional
-// indicator, Hangul jamo or control), so a string of them has the sum of
-// their widths. TestWidthMatchesLipgloss checks every one against
-// ansi.StringWidth.
-func runeCells(r rune) int {
-	switch {
-	case r >= 0xa0 && r <= 0x24f && r != 0xad: // Latin-1 and Latin Extended-A/B, not the soft hyphen
-		return 1
-	case r >= 0x391 && r <= 0x3c9 && r != 0x3a2: // Greek letters
-		return 1
-	case r >= 0x410 && r <= 0x44f: // Cyrillic letters
-		return 1
-	case r >= 0x4e00 && r <= 0x9fff: // CJK unified ideographs
-		return 2
-	}
-	switch r {
-	case '─', '│', '╭', '╮', '╰', '╯', '▸', '▶', '◂', '…', '·', '•', '✓', '✗', '›', '‹',
-		'→', '←', '↑', '↓', '—', '‘', '’', '“', '”':
-		return 1
-	}
-	return 0
 }
 
 // Painter renders text in one style and remembers what it drew, so the
