@@ -23,24 +23,30 @@ func BenchmarkAppendMove(b *testing.B) {
 			db, _ := openTemp(b)
 			ids := startGames(b, db, tables)
 			m := move(1, `{"guess":[3,1,4,1],"note":"a typical small action"}`)
-			var next atomic.Int64
-			var wg sync.WaitGroup
 			b.ResetTimer()
 			start := time.Now()
-			for _, id := range ids {
-				wg.Go(func() {
-					for i := 0; next.Add(1) <= int64(b.N); i++ {
-						if err := db.AppendMove(id, i, m); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
+			appendAll(b, db, ids, m)
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "moves/s")
 		})
 	}
+}
+
+// appendAll appends b.N moves m, one writer per game of ids, each game's
+// moves in order, and returns once all are durable.
+func appendAll(b *testing.B, db *DB, ids []string, m engine.Move) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() {
+			for i := 0; next.Add(1) <= int64(b.N); i++ {
+				if err := db.AppendMove(id, i, m); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // finishedSample is a finished game of the given number of moves.
@@ -92,11 +98,11 @@ func BenchmarkHistory(b *testing.B) {
 	}
 }
 
-// BenchmarkCheckFile measures the consistency check Open runs on an
-// existing file, on a database of 20,000 finished 60-move games with their
-// accounts (about the history of a busy year), and reports its speed in
-// MB/s, which is what DefaultCheckTime is sized from.
-func BenchmarkCheckFile(b *testing.B) {
+// yearOfGames writes a closed database of 20,000 finished 60-move games
+// with their accounts (about the history of a busy year), 200 writers at a
+// time, and returns its path and size.
+func yearOfGames(b *testing.B) (string, os.FileInfo) {
+	b.Helper()
 	db, path := openTemp(b)
 	const games, batch = 20000, 200
 	for i := 0; i < games; i += batch {
@@ -119,7 +125,17 @@ func BenchmarkCheckFile(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return path, info
+}
+
+// BenchmarkCheckFile measures the consistency check Open runs on an
+// existing file, on a database of 20,000 finished 60-move games with their
+// accounts (about the history of a busy year), and reports its speed in
+// MB/s, which is what DefaultCheckTime is sized from.
+func BenchmarkCheckFile(b *testing.B) {
+	path, info := yearOfGames(b)
 	var res checkResult
+	var err error
 	n := 0
 	for b.Loop() { // b.Loop builds the file once, however long the run
 		if res, err = checkFile(path, time.Hour); err != nil || !res.complete {
@@ -170,24 +186,12 @@ func BenchmarkAppendMoveContended(b *testing.B) {
 			busyFile(b, db, 2000, 2000, 20)
 			ids := startGames(b, db, writers)
 			m := move(1, `{"ask":3,"answer":"2 (b, d)"}`)
-			var next atomic.Int64
-			var wg sync.WaitGroup
 			commits0, writes0 := counter.commits.Load(), counter.writes.Load()
 			st0 := db.bolt.Stats()
 			pages0 := st0.TxStats.GetWrite()
 			b.ResetTimer()
 			cpu0 := cpuTime(b)
-			for _, id := range ids {
-				wg.Go(func() {
-					for i := 0; next.Add(1) <= int64(b.N); i++ {
-						if err := db.AppendMove(id, i, m); err != nil {
-							b.Error(err)
-							return
-						}
-					}
-				})
-			}
-			wg.Wait()
+			appendAll(b, db, ids, m)
 			cpu := cpuTime(b) - cpu0
 			b.StopTimer()
 			commits := counter.commits.Load() - commits0
@@ -244,28 +248,7 @@ func busyFile(b *testing.B, db *DB, live, finished, moves int) {
 // opens it with its list stored (how this package writes), "rebuilt" with
 // none.
 func BenchmarkOpenFreelist(b *testing.B) {
-	db, path := openTemp(b)
-	const games, batch = 20000, 200
-	for i := 0; i < games; i += batch {
-		var wg sync.WaitGroup
-		for j := range batch {
-			wg.Go(func() {
-				g := finishedSample(fmt.Sprintf("G%07d", i+j), 60)
-				g.Seats[0].AccountID = fmt.Sprintf("SHA256:acct%05d", (i+j)%5000)
-				if err := db.FinishGame(g); err != nil {
-					b.Error(err)
-				}
-			})
-		}
-		wg.Wait()
-	}
-	if err := db.Close(); err != nil {
-		b.Fatal(err)
-	}
-	info, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
+	path, info := yearOfGames(b)
 	for _, noSync := range []bool{false, true} {
 		name := map[bool]string{false: "synced", true: "rebuilt"}[noSync]
 		b.Run(name, func(b *testing.B) {
