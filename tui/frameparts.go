@@ -34,10 +34,8 @@ type frameParts struct {
 	// among a few of them, such as a seat's bar on and off its turn.
 	keys    map[string]string
 	scratch []byte
-	// The key bar drawn last, for lastW and the keys it shows.
-	lastBar   string
-	lastW     int
-	lastFaces []keyFace
+	// The key bars drawn last, the newest first.
+	last [2]lastBar
 }
 
 // textPaints are the session's text styles as Painters: each line
@@ -99,19 +97,31 @@ func (a *app) keyBarLines(ks []key.Binding) []string {
 // enabled and its help text.
 func (a *app) keyBar(ks []key.Binding) string {
 	p := &a.parts
-	// A frame asks for the same bar two or three times (laying out the
-	// body, then the bar itself): the last one is checked first, key by
-	// key, without encoding them.
-	if p.lastBar != "" && p.lastW == a.helpWidth() && sameFaces(p.lastFaces, ks) {
-		return p.lastBar
+	// A frame asks for its bar two or three times (laying out the body,
+	// then the bar itself), and a table's change asks once more for the
+	// bar as it was: the last two bars are checked first, key by key,
+	// without encoding them.
+	w := a.helpWidth()
+	for i := range p.last {
+		if l := &p.last[i]; l.bar != "" && l.w == w && sameFaces(l.faces, ks) {
+			return l.bar
+		}
 	}
 	bar := a.keyBarFor(ks)
-	p.lastBar, p.lastW = bar, a.helpWidth()
-	p.lastFaces = p.lastFaces[:0]
+	p.last[1], p.last[0] = p.last[0], p.last[1]
+	l := &p.last[0]
+	l.bar, l.w, l.faces = bar, w, l.faces[:0]
 	for _, k := range ks {
-		p.lastFaces = append(p.lastFaces, faceOf(k))
+		l.faces = append(l.faces, faceOf(k))
 	}
 	return bar
+}
+
+// lastBar is a key bar drawn, for the width and the keys it shows.
+type lastBar struct {
+	bar   string
+	w     int
+	faces []keyFace
 }
 
 // keyFace is what the key bar shows of a binding.

@@ -189,7 +189,7 @@ func boardStylesFor(p palette, pc pieces, ends [3][3]lipgloss.Style) boardStyles
 		Styles: text,
 		breakcode: bcboard.Styles{Styles: text, TileBlack: black, TileWhite: white,
 			TileGreen:  lipgloss.NewStyle().Bold(true).Foreground(pc.inkLight).Background(pc.fillGreen),
-			TileHidden: lipgloss.NewStyle().Foreground(p.dim)},
+			TileHidden: lipgloss.NewStyle().Foreground(p.dim)}.WithFaces(),
 		ifthen:      ifboard.Styles{Styles: text, End: ends},
 		whattherule: wtrboard.Styles{Styles: text, CardBlack: black, CardWhite: white},
 	}

@@ -1333,21 +1333,13 @@ func (b *Board) hiddenText(n int) string {
 // colour. There are twenty tiles, so each is styled once per board.
 func (b *Board) tile(t bc.Tile, padded bool) string {
 	key := tileKey{t, padded}
+	if s, ok := b.st.faces[key]; ok {
+		return s // drawn ahead with the styles (WithFaces)
+	}
 	if s, ok := b.paint.tiles[key]; ok {
 		return s
 	}
-	st := b.st.TileGreen
-	switch t.Color {
-	case bc.Black:
-		st = b.st.TileBlack
-	case bc.White:
-		st = b.st.TileWhite
-	}
-	text := t.String()
-	if padded {
-		text = " " + text + " "
-	}
-	s := st.Render(text)
+	s := b.st.drawTile(key)
 	if len(b.paint.tiles) < 64 { // tiles come from the engine: bounded anyway
 		b.paint.tiles[key] = s
 	}

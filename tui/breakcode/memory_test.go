@@ -158,3 +158,34 @@ func keyText(ks []key.Binding) string {
 	}
 	return b.String()
 }
+
+// TestFacesAreTheTilesDrawn: the tiles drawn ahead with the styles are
+// every tile, each as a board draws it itself, so boards with and without
+// them draw the same frames.
+func TestFacesAreTheTilesDrawn(t *testing.T) {
+	st := colourBoardStyles()
+	faced := st.WithFaces()
+	if len(faced.faces) != 60 {
+		t.Fatalf("%d tiles drawn ahead, want 60 (10 numbers × 3 colours × padded or not)", len(faced.faces))
+	}
+	for k, face := range faced.faces {
+		if want := st.drawTile(k); face != want {
+			t.Errorf("tile %v (padded %v) drawn ahead as %q, a board draws %q", k.t, k.padded, face, want)
+		}
+	}
+	for _, viewer := range []engine.Viewer{engine.SeatViewer(0), engine.Spectator()} {
+		st3 := deal(t, 3, 5)
+		log := ask(t, st3, 4)
+		c := board.Context{Viewer: viewer, Names: []string{"mara", "Bo", "Kai"}, Status: st3.Status(),
+			Log: engine.FilterEvents(log, viewer), Width: 100, Height: 30}
+		with, without := New(faced, testKeys()), New(st, testKeys())
+		for _, b := range []*Board{with, without} {
+			b.SetView(st3.View(viewer), c)
+			b.SetSize(100, 30)
+			press(b, "n")
+		}
+		if got, want := with.ViewLines(), without.ViewLines(); !slices.Equal(got, want) {
+			t.Errorf("%v: with its tiles drawn ahead the board drew\n%s\nwithout\n%s", viewer, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
