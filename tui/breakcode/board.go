@@ -716,7 +716,7 @@ func (b *Board) guessLines(w int) []string {
 	if b.v.CentreSize > 0 {
 		what = "the centre tiles"
 	}
-	lines := []string{" " + b.st.Heading.Render(fmt.Sprintf("Guess %s: %d tiles", what, n))}
+	lines := []string{" " + b.paint.Heading.Render(fmt.Sprintf("Guess %s: %d tiles", what, n))}
 	say := func(p *widget.Painter, text string) {
 		for _, l := range widget.WrapIndent(text, w, " ", " ") {
 			lines = append(lines, p.Render(l))
@@ -1377,14 +1377,14 @@ func (b *Board) clampNotepad() {
 func (b *Board) notepadLines(w int) []string {
 	v := b.v
 	var lines []string
-	lines = append(lines, " "+b.st.Heading.Render("Notepad")+b.st.Dim.Render("  every answer heard, per seat"))
+	lines = append(lines, " "+b.paint.Heading.Render("Notepad")+b.paint.Dim.Render("  every answer heard, per seat"))
 	if v.Aid && ((v.CentreMarks != nil && v.CentrePossible > 1) ||
 		slices.ContainsFunc(v.Seats, func(sv bc.SeatView) bool { return sv.Marks != nil && sv.Possible > 1 })) {
-		lines = append(lines, b.st.Dim.Render(marksHeader))
+		lines = append(lines, b.paint.Dim.Render(marksHeader))
 	}
 	// The centre first: with 3–4 players it is what a guess names.
 	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
-		lines = append(lines, " "+b.st.Strong.Render("Centre")+b.st.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
+		lines = append(lines, " "+b.paint.Strong.Render("Centre")+b.paint.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
 		lines = append(lines, b.possibleLines(v.CentreSets, w)...)
 		lines = append(lines, b.marksLines(v.CentreMarks, v.CentrePossible)...)
 	}
@@ -1394,9 +1394,9 @@ func (b *Board) notepadLines(w int) []string {
 		if v.Viewer.IsSeat(s) && !b.c.Replay {
 			name = "You (" + name + ")"
 		}
-		head := " " + b.st.Strong.Render(name)
+		head := " " + b.paint.Strong.Render(name)
 		if v.Aid && sv.Possible > 0 {
-			head += b.st.Dim.Render(fmt.Sprintf("  %d possible %s", sv.Possible, plural(sv.Possible, "hand", "hands")))
+			head += b.paint.Dim.Render(fmt.Sprintf("  %d possible %s", sv.Possible, plural(sv.Possible, "hand", "hands")))
 		}
 		lines = append(lines, head)
 		if v.Aid {
@@ -1405,13 +1405,13 @@ func (b *Board) notepadLines(w int) []string {
 		}
 		items := b.noteItems(sv.Notes)
 		if len(items) == 0 {
-			lines = append(lines, "    "+b.st.Dim.Render("no answers yet"))
+			lines = append(lines, "    "+b.paint.Dim.Render("no answers yet"))
 		}
 		for _, l := range pack(items, w-6) {
 			lines = append(lines, "    "+l)
 		}
 		for _, g := range sv.Guesses {
-			lines = append(lines, "    "+b.st.Dim.Render(guessNote(g)))
+			lines = append(lines, "    "+b.paint.Dim.Render(guessNote(g)))
 		}
 	}
 	return lines
@@ -1441,7 +1441,7 @@ func (b *Board) possibleLines(sets [][]bc.Tile, w int) []string {
 	out := make([]string, len(packed))
 	for i, l := range packed {
 		if i == 0 {
-			out[i] = b.st.Dim.Render(lead) + l
+			out[i] = b.paint.Dim.Render(lead) + l
 		} else {
 			out[i] = strings.Repeat(" ", len(lead)) + l
 		}
@@ -1472,7 +1472,7 @@ func (b *Board) marksLines(marks [][]bc.Tile, possible int) []string {
 		for n := range 10 {
 			c := cell[n]
 			if c == "" {
-				line.WriteString(b.st.Dim.Render("·  "))
+				line.WriteString(b.paint.Dim.Render("·  "))
 				continue
 			}
 			line.WriteString(fmt.Sprintf("%-3s", c))

@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -161,8 +160,7 @@ func (f *Field) Update(msg tea.Msg) bool {
 
 // View draws the prompt and the text, with the cursor as an inverted cell.
 func (f *Field) View() string {
-	cursorStyle := lipgloss.NewStyle().Reverse(true)
-	placeholderStyle := lipgloss.NewStyle().Faint(true)
+	cursorStyle, placeholderStyle := fieldLooks{reverse}, fieldLooks{faint}
 	if len(f.value) == 0 {
 		ph := f.Placeholder
 		if f.focused {
@@ -205,6 +203,22 @@ func (f *Field) View() string {
 	}
 	return b.String()
 }
+
+// The field's two looks, as lipgloss draws them on text without newlines,
+// tabs or carriage returns (a field keeps none): reverse for the cursor,
+// faint for the placeholder. The field is drawn on every key typed into
+// it, so it writes them itself; TestFieldLooksAreLipgloss checks them.
+const (
+	reverse  = "\x1b[7m"
+	faint    = "\x1b[2m"
+	resetSGR = "\x1b[m"
+)
+
+// fieldLooks draws text in one of the field's looks.
+type fieldLooks struct{ sgr string }
+
+// Render is lipgloss's Render for the look, for text of one line.
+func (l fieldLooks) Render(s string) string { return l.sgr + s + resetSGR }
 
 // cells is how many terminal cells r takes: 2 for wide glyphs, 0 for
 // combining marks.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -127,5 +128,18 @@ func TestFieldWidthCountsCellsOfWideGlyphs(t *testing.T) {
 	f.Width = 8
 	if got := ansi.Strip(f.View()); got != "字漢字 " {
 		t.Fatalf("four wide glyphs in 8 cells: %q, want the last three and the cursor", got)
+	}
+}
+
+// TestFieldLooksAreLipgloss: the field's cursor and placeholder are drawn
+// as lipgloss draws reverse and faint text.
+func TestFieldLooksAreLipgloss(t *testing.T) {
+	for _, s := range []string{"", " ", "a", "李", "é", "type a code", "ab cd "} {
+		if got, want := (fieldLooks{reverse}).Render(s), lipgloss.NewStyle().Reverse(true).Render(s); got != want {
+			t.Errorf("cursor on %q = %q, lipgloss %q", s, got, want)
+		}
+		if got, want := (fieldLooks{faint}).Render(s), lipgloss.NewStyle().Faint(true).Render(s); got != want {
+			t.Errorf("placeholder %q = %q, lipgloss %q", s, got, want)
+		}
 	}
 }
