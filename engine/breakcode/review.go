@@ -113,10 +113,9 @@ func (w withoutAid) View(v engine.Viewer) any { return w.viewAid(v, false) }
 // seatBelief is what one seat's view lets it deduce, with the totals the
 // analysis reads.
 type seatBelief struct {
-	k      *knowledge
-	bel    belief
-	deals  float64 // every deal still possible
-	counts aidCounts
+	k     *knowledge
+	bel   belief
+	deals float64 // every deal still possible
 }
 
 // beliefOf builds the belief of the seat viewing v, its large tables lent
@@ -124,7 +123,7 @@ type seatBelief struct {
 func beliefOf(v View, buf *scratch) seatBelief {
 	k := newKnowledgeIn(v, buf)
 	bel := k.belief()
-	sb := seatBelief{k: k, bel: bel, counts: k.countsFrom(bel)}
+	sb := seatBelief{k: k, bel: bel}
 	if len(bel.opp) > 0 {
 		for _, w := range bel.opp[0] {
 			sb.deals += w
@@ -153,19 +152,22 @@ func unitOf(v View) string {
 	return "centre sets"
 }
 
-// knew says in a few words what the seat could know.
+// knew says in a few words what the seat could know. It counts each
+// opponent's hands only here, where they are said (3–4 players): the
+// belief after a question needs none.
 func knew(v View, sb seatBelief) string {
+	heard := words.Count(notesHeard(v), "answer", "answers") + " heard"
+	if v.Players == 2 {
+		return fmt.Sprintf("%s may hold %s (%s)", v.Seats[1-v.Viewer.Seat].Name,
+			words.Count(sb.targets(), "hand", "hands"), heard)
+	}
+	counts := sb.k.countsFrom(sb.bel)
 	var parts []string
 	for i, sv := range v.Seats {
 		if engine.Seat(i) == v.Viewer.Seat {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %d", sv.Name, sb.counts.hands[i]))
-	}
-	heard := words.Count(notesHeard(v), "answer", "answers") + " heard"
-	if v.Players == 2 {
-		return fmt.Sprintf("%s may hold %s (%s)", v.Seats[1-v.Viewer.Seat].Name,
-			words.Count(sb.targets(), "hand", "hands"), heard)
+		parts = append(parts, fmt.Sprintf("%s %d", sv.Name, counts.hands[i]))
 	}
 	return fmt.Sprintf("%s possible; hands possible: %s (%s)",
 		words.Count(sb.targets(), "centre set", "centre sets"), strings.Join(parts, ", "), heard)
