@@ -7,9 +7,13 @@ import (
 	"time"
 )
 
-// TestFloorDrawsAndEchoes runs the floor in-process, opens one session
-// with the generator's own client and times a keypress echo.
-func TestFloorDrawsAndEchoes(t *testing.T) {
+// limit bounds every wait in these tests.
+const limit = 30 * time.Second
+
+// startFloor serves the floor in-process on a free loopback port until
+// the test ends, and returns the context its clients should use.
+func startFloor(t *testing.T) (context.Context, string) {
+	t.Helper()
 	addr, err := freeAddr()
 	if err != nil {
 		t.Fatal(err)
@@ -17,15 +21,21 @@ func TestFloorDrawsAndEchoes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- ServeFloor(ctx, addr, filepath.Join(t.TempDir(), "host_key")) }()
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		if err := <-served; err != nil {
 			t.Errorf("floor: %v", err)
 		}
-	}()
+	})
+	return ctx, addr
+}
 
-	const limit = 30 * time.Second
+// TestFloorDrawsAndEchoes runs the floor in-process, opens one session
+// with the generator's own client and times a keypress echo.
+func TestFloorDrawsAndEchoes(t *testing.T) {
+	ctx, addr := startFloor(t)
 	var c *client
+	var err error
 	for deadline := time.Now().Add(limit); ; time.Sleep(50 * time.Millisecond) {
 		if c, err = openClient(ctx, "t", dialOptions{addr: addr, timeout: limit, w: 80, h: 24}); err == nil {
 			break
@@ -54,21 +64,7 @@ func TestFloorDrawsAndEchoes(t *testing.T) {
 // keys round the players in turn, down for a round then up, and times
 // every one of them.
 func TestPlayersTypeInTurnAndEveryKeyIsTimed(t *testing.T) {
-	addr, err := freeAddr()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- ServeFloor(ctx, addr, filepath.Join(t.TempDir(), "host_key")) }()
-	defer func() {
-		cancel()
-		if err := <-served; err != nil {
-			t.Errorf("floor: %v", err)
-		}
-	}()
-
-	const limit = 30 * time.Second
+	ctx, addr := startFloor(t)
 	var players []*client
 	for i := range 3 {
 		for deadline := time.Now().Add(limit); ; time.Sleep(50 * time.Millisecond) {
