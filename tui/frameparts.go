@@ -84,7 +84,12 @@ func (a *app) rule(w int) string {
 	return p.rule
 }
 
-// keyBarLines is the key bar for ks as lines: always one (see keyBar).
+// keyBarHeight is how many lines the key bar takes: always one (keyBar
+// leaves keys out rather than wrap), so a screen's layout never needs the
+// bar itself.
+const keyBarHeight = 1
+
+// keyBarLines is the key bar for ks as lines: always keyBarHeight.
 func (a *app) keyBarLines(ks []key.Binding) []string {
 	return []string{a.keyBar(ks)}
 }
@@ -97,10 +102,9 @@ func (a *app) keyBarLines(ks []key.Binding) []string {
 // enabled and its help text.
 func (a *app) keyBar(ks []key.Binding) string {
 	p := &a.parts
-	// A frame asks for its bar two or three times (laying out the body,
-	// then the bar itself), and a table's change asks once more for the
-	// bar as it was: the last two bars are checked first, key by key,
-	// without encoding them.
+	// A frame asks for its bar once, and a screen switches between two
+	// bars most (a seat's on and off its turn): the last two bars are
+	// checked first, key by key, without encoding them.
 	w := a.helpWidth()
 	for i := range p.last {
 		if l := &p.last[i]; l.bar != "" && l.w == w && sameFaces(l.faces, ks) {

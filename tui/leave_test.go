@@ -107,7 +107,7 @@ func TestKeyBarIsNeverCut(t *testing.T) {
 	}
 	all := ts.shortHelp(m)
 	keys := m.keyBarLines(all)
-	if len(keys) != 1 {
+	if len(keys) != keyBarHeight {
 		t.Fatalf("the key bar takes %d lines: %q", len(keys), keys)
 	}
 	checkFits(t, m, MinWidth, MinHeight)

@@ -159,7 +159,7 @@ func (s *tableScreen) tellBusy() {
 // boardSize is the space left for the board under the title and above the
 // strip (chat, notices) and the key bar.
 func (s *tableScreen) boardSize(a *app) (int, int) {
-	return a.width, max(1, a.height-3-len(a.keyBarLines(s.shortHelp(a)))-len(s.strip(a, a.width)))
+	return a.width, max(1, a.height-3-keyBarHeight-len(s.strip(a, a.width)))
 }
 
 // boardContext is s.ctx for a board of w×h.

@@ -633,15 +633,12 @@ func (a *app) render() string {
 		keyLines = a.keyBarLines([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
 		body = a.fullHelp(s, w, h-3-len(keyLines))
 	default:
+		// The key bar is one line whatever its keys (keyBarHeight), so
+		// the screen is laid out first and its bar made once, after:
+		// laying out may change which keys work (a notepad just opened
+		// learns that it scrolls) and the bar shows the screen as drawn.
+		s.setSize(a, w, h-3-keyBarHeight)
 		keyLines = a.keyBarLines(s.shortHelp(a))
-		s.setSize(a, w, h-3-len(keyLines))
-		// Laying out may change which keys work (a notepad just opened
-		// learns that it scrolls): the bar shows the screen as drawn.
-		again := a.keyBarLines(s.shortHelp(a))
-		if len(again) != len(keyLines) {
-			s.setSize(a, w, h-3-len(again))
-		}
-		keyLines = again
 		bodyLines = s.body(a, w, h-3-len(keyLines))
 	}
 	bodyH := h - 3 - len(keyLines)
