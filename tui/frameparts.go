@@ -164,9 +164,19 @@ func (a *app) keyBarFor(ks []key.Binding) string {
 		p.keys = make(map[string]string, 4)
 	}
 	h := a.helpModel()
-	bar := h.ShortHelpView(keptKeys(ks, func(ks []key.Binding) bool {
-		return h.Ellipsis == "" || !strings.HasSuffix(ansi.Strip(h.ShortHelpView(ks)), h.Ellipsis)
-	}))
+	// Most bars fit whole: the bar drawn to see whether the keys fit is
+	// the bar, not drawn a second time. drawn is the bar of the keys fits
+	// saw last; keptKeys's answer is as long as ks only when it is ks
+	// (nothing was left out), the keys fits saw last.
+	var drawn string
+	kept := keptKeys(ks, func(ks []key.Binding) bool {
+		drawn = h.ShortHelpView(ks)
+		return h.Ellipsis == "" || !strings.HasSuffix(ansi.Strip(drawn), h.Ellipsis)
+	})
+	bar := drawn
+	if len(kept) != len(ks) {
+		bar = h.ShortHelpView(kept)
+	}
 	p.keys[string(in)] = bar
 	return bar
 }

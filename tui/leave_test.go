@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/rating"
 	"github.com/codebreakers/codebreakers/lobby"
@@ -292,5 +294,42 @@ func TestLeavingABotlessGameSaysAbandoned(t *testing.T) {
 			t.Errorf("rated %v: the quit question:\n%s", rated, screenText(m))
 		}
 		checkFits(t, m, 80, 24)
+	}
+}
+
+// TestKeyBarIsTheKeysKeptDrawn: the key bar drawn for a list of keys is
+// ShortHelpView of the keys kept (keptKeys) at every width, whether every
+// key fits (the bar drawn to measure them is the bar), some are left out
+// ("?" then says "more") or only the keys that must show are left.
+func TestKeyBarIsTheKeysKeptDrawn(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, MinWidth, MinHeight)
+	km := m.km
+	lists := [][]key.Binding{
+		nil,
+		{km.back, km.quit},
+		{km.ready, km.start, km.chat, km.help, km.leave},
+		{km.rematch, km.replayGame, km.chat, km.ready, km.start, km.refresh, km.watch, km.help, km.leave},
+		{km.help, km.back},
+	}
+	dropped := 0
+	for w := 4; w <= 110; w++ {
+		m.width = w
+		h := m.helpModel()
+		fits := func(ks []key.Binding) bool {
+			return h.Ellipsis == "" || !strings.HasSuffix(ansi.Strip(h.ShortHelpView(ks)), h.Ellipsis)
+		}
+		for _, ks := range lists {
+			kept := keptKeys(ks, fits)
+			if len(kept) != len(ks) {
+				dropped++
+			}
+			want := h.ShortHelpView(kept)
+			if got := m.keyBarFor(ks); got != want {
+				t.Fatalf("at %d columns the key bar of %d keys is %q, want %q", w, len(ks), got, want)
+			}
+		}
+	}
+	if dropped == 0 {
+		t.Fatal("no width left a key out: the test does not cover that case")
 	}
 }
