@@ -97,7 +97,7 @@ func (s *tableScreen) refresh(a *app) bool {
 		return false
 	}
 	s.view, s.loaded = v, true
-	s.ctx = boardContext(v, 0, 0)
+	s.ctx = boardContextAfter(v, 0, 0, s.ctx)
 	// What the frame says of the view, sanitised once per view rather
 	// than on every frame (a frame asks for the game's id three times).
 	if v.Code != s.rawCode || v.GameID != s.rawID || s.code == "" {
@@ -110,7 +110,7 @@ func (s *tableScreen) refresh(a *app) bool {
 }
 
 func (s *tableScreen) syncBoard(a *app) {
-	v := s.view
+	v := &s.view
 	if v.Board == nil {
 		return
 	}
@@ -722,7 +722,7 @@ type keysKey struct {
 // makeShortHelp is shortHelp's list once the table is neither ended nor
 // asking nor chatting, with boardKeys the board's own.
 func (s *tableScreen) makeShortHelp(a *app, boardKeys []key.Binding) []key.Binding {
-	var ks []key.Binding
+	ks := make([]key.Binding, 0, len(boardKeys)+5) // at most five of the table's own
 	switch s.view.Phase {
 	case lobby.Waiting:
 		if s.seated() {

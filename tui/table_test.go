@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/tui/board"
 )
@@ -439,5 +441,46 @@ func TestAcceptedMoveReturnsWithoutANewFrame(t *testing.T) {
 	send(m, actDoneMsg{conn: conn, err: errors.New("boom")})
 	if m.drawn == drawn || ts.busy {
 		t.Fatalf("a refused move's return drew no frame (busy %v)", ts.busy)
+	}
+}
+
+// TestBoardNamesFollowTheSeats: a table's change reuses the names and bots
+// the board was told when its seats still show them, and never serves a
+// stale one: a seat renamed, taken by a bot, added or holding a handle
+// too long to show whole makes them again, as boardContext would.
+func TestBoardNamesFollowTheSeats(t *testing.T) {
+	seats := func(hs ...string) []lobby.SeatView {
+		var ss []lobby.SeatView
+		for _, h := range hs {
+			ss = append(ss, lobby.SeatView{Handle: textsafe.Text(h)})
+		}
+		return ss
+	}
+	v := lobby.TableView{Seats: seats("mara", "bo", "")}
+	prev := boardContext(v, 0, 0)
+	same := boardContextAfter(v, 80, 20, prev)
+	if &same.Names[0] != &prev.Names[0] || &same.Bots[0] != &prev.Bots[0] {
+		t.Error("the same seats made their names again")
+	}
+	long := strings.Repeat("x", 30)
+	bot := seats("mara", "bo", "")
+	bot[2].Bot = true
+	for name, seen := range map[string][]lobby.SeatView{
+		"renamed":    seats("mara", "kai", ""),
+		"taken":      seats("mara", "bo", "kai"),
+		"a bot":      bot,
+		"one more":   seats("mara", "bo", "", "kai"),
+		"one less":   seats("mara", "bo"),
+		"long":       seats("mara", long, ""),
+		"long again": seats("mara", long, ""),
+	} {
+		v.Seats = seen
+		got, want := boardContextAfter(v, 0, 0, prev), boardContext(v, 0, 0)
+		if !slices.Equal(got.Names, want.Names) || !slices.Equal(got.Bots, want.Bots) {
+			t.Errorf("%s: names %q bots %v, want %q %v", name, got.Names, got.Bots, want.Names, want.Bots)
+		}
+		if again := boardContextAfter(v, 0, 0, got); !slices.Equal(again.Names, want.Names) {
+			t.Errorf("%s, unchanged: names %q, want %q", name, again.Names, want.Names)
+		}
 	}
 }
