@@ -128,3 +128,20 @@ func BenchmarkBreakCodeRedraw(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkKeyBarFirstDraw is a Break the Code seat's key bar drawn by a
+// session that has drawn none yet, as each of the load test's many short
+// sessions does for every bar it shows: at 80 and 120 columns.
+func BenchmarkKeyBarFirstDraw(b *testing.B) {
+	for _, w := range []int{80, 120} {
+		b.Run(fmt.Sprint(w), func(b *testing.B) {
+			m, _, _ := breakCodeBench(b, engine.SeatViewer(0), w, 24)
+			ks := m.top().shortHelp(m)
+			b.ReportAllocs()
+			for b.Loop() {
+				m.parts = frameParts{}
+				_ = m.keyBar(ks)
+			}
+		})
+	}
+}
