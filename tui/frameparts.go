@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/codebreakers/codebreakers/tui/widget"
@@ -163,19 +164,19 @@ func (a *app) keyBarFor(ks []key.Binding) string {
 	if p.keys == nil || len(p.keys) >= maxKeyBars {
 		p.keys = make(map[string]string, 4)
 	}
-	h := a.helpModel()
+	h, bl := a.helpModel(), &looksFor(a.st.dark, a.st.basic).bar
 	// Most bars fit whole: the bar drawn to see whether the keys fit is
 	// the bar, not drawn a second time. drawn is the bar of the keys fits
 	// saw last; keptKeys's answer is as long as ks only when it is ks
 	// (nothing was left out), the keys fits saw last.
 	var drawn string
 	kept := keptKeys(ks, func(ks []key.Binding) bool {
-		drawn = h.ShortHelpView(ks)
+		drawn = bl.shortHelpView(h, ks)
 		return h.Ellipsis == "" || !strings.HasSuffix(ansi.Strip(drawn), h.Ellipsis)
 	})
 	bar := drawn
 	if len(kept) != len(ks) {
-		bar = h.ShortHelpView(kept)
+		bar = bl.shortHelpView(h, kept)
 	}
 	p.keys[string(in)] = bar
 	return bar
@@ -236,4 +237,65 @@ func keysInput(buf []byte, w int, ks []key.Binding) []byte {
 		buf = append(buf, h.Desc...)
 	}
 	return buf
+}
+
+// barLooks is a help bar's short styles as the text each puts around a
+// line (widget.WrapsLine), made once for the looks all sessions share: a
+// session's first bars (all of them, in a short session) were most of the
+// key bar's cost, each key and description styled by lipgloss.
+type barLooks struct {
+	keyPre, keySuf   string
+	descPre, descSuf string
+	sep, tail        string // the separator and the ellipsis after a space, styled
+	ok               bool   // every style only wraps a line
+}
+
+func newBarLooks(h help.Model) barLooks {
+	var b barLooks
+	var okKey, okDesc bool
+	b.keyPre, b.keySuf, okKey = widget.WrapsLine(h.Styles.ShortKey.Inline(true))
+	b.descPre, b.descSuf, okDesc = widget.WrapsLine(h.Styles.ShortDesc.Inline(true))
+	b.sep = h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator)
+	b.tail = " " + h.Styles.Ellipsis.Inline(true).Render(h.Ellipsis)
+	b.ok = okKey && okDesc
+	return b
+}
+
+// shortHelpView is h.ShortHelpView(ks) for h of these looks, byte for
+// byte (TestKeyBarIsTheKeysKeptDrawn, TestShortHelpViewIsTheHelpModels),
+// each key and description put between its style's prefix and suffix.
+// Text that is not one plain line is left to h.
+func (b *barLooks) shortHelpView(h help.Model, ks []key.Binding) string {
+	if !b.ok {
+		return h.ShortHelpView(ks)
+	}
+	for _, k := range ks {
+		if kh := k.Help(); strings.ContainsAny(kh.Key, "\n\r\t") || strings.ContainsAny(kh.Desc, "\n\r\t") {
+			return h.ShortHelpView(ks)
+		}
+	}
+	width := h.Width()
+	var sb strings.Builder
+	total := 0
+	for i, k := range ks {
+		if !k.Enabled() {
+			continue
+		}
+		sep := ""
+		if total > 0 && i < len(ks) {
+			sep = b.sep
+		}
+		kh := k.Help()
+		item := sep + b.keyPre + kh.Key + b.keySuf + " " + b.descPre + kh.Desc + b.descSuf
+		w := widget.Width(item)
+		// As help.Model.shouldAddItem: past the width the ellipsis ends
+		// the bar if it has room, and the item is drawn if it has not.
+		if width > 0 && total+w > width && total+widget.Width(b.tail) < width {
+			sb.WriteString(b.tail)
+			break
+		}
+		total += w
+		sb.WriteString(item)
+	}
+	return sb.String()
 }

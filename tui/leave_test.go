@@ -333,3 +333,40 @@ func TestKeyBarIsTheKeysKeptDrawn(t *testing.T) {
 		t.Fatal("no width left a key out: the test does not cover that case")
 	}
 }
+
+// TestShortHelpViewIsTheHelpModels: the key bar drawn from the shared
+// looks' prefixes and suffixes is the help model's ShortHelpView byte for
+// byte, for every set of looks, at every width from none to wide, with
+// keys disabled, keys not in ASCII and text on more than one line.
+func TestShortHelpViewIsTheHelpModels(t *testing.T) {
+	km := newKeys()
+	off := km.start
+	off.SetEnabled(false)
+	lists := [][]key.Binding{
+		nil,
+		{off},
+		{km.back, km.quit},
+		{km.ready, off, km.start, km.chat, km.help, km.leave},
+		{km.rematch, km.replayGame, km.chat, km.ready, km.start, km.refresh, km.watch, km.help, km.leave},
+		{withHelp(km.chat, "←/→", "choose · 李 é"), km.help, off},
+		{km.help, withHelp(km.chat, "c", "two\nlines"), km.leave},
+		{withHelp(km.chat, "", ""), km.help},
+	}
+	for basic := range 2 {
+		for dark := range 2 {
+			l := looksFor(dark == 1, basic == 1)
+			if !l.bar.ok {
+				t.Fatalf("looks %d/%d: the help styles are not all a line's prefix and suffix", basic, dark)
+			}
+			for w := 0; w <= 120; w++ {
+				h := l.help
+				h.SetWidth(w)
+				for _, ks := range lists {
+					if got, want := l.bar.shortHelpView(h, ks), h.ShortHelpView(ks); got != want {
+						t.Fatalf("looks %d/%d at %d columns: %q, want %q", basic, dark, w, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -304,6 +304,7 @@ type looks struct {
 	st   styles
 	km   keys
 	help help.Model // its width is set per use (helpModel)
+	bar  barLooks   // help's short styles as text around a line
 }
 
 // sharedLooks makes every set of looks once, on first use, by
@@ -317,6 +318,7 @@ var sharedLooks = sync.OnceValue(func() *[2][2]looks {
 			l.st, l.km, l.help = stylesFor(dark == 1, basic == 1), newKeys(), help.New()
 			l.help.Styles = l.st.help
 			l.help.ShortSeparator = " · "
+			l.bar = newBarLooks(l.help)
 		}
 	}
 	return &all

@@ -80,6 +80,12 @@ func (p *Painter) render(s string) string {
 	return p.style.Render(s)
 }
 
+// WrapsLine reports whether st renders any one line (no newline, carriage
+// return or tab) as prefix + line + suffix, and those (see wrapsLine): for
+// callers that style the same few pieces of text with a style shared by
+// every session, where a Painter's memory could not be shared.
+func WrapsLine(st lipgloss.Style) (prefix, suffix string, ok bool) { return wrapsLine(st) }
+
 // wrapsLine reports whether st renders any one line (no newline, carriage
 // return or tab) as prefix + line + suffix: true for a style of colours
 // and whole-text attributes (bold, faint, italic, blink), false for one
