@@ -480,7 +480,9 @@ func (b *Board) ViewLines() []string {
 	if !b.drawn.ok || b.drawn.key != k {
 		b.drawn = drawnLines{ok: true, key: k, lines: slices.Clip(b.drawLines())}
 	}
-	return slices.Clone(b.drawn.lines)
+	// The caller's copy has room for the board's whole height: the table
+	// pads the lines to it (fitLineBlock), which grew a second copy.
+	return append(make([]string, 0, max(len(b.drawn.lines), b.c.Height)), b.drawn.lines...)
 }
 
 // drawKey is everything drawLines reads from the board outside the guess
