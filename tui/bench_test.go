@@ -6,6 +6,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 // benchTable opens a 4-player board at 80×24 for the session.
@@ -143,5 +144,22 @@ func BenchmarkKeyBarFirstDraw(b *testing.B) {
 				_ = m.keyBar(ks)
 			}
 		})
+	}
+}
+
+// BenchmarkTitleBarNewTitle is the title bar made for a title it has not
+// drawn (a move changes whose turn the title names), at 100 columns.
+func BenchmarkTitleBarNewTitle(b *testing.B) {
+	st := stylesFor(true, false)
+	title, end := widget.NewPainter(st.title), widget.NewPainter(st.titleEnd)
+	texts := make([]string, 1000)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("table · ABCD · player %d to ask", i)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		_ = titleBar(title, end, texts[i%len(texts)], "move 7", 100)
 	}
 }

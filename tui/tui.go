@@ -781,16 +781,29 @@ func titleBar(title, titleEnd *widget.Painter, text, right string, w int) string
 	// The first part names the place in capitals; the rest (codes, names,
 	// whose turn) keeps its case.
 	head, rest, more := strings.Cut(text, " · ")
-	left := " " + title.Render(strings.ToUpper(head))
+	place := title.Render(strings.ToUpper(head))
+	var after string
 	if more {
-		left += title.Render(" · " + rest)
+		after = title.Render(" · " + rest)
 	}
-	r := titleEnd.Render(right) + " "
-	gap := w - widget.Width(left) - widget.Width(r)
+	end := titleEnd.Render(right)
+	// The pieces are measured apart and the bar written once: a move
+	// changes the title, so the bar is made again on most frames.
+	gap := w - 1 - widget.Width(place) - widget.Width(after) - widget.Width(end) - 1
 	if gap < 1 {
-		return ansi.Truncate(left, w, "…")
+		return ansi.Truncate(" "+place+after, w, "…")
 	}
-	return left + strings.Repeat(" ", gap) + r
+	var b strings.Builder
+	b.Grow(1 + len(place) + len(after) + gap + len(end) + 1)
+	b.WriteByte(' ')
+	b.WriteString(place)
+	b.WriteString(after)
+	for range gap {
+		b.WriteByte(' ')
+	}
+	b.WriteString(end)
+	b.WriteByte(' ')
+	return b.String()
 }
 
 // fitBlock splits s into exactly h lines, each at most w cells wide.

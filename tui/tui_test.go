@@ -8,10 +8,13 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
+	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
 func newHandleApp(t *testing.T, store *fakeStore) *app {
@@ -439,5 +442,40 @@ func TestKeyBarShowsTheScreenAsLaidOut(t *testing.T) {
 	m.draw()
 	if out := screenText(m); !strings.Contains(out, "↑/↓ scroll") {
 		t.Errorf("the key bar lacks the key laying out made work:\n%s", out)
+	}
+}
+
+// TestTitleBarIsItsPiecesJoined: the title bar written in one piece is
+// the place in capitals, the rest of the title, the gap and the right part
+// joined as before (a space, the title, spaces, the right part, a space),
+// and cut with "…" when they do not fit, at every width.
+func TestTitleBarIsItsPiecesJoined(t *testing.T) {
+	st := stylesFor(true, false)
+	title, end := widget.NewPainter(st.title), widget.NewPainter(st.titleEnd)
+	joined := func(text, right string, w int) string {
+		head, rest, more := strings.Cut(text, " · ")
+		left := " " + st.title.Render(strings.ToUpper(head))
+		if more {
+			left += st.title.Render(" · " + rest)
+		}
+		r := st.titleEnd.Render(right) + " "
+		gap := w - lipgloss.Width(left) - lipgloss.Width(r)
+		if gap < 1 {
+			return ansi.Truncate(left, w, "…")
+		}
+		return left + strings.Repeat(" ", gap) + r
+	}
+	for _, c := range [][2]string{
+		{"table · ABCD · mara to ask", "move 7"},
+		{"home", ""},
+		{"table · 李 é́ · kai", "12s ⏱"},
+		{"", "right"},
+	} {
+		for w := 0; w <= 90; w++ {
+			got, want := titleBar(title, end, c[0], c[1], w), joined(c[0], c[1], w)
+			if got != want {
+				t.Fatalf("%q %q at %d columns: %q, want %q", c[0], c[1], w, got, want)
+			}
+		}
 	}
 }
