@@ -11,6 +11,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/storage/postgres"
+	"github.com/codebreakers/codebreakers/storage/postgres/pgtest"
 )
 
 // TestWriteHealthFollowsFailingWrites: while the shared database refuses
@@ -38,13 +39,7 @@ func TestWriteHealthFollowsFailingWrites(t *testing.T) {
 	defer admin.Close(ctx)
 	readOnly := func(on bool) {
 		t.Helper()
-		q := `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = on', current_database()); END $$`
-		if !on {
-			q = `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only', current_database()); END $$`
-		}
-		if _, err := admin.Exec(ctx, q); err != nil {
-			t.Fatal(err)
-		}
+		pgtest.SetReadOnly(t, admin, on)
 		shared.Pool().Reset() // new sessions take the setting
 	}
 

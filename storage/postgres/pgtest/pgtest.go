@@ -308,3 +308,19 @@ func (sh *Shared) Close() {
 		sh.srv.Close()
 	}
 }
+
+// SetReadOnly makes the database admin is connected to refuse writes in
+// every session that starts from now on (on), or take them again (off):
+// how the tests make "the shared database stopped taking writes" happen.
+// admin's own session keeps its setting, so it can turn writes back on;
+// the caller resets its pools so their new sessions take the change.
+func SetReadOnly(t testing.TB, admin *pgx.Conn, on bool) {
+	t.Helper()
+	q := `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = on', current_database()); END $$`
+	if !on {
+		q = `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only', current_database()); END $$`
+	}
+	if _, err := admin.Exec(context.Background(), q); err != nil {
+		t.Fatalf("set the database read-only %v: %v", on, err)
+	}
+}
