@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/storage/postgres"
@@ -31,17 +28,8 @@ func TestHealthzFollowsSharedDatabaseWrites(t *testing.T) {
 	if !ok {
 		t.Fatalf("a cluster node's store is %T, want *storage.Split", a.in.store)
 	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, c.pgURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	readOnly := func(on bool) {
-		t.Helper()
-		pgtest.SetReadOnly(t, admin, on)
-		split.Shared.(*postgres.DB).Pool().Reset() // the node's new sessions take the setting
-	}
+	// new sessions take the setting: the pool is reset after each change
+	readOnly := pgtest.ReadOnlySwitch(t, c.pgURL, split.Shared.(*postgres.DB).Pool().Reset)
 
 	readOnly(true)
 	if _, err := split.NewGameID(); err == nil { // what starting a game does first

@@ -1,13 +1,10 @@
 package postgres_test
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/codebreakers/codebreakers/storage"
 	"github.com/codebreakers/codebreakers/storage/postgres"
@@ -31,17 +28,8 @@ func TestWriteHealthFollowsFailingWrites(t *testing.T) {
 	n := storage.NewSplit(live, shared)
 	t.Cleanup(func() { _ = n.Close() })
 
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, url) // a session of its own: not read-only when the database turns so
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	readOnly := func(on bool) {
-		t.Helper()
-		pgtest.SetReadOnly(t, admin, on)
-		shared.Pool().Reset() // new sessions take the setting
-	}
+	// new sessions take the setting: the pool is reset after each change
+	readOnly := pgtest.ReadOnlySwitch(t, url, shared.Pool().Reset)
 
 	id, err := n.NewGameID()
 	if err != nil {

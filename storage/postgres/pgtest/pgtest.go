@@ -309,18 +309,30 @@ func (sh *Shared) Close() {
 	}
 }
 
-// SetReadOnly makes the database admin is connected to refuse writes in
-// every session that starts from now on (on), or take them again (off):
-// how the tests make "the shared database stopped taking writes" happen.
-// admin's own session keeps its setting, so it can turn writes back on;
-// the caller resets its pools so their new sessions take the change.
-func SetReadOnly(t testing.TB, admin *pgx.Conn, on bool) {
+// ReadOnlySwitch returns a switch that makes the database at url refuse
+// writes in every session that starts from then on (on), or take them
+// again (off): how the tests make "the shared database stopped taking
+// writes" happen. It keeps an admin session of its own (whose setting does
+// not change, so it can turn writes back on), closed when the test ends;
+// after each change it calls reset, which should reset the caller's pools
+// so their new sessions take the change.
+func ReadOnlySwitch(t testing.TB, url string, reset func()) func(on bool) {
 	t.Helper()
-	q := `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = on', current_database()); END $$`
-	if !on {
-		q = `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only', current_database()); END $$`
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("connect to switch the database read-only: %v", err)
 	}
-	if _, err := admin.Exec(context.Background(), q); err != nil {
-		t.Fatalf("set the database read-only %v: %v", on, err)
+	t.Cleanup(func() { _ = admin.Close(ctx) })
+	return func(on bool) {
+		t.Helper()
+		q := `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET default_transaction_read_only = on', current_database()); END $$`
+		if !on {
+			q = `DO $$ BEGIN EXECUTE format('ALTER DATABASE %I RESET default_transaction_read_only', current_database()); END $$`
+		}
+		if _, err := admin.Exec(ctx, q); err != nil {
+			t.Fatalf("set the database read-only %v: %v", on, err)
+		}
+		reset()
 	}
 }
