@@ -39,10 +39,14 @@ type PlayReport struct {
 	// Latency is keypress to updated screen at every seat and spectator of
 	// the table; Actor is the same at the player who pressed the key,
 	// which includes the action's durable write to bbolt.
-	Latency Latency  `json:"latency_every_screen"`
-	Actor   Latency  `json:"latency_actor"`
-	Errors  int      `json:"errors"`
-	Samples []string `json:"error_samples,omitempty"`
+	Latency Latency `json:"latency_every_screen"`
+	Actor   Latency `json:"latency_actor"`
+	// OverTime is Latency by when the keypress was made, in windows of
+	// latencyWindow from the start of play: it tells a burst from a
+	// steady tail.
+	OverTime []Window `json:"latency_every_screen_over_time,omitempty"`
+	Errors   int      `json:"errors"`
+	Samples  []string `json:"error_samples,omitempty"`
 	// Server process figures during play.
 	CPUPercent float64 `json:"server_cpu_percent_of_core"`
 	RSSMB      float64 `json:"server_rss_mb"`
@@ -262,9 +266,14 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	r.Actions, r.Games = actions.Load(), games.Load()
 	r.ActionsPerSec = float64(r.Actions) / r.Seconds
 	r.Latency, r.Actor = every.summary(), actor.summary()
+	r.OverTime = every.windows(t1, latencyWindow)
 	r.Errors, r.Samples = errs.count()
 	fmt.Fprintf(cfg.Log, "play: %d actions (%.0f/s), %d games, every screen p50 %.1f p99 %.1f max %.1f ms, %d errors\n",
 		r.Actions, r.ActionsPerSec, r.Games, r.Latency.P50, r.Latency.P99, r.Latency.Max, r.Errors)
+	for _, w := range r.OverTime {
+		fmt.Fprintf(cfg.Log, "play: keys pressed from %3.0fs: every screen p50 %.1f p99 %.1f max %.1f ms (n=%d)\n",
+			w.FromSec, w.P50, w.P99, w.Max, w.N)
+	}
 	if m := r.Server; m != nil && m.Moves > 0 {
 		r.CPUPerMoveMs = r.CPUPercent / 100 * r.Seconds / m.Moves * 1000
 		fmt.Fprintf(cfg.Log, "play: server %d moves, %.2f ms CPU, %.0f KB and %.0f allocations per move; %.0f collections, heap %.0f MB\n",
@@ -489,6 +498,10 @@ func finishReport(cfg Config, n int, results <-chan finishResult) *FinishReport 
 	return r
 }
 
+// latencyWindow is the width of the windows the play's latency is also
+// reported in.
+const latencyWindow = 10 * time.Second
+
 // playTable plays the humans' turns until ctx ends: each player asks
 // AsksBeforeGuess questions and then guesses; finished games are
 // rematched. Every timed keypress is measured at every screen.
@@ -621,7 +634,7 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 			errs = append(errs, fmt.Errorf("turn %d reaching %s (shows %q): %w", turn, c.name, seen.Title(c.screen()), err))
 			continue
 		}
-		every.add(d)
+		every.addAt(start, d)
 		if c == p {
 			actor.add(d)
 		}

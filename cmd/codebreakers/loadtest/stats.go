@@ -14,16 +14,56 @@ type Latency struct {
 	Max float64 `json:"max_ms"`
 }
 
-// samples collects timings from many goroutines.
+// samples collects timings from many goroutines. Each timing also keeps
+// when it began, so that a run can be read over time (windows): a tail
+// made in one burst looks the same in a summary as one spread evenly.
 type samples struct {
 	mu sync.Mutex
 	d  []time.Duration
+	at []time.Time // when each timing began; zero for add
 }
 
-func (s *samples) add(d time.Duration) {
+func (s *samples) add(d time.Duration) { s.addAt(time.Time{}, d) }
+
+// addAt records d, a timing that began at began.
+func (s *samples) addAt(began time.Time, d time.Duration) {
 	s.mu.Lock()
 	s.d = append(s.d, d)
+	s.at = append(s.at, began)
 	s.mu.Unlock()
+}
+
+// Window is the timings that began within one stretch of a run.
+type Window struct {
+	// FromSec is where the window starts, in seconds from the run's start.
+	FromSec float64 `json:"from_sec"`
+	Latency
+}
+
+// windows summarises the timings by when they began, in windows of width
+// from start; timings without a start time are left out.
+func (s *samples) windows(start time.Time, width time.Duration) []Window {
+	s.mu.Lock()
+	var by []samples
+	for i, at := range s.at {
+		if at.IsZero() || at.Before(start) {
+			continue
+		}
+		k := int(at.Sub(start) / width)
+		for len(by) <= k {
+			by = append(by, samples{})
+		}
+		by[k].d = append(by[k].d, s.d[i])
+	}
+	s.mu.Unlock()
+	out := make([]Window, 0, len(by))
+	for k := range by {
+		if len(by[k].d) == 0 {
+			continue
+		}
+		out = append(out, Window{FromSec: (time.Duration(k) * width).Seconds(), Latency: by[k].summary()})
+	}
+	return out
 }
 
 // summary sorts a copy and picks the percentiles (nearest rank).

@@ -21,6 +21,30 @@ func TestSummaryPicksNearestRank(t *testing.T) {
 	}
 }
 
+func TestWindowsSplitTimingsByWhenTheyBegan(t *testing.T) {
+	s := &samples{}
+	start := time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
+	for i := range 10 {
+		s.addAt(start.Add(time.Duration(i)*time.Second), 1*time.Millisecond) // first window: fast
+		s.addAt(start.Add(25*time.Second+time.Duration(i)*time.Millisecond), time.Second)
+	}
+	s.add(time.Hour)                              // no start time: left out of every window
+	s.addAt(start.Add(-time.Second), 2*time.Hour) // before the start: left out
+	got := s.windows(start, 10*time.Second)
+	if len(got) != 2 {
+		t.Fatalf("windows = %+v, want two (0 s and 20 s; the empty one between left out)", got)
+	}
+	if got[0].FromSec != 0 || got[0].N != 10 || got[0].Max != 1 {
+		t.Errorf("first window = %+v, want from 0 s, 10 timings of 1 ms", got[0])
+	}
+	if got[1].FromSec != 20 || got[1].N != 10 || got[1].P50 != 1000 {
+		t.Errorf("second window = %+v, want from 20 s, 10 timings of 1 s", got[1])
+	}
+	if all := s.summary(); all.N != 22 {
+		t.Errorf("summary n = %d, want every timing (22)", all.N)
+	}
+}
+
 const before = `# HELP codebreakers_storage_commit_duration_seconds x
 codebreakers_storage_commit_duration_seconds_bucket{le="0.001"} 10
 codebreakers_storage_commit_duration_seconds_bucket{le="0.01"} 10
