@@ -841,9 +841,9 @@ func (s *aidSolver) listOf(b bitset) []uint32 {
 
 // unions returns every x ∪ y over disjoint x in xs and y in ys (each list
 // holds sets of one size; xSet and ySet are the same as bitsets). It pairs
-// the lists up directly, tries every set of the right size among the tiles
-// each x leaves free, or counts through subset transforms, whichever the
-// list sizes make cheapest; all three give the same sets. xi and yi name
+// the lists up directly, pairs one list with the other's bitset a word at
+// a time, or counts through subset transforms, whichever the lists make
+// cheapest; all three give the same sets. xi and yi name
 // opponent lists whose transforms are cached (-1: not a cached list).
 func (s *aidSolver) unions(xs, ys []uint32, xSet, ySet bitset, xi, yi int) bitset {
 	if len(xs) == 0 || len(ys) == 0 {
@@ -863,12 +863,11 @@ func (s *aidSolver) unions(xs, ys []uint32, xSet, ySet bitset, xi, yi int) bitse
 		return s.ofSize(xSet.superClosure(s.buf), xSize+ySize)
 	}
 	// Rough costs in nanoseconds on the 2-core server, from timing each
-	// way on the same lists: a bucketed pair ½, a subset of the free tiles
-	// 4 (and 150 per x to set up), a transform over 2^15 sets 60 µs.
+	// way on the same lists (CPU time, beside other work): a bucketed pair
+	// ½, a word step 2, a transform over 2^15 sets 100 µs.
 	byPairs := len(xs) * len(ys) / 2
-	xFree := binom(s.poolBits-xSize, ySize)
-	yFree := binom(s.poolBits-ySize, xSize)
-	bySubsets := min(len(xs)*(4*xFree+150), len(ys)*(4*yFree+150))
+	xSteps, ySteps := s.wordSteps(xs), s.wordSteps(ys)
+	byWords := 2 * min(xSteps, ySteps)
 	transforms := 1
 	if xi < 0 || s.zetas[xi] == nil {
 		transforms++
@@ -876,15 +875,15 @@ func (s *aidSolver) unions(xs, ys []uint32, xSet, ySet bitset, xi, yi int) bitse
 	if yi < 0 || s.zetas[yi] == nil {
 		transforms++
 	}
-	byTransform := transforms * 60_000 << (s.poolBits - 15)
+	byTransform := transforms * 100_000 << (s.poolBits - 15)
 	switch {
-	case byPairs <= bySubsets && byPairs <= byTransform:
+	case byPairs <= byWords && byPairs <= byTransform:
 		return s.unionsByPairs(xs, ys)
-	case bySubsets <= byTransform && s.poolBits-min(xSize, ySize) <= 12:
-		if len(xs)*xFree <= len(ys)*yFree {
-			return s.unionsBySubsets(xs, ySet, ySize)
+	case byWords <= byTransform:
+		if xSteps <= ySteps {
+			return s.unionsByWords(xs, ySet)
 		}
-		return s.unionsBySubsets(ys, xSet, xSize)
+		return s.unionsByWords(ys, xSet)
 	}
 	return s.unionsByTransform(xs, ys, xi, yi)
 }
@@ -903,31 +902,52 @@ func (s *aidSolver) ofSize(b bitset, size int) bitset {
 	return b
 }
 
-// unionsBySubsets is unions by trying, for each x, every set of ySize
-// tiles outside x (at most 12 of them) against ySet.
-func (s *aidSolver) unionsBySubsets(xs []uint32, ySet bitset, ySize int) bitset {
+// unionsByWords is unions by pairing each x with ySet a word at a time:
+// the 64 sets of a word share their high tiles (the word's index) and
+// differ in their low six, so the ys beside x are, in each word whose
+// index avoids x's high tiles, the bits whose low parts avoid x's low
+// tiles (lowFree); and as those low parts are disjoint from x's, adding
+// x's low part to each is one shift of the word, into the word of the
+// union of the high parts. Each x costs one step per word beside it,
+// 2^(high tiles it leaves free), whatever the lengths of the lists.
+func (s *aidSolver) unionsByWords(xs []uint32, ySet bitset) bitset {
 	out := s.bitset()
-	var lo, hi [64]uint32 // the free tiles picked by the low and high 6 bits of an index
+	high := uint32(len(ySet) - 1) // every high tile bit
 	for _, x := range xs {
-		free := s.full &^ x
-		n := bits.OnesCount32(free)
-		var tile [12]uint32 // the free tiles, lowest first (zero past n)
-		for i, f := 0, free; f != 0; i, f = i+1, f&(f-1) {
-			tile[i] = f & -f
-		}
-		for i := 1; i < 64; i++ {
-			low := bits.TrailingZeros32(uint32(i))
-			lo[i] = lo[i&(i-1)] | tile[low]
-			hi[i] = hi[i&(i-1)] | tile[6+low]
-		}
-		for k := uint32(1)<<ySize - 1; k < 1<<n; k = nextSubset(k) {
-			if y := lo[k&63] | hi[k>>6]; ySet.has(y) {
-				out.set(x | y)
+		lo, hi := x&63, x>>6
+		keep := lowFree[lo]
+		free := high &^ hi
+		for w := free; ; w = (w - 1) & free {
+			out[w|hi] |= (ySet[w] & keep) << lo
+			if w == 0 {
+				break
 			}
 		}
 	}
 	return out
 }
+
+// wordSteps is what unionsByWords(xs, …) costs, in steps.
+func (s *aidSolver) wordSteps(xs []uint32) int {
+	hb := max(0, s.poolBits-6)
+	steps := 0
+	for _, x := range xs {
+		steps += 1 << (hb - bits.OnesCount32(x>>6))
+	}
+	return steps
+}
+
+// lowFree[l] has bit k set for every 6-bit low part k disjoint from l.
+var lowFree = func() (free [64]uint64) {
+	for l := range 64 {
+		for k := range 64 {
+			if l&k == 0 {
+				free[l] |= 1 << k
+			}
+		}
+	}
+	return
+}()
 
 // unionsByPairs is unions by trying pairs. Long lists are bucketed by
 // their low tile bits first, so each x only meets the ys that avoid its own

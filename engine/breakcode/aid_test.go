@@ -144,7 +144,8 @@ func checkListed(t *testing.T, seed uint64, s *state, seat int, v View) {
 
 // All ways of listing disjoint unions agree, on opponents' sets from
 // random 3- and 4-player positions seen from every seat (from the first
-// moves, where some opponent may still hold any set, to later ones).
+// moves, where some opponent may still hold any set, to later ones), and
+// with 4 players on one opponent's sets beside two others' unions.
 func TestUnionsBothWays(t *testing.T) {
 	for n := 3; n <= 4; n++ {
 		for g := range 6 {
@@ -167,12 +168,29 @@ func TestUnionsBothWays(t *testing.T) {
 							continue
 						}
 						byTransform := a.unionsByTransform(a.ok[x], a.ok[y], x, y)
-						bySubsets := a.unionsBySubsets(a.ok[x], a.okSet[y], a.handSize)
+						byWords := a.unionsByWords(a.ok[x], a.okSet[y])
+						byWordsSwapped := a.unionsByWords(a.ok[y], a.okSet[x])
 						// unions picks one of those, or (when a side may be
 						// any set) the closure of the other side.
 						chosen := a.unions(a.ok[x], a.ok[y], a.okSet[x], a.okSet[y], -1, -1)
-						if !slices.Equal(byPairs, byTransform) || !slices.Equal(byPairs, bySubsets) || !slices.Equal(byPairs, chosen) {
+						if !slices.Equal(byPairs, byTransform) || !slices.Equal(byPairs, byWords) ||
+							!slices.Equal(byPairs, byWordsSwapped) || !slices.Equal(byPairs, chosen) {
 							t.Fatalf("%d players, seed %d, seat %d: unions of opponents %d and %d differ", n, seed, viewer, x, y)
+						}
+						// With 4 players the third opponent's sets are also
+						// joined to those unions (sets of two sizes).
+						for z := range a.ok {
+							if z == x || z == y || len(a.ok[z]) == 0 || slices.Max(byPairs) == 0 {
+								continue
+							}
+							pairs := a.listOf(byPairs)
+							want := a.unionsByPairs(a.ok[z], pairs)
+							if !slices.Equal(want, a.unionsByWords(a.ok[z], byPairs)) ||
+								!slices.Equal(want, a.unionsByWords(pairs, a.okSet[z])) ||
+								!slices.Equal(want, a.unionsByTransform(a.ok[z], pairs, -1, -1)) ||
+								!slices.Equal(want, a.unions(a.ok[z], pairs, a.okSet[z], byPairs, -1, -1)) {
+								t.Fatalf("%d players, seed %d, seat %d: unions of opponent %d with %d∪%d differ", n, seed, viewer, z, x, y)
+							}
 						}
 					}
 				}

@@ -342,3 +342,109 @@ func BenchmarkBotVsBotMulti(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoadTable plays 10 seeded 3-player games as the load test's
+// tables play them (cmd/codebreakers BenchmarkTablesPlay): two people who
+// always ask the first face-up card (its first number), as enter does
+// with the cursor where it starts, and a strong bot; the aid on. After
+// every move each person's seat view is built, as their sessions pull it,
+// and the bot acts on its own view when its turn comes. Reported per move:
+// the engine's share of a move at a busy server.
+func BenchmarkLoadTable(b *testing.B) {
+	const n, bot = 3, 2
+	handsOfSize(5)
+	moves := 0
+	for b.Loop() {
+		for seed := range uint64(10) {
+			s := newState(true, make([]engine.Player, n), seed)
+			robot := &Bot{Seat: bot, Level: LevelStrong, Seed: seed}
+			for s.phase != Finished {
+				for seat := range bot {
+					s.View(engine.SeatViewer(engine.Seat(seat)))
+				}
+				var a []byte
+				if s.toMove == bot {
+					var err error
+					if a, err = robot.Act(s.BotView(bot)); err != nil || a == nil {
+						b.Fatalf("seed %d: bot: %s %v", seed, a, err)
+					}
+				} else {
+					card := s.faceUp[0]
+					num := 0
+					if nums := CardNumbers(card); nums != nil {
+						num = nums[0]
+					}
+					a = AskAction(card, num)
+				}
+				if _, err := s.Apply(s.toMove, a); err != nil {
+					b.Fatalf("seed %d: %s: %v", seed, a, err)
+				}
+				moves++
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(moves), "ns/move")
+}
+
+// BenchmarkUnions times each way of listing disjoint unions on the two
+// opponents' lists of 3-player positions after 1, 2 and 4 questions, seen
+// from seat 0 (the centre's candidates in solve3).
+func BenchmarkUnions(b *testing.B) {
+	for _, asks := range []int{1, 2, 3, 4, 6} {
+		s := askedPosition(b, 3, asks, 1)
+		a := newAidSolver(s.viewAid(engine.SeatViewer(0), false), nil)
+		xs, ys := a.ok[0], a.ok[1]
+		name := fmt.Sprintf("asked=%d/%dx%d", asks, len(xs), len(ys))
+		b.Run(name+"/pairs", func(b *testing.B) {
+			for b.Loop() {
+				a.unionsByPairs(xs, ys)
+			}
+		})
+		b.Run(name+"/transform", func(b *testing.B) {
+			for b.Loop() {
+				a.zetas = make([][]uint64, len(a.ok))
+				a.unionsByTransform(xs, ys, -1, -1)
+			}
+		})
+		b.Run(name+"/words", func(b *testing.B) {
+			for b.Loop() {
+				a.unionsByWords(xs, a.okSet[1])
+			}
+			b.ReportMetric(float64(a.wordSteps(xs)), "steps")
+		})
+	}
+}
+
+// BenchmarkUnionsDense times the ways of listing disjoint unions on
+// random lists holding a share of every set of a hand's size (3 players).
+func BenchmarkUnionsDense(b *testing.B) {
+	s := newState(true, make([]engine.Player, 3), 1)
+	a := newAidSolver(s.viewAid(engine.SeatViewer(0), false), nil)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, per := range []int{2, 4, 8} {
+		var xs, ys []uint32
+		xSet, ySet := a.bitset(), a.bitset()
+		for _, m := range a.ok[0] {
+			if rng.IntN(per) == 0 {
+				xs = append(xs, m)
+				xSet.set(m)
+			}
+			if rng.IntN(per) == 0 {
+				ys = append(ys, m)
+				ySet.set(m)
+			}
+		}
+		name := fmt.Sprintf("%dx%d", len(xs), len(ys))
+		b.Run(name+"/transform", func(b *testing.B) {
+			for b.Loop() {
+				a.unionsByTransform(xs, ys, -1, -1)
+			}
+		})
+		b.Run(name+"/words", func(b *testing.B) {
+			for b.Loop() {
+				a.unionsByWords(xs, ySet)
+			}
+			b.ReportMetric(float64(a.wordSteps(xs)), "steps")
+		})
+	}
+}
