@@ -78,6 +78,12 @@ type Board struct {
 	// labels is the seats' labels as sheetLabels last made them, with
 	// what they were made from.
 	labels seatLabels
+	// blocks are the sheets' blocks' lines as last drawn, by block.
+	blocks []drawnBlock
+	// lower is the lower block as last drawn in a wide window, and
+	// logScratch the slice the next frame's log lines are gathered in.
+	lower      lowerLines
+	logScratch []string
 }
 
 // seatNotes is one seat's notes as the sheets last drew them.
@@ -86,6 +92,7 @@ type seatNotes struct {
 	items  []string
 	w      int
 	packed []string
+	lastW  int // the width of packed's last line
 }
 
 // tileKey is a tile as drawn: alone, or padded to fill a framed tile.
@@ -561,6 +568,7 @@ func leftWidth(w int) int {
 
 // lowerBlock is the questions (or the guess entry) and the log: side by
 // side in wide windows, the log underneath in narrow ones; h rows at most.
+// The slice is shared (lower): callers must not change it.
 func (b *Board) lowerBlock(w, h int) []string {
 	leftW := leftWidth(w)
 	var left []string
@@ -579,22 +587,43 @@ func (b *Board) lowerBlock(w, h int) []string {
 		return left
 	}
 	logW := w - leftW - 2
-	logs := append([]string{b.paint.Heading.Render("Log")}, b.logLines(logW, max(len(left), h)-1)...)
+	logs := append(b.logScratch[:0], b.paint.Heading.Render("Log"))
+	logs = b.appendLogLines(logs, logW, max(len(left), h)-1)
+	m := &b.lower
+	if m.lines != nil && m.w == w && slices.Equal(m.left, left) && slices.Equal(m.logs, logs) {
+		b.logScratch = logs
+		return m.lines // a frame that changed neither the questions nor the log
+	}
+	// The log's lines are kept in the memory and its old ones are the
+	// next frame's scratch: no slice is made for them.
+	m.logs, b.logScratch = logs, m.logs
 	rows := max(len(left), len(logs))
 	// The rows are written into one buffer and cut out of it, so the block
-	// costs one string rather than one per row.
+	// costs one string rather than one per row. The left column's widths
+	// are the last frame's where its lines are the same (most of them: the
+	// question cards stay while the log moves on).
 	var sb strings.Builder
 	sb.Grow(rows * (w + 48))
-	ends := make([]int, rows)
+	var endsRoom [48]int
+	ends := endsRoom[:0]
+	widths := make([]int, len(left))
 	for i := range rows {
 		l, r := "", ""
 		if i < len(left) {
 			l = left[i]
+			if i < len(m.left) && i < len(m.widths) && m.left[i] == l {
+				widths[i] = m.widths[i]
+			} else {
+				widths[i] = widget.Width(l)
+			}
 		}
 		if i < len(logs) {
 			r = logs[i]
 		}
-		pad := leftW - widget.Width(l)
+		pad := leftW
+		if i < len(left) {
+			pad -= widths[i]
+		}
 		if pad < 0 {
 			l = ansi.Truncate(l, leftW, "…")
 			pad = 0
@@ -604,14 +633,26 @@ func (b *Board) lowerBlock(w, h int) []string {
 			sb.WriteByte(' ')
 		}
 		sb.WriteString(r)
-		ends[i] = sb.Len()
+		ends = append(ends, sb.Len())
 	}
 	all, start := sb.String(), 0
 	out := make([]string, rows)
 	for i, end := range ends {
 		out[i], start = all[start:end], end
 	}
+	m.w, m.left, m.widths, m.lines = w, left, widths, out
 	return out
+}
+
+// lowerLines is the lower block of a wide board as last drawn (lowerBlock),
+// with what it was drawn from: the width, the left column's lines (and
+// their widths) and the log's lines with its heading.
+type lowerLines struct {
+	w      int
+	left   []string
+	widths []int
+	logs   []string
+	lines  []string
 }
 
 // statusLines say whose turn it is and what the viewer can do.
@@ -743,13 +784,18 @@ func (b *Board) guessLines(w int) []string {
 
 // logLines are the last events that fit in h lines of width w.
 func (b *Board) logLines(w, h int) []string {
+	return b.appendLogLines(nil, w, h)
+}
+
+// appendLogLines appends logLines(w, h) to dst.
+func (b *Board) appendLogLines(dst []string, w, h int) []string {
 	if h <= 0 || w < 8 {
-		return nil
+		return dst
 	}
-	if lines := b.logs.Tail(b.c.Log, w, h); len(lines) > 0 {
-		return lines
+	if out := b.logs.AppendTail(dst, b.c.Log, w, h); len(out) > len(dst) {
+		return out
 	}
-	return []string{b.paint.Dim.Render("Nothing asked yet.")}
+	return append(dst, b.paint.Dim.Render("Nothing asked yet."))
 }
 
 // sheetLabels are the seats' labels on the sheets and the width of the
@@ -860,20 +906,11 @@ func (b *Board) sheets(w, h, room int) []string {
 	labels, labelW := b.sheetLabels()
 	noteW := max(10, w-labelW-4)
 
-	type block struct {
-		head     string
-		hasParts bool     // tiles or flags on the head line: notes start below
-		frame    []string // a framed row's lines under the head (its top border)
-		items    []string
-		packed   []string
-		need     int // lines wanted beyond the head line and the frame
-		alloc    int
-	}
 	// The viewer's own tiles and the centre are drawn as framed tiles
 	// when there is room (framedTiles), else as one line of codes.
 	own, _, nBlocks := b.framedRows()
 	framed := b.wantFramed(w, h)
-	blocks := make([]block, 0, nBlocks)
+	blocks := make([]sheetBlock, 0, nBlocks)
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
 		hand := sv.Hand
@@ -882,7 +919,7 @@ func (b *Board) sheets(w, h, room int) []string {
 		}
 		k := headKey{toMove: v.Phase != bc.Finished && v.ToMove == s, label: labels[i], labelW: labelW,
 			framed: framed && i == own, hasHand: hand != nil, flags: b.flagsOf(sv)}
-		var bl block
+		var bl sheetBlock
 		bl.head, bl.frame, bl.hasParts = b.seatHead(i, k, hand)
 		bl.items, bl.packed = b.packedNotes(i, sv.Notes, noteW)
 		bl.need = len(bl.packed)
@@ -898,10 +935,10 @@ func (b *Board) sheets(w, h, room int) []string {
 		}
 		k := headKey{centre: true, hidden: v.CentreSize, labelW: labelW, framed: framed, hasHand: v.Centre != nil, flags: flagKey{possible: possible}}
 		head, frame, _ := b.seatHead(len(v.Seats), k, v.Centre)
-		blocks = append(blocks, block{head: head, frame: frame, hasParts: true})
+		blocks = append(blocks, sheetBlock{head: head, frame: frame, hasParts: true})
 	} else if v.Unused != nil {
 		label := "Unused" + strings.Repeat(" ", max(0, labelW-6))
-		blocks = append(blocks, block{head: "  " + label + "  " + b.paint.Dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
+		blocks = append(blocks, sheetBlock{head: "  " + label + "  " + b.paint.Dim.Render(bc.FormatTiles(v.Unused)), hasParts: true})
 	}
 
 	// Every block has its head line; the lines left are shared out one at a
@@ -924,42 +961,123 @@ func (b *Board) sheets(w, h, room int) []string {
 		}
 	}
 	indent := strings.Repeat(" ", labelW+4)
-	var out []string
+	n := 0
+	for i := range blocks {
+		blocks[i].lines = b.blockLines(i, &blocks[i], w, labelW, indent)
+		n += len(blocks[i].lines)
+	}
+	// Room for the whole board: the status and the lower block follow
+	// (drawLines), and would otherwise grow a copy.
+	out := make([]string, 0, max(n+1, h))
 	for _, bl := range blocks {
-		if len(bl.frame) > 0 {
-			out = append(out, bl.head)
-			out = append(out, bl.frame...)
-			if bl.alloc > 0 {
-				for _, l := range tail(bl.packed, bl.alloc, b.paint.Dim) {
-					out = append(out, indent+l)
-				}
-			}
-			continue
+		out = append(out, bl.lines...)
+	}
+	return out
+}
+
+// sheetBlock is one block of the sheets (a seat's, or the centre's) as
+// it is laid out: its head line, its framed rows, its notes (as items and
+// packed into lines) and the lines of them it was given, which are all
+// its lines depend on besides the width and the label column.
+type sheetBlock struct {
+	head     string
+	hasParts bool     // tiles or flags on the head line: notes start below
+	frame    []string // a framed row's lines under the head (its top border)
+	items    []string
+	packed   []string
+	need     int // lines wanted beyond the head line and the frame
+	alloc    int
+	lines    []string // drawn by blockLines
+}
+
+// drawnBlock is a block's lines as last drawn, with what they were drawn
+// from: the packed notes are the items packed at a width made of w and
+// labelW (sheets), so they are not compared; hasParts and labelW show in
+// the head line too, and are compared only because that costs nothing.
+// The slices it keeps are shared and never changed (seatHead,
+// packedNotes), so comparing them costs little when they are the same.
+type drawnBlock struct {
+	head     string
+	hasParts bool
+	frame    []string
+	items    []string
+	alloc    int
+	w        int
+	labelW   int
+	lines    []string
+}
+
+// same reports whether bl, at w with a label column labelW wide, draws
+// the lines d remembers.
+func (d *drawnBlock) same(bl *sheetBlock, w, labelW int) bool {
+	return d.lines != nil && d.head == bl.head && d.hasParts == bl.hasParts && d.alloc == bl.alloc &&
+		d.w == w && d.labelW == labelW && slices.Equal(d.frame, bl.frame) &&
+		slices.Equal(d.items, bl.items)
+}
+
+// blockLines is block i's lines, remembered (blocks): a move changes the
+// blocks of the seats it touched (the seat to move, the answers heard),
+// and the others are drawn as before. The slice is shared: callers must
+// not change it.
+func (b *Board) blockLines(i int, bl *sheetBlock, w, labelW int, indent string) []string {
+	if i >= len(b.blocks) {
+		b.blocks = append(b.blocks, make([]drawnBlock, i+1-len(b.blocks))...)
+	}
+	d := &b.blocks[i]
+	if !d.same(bl, w, labelW) {
+		*d = drawnBlock{head: bl.head, hasParts: bl.hasParts, frame: bl.frame, items: bl.items,
+			alloc: bl.alloc, w: w, labelW: labelW, lines: slices.Clip(b.drawBlock(bl, w, indent))}
+	}
+	return d.lines
+}
+
+// drawBlock draws a block's lines (blockLines).
+func (b *Board) drawBlock(bl *sheetBlock, w int, indent string) []string {
+	var out []string
+	if len(bl.frame) > 0 {
+		out = make([]string, 0, 1+len(bl.frame)+bl.alloc)
+		out = append(out, bl.head)
+		out = append(out, bl.frame...)
+		if bl.alloc > 0 {
+			out = b.appendTail(out, indent, "", bl.packed, bl.alloc)
 		}
-		switch {
-		case len(bl.packed) == 0:
-			out = append(out, bl.head)
-		case !bl.hasParts:
-			shown := tail(bl.packed, bl.alloc+1, b.paint.Dim)
-			out = append(out, bl.head+shown[0])
-			for _, l := range shown[1:] {
-				out = append(out, indent+l)
-			}
-		case bl.alloc > 0:
-			out = append(out, bl.head)
-			for _, l := range tail(bl.packed, bl.alloc, b.paint.Dim) {
-				out = append(out, indent+l)
-			}
-		default:
-			// No room below: the newest answers that fit beside the head.
-			room := w - widget.Width(bl.head) - 4
-			if room < 8 {
-				out = append(out, bl.head)
-				continue
-			}
-			last := pack(bl.items, room)
-			out = append(out, bl.head+"   "+b.paint.Dim.Render("…")+last[len(last)-1])
+		return out
+	}
+	switch {
+	case len(bl.packed) == 0:
+		return []string{bl.head}
+	case !bl.hasParts:
+		return b.appendTail(make([]string, 0, bl.alloc+1), indent, bl.head, bl.packed, bl.alloc+1)
+	case bl.alloc > 0:
+		out = append(make([]string, 0, 1+bl.alloc), bl.head)
+		return b.appendTail(out, indent, "", bl.packed, bl.alloc)
+	default:
+		// No room below: the newest answers that fit beside the head.
+		room := w - widget.Width(bl.head) - 4
+		if room < 8 {
+			return []string{bl.head}
 		}
+		last := pack(bl.items, room)
+		return []string{bl.head + "   " + b.paint.Dim.Render("…") + last[len(last)-1]}
+	}
+}
+
+// appendTail appends the last keep of lines (at least one), the first
+// marked with … when some were cut, to out: the first after first (a
+// head line) when first is not empty, every other after indent.
+func (b *Board) appendTail(out []string, indent, first string, lines []string, keep int) []string {
+	keep = min(max(keep, 1), len(lines))
+	start := len(lines) - keep
+	for j, l := range lines[start:] {
+		mark := ""
+		if j == 0 && start > 0 {
+			mark = b.paint.Dim.Render("…")
+		}
+		lead := indent
+		if j == 0 && first != "" {
+			lead = first
+		}
+		out = append(out, lead+mark+l)
 	}
 	return out
 }
@@ -1195,21 +1313,29 @@ func (b *Board) packedNotes(i int, notes []bc.Note, w int) (items, packed []stri
 	case m.items != nil && slices.Equal(m.notes, notes):
 	case m.items != nil && len(notes) > len(m.notes) && slices.Equal(m.notes, notes[:len(m.notes)]):
 		// A seat's notes grow by a move's answers: only the new ones are
-		// phrased. (items is a fresh slice: the old one may be shared.)
-		items := make([]string, len(m.items), len(notes))
+		// phrased, and packed on after the lines packed before.
+		// (items and packed are fresh slices: the old ones may be shared.)
+		old := len(m.items)
+		items := make([]string, old, len(notes))
 		copy(items, m.items)
 		for _, n := range notes[len(m.notes):] {
 			items = append(items, b.noteItem(n))
 		}
 		m.notes = append(m.notes, notes[len(m.notes):]...)
-		m.items, m.packed = items, nil
+		m.items = items
+		if m.packed != nil && m.w == w {
+			m.packed, m.lastW = packOnto(m.packed, m.lastW, items[old:], w)
+		} else {
+			m.packed = nil
+		}
 	default:
 		m.notes = append(m.notes[:0], notes...)
 		m.items = b.noteItems(notes)
 		m.packed = nil
 	}
 	if m.packed == nil || m.w != w {
-		m.w, m.packed = w, pack(m.items, w)
+		m.w = w
+		m.packed, m.lastW = packOnto(nil, 0, m.items, w)
 	}
 	return m.items, m.packed
 }
@@ -1227,10 +1353,25 @@ func tail(lines []string, keep int, dim *widget.Painter) []string {
 
 // pack joins note items with " · " into lines of at most w cells.
 func pack(items []string, w int) []string {
-	var lines []string
+	lines, _ := packOnto(nil, 0, items, w)
+	return lines
+}
+
+// packOnto packs more items on after lines, items packed at w whose last
+// line is lastW cells wide: the lines pack would make of those items and
+// then more, and the width of the last. lines is not changed.
+func packOnto(lines []string, lastW int, more []string, w int) ([]string, int) {
 	var cur strings.Builder
 	curW := 0
-	for _, it := range items {
+	if n := len(lines); n > 0 {
+		// Packing goes item by item and only ever adds to the last line,
+		// so it carries on from the last line as it was left.
+		cur.Grow(len(lines[n-1]) + w)
+		cur.WriteString(lines[n-1])
+		curW = lastW
+		lines = append(make([]string, 0, n+len(more)/2+1), lines[:n-1]...)
+	}
+	for _, it := range more {
 		// Items are single lines (sanitised), so Width is their StringWidth.
 		it = widget.Truncate(it, w, "…")
 		itW := widget.Width(it)
@@ -1245,6 +1386,7 @@ func pack(items []string, w int) []string {
 		default:
 			lines = append(lines, cur.String())
 			cur = strings.Builder{}
+			cur.Grow(w + 8)
 			cur.WriteString(it)
 			curW = itW
 		}
@@ -1252,7 +1394,7 @@ func pack(items []string, w int) []string {
 	if cur.Len() > 0 {
 		lines = append(lines, cur.String())
 	}
-	return lines
+	return lines, curW
 }
 
 // noteItems phrases a seat's notepad: "sum 27", "8s/9s (8): d, e".

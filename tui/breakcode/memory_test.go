@@ -1,6 +1,7 @@
 package breakcode
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // boardMemory are the fields of Board that only remember what was drawn;
 // cold forgets them. boardState are the rest: what the board shows.
 var (
-	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn"}
+	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
 		"notepad", "scroll", "noteOverflow", "err", "framed", "busy", "gen"}
 )
@@ -30,6 +31,7 @@ func cold(b *Board) *Board {
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
 	c.notes, c.questions = map[bc.Note]string{}, map[questionRow]string{}
 	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
+	c.blocks, c.lower, c.logScratch = nil, lowerLines{}, nil
 	return &c
 }
 
@@ -105,6 +107,23 @@ func TestRememberedPiecesAreNeverStale(t *testing.T) {
 					check("an error")
 					b.SetSize(sz[1]+40, sz[0]/3)
 					check("a resize")
+					// A handle shown anew as wide as before: one seat's
+					// head line changes and nothing else on the sheets.
+					names = slices.Clone(names)
+					names[1] = map[string]string{"Björk": "Bjørk", "Bjørk": "Björk"}[names[1]]
+					b.SetView(st.View(viewer), board.Context{
+						Viewer: viewer, Names: names, Bots: bots, Status: st.Status(),
+						Log: engine.FilterEvents(log, viewer), Width: sz[0], Height: sz[1],
+					})
+					b.SetSize(sz[0], sz[1])
+					check("a handle shown anew")
+					// Narrower by a few columns: the answers pack anew into
+					// as many lines as they had (or nearly).
+					for _, dw := range []int{-3, -9} {
+						b.SetSize(sz[0]+dw, sz[1])
+						check(fmt.Sprintf("%d columns narrower", -dw))
+					}
+					b.SetSize(sz[0], sz[1])
 					if st.Status().Finished {
 						break
 					}
@@ -186,6 +205,31 @@ func TestFacesAreTheTilesDrawn(t *testing.T) {
 		}
 		if got, want := with.ViewLines(), without.ViewLines(); !slices.Equal(got, want) {
 			t.Errorf("%v: with its tiles drawn ahead the board drew\n%s\nwithout\n%s", viewer, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestPackOntoIsPackOfAll: packing more items on after lines packed
+// before (a seat's notes growing by a move's answers) makes the lines
+// packing all of them at once makes, at widths where the items fill lines
+// exactly, overflow them and are cut.
+func TestPackOntoIsPackOfAll(t *testing.T) {
+	items := []string{"sum 27", "8s/9s (8): d, e", "yes", "no", "black 2", "a long answer that is wider than the narrow widths", "c", "5s: none", "李小龙 asked: b"}
+	for _, w := range []int{10, 12, 17, 24, 40, 80} {
+		for cut := range len(items) + 1 {
+			before, lastW := packOnto(nil, 0, items[:cut], w)
+			shared := slices.Clone(before)
+			got, gotW := packOnto(before, lastW, items[cut:], w)
+			want, wantW := packOnto(nil, 0, items, w)
+			if !slices.Equal(got, want) || gotW != wantW {
+				t.Errorf("w %d, %d items then %d: packed on %q (last %d cells), at once %q (last %d)", w, cut, len(items)-cut, got, gotW, want, wantW)
+			}
+			if !slices.Equal(before, shared) {
+				t.Errorf("w %d, cut %d: packing on changed the lines packed before: %q, were %q", w, cut, before, shared)
+			}
+			if len(want) > 0 && widget.Width(want[len(want)-1]) != wantW {
+				t.Errorf("w %d: the last line %q is %d cells, packOnto says %d", w, want[len(want)-1], widget.Width(want[len(want)-1]), wantW)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -32,10 +33,21 @@ const logCacheEvents = 256
 // Tail is LogTail(log, w, h). The lines returned are shared with the
 // cache: callers must not change them.
 func (c *LogCache) Tail(log []engine.Event, w, h int) []string {
+	if out := c.AppendTail(nil, log, w, h); len(out) > 0 {
+		return out
+	}
+	return nil
+}
+
+// AppendTail appends Tail(log, w, h) to dst, so a board that draws its
+// log beside something else needs no slice of its own for it. The
+// strings appended are shared with the cache: callers must not change
+// them (the slice is dst's).
+func (c *LogCache) AppendTail(dst []string, log []engine.Event, w, h int) []string {
 	if c.w != w || len(c.lines) >= logCacheEvents {
 		c.w, c.lines = w, make(map[string][]string, 32)
 	}
-	return logTail(log, w, h, func(text string, w int) []string {
+	return appendLogTail(dst, log, w, h, func(text string, w int) []string {
 		if l, ok := c.lines[text]; ok {
 			return l
 		}
@@ -53,11 +65,21 @@ func wrapEvent(text string, w int) []string {
 }
 
 func logTail(log []engine.Event, w, h int, wrap func(text string, w int) []string) []string {
-	if h <= 0 || w < 8 {
-		return nil
+	if out := appendLogTail(nil, log, w, h, wrap); len(out) > 0 {
+		return out
 	}
-	// The newest events that fit, newest first.
-	var blocks [][]string
+	return nil
+}
+
+// appendLogTail appends the tail logTail returns to dst.
+func appendLogTail(dst []string, log []engine.Event, w, h int, wrap func(text string, w int) []string) []string {
+	if h <= 0 || w < 8 {
+		return dst
+	}
+	// The newest events that fit, newest first (on the stack for the
+	// tails of any common height).
+	var room [32][]string
+	blocks := room[:0]
 	used := 0
 	for i := len(log) - 1; i >= 0 && used < h; i-- {
 		wrapped := wrap(log[i].Text, w)
@@ -65,21 +87,18 @@ func logTail(log []engine.Event, w, h int, wrap func(text string, w int) []strin
 			if used == 0 {
 				// One huge event: its start, marked as cut. (A copy, so
 				// that nothing written to the result reaches a cache.)
-				return cutTail(wrapped, h, w)
+				return append(dst, cutTail(wrapped, h, w)...)
 			}
 			break
 		}
 		blocks = append(blocks, wrapped)
 		used += len(wrapped)
 	}
-	if len(blocks) == 0 {
-		return nil
-	}
-	all := make([]string, 0, used)
+	dst = slices.Grow(dst, used)
 	for i := len(blocks) - 1; i >= 0; i-- {
-		all = append(all, blocks[i]...)
+		dst = append(dst, blocks[i]...)
 	}
-	return all
+	return dst
 }
 
 // CutTail is the first n of lines (each at most w cells), the last ending

@@ -127,6 +127,10 @@ func TestLogCacheMatchesLogTail(t *testing.T) {
 				if !slices.Equal(got, want) || (got == nil) != (want == nil) {
 					t.Fatalf("%d events at %d×%d: Tail = %q, LogTail = %q", len(log), w, h, got, want)
 				}
+				head := []string{"Log"}
+				if app := c.AppendTail(head, log, w, h); !slices.Equal(app, append([]string{"Log"}, want...)) {
+					t.Fatalf("%d events at %d×%d: AppendTail after a line = %q, want it and LogTail %q", len(log), w, h, app, want)
+				}
 			}
 		}
 	}
