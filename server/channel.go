@@ -108,6 +108,9 @@ type channelState struct {
 	started  atomic.Bool
 	done     chan struct{}
 	doneOnce sync.Once
+	// raw is the channel as accepted, set before the session's handler
+	// starts: the session's output is written to it (wireSession).
+	raw gossh.Channel
 }
 
 func newChannelState(parent context.Context) *channelState {
@@ -270,6 +273,7 @@ func (c *filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error)
 	if err != nil {
 		return nil, nil, fmt.Errorf("accept session: %w", err)
 	}
+	c.ch.raw = ch
 	out := make(chan *gossh.Request)
 	go c.filter(reqs, out)
 	return ch, out, nil

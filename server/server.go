@@ -334,6 +334,9 @@ func (s *Server) handleSession(sess ssh.Session) {
 
 	ch, env := s.sessionChannel(sess)
 	defer ch.finish()
+	// Everything the session writes to its player goes through one writer
+	// on the channel, frames included.
+	sess = wireSession(sess, ch.raw)
 	var asserted *assertion
 	if st.node {
 		a, clean, err := takeAssertion(env)
