@@ -103,8 +103,11 @@ type Renderer struct {
 	next     tea.View // the latest view, not yet drawn when pending
 	pending  bool
 	lastDraw time.Time
-	timer    *time.Timer
-	buf      bytes.Buffer // the frame being built
+	// timer draws a view held back by the frame interval; it is made
+	// the first time one is, then reset, and armed says it is set.
+	timer *time.Timer
+	armed bool
+	buf   bytes.Buffer // the frame being built
 }
 
 // New returns a renderer writing to w. Nothing is written until the first
@@ -159,11 +162,16 @@ func (r *Renderer) Render(v tea.View) {
 		return
 	}
 	r.next, r.pending = v, true
-	if r.timer != nil {
+	if r.armed {
 		return // a frame is already due; it will draw this view
 	}
 	if wait := r.opts.MinInterval - time.Since(r.lastDraw); wait > 0 && r.started {
-		r.timer = time.AfterFunc(wait, r.drawDue)
+		r.armed = true
+		if r.timer == nil {
+			r.timer = time.AfterFunc(wait, r.drawDue)
+		} else {
+			r.timer.Reset(wait)
+		}
 		return
 	}
 	r.draw()
@@ -181,7 +189,7 @@ func (r *Renderer) onScreen(v tea.View) bool {
 func (r *Renderer) drawDue() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.timer = nil
+	r.armed = false
 	if !r.closed && r.pending {
 		r.draw()
 	}
@@ -192,9 +200,9 @@ func (r *Renderer) drawDue() {
 // wait. It returns false if the output could not be delivered in time.
 func (r *Renderer) Close(wait time.Duration) bool {
 	r.mu.Lock()
-	if r.timer != nil {
+	if r.armed {
 		r.timer.Stop()
-		r.timer = nil
+		r.armed = false
 	}
 	if !r.closed {
 		if r.pending {

@@ -11,19 +11,47 @@ import (
 // memory for the rest of an idle session.
 const shrinkAbove = 32 << 10
 
+// queueBuf is an outbox's queue: the bytes waiting, or the batch being
+// written. It is a pointer so that the pool holds it without allocating.
+type queueBuf struct{ b []byte }
+
+// queueBufs lends queue buffers to the outboxes of every session. An
+// outbox takes one when a burst of output starts and gives it back when
+// the burst is written, so an idle session holds none, and a frame is
+// queued into a buffer a frame was queued in before instead of a fresh
+// one grown to size every time (issue 20's profiles: that growing was
+// most of what queuing cost). A sync.Pool keeps no memory of its own
+// past two garbage collections, and what it holds has no meaning: any
+// buffer serves any outbox.
+var queueBufs = sync.Pool{New: func() any { return &queueBuf{b: make([]byte, 0, 4<<10)} }}
+
+// putQueueBuf gives q back to the pool, unless it grew too big to keep.
+func putQueueBuf(q *queueBuf) {
+	if q != nil && cap(q.b) <= shrinkAbove {
+		q.b = q.b[:0]
+		queueBufs.Put(q)
+	}
+}
+
 // outbox queues a session's output and writes it from a goroutine of its
 // own, so the program that produces frames never waits on the network.
-// Bytes queued while a write is in flight are sent together after it. The
-// writer goroutine runs only while there is output to write: an idle
-// session keeps no goroutine and no buffer here.
+// Bytes queued while a write is in flight are sent together after it, in
+// one write. The writer goroutine runs only while there is output to
+// write: an idle session keeps no goroutine and no buffer here.
 type outbox struct {
 	w          io.Writer
 	maxPending int
 	stallAfter time.Duration
 	onStall    func()
+	// watch reports a write blocked for stallAfter. It is made on the
+	// first write and only used by the writer goroutine (one at a time).
+	watch *time.Timer
+	// runFn is o.run, made once: `go o.run()` would allocate a closure
+	// for every burst of output.
+	runFn func()
 
 	mu      sync.Mutex
-	queued  []byte
+	queued  *queueBuf // nil when nothing is waiting
 	closing bool
 	dead    bool // stalled or failed: output is dropped
 	writing bool // a write is in flight
@@ -35,7 +63,17 @@ type outbox struct {
 }
 
 func newOutbox(w io.Writer, maxPending int, stallAfter time.Duration, onStall func()) *outbox {
-	return &outbox{w: w, maxPending: maxPending, stallAfter: stallAfter, onStall: onStall}
+	o := &outbox{w: w, maxPending: maxPending, stallAfter: stallAfter, onStall: onStall}
+	o.runFn = o.run
+	return o
+}
+
+// pending is how many bytes wait to be written. It holds o.mu.
+func (o *outbox) pending() int {
+	if o.queued == nil {
+		return 0
+	}
+	return len(o.queued.b)
 }
 
 // enqueue copies p to the queue and makes sure a writer will send it. A
@@ -47,32 +85,38 @@ func (o *outbox) enqueue(p []byte) {
 		o.mu.Unlock()
 		return
 	}
-	if len(o.queued)+len(p) > o.maxPending {
+	if o.pending()+len(p) > o.maxPending {
 		o.dead, o.queued = true, nil
 		o.mu.Unlock()
 		o.stalled()
 		return
 	}
-	o.queued = append(o.queued, p...)
+	if o.queued == nil {
+		o.queued = queueBufs.Get().(*queueBuf)
+	}
+	o.queued.b = append(o.queued.b, p...)
 	start := !o.running
 	o.running = true
 	o.mu.Unlock()
 	if start {
-		go o.run()
+		go o.runFn()
 	}
 }
 
-// run writes whatever is queued until nothing is, or the writer fails.
+// run writes whatever is queued until nothing is, or the writer fails. It
+// writes each batch with one Write, so a frame reaches the channel whole
+// (one SSH packet when it fits in one), and frames queued while a write
+// was in flight go out together.
 func (o *outbox) run() {
-	var spare []byte // the last batch's buffer, for the next one
+	var spare *queueBuf // the last batch's buffer, for the next one
 	for {
 		o.mu.Lock()
 		batch := o.queued
-		if len(batch) == 0 || o.dead {
+		if batch == nil || len(batch.b) == 0 || o.dead {
 			o.running = false
-			if o.dead {
-				o.queued = nil
-			}
+			putQueueBuf(spare)
+			putQueueBuf(batch)
+			o.queued = nil // an idle (or dead) session keeps no buffer
 			if o.drained != nil {
 				close(o.drained)
 				o.drained = nil
@@ -80,28 +124,29 @@ func (o *outbox) run() {
 			o.mu.Unlock()
 			return
 		}
-		o.queued = spare[:0]
+		o.queued = spare
+		if spare != nil {
+			spare.b = spare.b[:0]
+		}
 		o.writing = true
 		o.mu.Unlock()
 
-		watch := time.AfterFunc(o.stallAfter, o.stalled)
-		_, err := o.w.Write(batch)
-		watch.Stop()
+		if o.watch == nil {
+			o.watch = time.AfterFunc(o.stallAfter, o.stalled)
+		} else {
+			o.watch.Reset(o.stallAfter)
+		}
+		_, err := o.w.Write(batch.b)
+		o.watch.Stop()
 
 		o.mu.Lock()
 		o.writing = false
 		if err != nil {
 			o.dead, o.queued = true, nil
 		}
-		spare = nil
-		if cap(batch) <= shrinkAbove {
-			spare = batch[:0]
-		}
-		if len(o.queued) == 0 && cap(o.queued) > 0 && spare == nil {
-			spare = o.queued[:0]
-		}
-		if len(o.queued) == 0 {
-			o.queued = nil // nothing left: an idle session keeps no buffer
+		spare = batch
+		if cap(batch.b) > shrinkAbove {
+			spare = nil // let one big repaint go
 		}
 		o.mu.Unlock()
 	}
