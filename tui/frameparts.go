@@ -37,6 +37,24 @@ type frameParts struct {
 	scratch []byte
 	// The key bars drawn last, the newest first.
 	last [2]lastBar
+	// keyLineText is the key bar line last fitted (keyLine), from keyBar
+	// at keyLineW.
+	keyBar, keyLineText string
+	keyLineW            int
+
+	// lines is the slice a frame's lines are gathered in (render), kept
+	// empty between frames.
+	lines []string
+}
+
+// keyLine is the key bar k as the frame's line w cells wide, remembered:
+// the bar changes seldom, and the line was made again on every frame.
+func (a *app) keyLine(k string, w int) string {
+	p := &a.parts
+	if k != p.keyBar || w != p.keyLineW || p.keyLineText == "" {
+		p.keyBar, p.keyLineW, p.keyLineText = k, w, fitLine(" "+k, w)
+	}
+	return p.keyLineText
 }
 
 // textPaints are the session's text styles as Painters: each line

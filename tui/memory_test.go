@@ -20,7 +20,7 @@ import (
 
 // tableMemory are the fields of tableScreen that only remember what was
 // drawn (or made from the view when it came); coldFrame forgets them.
-var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText", "rawCode", "rawID"}
+var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText", "rawCode", "rawID", "fits"}
 
 // coldFrame is the frame m's screen draws when the session has forgotten
 // every piece it remembers: the pieces around the body (a.parts) and, on
@@ -32,7 +32,7 @@ func coldFrame(m *app) string {
 	c.stack = slices.Clone(m.stack)
 	if ts, ok := c.top().(*tableScreen); ok {
 		cold := *ts
-		cold.stripKey, cold.stripLines, cold.keysKey, cold.keys = stripKey{}, nil, keysKey{}, nil
+		cold.stripKey, cold.stripLines, cold.keysKey, cold.keys, cold.fits = stripKey{}, nil, keysKey{}, nil, lineFits{}
 		cold.code, cold.shownID, cold.rawCode, cold.rawID = formatCode(ts.view.Code), gameIDText(ts.view.GameID), "", ""
 		cold.titleText = cold.makeTitle()
 		c.stack[len(c.stack)-1] = &cold
@@ -172,5 +172,43 @@ func TestAFrameThatChangedNothingIsKept(t *testing.T) {
 	showView(t, m, conn, views[1])
 	if m.View().Content == before {
 		t.Fatal("the next move drew the same frame: the test checks nothing")
+	}
+}
+
+// TestLineFitsIsFitLineBlock: the remembered fitting of a board's lines
+// fits them as fitLineBlock does, frame after frame, as lines change, grow
+// too wide, come back and the width changes under lines that stay.
+func TestLineFitsIsFitLineBlock(t *testing.T) {
+	var f lineFits
+	red := lipgloss.NewStyle().Foreground(lipgloss.Color("#FF0000"))
+	frames := [][]string{
+		{"a", red.Render("a styled line longer in bytes than cells"), "plain words that run on past twenty cells"},
+		{"a", red.Render("a styled line longer in bytes than cells"), "short"},
+		{"b", red.Render("a styled line longer in bytes than cells"), "plain words that run on past twenty cells", "李小龙 李小龙 李小龙 李小龙"},
+		{"b"},
+	}
+	for round, w := range []int{80, 20, 20, 12, 80, 12} {
+		for i, lines := range frames {
+			for _, h := range []int{2, 5} {
+				got := f.block(slices.Clone(lines), w, h)
+				if want := fitLineBlock(slices.Clone(lines), w, h); !slices.Equal(got, want) {
+					t.Fatalf("round %d, frame %d at %d×%d: %q, fitLineBlock %q", round, i, w, h, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestKeyLineIsTheBarFitted: the key bar's line is the bar after a space
+// cut to the width, remembered by the bar and the width.
+func TestKeyLineIsTheBarFitted(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
+	for _, c := range []struct {
+		bar string
+		w   int
+	}{{"enter ask · esc back", 80}, {"enter ask · esc back", 10}, {"g guess · enter ask · esc back", 10}, {"g guess · enter ask · esc back", 80}} {
+		if got, want := m.keyLine(c.bar, c.w), fitLine(" "+c.bar, c.w); got != want {
+			t.Errorf("keyLine(%q, %d) = %q, want %q", c.bar, c.w, got, want)
+		}
 	}
 }

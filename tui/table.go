@@ -57,6 +57,8 @@ type tableScreen struct {
 	// keys is the key bar's list as shortHelp last made it, from keysKey.
 	keysKey keysKey
 	keys    []key.Binding
+	// fits is the board's lines as last fitted to the screen's width.
+	fits lineFits
 }
 
 // stripKey is everything strip draws from but the chat field, which is
@@ -511,7 +513,7 @@ func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
 		main = "\n  Waiting for the table…"
 	default:
 		if lb, ok := s.board.(board.Lines); ok {
-			return fitLineBlock(lb.ViewLines(), w, max(0, h-len(strip))), strip
+			return s.fits.block(lb.ViewLines(), w, max(0, h-len(strip))), strip
 		}
 		main = s.board.View() // laid out by setSize
 	}

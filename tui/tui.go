@@ -648,23 +648,27 @@ func (a *app) render() string {
 		bodyLines = wrapBlock(body, w, bodyH)
 	}
 	// The title bar and the rules are exactly w cells and the body's lines
-	// are fitted, so only the key bar is left to fit.
-	lines := make([]string, 0, h)
-	lines = append(lines, bar, rule)
+	// are fitted, so only the key bar is left to fit. The lines are
+	// gathered in the session's own slice, kept from frame to frame.
+	p := &a.parts
+	lines := append(p.lines[:0], bar, rule)
 	lines = append(lines, bodyLines...)
 	lines = append(lines, rule)
 	for _, k := range keyLines {
-		lines = append(lines, fitLine(" "+k, w))
+		lines = append(lines, a.keyLine(k, w))
 	}
 	if len(lines) > h {
 		lines = lines[:h]
 	}
-	if joinedAs(a.frame, lines) {
-		// Nothing on screen changed (a key that only sent a move): the
-		// frame drawn before stands, and nothing is joined or written.
-		return a.frame
+	frame := a.frame
+	if !joinedAs(frame, lines) {
+		frame = strings.Join(lines, "\n")
 	}
-	return strings.Join(lines, "\n")
+	// (Nothing on screen changed, as after a key that only sent a move:
+	// the frame drawn before stands, and nothing is joined or written.)
+	clear(lines) // the lines are in the frame now: the slice keeps none alive
+	p.lines = lines[:0]
+	return frame
 }
 
 // joinedAs reports whether frame is strings.Join(lines, "\n"), without
@@ -825,6 +829,45 @@ func fitLineBlock(lines []string, w, h int) []string {
 	}
 	for i, l := range lines {
 		lines[i] = fitLine(l, w)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// lineFits remembers the lines fitLineBlock fitted last, row by row: a
+// board's frame after a move is mostly the lines of the one before, and
+// measuring every line again (they are styled, so longer in bytes than
+// the width) was a tenth of drawing it.
+type lineFits struct {
+	w       int
+	in, out []string // row i was in[i], fitted out[i]
+}
+
+// block is fitLineBlock(lines, w, h), lines fitted as before not measured
+// again. Like fitLineBlock it fits lines in place.
+func (f *lineFits) block(lines []string, w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	if f.w != w {
+		f.w, f.in, f.out = w, f.in[:0], f.out[:0]
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		switch {
+		case i < len(f.in) && f.in[i] == l:
+			lines[i] = f.out[i]
+			continue
+		case i < len(f.in):
+			f.in[i], f.out[i] = l, fitLine(l, w)
+		default:
+			f.in, f.out = append(f.in, l), append(f.out, fitLine(l, w))
+		}
+		lines[i] = f.out[i]
 	}
 	for len(lines) < h {
 		lines = append(lines, "")

@@ -84,6 +84,8 @@ type Board struct {
 	// logScratch the slice the next frame's log lines are gathered in.
 	lower      lowerLines
 	logScratch []string
+	// qhead is the questions' heading as last drawn.
+	qhead questionsHeadLine
 }
 
 // seatNotes is one seat's notes as the sheets last drew them.
@@ -695,12 +697,7 @@ func (b *Board) statusLines(w int) []string {
 
 func (b *Board) questionLines(w int) []string {
 	v := b.v
-	head := "Questions on the table"
-	if b.canAsk() {
-		head = "Ask a question"
-	}
-	head = " " + b.paint.Heading.Render(head) + b.paint.Dim.Render("  (deck: "+strconv.Itoa(v.DrawPile)+")")
-	lines := []string{head}
+	lines := append(make([]string, 0, 1+max(1, len(v.FaceUp))), b.questionsHead())
 	if len(v.FaceUp) == 0 {
 		return append(lines, "   No question cards are left.")
 	}
@@ -723,6 +720,32 @@ func (b *Board) questionLines(w int) []string {
 		lines = append(lines, row)
 	}
 	return lines
+}
+
+// questionsHead is the questions' heading, remembered with what it says:
+// whether the viewer may ask, and the cards left in the deck.
+func (b *Board) questionsHead() string {
+	k := headOfQuestions{ask: b.canAsk(), pile: b.v.DrawPile}
+	if m := &b.qhead; m.line == "" || m.key != k {
+		head := "Questions on the table"
+		if k.ask {
+			head = "Ask a question"
+		}
+		m.key, m.line = k, " "+b.paint.Heading.Render(head)+b.paint.Dim.Render("  (deck: "+strconv.Itoa(k.pile)+")")
+	}
+	return b.qhead.line
+}
+
+// headOfQuestions is what the questions' heading says.
+type headOfQuestions struct {
+	ask  bool
+	pile int
+}
+
+// questionsHeadLine is the questions' heading as last drawn.
+type questionsHeadLine struct {
+	key  headOfQuestions
+	line string
 }
 
 // questionRow is everything one row of the questions list is drawn from;
