@@ -73,13 +73,7 @@ func (b *Bot) Act(view any) ([]byte, error) {
 		i := rng.IntN(len(cards))
 		return AskAction(cards[i], numbers[i]), nil
 	}
-	info := k.questionInfo(bel, vs)
-	best := 0
-	for i := range info {
-		if info[i] > info[best]+1e-9 {
-			best = i
-		}
-	}
+	best := k.bestQuestion(bel, vs)
 	return AskAction(cards[best], numbers[best]), nil
 }
 

@@ -5,8 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,7 +208,7 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 				if n == 3 && k.centreKnown < 0 {
 					// Both ways of counting the joint answers, whichever
 					// questionInfo picked (enumeration only where it is quick).
-					ways := map[string]func() [][]float64{"subsets": func() [][]float64 { return k.subsetAnswers3(bel, all) }}
+					ways := map[string]func() [][]float64{"subsets": func() [][]float64 { return k.subsetAnswers3(bel, all, false) }}
 					if len(k.ok[0])*len(k.ok[1]) < 200_000 {
 						ways["enumeration"] = func() [][]float64 { return k.enumeratedAnswers3(all) }
 					}
@@ -228,4 +231,113 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 		}
 	}
 	t.Logf("%d positions compared", compared)
+}
+
+// pickQuestion is the strong bot's rule over exact scores: in order, a
+// question replaces the one chosen so far when it scores more than 1e-9
+// bits more.
+func pickQuestion(info []float64) int {
+	best := 0
+	for i := range info {
+		if info[i] > info[best]+1e-9 {
+			best = i
+		}
+	}
+	return best
+}
+
+// bestQuestion, which leaves out (3 players) questions whose answers'
+// own entropies add up to well less than another question scored, picks
+// the question the exact scores pick, over the face-up questions, all of
+// them and all of them in shuffled orders, from every seat of random
+// games; every question it leaves out scores well below the best (see
+// pruneGap); the ones it counts score what they score exactly; and it does
+// leave some out.
+func TestBestQuestionIsTheExactChoice(t *testing.T) {
+	games := map[int]int{2: 4, 3: 6, 4: 2}
+	if testing.Short() || raceEnabled {
+		games = map[int]int{2: 1, 3: 2, 4: 1}
+	}
+	left, compared := 0, 0
+	for n := 2; n <= 4; n++ {
+		for g := range games[n] {
+			seed := uint64(8_800 + n*10 + g)
+			rng := rand.New(rand.NewPCG(seed, 6))
+			s := newState(false, make([]engine.Player, n), seed)
+			for s.phase != Finished {
+				for seat := range n {
+					k := newKnowledge(s.view(engine.SeatViewer(engine.Seat(seat))))
+					bel := k.belief()
+					var faceUp []int
+					for _, c := range s.faceUp {
+						faceUp = append(faceUp, variantOf(c, firstNumberOr0(c)))
+					}
+					all := rng.Perm(variants)
+					orders := [][]int{faceUp, all, slices.Sorted(slices.Values(all))}
+					for _, vs := range orders {
+						exact := k.questionInfo(bel, vs)
+						if got, want := k.bestQuestion(bel, vs), pickQuestion(exact); got != want {
+							t.Fatalf("%dp seed %d turn %d seat %d: question %d of %v, exact scores %v pick %d", n, seed, s.turns, seat, got, vs, exact, want)
+						}
+						for i, x := range k.questionInfos(bel, vs, true) {
+							if !math.IsInf(x, -1) {
+								if x != exact[i] {
+									t.Fatalf("%dp seed %d turn %d seat %d: question %d scores %v when pruning, %v exactly", n, seed, s.turns, seat, i, x, exact[i])
+								}
+								continue
+							}
+							left++
+							if exact[i] >= slices.Max(exact)-2*float64(len(vs)+1)*1e-9 {
+								t.Fatalf("%dp seed %d turn %d seat %d: question %d left out, though it scores %v of the best %v", n, seed, s.turns, seat, i, exact[i], slices.Max(exact))
+							}
+						}
+						compared++
+					}
+				}
+				if _, err := s.Apply(s.toMove, randomAction(rng, s)); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+			}
+		}
+	}
+	if left == 0 {
+		t.Fatal("no question was ever left out: the bound checks nothing")
+	}
+	t.Logf("%d choices compared, %d questions left out", compared, left)
+}
+
+// Leaving out (as -Inf) any questions that score more than pruneGap below
+// the best never changes pickQuestion's choice, even on scores that climb
+// in steps of a fraction of its 1e-9 tolerance, where choosing depends on
+// the order; while a gap of only 1e-9 would change it for some of them
+// (so the sequences are hard enough to tell).
+func TestPruneGapKeepsTheChoice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	changes := func(gap func(n int) float64) int {
+		changed := 0
+		for range 20_000 {
+			n := 1 + rng.IntN(25)
+			info := make([]float64, n)
+			for i := range info {
+				info[i] = 3 + float64(rng.IntN(4*n))*0.35e-9
+			}
+			top := slices.Max(info)
+			pruned := slices.Clone(info)
+			for i, x := range info {
+				if x < top-gap(n)+1e-9 && rng.IntN(2) == 0 { // the extra 1e-9 is pruneGap's for rounding
+					pruned[i] = math.Inf(-1)
+				}
+			}
+			if pickQuestion(pruned) != pickQuestion(info) {
+				changed++
+			}
+		}
+		return changed
+	}
+	if n := changes(pruneGap); n != 0 {
+		t.Fatalf("leaving out questions pruneGap below the best changed the choice %d times", n)
+	}
+	if changes(func(int) float64 { return 2e-9 }) == 0 {
+		t.Fatal("no sequence tells pruneGap from a gap of 1e-9: the test checks too little")
+	}
 }

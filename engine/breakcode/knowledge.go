@@ -697,11 +697,20 @@ func entropy(weights []float64) float64 {
 // players: exact (3 players over the joint of both answers, see
 // jointAnswers3); 4 players: the sum of the three answers' entropies under
 // their marginals.
-func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
+func (k *knowledge) questionInfo(b belief, vs []int) []float64 { return k.questionInfos(b, vs, false) }
+
+// questionInfos is questionInfo; with prune set, a question that cannot
+// change the strong bot's choice may be left out, its entry -Inf (see
+// bestQuestion).
+func (k *knowledge) questionInfos(b belief, vs []int, prune bool) []float64 {
 	out := make([]float64, len(vs))
 	switch k.n {
 	case 3:
-		for i, hist := range k.jointAnswers3(b, vs) {
+		for i, hist := range k.jointAnswers3(b, vs, prune) {
+			if prune && hist == nil {
+				out[i] = math.Inf(-1) // left out: see bestQuestion
+				continue
+			}
 			out[i] = entropy(hist)
 		}
 	default:
@@ -728,6 +737,42 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 	return out
 }
 
+// bestQuestion returns the index in vs of the question the strong bot
+// asks: going through vs in order, a question replaces the one chosen so
+// far when it carries more than 1e-9 bits more.
+//
+// With 3 players, what a question carries (the entropy of the pair of
+// answers) is at most the sum of each answer's own entropy, which costs
+// next to nothing to reckon; questions whose sums fall well below what
+// another question was found to carry are not counted in full (see
+// pruneGap), and that leaves the choice as it was.
+func (k *knowledge) bestQuestion(b belief, vs []int) int {
+	info := k.questionInfos(b, vs, true)
+	best := 0
+	for i := range info {
+		if info[i] > info[best]+1e-9 {
+			best = i
+		}
+	}
+	return best
+}
+
+// pruneGap is how far below the most a question of n carries another's
+// bound must fall for bestQuestion to leave that one out (as -Inf).
+//
+// Why the choice stays the same: let M be the most any of the n questions
+// carries, ε = 1e-9, and leave out only questions carrying less than
+// L = M - 2(n+1)ε. Cut [L, M) into n+1 slices 2ε wide: the n questions
+// cannot fill them all, so one, [g, g+2ε), holds none. Going through vs,
+// take the first question h carrying at least g+2ε (one carrying M does).
+// Before h, every question, left out or not, carries less than g, so
+// whatever was chosen then, with or without the ones left out, h carries
+// more than 1e-9 bits more and is chosen in both. From h on the two
+// choices run alike: the ones left out carry less than L < g, never more
+// than what is chosen by then. The bounds and figures are sums of a few
+// thousand rounded terms, off by far less than the extra ε added here.
+func pruneGap(n int) float64 { return float64(2*(n+1)+1) * 1e-9 }
+
 // jointAnswers3 returns, for each variant vs[i], how many 3-player deals
 // give each pair of answers (A's answer x, B's answer y), in the order of
 // x*64+y; pairs no deal gives may be left out. The counts are whole
@@ -744,7 +789,10 @@ func (k *knowledge) questionInfo(b belief, vs []int) []float64 {
 //
 // over the sets S of at most a hand's size: about 32 subsets per hand on
 // each side instead of every pair of hands.
-func (k *knowledge) jointAnswers3(b belief, vs []int) [][]float64 {
+//
+// With prune set, a question may be left out (nil) when it cannot change
+// the strong bot's choice: see bestQuestion.
+func (k *knowledge) jointAnswers3(b belief, vs []int, prune bool) [][]float64 {
 	if k.centreKnown >= 0 {
 		return k.enumeratedAnswers3(vs) // few deals are left: the centre is fixed
 	}
@@ -762,7 +810,7 @@ func (k *knowledge) jointAnswers3(b belief, vs []int) [][]float64 {
 	if enumCost < subsetCost {
 		return k.enumeratedAnswers3(vs)
 	}
-	return k.subsetAnswers3(b, vs)
+	return k.subsetAnswers3(b, vs, prune)
 }
 
 // enumeratedAnswers3 is jointAnswers3 by visiting every deal. Like
@@ -843,7 +891,12 @@ func (k *knowledge) answerCodes(vs []int, lists ...[]uint32) [][]uint8 {
 // how many deals give A each answer (the sum of its sets' weights), so the
 // pairs with A's commonest answer are that number less the pairs counted
 // with A's other answers; likewise for B.
-func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
+//
+// With prune set, the question whose answers' own entropies add up to the
+// most is counted first, and a question whose sum falls more than pruneGap
+// below the most information counted so far is left out (nil): see
+// bestQuestion.
+func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 	okA, okB := k.ok[0], k.ok[1]
 	numbering := smallSets(len(k.pool), k.handSize)
 	slot, layer := numbering.slot, numbering.layer
@@ -886,16 +939,49 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 		sideB.grow(k.buf, widest, slots)
 	}
 	hist := make([][]float64, len(vs))
-	for i := range vs {
-		// Number the answers densely, keeping their order.
-		var index [64]uint8
-		for x, c := range codes[i] {
-			index[c] = uint8(x)
+	// Each question's answers numbered densely, keeping their order.
+	index := make([][64]uint8, len(vs))
+	for i, c := range codes {
+		for x, code := range c {
+			index[i][code] = uint8(x)
+		}
+	}
+	tally := func(i int) {
+		sideA.tally(i, &index[i])
+		if !same {
+			sideB.tally(i, &index[i])
+		}
+	}
+	// The questions in the order they are counted, and (pruning) a bound
+	// on what each carries: the sum of each side's answer entropy.
+	order := make([]int, len(vs))
+	for i := range order {
+		order[i] = i
+	}
+	var bound []float64
+	if prune {
+		bound = make([]float64, len(vs))
+		top := 0
+		for i := range vs {
+			tally(i)
+			bound[i] = sideA.entropy() + sideB.entropy()
+			if bound[i] > bound[top] {
+				top = i
+			}
+		}
+		// The likeliest best first, so that its figure can rule out the rest.
+		order = append(append([]int{top}, order[:top]...), order[top+1:]...)
+	}
+	most := math.Inf(-1) // the most information of a question counted so far
+	for _, i := range order {
+		if prune && bound[i] < most-pruneGap(len(vs)) {
+			continue
 		}
 		nx := len(codes[i])
-		sideA.count(i, &index, slots)
+		tally(i)
+		sideA.spread(slots)
 		if !same {
-			sideB.count(i, &index, slots)
+			sideB.spread(slots)
 		}
 		pairs := make([]int64, nx*nx)
 		for r := 0; r+1 < len(layer); r++ {
@@ -966,6 +1052,10 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int) [][]float64 {
 		if !same {
 			sideB.reset(nx, slots)
 		}
+		if hist[i] == nil {
+			hist[i] = []float64{} // counted, though no deal is left: not left out
+		}
+		most = max(most, entropy(hist[i]))
 	}
 	return hist
 }
@@ -1064,12 +1154,9 @@ func (side *subsetSide) grow(buf *scratch, nx, slots int) {
 	side.total = make([]int64, nx)
 }
 
-// count numbers each member's answer to question i (index maps answers
-// to their numbers), adds up total, picks skip and fills cnt and nz for
-// the other answers. Between questions cnt and nz are all zero (see reset), so
-// that the cost follows the number of hands, not the 4,944 small sets
-// times the answers.
-func (side *subsetSide) count(i int, index *[64]uint8, slots int) {
+// tally numbers each member's answer to question i (index maps answers
+// to their numbers), adds up total and picks skip.
+func (side *subsetSide) tally(i int, index *[64]uint8) {
 	clear(side.total)
 	var members [64]int
 	n := len(side.list)
@@ -1085,6 +1172,22 @@ func (side *subsetSide) count(i int, index *[64]uint8, slots int) {
 			side.skip = x
 		}
 	}
+}
+
+// entropy is the entropy of this opponent's answer to the question last
+// tallied, over the deals.
+func (side *subsetSide) entropy() float64 {
+	var ws [64]float64
+	for x, t := range side.total {
+		ws[x] = float64(t)
+	}
+	return entropy(ws[:len(side.total)])
+}
+
+// spread fills cnt and nz for the answers tallied but the commonest.
+// Between questions cnt and nz are all zero (see reset), so that the cost
+// follows the number of hands, not the 4,944 small sets times the answers.
+func (side *subsetSide) spread(slots int) {
 	for j, x := range side.ans {
 		if int(x) == side.skip {
 			continue
@@ -1098,7 +1201,7 @@ func (side *subsetSide) count(i int, index *[64]uint8, slots int) {
 	}
 }
 
-// reset zeroes what count set: by clearing all of it when that is less
+// reset zeroes what spread set: by clearing all of it when that is less
 // work (many hands, few answers), else by undoing each hand's subsets.
 func (side *subsetSide) reset(nx, slots int) {
 	if nx*slots < 8*len(side.subs) {
