@@ -30,6 +30,9 @@ type testApp struct {
 	sessions chan Session
 	sizes    chan termSize
 	tick     time.Duration // when set, the model repaints this often
+	// echo makes the model show how many keys it was sent on a screen of
+	// styled lines that every key changes, as a move changes a board.
+	echo bool
 	// askBackground makes the model ask the terminal for its background
 	// colour when it starts, as the arcade's UI does.
 	askBackground bool
@@ -52,6 +55,7 @@ type testModel struct {
 	s     Session
 	w, h  int
 	ticks int
+	keys  int
 	bg    string // "light" or "dark" once the terminal said its background
 }
 
@@ -80,6 +84,7 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		default:
 		}
 	case tea.KeyPressMsg:
+		m.keys++
 		if msg.String() == "q" {
 			return m, tea.Quit
 		}
@@ -94,6 +99,14 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *testModel) View() tea.View {
 	v := fmt.Sprintf("READY %dx%d %s ticks=%d", m.w, m.h, m.s.Identity.Account, m.ticks)
+	if m.app.echo {
+		var b strings.Builder
+		for i := range m.h - 2 {
+			fmt.Fprintf(&b, "\n\x1b[38;5;%dm%2d·%d\x1b[m seat %d  \x1b[1m◆ ○ ◆ ○\x1b[m  notes ··· 3 of 5 even, 2 red  \x1b[2m(asked %d)\x1b[m",
+				16+(m.keys+i)%200, i, m.keys, i%4, m.keys)
+		}
+		v += fmt.Sprintf("%s\nkeys=%d;", b.String(), m.keys)
+	}
 	if m.bg != "" {
 		v = "background=" + m.bg + " " + v // first: the line is cut at the width
 	}
