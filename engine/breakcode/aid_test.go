@@ -128,8 +128,8 @@ func checkListed(t *testing.T, seed uint64, s *state, seat int, v View) {
 		return
 	}
 	var want []int32
-	for id, w := range bel.target {
-		if w > 0 {
+	for _, id := range bel.target.ids {
+		if bel.target.at(id) > 0 {
 			want = append(want, id)
 		}
 	}

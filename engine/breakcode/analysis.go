@@ -41,10 +41,10 @@ func Analyze(v View) (Analysis, error) {
 	k := newKnowledge(v)
 	bel := k.belief()
 	counts := k.countsFrom(bel)
-	a := Analysis{Possible: counts.hands, Targets: len(bel.target)}
-	ws := make([]float64, 0, len(bel.target))
-	for _, w := range bel.target {
-		ws = append(ws, w)
+	a := Analysis{Possible: counts.hands, Targets: bel.target.len()}
+	ws := make([]float64, 0, bel.target.len())
+	for _, id := range bel.target.ids {
+		ws = append(ws, bel.target.at(id))
 	}
 	slices.Sort(ws) // a fixed order keeps the float sum deterministic
 	a.Uncertainty = entropy(ws)

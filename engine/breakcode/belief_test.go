@@ -10,7 +10,7 @@ import (
 
 // brute4 counts 4-player marginals by direct enumeration (slow; for checking).
 func brute4(k *knowledge) belief {
-	b := belief{target: map[int32]float64{}}
+	b := belief{target: newTargets(nil, len(k.table.masks))}
 	for range k.opps {
 		b.opp = append(b.opp, make([]float64, 1<<len(k.pool)))
 	}
@@ -26,7 +26,7 @@ func brute4(k *knowledge) belief {
 				b.opp[0][a]++
 				b.opp[1][bb]++
 				b.opp[2][c]++
-				b.target[k.handID[k.full&^a&^bb&^c]]++
+				b.target.add(k.handID[k.full&^a&^bb&^c], 1)
 			})
 		})
 	}
@@ -69,7 +69,7 @@ func checkMarginals4(t *testing.T, s *state) {
 	want := brute4(k)
 	// Every count by transforms (small 0), and every one added up directly.
 	for _, small := range []int{0, 1 << 40} {
-		got := belief{target: map[int32]float64{}}
+		got := belief{target: newTargets(nil, len(k.table.masks))}
 		for j := range k.opps {
 			got.opp = append(got.opp, make([]float64, len(k.ok[j])))
 		}
@@ -82,16 +82,17 @@ func checkMarginals4(t *testing.T, s *state) {
 				}
 			}
 		}
-		if len(got.target) != len(want.target) {
-			t.Fatalf("small %d: centre: %d sets, want %d", small, len(got.target), len(want.target))
+		if got.target.len() != want.target.len() {
+			t.Fatalf("small %d: centre: %d sets, want %d", small, got.target.len(), want.target.len())
 		}
-		for id, w := range want.target {
-			if got.target[id] != w {
-				t.Fatalf("small %d: centre %v: %v, want %v", small, k.table.tiles[id], got.target[id], w)
+		for _, id := range want.target.ids {
+			w := want.target.at(id)
+			if got.target.at(id) != w {
+				t.Fatalf("small %d: centre %v: %v, want %v", small, k.table.tiles[id], got.target.at(id), w)
 			}
 		}
 	}
-	t.Logf("centre sets %d, asked %d", len(want.target), len(s.asked))
+	t.Logf("centre sets %d, asked %d", want.target.len(), len(s.asked))
 }
 
 func firstNumberOr0(card int) int {
@@ -109,24 +110,25 @@ func TestMarginals3MatchEnumeration(t *testing.T) {
 	for step := range 6 {
 		k := newKnowledge(s.view(engine.SeatViewer(1)))
 		size := 1 << len(k.pool)
-		want := belief{target: map[int32]float64{}, opp: [][]float64{make([]float64, size), make([]float64, size)}}
+		want := belief{target: newTargets(nil, len(k.table.masks)), opp: [][]float64{make([]float64, size), make([]float64, size)}}
 		k.forJoint3(func(a, b uint32) {
 			want.opp[0][a]++
 			want.opp[1][b]++
-			want.target[k.handID[k.full&^a&^b]]++
+			want.target.add(k.handID[k.full&^a&^b], 1)
 		})
 		for name, way := range map[string]func(*belief){"transforms": k.marginals3, "pairs": k.pairs3} {
-			got := belief{target: map[int32]float64{}, opp: [][]float64{make([]float64, len(k.ok[0])), make([]float64, len(k.ok[1]))}}
+			got := belief{target: newTargets(nil, len(k.table.masks)), opp: [][]float64{make([]float64, len(k.ok[0])), make([]float64, len(k.ok[1]))}}
 			way(&got)
 			if gotOpp := denseOpp(k, got); !slices.Equal(gotOpp[0], want.opp[0]) || !slices.Equal(gotOpp[1], want.opp[1]) {
 				t.Fatalf("step %d, %s: opponent marginals differ", step, name)
 			}
-			if len(got.target) != len(want.target) {
-				t.Fatalf("step %d, %s: %d centre sets, want %d", step, name, len(got.target), len(want.target))
+			if got.target.len() != want.target.len() {
+				t.Fatalf("step %d, %s: %d centre sets, want %d", step, name, got.target.len(), want.target.len())
 			}
-			for id, w := range want.target {
-				if got.target[id] != w {
-					t.Fatalf("step %d, %s: centre %v weighs %v, want %v", step, name, k.table.tiles[id], got.target[id], w)
+			for _, id := range want.target.ids {
+				w := want.target.at(id)
+				if got.target.at(id) != w {
+					t.Fatalf("step %d, %s: centre %v weighs %v, want %v", step, name, k.table.tiles[id], got.target.at(id), w)
 				}
 			}
 		}
@@ -148,14 +150,15 @@ func TestCentre4FromFreeOpponent(t *testing.T) {
 		}
 		got := k.belief()
 		for _, small := range []int{0, 1 << 40} {
-			want := belief{target: map[int32]float64{}}
+			want := belief{target: newTargets(nil, len(k.table.masks))}
 			k.centre4(&want, k.zetasOf(k.ok), small)
-			if len(got.target) != len(want.target) {
-				t.Fatalf("seed %d small %d: %d centre sets, want %d", seed, small, len(got.target), len(want.target))
+			if got.target.len() != want.target.len() {
+				t.Fatalf("seed %d small %d: %d centre sets, want %d", seed, small, got.target.len(), want.target.len())
 			}
-			for id, w := range want.target {
-				if got.target[id] != w {
-					t.Fatalf("seed %d small %d: centre %v weighs %v, want %v", seed, small, k.table.tiles[id], got.target[id], w)
+			for _, id := range want.target.ids {
+				w := want.target.at(id)
+				if got.target.at(id) != w {
+					t.Fatalf("seed %d small %d: centre %v weighs %v, want %v", seed, small, k.table.tiles[id], got.target.at(id), w)
 				}
 			}
 		}

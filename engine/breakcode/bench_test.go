@@ -261,8 +261,8 @@ func BenchmarkFirstQuestionInfo(b *testing.B) {
 			best += top
 			cAbove4 += info[variantOf(cardCAbove4, 0)]
 			var ws []float64
-			for _, w := range bel.target {
-				ws = append(ws, w)
+			for _, id := range bel.target.ids {
+				ws = append(ws, bel.target.at(id))
 			}
 			start += entropy(ws)
 			a, _ := (&Bot{Seat: s.toMove, Level: LevelStrong, Seed: seed}).Act(v)

@@ -54,7 +54,7 @@ func (b *Bot) Act(view any) ([]byte, error) {
 		}
 		return guessBest(), nil
 	}
-	if id >= 0 && (len(bel.target) == 1 || lastChance(v) || (b.Level == LevelStrong && v.Players == 2 && p >= 0.5)) {
+	if id >= 0 && (bel.target.len() == 1 || lastChance(v) || (b.Level == LevelStrong && v.Players == 2 && p >= 0.5)) {
 		return guessBest(), nil
 	}
 	// Every question the seat may ask now, in table order.

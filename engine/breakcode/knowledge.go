@@ -182,9 +182,46 @@ type belief struct {
 	// ok[j][i] (lists the length of ok, not tables over every set: a
 	// decision would otherwise clear up to 1.5 MB).
 	opp [][]float64
-	// target maps each possible hand id of the thing to guess (the opponent's
-	// hand with 2 players, the centre otherwise) to its weight.
-	target map[int32]float64
+	// target weighs each possible hand id of the thing to guess (the
+	// opponent's hand with 2 players, the centre otherwise).
+	target targets
+}
+
+// targets holds a weight for each hand id, most of them zero. It is an
+// array over every id rather than a map: a decision weighs a few thousand
+// centres, and a map that size cost more to build and read than to clear
+// the array (lent by the decision's scratch) and list the ids weighed.
+type targets struct {
+	weight []float64 // by hand id
+	ids    []int32   // the ids with a weight, in the order first weighed
+}
+
+// newTargets returns targets over ids hand ids, lent by buf (nil: allocated).
+func newTargets(buf *scratch, ids int) targets {
+	t := targets{weight: zeroF64(buf, ids)}
+	if buf != nil {
+		t.ids = dirtyI32(buf, ids)[:0]
+	}
+	return t
+}
+
+// add adds w (above zero) to the weight of id.
+func (t *targets) add(id int32, w float64) {
+	if t.weight[id] == 0 {
+		t.ids = append(t.ids, id)
+	}
+	t.weight[id] += w
+}
+
+// len is how many ids have a weight.
+func (t *targets) len() int { return len(t.ids) }
+
+// at returns the weight of id (0 for none).
+func (t *targets) at(id int32) float64 {
+	if id < 0 || int(id) >= len(t.weight) {
+		return 0
+	}
+	return t.weight[id]
 }
 
 // aidCounts is the aid: distinct hands still possible per seat and for the
@@ -230,7 +267,7 @@ func (k *knowledge) countsFrom(b belief) aidCounts {
 		c.hands[seat] = n
 	}
 	if k.n > 2 {
-		c.centre = len(b.target)
+		c.centre = b.target.len()
 	}
 	return c
 }
@@ -241,16 +278,15 @@ func (k *knowledge) countsFrom(b belief) aidCounts {
 // exact marginals per opponent and for the centre by counting over subsets
 // (see marginals4). All weights are whole numbers of deals.
 func (k *knowledge) belief() belief {
-	b := belief{target: map[int32]float64{}}
+	b := belief{target: newTargets(k.buf, len(k.table.masks))}
 	for j := range k.opps {
 		b.opp = append(b.opp, zeroF64(k.buf, len(k.ok[j])))
 	}
 	switch k.n {
 	case 2:
-		b.target = make(map[int32]float64, len(k.ok[0]))
 		for i, m := range k.ok[0] {
 			b.opp[0][i] = 1
-			b.target[k.handID[m]]++
+			b.target.add(k.handID[m], 1)
 		}
 	case 3:
 		if k.centreKnown < 0 {
@@ -275,7 +311,7 @@ func (k *knowledge) belief() belief {
 		}
 		forSubsets(k.full, k.handSize, func(c uint32) {
 			if w := centre[c]; w > 0 {
-				b.target[k.handID[c]] += w
+				b.target.add(k.handID[c], w)
 			}
 		})
 	default:
@@ -306,24 +342,11 @@ func (k *knowledge) pairs3(b *belief) {
 }
 
 // addTargets adds weight(c) to b.target for every local set c of a
-// hand's size whose weight is not zero. It counts them first so as to make
-// the map once at its size: grown entry by entry to a few thousand hands
-// it was rehashed several times per decision. The weights are whole
-// numbers, so the sums do not depend on the order.
+// hand's size whose weight is not zero.
 func (k *knowledge) addTargets(b *belief, weight func(c uint32) uint32) {
-	first := uint32(1)<<k.handSize - 1
-	if len(b.target) == 0 {
-		n := 0
-		for c := first; c <= k.full; c = nextSubset(c) {
-			if weight(c) > 0 {
-				n++
-			}
-		}
-		b.target = make(map[int32]float64, n)
-	}
-	for c := first; c <= k.full; c = nextSubset(c) {
+	for c := uint32(1)<<k.handSize - 1; c <= k.full; c = nextSubset(c) {
 		if w := weight(c); w > 0 {
-			b.target[k.handID[c]] += float64(w)
+			b.target.add(k.handID[c], float64(w))
 		}
 	}
 }
@@ -480,14 +503,15 @@ func (k *knowledge) marginals4(b *belief, small int) {
 		// so the centre's weights are that opponent's.
 		for i, m := range k.ok[free] {
 			if w := b.opp[free][i]; w > 0 {
-				b.target[k.handID[m]] += w
+				b.target.add(k.handID[m], w)
 			}
 		}
 	} else {
 		k.centre4(b, z, small)
 	}
 	if k.centreKnown >= 0 {
-		b.target = map[int32]float64{k.centreKnown: 1}
+		b.target = newTargets(k.buf, len(k.table.masks))
+		b.target.add(k.centreKnown, 1)
 	}
 }
 
@@ -525,7 +549,7 @@ func (k *knowledge) centre4(b *belief, z []subsetCounts, small int) {
 				}
 			}
 			if w > 0 {
-				b.target[k.handID[c]] += float64(w)
+				b.target.add(k.handID[c], float64(w))
 			}
 		})
 		return
@@ -1223,11 +1247,12 @@ func (side *subsetSide) reset(nx, slots int) {
 
 // best returns the hand id with the highest weight (lowest id on ties) and its probability.
 // The weights are whole numbers of deals, so their float sum is exact in
-// any order and the map can be read as it comes, without sorting.
+// any order and the ids can be read as they come, without sorting.
 func (b belief) best() (int32, float64) {
 	bestID, bestW := int32(-1), -1.0
 	total := 0.0
-	for id, w := range b.target {
+	for _, id := range b.target.ids {
+		w := b.target.weight[id]
 		total += w
 		if w > bestW || (w == bestW && id < bestID) {
 			bestID, bestW = id, w

@@ -142,7 +142,7 @@ func (sb seatBelief) work(questions int) int64 {
 }
 
 // targets counts the distinct hands the seat must name.
-func (sb seatBelief) targets() int { return len(sb.bel.target) }
+func (sb seatBelief) targets() int { return sb.bel.target.len() }
 
 // unit names what targets counts.
 func unitOf(v View) string {
@@ -380,13 +380,13 @@ func guessStep(before, after View, tiles []Tile, b *analysis.Budget) (analysis.S
 	}
 	step.Text = fmt.Sprintf("guessed %s: %s", whose, FormatTiles(tiles))
 	total := 0.0
-	for _, w := range sb.bel.target {
-		total += w
+	for _, id := range sb.bel.target.ids {
+		total += sb.bel.target.at(id)
 	}
 	bestID, bestP := sb.bel.best()
 	var w float64
 	if m, err := maskOf(tiles); err == nil && len(tiles) == before.GuessSize() {
-		w = sb.bel.target[sb.k.table.id(m)]
+		w = sb.bel.target.at(sb.k.table.id(m))
 	}
 	if total > 0 {
 		step.Chance = analysis.Clean(w / total)
