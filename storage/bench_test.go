@@ -148,12 +148,14 @@ func BenchmarkCheckFile(b *testing.B) {
 	b.ReportMetric(float64(info.Size())/1e6*float64(n)/b.Elapsed().Seconds(), "MB/s")
 }
 
-// commitCounter is an Observer counting commits and the writes they carried.
-type commitCounter struct{ commits, writes atomic.Int64 }
+// commitCounter is an Observer counting commits, the writes they carried
+// and the time they took.
+type commitCounter struct{ commits, writes, nanos atomic.Int64 }
 
-func (c *commitCounter) Commit(writes int, _ time.Duration, _ error) {
+func (c *commitCounter) Commit(writes int, took time.Duration, _ error) {
 	c.commits.Add(1)
 	c.writes.Add(int64(writes))
+	c.nanos.Add(int64(took))
 }
 
 // cpuTime is the process's user and system CPU so far (the fsyncs' kernel
@@ -275,6 +277,118 @@ func BenchmarkOpenFreelist(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(info.Size())/1e6, "MB")
+		})
+	}
+}
+
+// floorGame is one table's game in BenchmarkFloorMoves: its id, the moves
+// stored so far and the length at which it finishes. mu keeps one table's
+// writes in order, as its goroutine does.
+type floorGame struct {
+	mu     sync.Mutex
+	live   LiveGame
+	next   int
+	length int
+}
+
+// BenchmarkFloorMoves models the 2,000-table floor's writes: 2,000 live
+// games each appending in turn (every game's moves interleaved with all the
+// others'), each game finishing after 30 to 60 moves (FinishGame with its
+// whole record, stats and index under two of 4,000 accounts) and a new game
+// with a fresh random id starting in its place, with writers callers in
+// flight at once (the floor's ~3.3 writes a commit). The file starts as a
+// busy server's: 2,000 finished games beside the live ones, each live game
+// part way through. One op is one table's turn: a move, or a finish and a
+// start. It reports the process's CPU per op (fsyncs included), writes and
+// pages per commit, and the mean commit's duration.
+func BenchmarkFloorMoves(b *testing.B) {
+	const tables, accounts = 2000, 4000
+	for _, writers := range []int{4, 16} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			counter := &commitCounter{}
+			opt := quietOptions()
+			opt.Observer = counter
+			db, err := Open(filepath.Join(b.TempDir(), "codebreakers.db"), opt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = db.Close() })
+			busyFile(b, db, 0, 2000, 20)
+			m := move(1, `{"ask":3,"answer":"2 (b, d)"}`)
+			moves := make([]engine.Move, 60)
+			for i := range moves {
+				moves[i] = move(i%3, `{"ask":3,"answer":"2 (b, d)"}`)
+			}
+			games := make([]floorGame, tables)
+			var started atomic.Int64
+			start := func(g *floorGame) {
+				id, err := db.NewGameID()
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := started.Add(1)
+				lg := sampleLive(id)
+				lg.Seats[0].AccountID = fmt.Sprintf("SHA256:acct%05d", n%accounts)
+				lg.Seats[2].AccountID = fmt.Sprintf("SHA256:acct%05d", (n+accounts/2+1)%accounts)
+				if err := db.StartGame(lg); err != nil {
+					b.Fatal(err)
+				}
+				g.live, g.next, g.length = lg, 0, 30+int(n*7919%31)
+			}
+			turn := func(g *floorGame) {
+				g.mu.Lock()
+				defer g.mu.Unlock()
+				if g.next < g.length {
+					if err := db.AppendMove(g.live.ID, g.next, m); err != nil {
+						b.Error(err)
+					}
+					g.next++
+					return
+				}
+				fg := FinishedGame{LiveGame: g.live, Result: engine.Result{Winners: []engine.Seat{0}, Summary: "Ann won."}}
+				fg.Record.Moves = moves[:g.length]
+				if err := db.FinishGame(fg); err != nil {
+					b.Error(err)
+				}
+				start(g)
+			}
+			// Every game part way through, so finishes come spread out.
+			var wg sync.WaitGroup
+			var n atomic.Int64
+			for range 64 {
+				wg.Go(func() {
+					for i := int(n.Add(1)) - 1; i < tables; i = int(n.Add(1)) - 1 {
+						g := &games[i]
+						start(g)
+						for range i * 7 % g.length {
+							turn(g)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			commits0, writes0, nanos0 := counter.commits.Load(), counter.writes.Load(), counter.nanos.Load()
+			st0 := db.bolt.Stats()
+			pages0 := st0.TxStats.GetWrite()
+			var op atomic.Int64
+			b.ResetTimer()
+			cpu0 := cpuTime(b)
+			for range writers {
+				wg.Go(func() {
+					for i := op.Add(1) - 1; i < int64(b.N); i = op.Add(1) - 1 {
+						turn(&games[i%tables])
+					}
+				})
+			}
+			wg.Wait()
+			cpu := cpuTime(b) - cpu0
+			b.StopTimer()
+			commits := counter.commits.Load() - commits0
+			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
+			b.ReportMetric(float64(counter.writes.Load()-writes0)/float64(commits), "writes/commit")
+			st := db.bolt.Stats()
+			b.ReportMetric(float64(st.TxStats.GetWrite()-pages0)/float64(commits), "pages/commit")
+			b.ReportMetric(float64(counter.nanos.Load()-nanos0)/1e6/float64(commits), "ms/commit")
 		})
 	}
 }
