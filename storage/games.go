@@ -107,67 +107,14 @@ func checkGameID(id string) error {
 	return nil
 }
 
-// liveMovePrefix starts the livemoves keys of one game: the id's length,
-// then the id, so no id's keys run into another's.
-func liveMovePrefix(id []byte) []byte {
-	p := make([]byte, 0, 1+len(id)+4)
-	return append(append(p, byte(len(id))), id...)
-}
-
-// liveMoveKey is a game's prefix and the big-endian move index, so a game's
-// moves lie together in play order.
-func liveMoveKey(id []byte, index int) []byte {
-	return binary.BigEndian.AppendUint32(liveMovePrefix(id), uint32(index))
-}
-
-// isNextMove reports whether index is the next move of a live game: no
-// move is stored at index, and index is 0 or the move before it is stored.
-// Two lookups; bbolt's Prev after a Seek is not used because it can skip
-// keys after deletes earlier in the same transaction (a group commit can
-// finish one game and append to another).
-func isNextMove(moves *bolt.Bucket, id []byte, index int) bool {
-	if moves.Get(liveMoveKey(id, index)) != nil {
-		return false
+// dropLive ends a live game: its header goes, its logged moves turn to
+// garbage for trimLog. The writer goroutine only.
+func (db *DB) dropLive(tx *bolt.Tx, id []byte) error {
+	if err := tx.Bucket([]byte(bucketLive)).Delete(id); err != nil {
+		return err
 	}
-	return index == 0 || moves.Get(liveMoveKey(id, index-1)) != nil
-}
-
-// nextMoveIndex is the number of moves stored for a live game (for error
-// messages: it reads them all).
-func nextMoveIndex(moves *bolt.Bucket, id []byte) int {
-	n := 0
-	liveMoves(moves, id, func([]byte) { n++ })
-	return n
-}
-
-// liveMoves calls fn with each stored move of a live game, in order.
-func liveMoves(moves *bolt.Bucket, id []byte, fn func(v []byte)) {
-	prefix := liveMovePrefix(id)
-	c := moves.Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		if len(k) == len(prefix)+4 {
-			fn(v)
-		}
-	}
-}
-
-// deleteLive removes a live game's header and moves.
-func deleteLive(tx *bolt.Tx, id []byte) error {
-	moves := tx.Bucket([]byte(bucketLiveMoves))
-	prefix := liveMovePrefix(id)
-	var keys [][]byte
-	c := moves.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		if len(k) == len(prefix)+4 {
-			keys = append(keys, bytes.Clone(k))
-		}
-	}
-	for _, k := range keys {
-		if err := moves.Delete(k); err != nil {
-			return err
-		}
-	}
-	return tx.Bucket([]byte(bucketLive)).Delete(id)
+	db.live.ended(string(id))
+	return nil
 }
 
 // StartGame stores a new live game (with any moves it already has). The id
@@ -198,12 +145,13 @@ func (db *DB) StartGame(g LiveGame) error {
 		if err := tx.Bucket([]byte(bucketLive)).Put(id, header); err != nil {
 			return err
 		}
-		mb := tx.Bucket([]byte(bucketLiveMoves))
+		lb := logBucket(tx)
 		for i, m := range moves {
-			if err := mb.Put(liveMoveKey(id, i), m); err != nil {
+			if err := appendLog(lb, id, i, m); err != nil {
 				return err
 			}
 		}
+		db.live.started(g.ID, len(moves))
 		return nil
 	})
 }
@@ -221,19 +169,28 @@ func (db *DB) AppendMove(gameID string, index int, m engine.Move) error {
 	if err != nil {
 		return fmt.Errorf("append move %d to game %s: encode: %w", index, gameID, err)
 	}
-	id := []byte(gameID)
-	return db.write(func(tx *bolt.Tx) error {
-		// The header is only read: a move writes to livemoves alone.
-		if tx.Bucket([]byte(bucketLive)).Get(id) == nil {
+	return db.write(db.appendApply(gameID, index, val))
+}
+
+// appendApply is AppendMove's write: it reads nothing from the file (the
+// writer knows every live game's next index) and puts one entry at the end
+// of the log.
+func (db *DB) appendApply(gameID string, index int, val []byte) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		next, live := db.live.nextIndex(gameID)
+		if !live {
 			return reject(fmt.Errorf("append move %d to game %s: %w", index, gameID, ErrNotFound))
 		}
-		moves := tx.Bucket([]byte(bucketLiveMoves))
-		if !isNextMove(moves, id, index) {
+		if index != next {
 			return reject(fmt.Errorf("append move %d to game %s: %w (the next is %d)",
-				index, gameID, ErrMoveOutOfOrder, nextMoveIndex(moves, id)))
+				index, gameID, ErrMoveOutOfOrder, next))
 		}
-		return moves.Put(liveMoveKey(id, index), val)
-	})
+		if err := appendLog(logBucket(tx), []byte(gameID), index, val); err != nil {
+			return err
+		}
+		db.live.appended(gameID, index+1)
+		return nil
+	}
 }
 
 // rawLive is a live game's bytes copied out of a transaction.
@@ -244,13 +201,9 @@ type rawLive struct {
 }
 
 // readLive copies one live game out of tx: its header (stored under id
-// in live) and its moves.
+// in live) and its moves, read from the whole log (for a rare abandon).
 func readLive(tx *bolt.Tx, id, header []byte) rawLive {
-	r := rawLive{id: string(id), header: bytes.Clone(header)}
-	liveMoves(tx.Bucket([]byte(bucketLiveMoves)), id, func(v []byte) {
-		r.moves = append(r.moves, bytes.Clone(v))
-	})
-	return r
+	return rawLive{id: string(id), header: bytes.Clone(header), moves: gameMoves(logBucket(tx), id)}
 }
 
 // decodeLive turns copied bytes into a LiveGame.
@@ -264,6 +217,9 @@ func decodeLive(r rawLive) (LiveGame, error) {
 	}
 	moves := make([]engine.Move, len(r.moves))
 	for i, raw := range r.moves {
+		if raw == nil {
+			return LiveGame{}, fmt.Errorf("live game %s: move %d of %d missing", r.id, i, len(r.moves))
+		}
 		if err := json.Unmarshal(raw, &moves[i]); err != nil {
 			return LiveGame{}, fmt.Errorf("live game %s: decode move %d: %w", r.id, i, err)
 		}
@@ -277,13 +233,31 @@ func decodeLive(r rawLive) (LiveGame, error) {
 func (db *DB) LiveGames() ([]LiveGame, error) {
 	var raws []rawLive
 	err := db.view(func(tx *bolt.Tx) error {
-		return tx.Bucket([]byte(bucketLive)).ForEach(func(k, v []byte) error {
+		at := make(map[string]int) // game id → its place in raws
+		err := tx.Bucket([]byte(bucketLive)).ForEach(func(k, v []byte) error {
 			if v == nil { // a nested bucket: never written since schema 6
 				return nil
 			}
-			raws = append(raws, readLive(tx, k, v))
+			at[string(k)] = len(raws)
+			raws = append(raws, rawLive{id: string(k), header: bytes.Clone(v)})
 			return nil
 		})
+		if err != nil {
+			return err
+		}
+		// One pass over the log for every game's moves.
+		logMoves(logBucket(tx), func(id []byte, index int, move []byte) {
+			i, ok := at[string(id)]
+			if !ok {
+				return // garbage: a game no longer live
+			}
+			r := &raws[i]
+			for len(r.moves) <= index {
+				r.moves = append(r.moves, nil)
+			}
+			r.moves[index] = bytes.Clone(move)
+		})
+		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read live games: %w", err)
@@ -324,7 +298,7 @@ func (db *DB) AbandonGame(gameID string) error {
 		if err != nil {
 			return reject(fmt.Errorf("abandon game %s: encode: %w", gameID, err))
 		}
-		if err := deleteLive(tx, id); err != nil {
+		if err := db.dropLive(tx, id); err != nil {
 			return err
 		}
 		return tx.Bucket([]byte(bucketAbandoned)).Put(id, val)
@@ -376,7 +350,7 @@ func (db *DB) FinishGame(g FinishedGame) error {
 			return err
 		}
 		if tx.Bucket([]byte(bucketLive)).Get(id) != nil {
-			if err := deleteLive(tx, id); err != nil {
+			if err := db.dropLive(tx, id); err != nil {
 				return err
 			}
 		}
@@ -476,6 +450,6 @@ func (db *DB) ForgetLive(gameID string) error {
 		if tx.Bucket([]byte(bucketLive)).Get(id) == nil {
 			return reject(fmt.Errorf("forget live game %s: %w", gameID, ErrNotFound))
 		}
-		return deleteLive(tx, id)
+		return db.dropLive(tx, id)
 	})
 }

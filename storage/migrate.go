@@ -156,3 +156,56 @@ func migrateTo6(tx *bolt.Tx) error {
 	}
 	return nil
 }
+
+// liveMovePrefix starts the schema-6 livemoves keys of one game: the id's
+// length, then the id, so no id's keys run into another's.
+func liveMovePrefix(id []byte) []byte {
+	p := make([]byte, 0, 1+len(id)+4)
+	return append(append(p, byte(len(id))), id...)
+}
+
+// liveMoveKey is a schema-6 livemoves key: a game's prefix and the
+// big-endian move index, so a game's moves lie together in play order.
+func liveMoveKey(id []byte, index int) []byte {
+	return binary.BigEndian.AppendUint32(liveMovePrefix(id), uint32(index))
+}
+
+// migrateTo7 brings a schema-6 file to schema 7: every move in livemoves
+// goes to the end of the new livelog, game by game in play order, and
+// livemoves is dropped. A key that is not a game's prefix and index (none
+// was written) is dropped with it.
+func migrateTo7(tx *bolt.Tx) error {
+	lb, err := tx.CreateBucketIfNotExists([]byte(bucketLiveLog))
+	if err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketLiveLog, err)
+	}
+	lb.FillPercent = 1.0
+	moves := tx.Bucket([]byte(bucketLiveMoves))
+	if moves == nil {
+		return nil
+	}
+	type entry struct {
+		id    []byte
+		index int
+		move  []byte
+	}
+	var entries []entry
+	if err := moves.ForEach(func(k, v []byte) error {
+		if len(k) < 1 || len(k) != 1+int(k[0])+4 || v == nil {
+			return nil
+		}
+		entries = append(entries, entry{bytes.Clone(k[1 : 1+k[0]]), int(binary.BigEndian.Uint32(k[1+k[0]:])), bytes.Clone(v)})
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := appendLog(lb, e.id, e.index, e.move); err != nil {
+			return fmt.Errorf("live game %s: %w", e.id, err)
+		}
+	}
+	if err := tx.DeleteBucket([]byte(bucketLiveMoves)); err != nil {
+		return fmt.Errorf("drop %s: %w", bucketLiveMoves, err)
+	}
+	return nil
+}

@@ -13,7 +13,7 @@
 //	accounts   account id → account
 //	handles    lowercased handle → account id (raw)
 //	games      game id → finished game, all moves included
-//	live       game id → header of a game in progress (its moves are in livemoves since schema 6)
+//	live       game id → header of a game in progress (its moves are in livemoves since schema 6, livelog since 7)
 //	index      account id → bucket { big-endian (finish unix nanos, seq) → game id (raw) }
 //	stats      account id → running totals by outcome, overall and per game
 //	abandoned  game id → the header and moves of a live game that will never finish
@@ -39,6 +39,14 @@
 // Since schema 6 (a move writes one small bucket, not three nested ones):
 //
 //	livemoves  len(game id) (1 byte) ‖ game id ‖ big-endian uint32 index → engine.Move JSON, of games in progress
+//
+// Since schema 7 (a move is put after every other key, so a commit's moves
+// share the last page or two, whatever their games; see livelog.go):
+//
+//	livelog    big-endian uint64 sequence → len(game id) (1 byte) ‖ game id ‖ big-endian uint32 index ‖ engine.Move JSON
+//
+// and livemoves is gone. An ended game's entries stay in livelog until the
+// oldest entries are trimmed, many at once.
 //
 // Before schema 6, live held a bucket per game { "header" → header;
 // "moves" → bucket { big-endian uint32 index → move } }: each move then
@@ -83,7 +91,7 @@ var (
 
 // schemaVersion is the layout this build writes. Bump it and extend
 // migrate when the layout changes.
-const schemaVersion = 6
+const schemaVersion = 7
 
 const (
 	bucketMeta      = "meta"
@@ -109,8 +117,11 @@ const (
 	// Since schema 5: small per-account preferences (the last quick-play
 	// bot level of each game), keyed account NUL name.
 	bucketPrefs = "prefs"
-	// Since schema 6: the moves of live games, all in one bucket.
+	// Schema 6 only: the moves of live games, all in one bucket, keyed by
+	// game and index.
 	bucketLiveMoves = "livemoves"
+	// Since schema 7: the moves of live games, in the order they came.
+	bucketLiveLog = "livelog"
 
 	keySchema      = "schema"
 	keyHealthProbe = "health-probe" // meta: written by WriteHealth while writes fail
@@ -124,7 +135,7 @@ func topBuckets() []string {
 		bucketIndex, bucketStats, bucketAbandoned,
 		bucketFinished, bucketRatings, bucketLeaders, bucketRatingHist, bucketIfThen,
 		bucketAnalyses, bucketPuzzles, bucketPuzzleTries, bucketStreaks,
-		bucketPrefs, bucketLiveMoves}
+		bucketPrefs, bucketLiveLog}
 }
 
 // Options tunes Open.
@@ -166,6 +177,9 @@ type DB struct {
 	closed     bool
 	requests   chan writeRequest
 	writerDone chan struct{}
+	// live is what the writer knows of the live log; only the writer
+	// goroutine touches it.
+	live *liveState
 
 	// idMu guards reserved: ids handed out by NewGameID but not yet started.
 	idMu     sync.Mutex
@@ -266,7 +280,17 @@ func open(path string, opt Options, plan schemaPlan) (*DB, error) {
 		_ = bdb.Close()
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	var live *liveState
+	if err := bdb.View(func(tx *bolt.Tx) error {
+		var err error
+		live, err = loadLiveState(tx)
+		return err
+	}); err != nil {
+		_ = bdb.Close()
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
 	db := &DB{
+		live:       live,
 		path:       path,
 		bolt:       bdb,
 		logger:     opt.Logger,
@@ -327,6 +351,8 @@ func migrate(tx *bolt.Tx, from int) error {
 		return migrateTo5(tx)
 	case 5:
 		return migrateTo6(tx)
+	case 6:
+		return migrateTo7(tx)
 	default:
 		return fmt.Errorf("no migration from schema %d", from)
 	}

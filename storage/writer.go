@@ -79,6 +79,7 @@ func (db *DB) writeLoop() {
 func (db *DB) commit(group []writeRequest) {
 	errs := make([]error, len(group))
 	began := time.Now()
+	db.live.begin()
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		for i, req := range group {
 			if err := safeApply(req.apply, tx); err != nil {
@@ -90,8 +91,9 @@ func (db *DB) commit(group []writeRequest) {
 				return err
 			}
 		}
-		return nil
+		return db.trimLog(tx)
 	})
+	db.settleLive(err)
 	if db.observer != nil {
 		db.observer.Commit(len(group), time.Since(began), err)
 	}
@@ -110,13 +112,25 @@ func (db *DB) commit(group []writeRequest) {
 		err := err
 		if len(group) > 1 {
 			began := time.Now()
+			db.live.begin()
 			err = db.bolt.Update(func(tx *bolt.Tx) error { return safeApply(req.apply, tx) })
+			db.settleLive(err)
 			if db.observer != nil {
 				db.observer.Commit(1, time.Since(began), err)
 			}
 			db.noteWrite(err)
 		}
 		req.done <- db.wrapWriteError(err)
+	}
+}
+
+// settleLive keeps the writer's live state as the file is: a committed
+// transaction's changes are merged, a failed one's dropped.
+func (db *DB) settleLive(err error) {
+	if err == nil {
+		db.live.committed()
+	} else {
+		db.live.begin()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -96,14 +97,7 @@ func TestGroupSurvivesAFailingMember(t *testing.T) {
 	db, _ := openTemp(t)
 	ids := startGames(t, db, 2)
 	appendReq := func(id string, index int) writeRequest {
-		val := []byte(`{"seat":0,"action":{}}`)
-		return request(func(tx *bolt.Tx) error {
-			mb := tx.Bucket([]byte(bucketLiveMoves))
-			if next := nextMoveIndex(mb, []byte(id)); next != index {
-				return reject(fmt.Errorf("%w: want %d", ErrMoveOutOfOrder, next))
-			}
-			return mb.Put(liveMoveKey([]byte(id), index), val)
-		})
+		return request(db.appendApply(id, index, []byte(`{"seat":0,"action":{}}`)))
 	}
 	boom := errors.New("disk on fire")
 	group := []writeRequest{
@@ -154,6 +148,14 @@ func TestGroupSurvivesAFailingMember(t *testing.T) {
 	if counts[ids[0]] != 2 || counts[ids[1]] != 1 {
 		t.Errorf("moves stored = %v, want %s:2 %s:1", counts, ids[0], ids[1])
 	}
+	// The failed group's moves were counted, dropped and counted again
+	// alone: the writer's next indexes must be the file's.
+	if err := db.AppendMove(ids[0], 2, move(0, `{}`)); err != nil {
+		t.Errorf("the next move after the retried group: %v", err)
+	}
+	if err := db.AppendMove(ids[1], 2, move(0, `{}`)); !errors.Is(err, ErrMoveOutOfOrder) {
+		t.Errorf("a gap after the retried group: %v", err)
+	}
 	checkConsistent(t, db)
 }
 
@@ -197,20 +199,56 @@ func TestCloseDrainsPendingWrites(t *testing.T) {
 	checkConsistent(t, db2)
 }
 
-// TestMovesReadRightAfterDeletesInOneTransaction: one group commit can
-// finish games (deleting their moves) and append to others. Every other
-// game's moves must still be counted and the next index accepted after each
-// delete (bbolt's Seek-then-Prev lost them after such deletes, so a move was
-// refused as out of order).
-func TestMovesReadRightAfterDeletesInOneTransaction(t *testing.T) {
-	db, _ := openTemp(t)
-	ids := startGames(t, db, 30)
-	const moves = 40
+// logEntries counts the entries of the live log.
+func logEntries(t *testing.T, db *DB) int {
+	t.Helper()
+	n := 0
+	err := db.view(func(tx *bolt.Tx) error {
+		n = tx.Bucket([]byte(bucketLiveLog)).Stats().KeyN
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestTrimmedLogKeepsEveryLiveMove: finished games leave their moves in
+// the live log as garbage, and once over half the log is garbage the
+// oldest entries are trimmed, live ones among them moved to its end. Long
+// games that outlive many trims, appended to between short games finishing
+// in the same commits, keep every move in order, also after a reopen, and
+// the log stays bounded however many games finished.
+func TestTrimmedLogKeepsEveryLiveMove(t *testing.T) {
+	db, path := openTemp(t)
+	long := startGames(t, db, 3)
+	var longMu [3]sync.Mutex
+	var longNext [3]int
+	const workers, games, moves = 8, 10, 25
 	var wg sync.WaitGroup
-	for _, id := range ids {
+	for w := range workers {
 		wg.Go(func() {
-			for i := range moves {
-				if err := db.AppendMove(id, i, move(i%3, `{"note":"padded so that the games fill several pages of livemoves"}`)); err != nil {
+			for range games {
+				id := startGames(t, db, 1)[0]
+				g := sampleLive(id)
+				for i := range moves {
+					m := move(i%3, fmt.Sprintf(`{"short":%d}`, i))
+					if err := db.AppendMove(id, i, m); err != nil {
+						t.Error(err)
+						return
+					}
+					g.Record.Moves = append(g.Record.Moves, m)
+				}
+				l := w % len(long)
+				longMu[l].Lock()
+				err := db.AppendMove(long[l], longNext[l], move(l, fmt.Sprintf(`{"long":%d}`, longNext[l])))
+				longNext[l]++
+				longMu[l].Unlock()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if err := db.FinishGame(FinishedGame{LiveGame: g, Result: engine.Result{Winners: []engine.Seat{0}}}); err != nil {
 					t.Error(err)
 					return
 				}
@@ -218,23 +256,45 @@ func TestMovesReadRightAfterDeletesInOneTransaction(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		mb := tx.Bucket([]byte(bucketLiveMoves))
-		for j, gone := range ids {
-			if err := deleteLive(tx, []byte(gone)); err != nil {
-				return err
+	liveMoves := longNext[0] + longNext[1] + longNext[2]
+	if n := logEntries(t, db); n >= liveMoves+2*trimMinGarbage {
+		t.Errorf("the log holds %d entries after %d short games finished; %d of them live", n, workers*games, liveMoves)
+	}
+	check := func(db *DB) {
+		t.Helper()
+		live, err := db.LiveGames()
+		if err != nil || len(live) != len(long) {
+			t.Fatalf("live games: %d, %v", len(live), err)
+		}
+		for _, g := range live {
+			l := slices.Index(long[:], g.ID)
+			if len(g.Record.Moves) != longNext[l] {
+				t.Fatalf("long game %d has %d moves, want %d", l, len(g.Record.Moves), longNext[l])
 			}
-			for _, id := range ids[j+1:] {
-				if n := nextMoveIndex(mb, []byte(id)); n != moves || !isNextMove(mb, []byte(id), moves) || isNextMove(mb, []byte(id), moves-1) {
-					t.Fatalf("after deleting %d games, %s has %d moves (want %d) or the wrong next index", j+1, id, n, moves)
+			for i, m := range g.Record.Moves {
+				if want := fmt.Sprintf(`{"long":%d}`, i); string(m.Action) != want || m.Seat != engine.Seat(l) {
+					t.Fatalf("long game %d move %d = %d %s, want %d %s", l, i, m.Seat, m.Action, l, want)
 				}
 			}
 		}
-		return nil
-	})
+	}
+	check(db)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db2, err := Open(path, quietOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer db2.Close()
+	check(db2)
+	if err := db2.AppendMove(long[0], longNext[0]-1, move(0, `{}`)); !errors.Is(err, ErrMoveOutOfOrder) {
+		t.Errorf("a repeated move after reopening: %v", err)
+	}
+	if err := db2.AppendMove(long[0], longNext[0], move(0, `{}`)); err != nil {
+		t.Errorf("the next move after reopening: %v", err)
+	}
+	checkConsistent(t, db2)
 }
 
 // gateObserver holds the writer goroutine inside its first commit report

@@ -1,0 +1,237 @@
+package storage
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The live log (schema 7). Every move of every game in progress is one
+// entry of one bucket, livelog, keyed by a sequence number the bucket hands
+// out: a move is always put after every key there, so all the moves a
+// commit carries land in the log's last page or two, whichever games they
+// belong to. Keyed by game (schema 6), the ~3 moves of a commit each wrote
+// another leaf of a 2,000-game bucket and the branch pages above it.
+//
+// A finished, forgotten or abandoned game's moves are not deleted then (its
+// header in live is): they stay in the log as garbage until the log's
+// oldest entries are trimmed, many at once (trimLog), so a finish writes no
+// move pages either. Whether a game is live, and its next move index, the
+// writer keeps in memory (liveState), read from the file at Open, so an
+// append reads nothing from the file.
+
+// Trimming: once at least trimMinGarbage entries, and over half the log,
+// are garbage, each commit looks at up to trimBatch of the oldest entries,
+// deleting the garbage among them and moving each live one to the end of
+// the log (so a long game never holds the log's start in place). Moving
+// only happens while over half the log is garbage, so moves copied are at
+// most about the garbage deleted.
+const (
+	trimMinGarbage = 512
+	trimBatch      = 256
+)
+
+// logValue is a log entry's value: len(game id) (1 byte) ‖ game id ‖
+// big-endian uint32 move index ‖ the move's JSON.
+func logValue(id []byte, index int, move []byte) []byte {
+	v := make([]byte, 0, 1+len(id)+4+len(move))
+	v = append(append(v, byte(len(id))), id...)
+	v = binary.BigEndian.AppendUint32(v, uint32(index))
+	return append(v, move...)
+}
+
+// parseLogValue splits a log entry's value; ok is false for one too short
+// to hold what it says.
+func parseLogValue(v []byte) (id []byte, index int, move []byte, ok bool) {
+	if len(v) < 1 || len(v) < 1+int(v[0])+4 {
+		return nil, 0, nil, false
+	}
+	n := int(v[0])
+	return v[1 : 1+n], int(binary.BigEndian.Uint32(v[1+n:])), v[1+n+4:], true
+}
+
+// logBucket is the live log of tx, set to fill its pages whole: keys only
+// ever go after the last one, so a page split there leaves a full page.
+func logBucket(tx *bolt.Tx) *bolt.Bucket {
+	lb := tx.Bucket([]byte(bucketLiveLog))
+	if tx.Writable() {
+		lb.FillPercent = 1.0
+	}
+	return lb
+}
+
+// appendLog puts one move at the end of the log.
+func appendLog(lb *bolt.Bucket, id []byte, index int, move []byte) error {
+	seq, err := lb.NextSequence()
+	if err != nil {
+		return err
+	}
+	return lb.Put(binary.BigEndian.AppendUint64(nil, seq), logValue(id, index, move))
+}
+
+// logMoves calls fn with every entry of the log in log order (a game's own
+// entries are in play order unless trimming moved some).
+func logMoves(lb *bolt.Bucket, fn func(id []byte, index int, move []byte)) {
+	c := lb.Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		if id, index, move, ok := parseLogValue(v); ok {
+			fn(id, index, move)
+		}
+	}
+}
+
+// gameMoves copies the moves of game id out of the log, in play order. A
+// missing move is a nil entry.
+func gameMoves(lb *bolt.Bucket, id []byte) [][]byte {
+	var moves [][]byte
+	logMoves(lb, func(gid []byte, index int, move []byte) {
+		if !bytes.Equal(gid, id) {
+			return
+		}
+		for len(moves) <= index {
+			moves = append(moves, nil)
+		}
+		moves[index] = bytes.Clone(move)
+	})
+	return moves
+}
+
+// liveState is what the writer knows of the live log: every live game's
+// next move index, how many entries the log has and how many of them are
+// garbage. Only the writer goroutine uses it (and Open, before the writer
+// starts). A transaction's changes go to pending and are merged once it
+// commits or dropped when it fails, so the state is always the committed
+// file's.
+type liveState struct {
+	next             map[string]uint32
+	entries, garbage int
+
+	pending            map[string]int64 // game → next index, or -1: no longer live
+	dEntries, dGarbage int
+}
+
+// nextIndex returns a live game's next move index; ok is false for a game
+// that is not live.
+func (s *liveState) nextIndex(id string) (next int, ok bool) {
+	if n, ok := s.pending[id]; ok {
+		return int(n), n >= 0
+	}
+	n, ok := s.next[id]
+	return int(n), ok
+}
+
+// started records a new live game with moves already logged.
+func (s *liveState) started(id string, moves int) {
+	s.pending[id] = int64(moves)
+	s.dEntries += moves
+}
+
+// appended records one more logged move of a live game.
+func (s *liveState) appended(id string, next int) {
+	s.pending[id] = int64(next)
+	s.dEntries++
+}
+
+// ended records that a live game's moves are garbage now.
+func (s *liveState) ended(id string) {
+	if n, ok := s.nextIndex(id); ok {
+		s.dGarbage += n
+	}
+	s.pending[id] = -1
+}
+
+// begin starts a transaction's changes (dropping any earlier ones).
+func (s *liveState) begin() {
+	clear(s.pending)
+	s.dEntries, s.dGarbage = 0, 0
+}
+
+// committed merges the transaction's changes.
+func (s *liveState) committed() {
+	for id, n := range s.pending {
+		if n < 0 {
+			delete(s.next, id)
+		} else {
+			s.next[id] = uint32(n)
+		}
+	}
+	s.entries += s.dEntries
+	s.garbage += s.dGarbage
+	s.begin()
+}
+
+// loadLiveState reads what the writer must know of the live log from tx:
+// the live games (their headers) and their next indexes (their logged
+// moves), and the log's size and garbage.
+func loadLiveState(tx *bolt.Tx) (*liveState, error) {
+	s := &liveState{next: make(map[string]uint32), pending: make(map[string]int64)}
+	err := tx.Bucket([]byte(bucketLive)).ForEach(func(k, v []byte) error {
+		if v != nil {
+			s.next[string(k)] = 0
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read live games: %w", err)
+	}
+	c := logBucket(tx).Cursor()
+	for k, v := c.First(); k != nil; k, v = c.Next() {
+		s.entries++
+		id, index, _, ok := parseLogValue(v)
+		n, live := s.next[string(id)]
+		if !ok || !live {
+			s.garbage++
+			continue
+		}
+		if uint32(index) >= n {
+			s.next[string(id)] = uint32(index) + 1
+		}
+	}
+	return s, nil
+}
+
+// trimLog deletes the oldest garbage entries of the log, moving live ones
+// among them to its end, when enough of the log is garbage (see
+// trimBatch). It runs in a group's transaction after the group's writes.
+func (db *DB) trimLog(tx *bolt.Tx) error {
+	s := db.live
+	garbage, entries := s.garbage+s.dGarbage, s.entries+s.dEntries
+	if garbage < trimMinGarbage || 2*garbage <= entries {
+		return nil
+	}
+	lb := logBucket(tx)
+	// Read first, then change: the cursor is not used after a change.
+	type entry struct{ key, val []byte }
+	head := make([]entry, 0, trimBatch)
+	c := lb.Cursor()
+	for k, v := c.First(); k != nil && len(head) < trimBatch; k, v = c.Next() {
+		head = append(head, entry{bytes.Clone(k), bytes.Clone(v)})
+	}
+	for _, e := range head {
+		id, index, _, ok := parseLogValue(e.val)
+		live := false
+		if ok {
+			_, live = s.nextIndex(string(id))
+		}
+		if live {
+			seq, err := lb.NextSequence()
+			if err != nil {
+				return err
+			}
+			if err := lb.Put(binary.BigEndian.AppendUint64(nil, seq), e.val); err != nil {
+				return fmt.Errorf("move entry %d of game %s: %w", index, id, err)
+			}
+		} else {
+			s.dGarbage--
+		}
+		if err := lb.Delete(e.key); err != nil {
+			return err
+		}
+		if !live {
+			s.dEntries--
+		}
+	}
+	return nil
+}

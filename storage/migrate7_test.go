@@ -1,0 +1,91 @@
+package storage
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/codebreakers/codebreakers/engine"
+)
+
+// TestMigrateV6LiveLog opens a data file written by the schema-6 build
+// (v6.db: live games LIVE1, LIVE5A, LIVE5C and LIVE6A with 0, 0, 42 and 25
+// moves in livemoves; LIVE5B finished). After the migration livemoves is
+// gone, every game resumes with its moves in order, play carries on where
+// it stopped (the writer's next indexes read from the new log), and a
+// finish ends a game.
+func TestMigrateV6LiveLog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "codebreakers.db")
+	copyFile(t, "testdata/v6.db", path)
+	db, err := Open(path, quietOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	live, err := db.LiveGames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"LIVE1": 0, "LIVE5A": 0, "LIVE5C": 42, "LIVE6A": 25}
+	if len(live) != len(want) {
+		t.Fatalf("live games after the migration: %d, want %d", len(live), len(want))
+	}
+	var g6 LiveGame
+	for _, g := range live {
+		n, ok := want[g.ID]
+		if !ok || len(g.Record.Moves) != n {
+			t.Fatalf("live game %s has %d moves; want %v", g.ID, len(g.Record.Moves), want)
+		}
+		for i, m := range g.Record.Moves {
+			if m.Seat != engine.Seat(i%3) || string(m.Action) != v5Action(i) {
+				t.Fatalf("%s move %d = %+v %s", g.ID, i, m.Seat, m.Action)
+			}
+		}
+		if g.ID == "LIVE6A" {
+			g6 = g
+		}
+	}
+	if g6.Code != "KQ7M4X" || len(g6.Seats) != 3 || g6.Record.Seed != 1<<63+12345 {
+		t.Errorf("LIVE6A's header changed: %+v", g6)
+	}
+	if _, err := db.Game("LIVE5B"); err != nil {
+		t.Errorf("the finished game: %v", err)
+	}
+	err = db.view(func(tx *bolt.Tx) error {
+		if tx.Bucket([]byte(bucketLiveMoves)) != nil {
+			t.Error("livemoves is still there")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AppendMove("LIVE5C", 42, move(0, `{"ask":1}`)); err != nil {
+		t.Fatalf("the next move of a migrated game: %v", err)
+	}
+	if err := db.AppendMove("LIVE6A", 24, move(0, `{"ask":1}`)); !errors.Is(err, ErrMoveOutOfOrder) {
+		t.Fatalf("a repeated move of a migrated game: %v", err)
+	}
+	if err := db.AppendMove("LIVE1", 1, move(0, `{"ask":1}`)); !errors.Is(err, ErrMoveOutOfOrder) {
+		t.Fatalf("a gap in a migrated game: %v", err)
+	}
+	if err := db.AppendMove("LIVE5B", 3, move(0, `{"ask":1}`)); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a move of the finished game: %v", err)
+	}
+	if err := db.StartGame(sampleLive("LIVE6A")); !errors.Is(err, ErrGameExists) {
+		t.Fatalf("a migrated game's id was free again: %v", err)
+	}
+	if err := db.FinishGame(FinishedGame{LiveGame: g6, Result: engine.Result{Winners: []engine.Seat{0}}, Finished: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.AppendMove("LIVE6A", 25, move(0, `{"ask":1}`)); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a move after the finish: %v", err)
+	}
+	if live, err := db.LiveGames(); err != nil || len(live) != len(want)-1 {
+		t.Errorf("live games after finishing one: %d, %v", len(live), err)
+	}
+	checkConsistent(t, db)
+}
