@@ -114,11 +114,12 @@ func checkFits(t testing.TB, m *app, w, h int) {
 
 // fakeStore is an in-memory AccountStore.
 type fakeStore struct {
-	mu       sync.Mutex
-	accounts map[string]storage.Account
-	games    map[string]storage.FinishedGame
-	history  []storage.GameSummary
-	prefs    map[string]string // account NUL name → value
+	mu        sync.Mutex
+	accounts  map[string]storage.Account
+	games     map[string]storage.FinishedGame
+	history   []storage.GameSummary
+	prefs     map[string]string // account NUL name → value
+	gameReads int               // calls of Game
 }
 
 func newFakeStore() *fakeStore {
@@ -171,6 +172,9 @@ func (f *fakeStore) Stats(string) (storage.Stats, error) {
 }
 
 func (f *fakeStore) Game(id string) (storage.FinishedGame, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gameReads++
 	g, ok := f.games[id]
 	if !ok {
 		return storage.FinishedGame{}, storage.ErrNotFound

@@ -187,7 +187,9 @@ func TestLeavingAWatchedTableGoesBackToWatch(t *testing.T) {
 // TestEndScreenShowsRatingChanges: the end of a rated game says what it
 // did to each player's rating (it said nothing: a player had to find their
 // profile to learn it), read from the stored game; a game that changed no
-// rating says nothing of ratings.
+// rating says nothing of ratings, and one the table says is casual is not
+// read back at all (every session at every casual table read its whole
+// record when the game ended, for nothing to show).
 func TestEndScreenShowsRatingChanges(t *testing.T) {
 	players := []engine.Player{{Name: "mara"}, {Name: "Bo", Bot: true}, {Name: "Kai", Bot: true}}
 	views := traceGame(t, players, 5, 12, -1, 4, engine.SeatViewer(0))
@@ -201,9 +203,14 @@ func TestEndScreenShowsRatingChanges(t *testing.T) {
 		}
 		store := newFakeStore()
 		store.games[g.ID] = g
-		conn := newFakeConn(views[len(views)-1])
+		end := views[len(views)-1]
+		end.Rated = rated
+		conn := newFakeConn(end)
 		m := newTestApp(t, &fakeHub{conn: conn}, store, 80, 24)
 		run(t, m, send(m, tableOpenedMsg{conn: conn}))
+		if reads := store.gameReads; reads != map[bool]int{true: 1, false: 0}[rated] {
+			t.Errorf("rated %v: the stored game was read %d times", rated, reads)
+		}
 		out := strings.Join(strings.Fields(screenText(m)), " ")
 		want := "Ratings: mara 1,500? → 1,662? (+162) · Bo 1,412 → 1,400 (-12)"
 		if rated != strings.Contains(out, want) || (!rated && strings.Contains(out, "Ratings:")) {

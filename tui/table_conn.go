@@ -56,7 +56,9 @@ type tableRatingsMsg struct {
 // the end of a rated game says what it did to its players' ratings.
 func (s *tableScreen) askRatings(a *app) tea.Cmd {
 	id := s.gameID()
-	if s.view.Phase != lobby.Finished || id == "" || s.view.Unsaved != "" || a.store == nil || s.ratingsOf == id {
+	// A game the table says is casual changed no rating (the store rates
+	// only what the table started rated): nothing to read back.
+	if s.view.Phase != lobby.Finished || !s.view.Rated || id == "" || s.view.Unsaved != "" || a.store == nil || s.ratingsOf == id {
 		return nil
 	}
 	s.ratingsOf, s.ratings = id, ""

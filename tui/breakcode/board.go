@@ -84,8 +84,10 @@ type Board struct {
 	// logScratch the slice the next frame's log lines are gathered in.
 	lower      lowerLines
 	logScratch []string
-	// qhead is the questions' heading as last drawn.
+	// qhead is the questions' heading as last drawn, and qlist the
+	// questions' lines.
 	qhead questionsHeadLine
+	qlist questionList
 }
 
 // seatNotes is one seat's notes as the sheets last drew them.
@@ -695,19 +697,51 @@ func (b *Board) statusLines(w int) []string {
 	return lines
 }
 
+// questionLines is the questions' heading and the face-up cards, one row
+// each, remembered with what they show (questionList): the same cards lie
+// face up for many turns. The slice is shared: callers must not change it
+// (it is clipped, so appending to it copies).
 func (b *Board) questionLines(w int) []string {
 	v := b.v
-	lines := append(make([]string, 0, 1+max(1, len(v.FaceUp))), b.questionsHead())
+	// Only a seat in play has a cursor to choose with: a spectator's and a
+	// finished game's list is just the cards.
+	sel, pick := -1, -1
+	if !b.c.Replay && v.Viewer.Kind == engine.ViewerSeat && !b.c.Status.Finished && b.cursor < len(v.FaceUp) {
+		sel, pick = b.cursor, min(b.numPick[v.FaceUp[b.cursor]], 1)
+	}
+	head := b.questionsHead()
+	m := &b.qlist
+	if m.lines != nil && m.head == head && m.handSize == v.HandSize && m.w == w && m.sel == sel && m.pick == pick &&
+		slices.Equal(m.faceUp, v.FaceUp) {
+		return m.lines
+	}
+	*m = questionList{head: head, faceUp: append(m.faceUp[:0], v.FaceUp...), handSize: v.HandSize, w: w, sel: sel, pick: pick,
+		lines: slices.Clip(b.drawQuestionLines(head, w, sel, pick))}
+	return m.lines
+}
+
+// questionList is the questions' lines as last drawn and what they show:
+// the heading, the cards face up (a copy), the hand size their questions
+// name, the width, and the highlighted row (-1: none) with its number.
+type questionList struct {
+	head        string
+	faceUp      []int
+	handSize, w int
+	sel, pick   int
+	lines       []string
+}
+
+// drawQuestionLines draws what questionLines remembers.
+func (b *Board) drawQuestionLines(head string, w, sel, pick int) []string {
+	v := b.v
+	lines := append(make([]string, 0, 1+max(1, len(v.FaceUp))), head)
 	if len(v.FaceUp) == 0 {
 		return append(lines, "   No question cards are left.")
 	}
 	for i, card := range v.FaceUp {
-		// Only a seat in play has a cursor to choose with: a spectator's
-		// and a finished game's list is just the cards.
-		sel := i == b.cursor && !b.c.Replay && v.Viewer.Kind == engine.ViewerSeat && !b.c.Status.Finished
 		k := questionRow{i: i, card: card, handSize: v.HandSize, w: w, pick: -1}
-		if sel {
-			k.pick = min(b.numPick[card], 1)
+		if i == sel {
+			k.pick = pick
 		}
 		row, ok := b.questions[k]
 		if !ok {

@@ -19,7 +19,7 @@ import (
 // boardMemory are the fields of Board that only remember what was drawn;
 // cold forgets them. boardState are the rest: what the board shows.
 var (
-	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead"}
+	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
 		"notepad", "scroll", "noteOverflow", "err", "framed", "busy", "gen"}
 )
@@ -31,7 +31,7 @@ func cold(b *Board) *Board {
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
 	c.notes, c.questions = map[bc.Note]string{}, map[questionRow]string{}
 	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
-	c.blocks, c.lower, c.logScratch, c.qhead = nil, lowerLines{}, nil, questionsHeadLine{}
+	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
 	return &c
 }
 
@@ -117,13 +117,15 @@ func TestRememberedPiecesAreNeverStale(t *testing.T) {
 					})
 					b.SetSize(sz[0], sz[1])
 					check("a handle shown anew")
-					// Narrower by a few columns: the answers pack anew into
-					// as many lines as they had (or nearly).
-					for _, dw := range []int{-3, -9} {
-						b.SetSize(sz[0]+dw, sz[1])
-						check(fmt.Sprintf("%d columns narrower", -dw))
+					// Narrower by a few columns, the answers packed anew
+					// into as many lines as they had (or nearly); then so
+					// narrow that the questions are cut.
+					for _, nw := range []int{sz[0] - 3, sz[0] - 9, 26} {
+						b.SetSize(nw, sz[1])
+						check(fmt.Sprintf("%d columns", nw))
 					}
 					b.SetSize(sz[0], sz[1])
+					check("the width again") // the next move may keep it
 					if st.Status().Finished {
 						break
 					}
@@ -137,9 +139,11 @@ func TestRememberedPiecesAreNeverStale(t *testing.T) {
 	}
 }
 
-// playOne plays the next move: a question, or from the tenth move a right
-// guess (the seat's opponent's hand or the centre), which ends the game;
-// a last chance is passed.
+// playOne plays the next move: a question, a wrong guess on the fifth
+// (the turn passes and the cards face up stay, and the move after is
+// drawn as wide as this one: only whose turn it is changes), or from the
+// tenth move a right guess (the seat's opponent's hand or the centre),
+// which ends the game; a last chance is passed.
 func playOne(t *testing.T, st engine.State, move int) []engine.Event {
 	t.Helper()
 	seat := st.Status().Active[0]
@@ -148,6 +152,8 @@ func playOne(t *testing.T, st engine.State, move int) []engine.Event {
 	switch {
 	case v.Phase == bc.LastChance:
 		act = bc.PassAction()
+	case move == 4:
+		act = bc.GuessAction(v.Hand) // never the code: it is the seat's own tiles
 	case move >= 10 || len(v.FaceUp) == 0:
 		all := st.View(engine.Omniscient()).(bc.View)
 		right := all.Centre
