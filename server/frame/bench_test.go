@@ -63,3 +63,20 @@ func BenchmarkRenderRepaint(b *testing.B) {
 	}
 	r.Close(time.Second)
 }
+
+// BenchmarkRenderMove is a move at a table: the middle of the board and
+// the title change, most rows stay.
+func BenchmarkRenderMove(b *testing.B) {
+	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+	frames := [2]string{boardLike(1), boardLike(2)}
+	for i := 8; i < 16; i++ { // the second frame's rows 8–15 differ
+		frames[1] = strings.Replace(frames[1], fmt.Sprintf("◆ %d\x1b", i), fmt.Sprintf("◇ %d\x1b", i), 1)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		r.Render(view(frames[i%2]))
+	}
+	r.Close(time.Second)
+}

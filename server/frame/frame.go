@@ -31,6 +31,7 @@ package frame
 import (
 	"bytes"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -273,7 +274,8 @@ func (r *Renderer) draw() {
 		}
 	}
 	for i := n; i < len(r.lines); i++ {
-		r.buf.WriteString(ansi.CursorPosition(1, i+1) + ansi.EraseEntireLine)
+		r.moveTo(1, i+1)
+		r.buf.WriteString(ansi.EraseEntireLine)
 	}
 	clear(r.lines[n:]) // no old frame kept alive by lines past the end
 	r.lines = r.lines[:n]
@@ -281,7 +283,8 @@ func (r *Renderer) draw() {
 
 	r.cursor = v.Cursor
 	if c := v.Cursor; c != nil {
-		r.buf.WriteString(ansi.CursorPosition(c.X+1, c.Y+1) + ansi.ShowCursor)
+		r.moveTo(c.X+1, c.Y+1)
+		r.buf.WriteString(ansi.ShowCursor)
 	}
 	if r.buf.Len() > 0 {
 		r.out.enqueue(r.buf.Bytes())
@@ -289,10 +292,29 @@ func (r *Renderer) draw() {
 	r.lastDraw = time.Now()
 }
 
+// moveTo writes ansi.CursorPosition(col, row) into r.buf, byte for byte,
+// without making a string: that one is made for every changed line of
+// every frame.
+func (r *Renderer) moveTo(col, row int) {
+	if row <= 1 && col <= 1 {
+		r.buf.WriteString(ansi.CursorHomePosition)
+		return
+	}
+	b := append(r.buf.AvailableBuffer(), "\x1b["...)
+	if row > 0 {
+		b = strconv.AppendInt(b, int64(row), 10)
+	}
+	b = append(b, ';')
+	if col > 0 {
+		b = strconv.AppendInt(b, int64(col), 10)
+	}
+	r.buf.Write(append(b, 'H'))
+}
+
 // writeLine writes line as row i (from 0): cut to the terminal's width, its
 // colours reduced to the profile, and the rest of the row erased.
 func (r *Renderer) writeLine(i int, line string) {
-	r.buf.WriteString(ansi.CursorPosition(1, i+1))
+	r.moveTo(1, i+1)
 	// textsafe.Width is ansi.StringWidth, counting the common
 	// case (ASCII, styles' colour sequences, the board's glyphs) byte by
 	// byte instead of segmenting graphemes: measuring every changed line

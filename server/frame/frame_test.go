@@ -514,3 +514,18 @@ func TestAskWritesTheQueryInOrder(t *testing.T) {
 	r.Ask(ansi.RequestBackgroundColor)
 	w.none(t)
 }
+
+// TestMoveToIsCursorPosition: the renderer's own cursor moves are
+// ansi.CursorPosition's, for every position a screen has and the edges.
+func TestMoveToIsCursorPosition(t *testing.T) {
+	r := New(io.Discard, Options{})
+	for col := -2; col <= 1200; col += 1 + col/50 {
+		for row := -2; row <= 1200; row += 1 + row/50 {
+			r.buf.Reset()
+			r.moveTo(col, row)
+			if got, want := r.buf.String(), ansi.CursorPosition(col, row); got != want {
+				t.Fatalf("moveTo(%d, %d) = %q, want %q", col, row, got, want)
+			}
+		}
+	}
+}
