@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 )
 
@@ -41,11 +42,14 @@ func BenchmarkRenderUnchanged(b *testing.B) {
 func BenchmarkRenderOneLineChanged(b *testing.B) {
 	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
 	frames := [2]string{boardLike(1), boardLike(2)}
+	views := [2]tea.View{view(frames[0]), view(frames[1])}
+	views[0].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 1"
+	views[1].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 2"
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
-		r.Render(view(frames[i%2]))
+		r.Render(views[i%2])
 	}
 	r.Close(time.Second)
 }
@@ -64,19 +68,22 @@ func BenchmarkRenderRepaint(b *testing.B) {
 	r.Close(time.Second)
 }
 
-// BenchmarkRenderMove is a move at a table: the middle of the board and
-// the title change, most rows stay.
+// BenchmarkRenderMove is a move at a table: the middle of the board, its
+// first line and the window title change, most rows stay.
 func BenchmarkRenderMove(b *testing.B) {
 	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
 	frames := [2]string{boardLike(1), boardLike(2)}
 	for i := 8; i < 16; i++ { // the second frame's rows 8–15 differ
 		frames[1] = strings.Replace(frames[1], fmt.Sprintf("◆ %d\x1b", i), fmt.Sprintf("◇ %d\x1b", i), 1)
 	}
+	views := [2]tea.View{view(frames[0]), view(frames[1])}
+	views[0].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 1"
+	views[1].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 2"
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
-		r.Render(view(frames[i%2]))
+		r.Render(views[i%2])
 	}
 	r.Close(time.Second)
 }

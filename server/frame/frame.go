@@ -35,6 +35,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -250,7 +251,7 @@ func (r *Renderer) draw() {
 		r.repaint = false
 	}
 	if v.WindowTitle != r.title {
-		r.buf.WriteString(ansi.SetWindowTitle(ansi.Strip(v.WindowTitle)))
+		r.writeTitle(v.WindowTitle)
 		r.title = v.WindowTitle
 	}
 	if r.cursor != nil {
@@ -290,6 +291,40 @@ func (r *Renderer) draw() {
 		r.out.enqueue(r.buf.Bytes())
 	}
 	r.lastDraw = time.Now()
+}
+
+// writeTitle writes ansi.SetWindowTitle(ansi.Strip(title)) into r.buf. A
+// title of printable text (as the arcade's are; a table's changes with
+// every move) is what Strip would return, so it is written as it is
+// instead of through Strip's byte-by-byte parser and three new strings.
+func (r *Renderer) writeTitle(title string) {
+	if !plainText(title) {
+		title = ansi.Strip(title)
+	}
+	r.buf.WriteString("\x1b]2;")
+	r.buf.WriteString(title)
+	r.buf.WriteByte('\a')
+}
+
+// plainText reports whether s is valid UTF-8 without control characters
+// (C0, DEL, or C1 written as a rune), which ansi.Strip returns unchanged.
+func plainText(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || r < 0xa0 {
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // moveTo writes ansi.CursorPosition(col, row) into r.buf, byte for byte,

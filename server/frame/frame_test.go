@@ -529,3 +529,31 @@ func TestMoveToIsCursorPosition(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteTitleIsSetWindowTitleOfStrip: the title goes out as
+// ansi.SetWindowTitle(ansi.Strip(title)) for plain titles (the fast way)
+// and hostile ones alike.
+func TestWriteTitleIsSetWindowTitleOfStrip(t *testing.T) {
+	titles := []string{"", "BREAK THE CODE · table KQ7-M4X · turn 12", "全角 é ✓", "a\x1b[31mred\x1b[m", "bell\a", "del\x7f",
+		"c1 \u0085 \u009b31m", "raw c1 \x9b31m", "bad \xff utf8", "cut \xe2\x80", "\x1b]2;nested\a", "tab\there", "nbsp\u00a0"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	alphabet := []rune{'a', ' ', '·', '全', '\x1b', '[', 'm', '\a', '\u0085', '\u009b', '\x7f', ';', '1', '\\', ']'}
+	for range 3000 {
+		var b strings.Builder
+		for range rng.IntN(16) {
+			b.WriteRune(alphabet[rng.IntN(len(alphabet))])
+		}
+		if rng.IntN(8) == 0 {
+			b.WriteByte(byte(0x80 + rng.IntN(0x80))) // invalid UTF-8
+		}
+		titles = append(titles, b.String())
+	}
+	r := New(io.Discard, Options{})
+	for _, title := range titles {
+		r.buf.Reset()
+		r.writeTitle(title)
+		if got, want := r.buf.String(), ansi.SetWindowTitle(ansi.Strip(title)); got != want {
+			t.Fatalf("writeTitle(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
