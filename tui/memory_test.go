@@ -20,7 +20,7 @@ import (
 
 // tableMemory are the fields of tableScreen that only remember what was
 // drawn (or made from the view when it came); coldFrame forgets them.
-var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText", "rawCode", "rawID", "fits"}
+var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText", "rawCode", "rawID", "fits", "watching", "watchingN"}
 
 // coldFrame is the frame m's screen draws when the session has forgotten
 // every piece it remembers: the pieces around the body (a.parts) and, on
@@ -33,6 +33,7 @@ func coldFrame(m *app) string {
 	if ts, ok := c.top().(*tableScreen); ok {
 		cold := *ts
 		cold.stripKey, cold.stripLines, cold.keysKey, cold.keys, cold.fits = stripKey{}, nil, keysKey{}, nil, lineFits{}
+		cold.watching, cold.watchingN = "", 0
 		cold.code, cold.shownID, cold.rawCode, cold.rawID = formatCode(ts.view.Code), gameIDText(ts.view.GameID), "", ""
 		cold.titleText = cold.makeTitle()
 		c.stack[len(c.stack)-1] = &cold
@@ -81,6 +82,7 @@ func TestFramesMatchAColdSession(t *testing.T) {
 				if i%5 == 2 {
 					v.Notice = fmt.Sprintf("Someone came back (%d).", i)
 				}
+				v.Spectators = []int{2, 2, 3, 0, 1}[i%5] // the title counts them
 				if i == 4 || i == 9 {
 					chat = append(chat, lobby.ChatLine{Handle: textsafe.Text("Bo"), Text: textsafe.Text(fmt.Sprintf("move %d, nice", i))})
 					v.Chat = chat

@@ -59,6 +59,9 @@ type tableScreen struct {
 	keys    []key.Binding
 	// fits is the board's lines as last fitted to the screen's width.
 	fits lineFits
+	// watching is the title's "N watching" for watchingN spectators.
+	watching  string
+	watchingN int
 }
 
 // stripKey is everything strip draws from but the chat field, which is
@@ -238,38 +241,51 @@ func (s *tableScreen) title(a *app) string { return s.titleText }
 
 // makeTitle says the game, the table and whose turn it is.
 func (s *tableScreen) makeTitle() string {
+	// Written into one builder: the title changes with every move.
 	v := s.view
-	parts := []string{v.Game.Name}
+	var b strings.Builder
+	b.Grow(len(v.Game.Name) + len(s.code) + 64)
+	b.WriteString(v.Game.Name)
 	if v.Code != "" {
-		parts = append(parts, "table "+s.code)
+		b.WriteString(" · table ")
+		b.WriteString(s.code)
 	}
 	switch v.Phase {
 	case lobby.Waiting:
-		parts = append(parts, "waiting for players")
+		b.WriteString(" · waiting for players")
 	case lobby.Playing:
-		parts = append(parts, fmt.Sprintf("turn %d", v.Status.Turn), s.turnText())
+		b.WriteString(" · turn ")
+		b.WriteString(strconv.Itoa(v.Status.Turn))
+		b.WriteString(" · ")
+		s.writeTurnText(&b)
 	case lobby.Finished:
-		parts = append(parts, "finished")
+		b.WriteString(" · finished")
 	case lobby.Broken:
-		parts = append(parts, "stopped")
+		b.WriteString(" · stopped")
 	}
-	return strings.Join(parts, " · ")
+	return b.String()
 }
 
-// turnText says whose move it is, from this viewer's point of view.
-func (s *tableScreen) turnText() string {
+// writeTurnText writes whose move it is, from this viewer's point of
+// view, to b.
+func (s *tableScreen) writeTurnText(b *strings.Builder) {
 	v := s.view
 	if len(v.Status.Active) == 0 {
-		return ""
+		return
 	}
-	var names []string
 	for _, seat := range v.Status.Active {
 		if v.You.IsSeat(seat) {
-			return "your turn"
+			b.WriteString("your turn")
+			return
 		}
-		names = append(names, s.name(seat))
 	}
-	return strings.Join(names, ", ") + "'s turn"
+	for i, seat := range v.Status.Active {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(s.name(seat))
+	}
+	b.WriteString("'s turn")
 }
 
 func (s *tableScreen) name(seat engine.Seat) string {
@@ -280,8 +296,11 @@ func (s *tableScreen) name(seat engine.Seat) string {
 }
 
 func (s *tableScreen) titleRight(a *app) string {
-	if s.view.Spectators > 0 {
-		return fmt.Sprintf("%d watching", s.view.Spectators)
+	if n := s.view.Spectators; n > 0 {
+		if n != s.watchingN || s.watching == "" {
+			s.watchingN, s.watching = n, strconv.Itoa(n)+" watching" // once per count, not per frame
+		}
+		return s.watching
 	}
 	if !s.seated() {
 		return "watching"

@@ -1226,18 +1226,43 @@ func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []strin
 		mark = "▸ "
 	}
 	label := widget.Truncate(k.label, k.labelW, "…")
-	label += strings.Repeat(" ", k.labelW-widget.Width(label))
-	flags := b.flags(k.flags)
+	pad := k.labelW - widget.Width(label)
+	var room [4]string // the tiles and at most three flags, on the stack
 	if k.framed {
+		flags := b.appendFlags(room[:0], k.flags)
 		rows := b.framedTiles(tiles, 0)
-		return mark + label + "  " + rows[0], []string{indent + joinParts(rows[1], flags), indent + rows[2]}, true
+		return headLine(mark, label, pad, rows[:1]), []string{indent + joinParts(rows[1], flags), indent + rows[2]}, true
 	}
-	var parts []string
+	parts := room[:0]
 	if tiles != nil {
 		parts = append(parts, b.handText(tiles))
 	}
-	parts = append(parts, flags...)
-	return mark + label + "  " + strings.Join(parts, "  "), nil, len(parts) > 0
+	parts = b.appendFlags(parts, k.flags)
+	return headLine(mark, label, pad, parts), nil, len(parts) > 0
+}
+
+// headLine is a seat's head line: mark, label and pad spaces, then the
+// parts two spaces apart, made as one string (a move redraws the heads of
+// the seats whose turn it was and is).
+func headLine(mark, label string, pad int, parts []string) string {
+	n := len(mark) + len(label) + max(0, pad) + 2
+	for _, p := range parts {
+		n += len(p) + 2
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteString(mark)
+	sb.WriteString(label)
+	for range max(0, pad) + 2 {
+		sb.WriteByte(' ')
+	}
+	for i, p := range parts {
+		if i > 0 {
+			sb.WriteString("  ")
+		}
+		sb.WriteString(p)
+	}
+	return sb.String()
 }
 
 // framedWidth is the width of a row of five framed tiles.
@@ -1486,7 +1511,11 @@ const maxNotes = 512
 
 // flags are the short states beside a seat: possible hands, guesses.
 func (b *Board) flags(k flagKey) []string {
-	var f []string
+	return b.appendFlags(nil, k)
+}
+
+// appendFlags appends flags(k) to f.
+func (b *Board) appendFlags(f []string, k flagKey) []string {
 	if k.possible > 0 {
 		f = append(f, b.paint.Dim.Render("["+strconv.Itoa(k.possible)+" possible]"))
 	}
