@@ -175,8 +175,8 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 // 64 sets of word w share their high tiles (the bits of w) and differ in
 // their low six, so within a class of sets with the same number c of low
 // tiles, the high tiles sit at positions c, c+1, …; and a low tile t sits
-// at position r in some set of the word when the word meets lowAt[r][t],
-// the low parts holding t with r lower tiles beside it.
+// at position r in some set of b when some word meets lowAt[r][t], the low
+// parts holding t with r lower tiles beside it.
 func (s *aidSolver) marks(b bitset) []uint32 {
 	out := make([]uint32, s.handSize)
 	var phys [32]uint32 // the physical tile of each local bit, as a mark
@@ -186,6 +186,7 @@ func (s *aidSolver) marks(b bitset) []uint32 {
 		}
 		phys[i] = 1 << p
 	}
+	var low uint64 // every low part of a set in b
 	for w, word := range b {
 		if word == 0 {
 			continue
@@ -201,11 +202,14 @@ func (s *aidSolver) marks(b bitset) []uint32 {
 				i++
 			}
 		}
-		for r := range min(6, len(out)) {
-			for t := r; t < 6; t++ {
-				if word&lowAt[r][t] != 0 {
-					out[r] |= phys[t]
-				}
+		low |= word
+	}
+	// Where the low tiles sit does not hang on the high ones (they come
+	// first), so one pass over the union of every word's low parts does.
+	for r := range min(6, len(out)) {
+		for t := r; t < 6; t++ {
+			if low&lowAt[r][t] != 0 {
+				out[r] |= phys[t]
 			}
 		}
 	}
@@ -372,11 +376,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 		// out) may hold any of them: it shares the one list, which nothing
 		// writes to after this.
 		all := binom(s.poolBits, s.handSize)
-		sets, ids := dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0]
-		s.eachHand(func(m uint32, id int32) {
-			sets = append(sets, m)
-			ids = append(ids, id)
-		})
+		sets, ids := s.appendHands(dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0])
 		for j, hs := range notes {
 			if len(hs) == 0 && len(wrong) == 0 {
 				s.ok[j], s.ids[j] = sets, ids
@@ -434,21 +434,46 @@ type aidLists struct {
 	heard    []int      // answers heard from each opponent then
 }
 
-// eachHand calls fn for every local set of handSize tiles with its hand id.
-// It walks the sets depth first, adding each tile's share of the physical
-// set's colex rank on the way down (see handTable.colex).
-func (s *aidSolver) eachHand(fn func(local uint32, id int32)) {
-	var walk func(next, k int, local uint32, rank int32)
-	walk = func(next, k int, local uint32, rank int32) {
-		if k == s.handSize {
-			fn(local, s.table.byColex[rank])
-			return
-		}
-		for i := next; i <= s.poolBits-(s.handSize-k); i++ {
-			walk(i+1, k+1, local|1<<i, rank+s.table.binom[k][s.pool[i]])
+// appendHands appends every local set of handSize tiles, in increasing
+// order of the pool indices it holds (its lowest tile first), to sets and
+// its hand id to ids. Each set's colex rank (see handTable.colex) is the
+// sum of its tiles' shares; a step changes only the tiles from the one
+// that moved on, so only their shares are added again.
+func (s *aidSolver) appendHands(sets []uint32, ids []int32) ([]uint32, []int32) {
+	h, n := s.handSize, s.poolBits
+	if h == 0 || h > n {
+		return sets, ids
+	}
+	var at [tileCount]int         // the pool index of each tile of the set
+	var upTo [tileCount + 1]int32 // the rank of its first k tiles
+	var local [tileCount + 1]uint32
+	refill := func(from int) { // at[from:] follow at[from-1] and the shares are added from there
+		for k := from; k < h; k++ {
+			if k > 0 {
+				at[k] = at[k-1] + 1
+			}
+			upTo[k+1] = upTo[k] + s.table.binom[k][s.pool[at[k]]]
+			local[k+1] = local[k] | 1<<at[k]
 		}
 	}
-	walk(0, 0, 0, 0)
+	at[0] = 0
+	refill(0)
+	for {
+		sets = append(sets, local[h])
+		ids = append(ids, s.table.byColex[upTo[h]])
+		// The last tile that can move one place up does; those after it follow.
+		k := h - 1
+		for k >= 0 && at[k] == n-h+k {
+			k--
+		}
+		if k < 0 {
+			return sets, ids
+		}
+		at[k]++
+		upTo[k+1] = upTo[k] + s.table.binom[k][s.pool[at[k]]]
+		local[k+1] = local[k] | 1<<at[k]
+		refill(k + 1)
+	}
 }
 
 // localForms lists the local sets that are the canonical physical set c:

@@ -330,3 +330,38 @@ func TestAidMemoIsNeverStaleNorAnotherSeats(t *testing.T) {
 		}
 	}
 }
+
+// appendHands lists every local set of a hand's size once, in increasing
+// order of its pool indices, each with the id of the physical hand it is;
+// for every seat of 2–4-player deals.
+func TestAppendHandsListsEveryHand(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		s := newState(true, make([]engine.Player, n), uint64(n))
+		for seat := range n {
+			a := newAidSolver(s.viewAid(engine.SeatViewer(engine.Seat(seat)), false), nil)
+			sets, ids := a.appendHands(nil, nil)
+			var want []uint32
+			for m := uint32(0); m <= a.full; m++ {
+				if bits.OnesCount32(m) == a.handSize {
+					want = append(want, m)
+				}
+			}
+			// Lexicographic by pool index, lowest tile first: compare bit-reversed.
+			slices.SortFunc(want, func(x, y uint32) int {
+				return int(bits.Reverse32(y)>>1) - int(bits.Reverse32(x)>>1)
+			})
+			if !slices.Equal(sets, want) {
+				t.Fatalf("%dp seat %d: %d sets listed, want %d in order", n, seat, len(sets), len(want))
+			}
+			for i, m := range sets {
+				var phys uint32
+				for rest := m; rest != 0; rest &= rest - 1 {
+					phys |= 1 << a.pool[bits.TrailingZeros32(rest)]
+				}
+				if ids[i] != a.table.id(phys) {
+					t.Fatalf("%dp seat %d: set %b has id %d, want %d", n, seat, m, ids[i], a.table.id(phys))
+				}
+			}
+		}
+	}
+}
