@@ -135,13 +135,30 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 	me := int(v.Viewer.Seat)
 	var possible []bitset
 	var centres bitset // nil once the centre is seen (the view shows it)
-	switch s.n {
-	case 2:
+	switch {
+	case s.n == 2:
 		possible = []bitset{s.okSet[0]}
-	case 3:
+	case s.allFree():
+		// No one has answered yet: every deal of the unseen tiles fits, so
+		// each opponent, and the centre, may be any set.
+		all := s.okSet[0]
+		possible = []bitset{all, all, all}[:s.n-1]
+		centres = all
+	case s.n == 3:
 		possible, centres, c.centre = s.solve3()
 	default:
 		possible, centres, c.centre = s.solve4()
+	}
+	// Equal bitsets (all of them, before anyone has answered) are one
+	// slice: their numbers are worked out once.
+	var last bitset
+	var lastHands int
+	var lastMarks []uint32
+	read := func(b bitset) (int, []uint32) {
+		if last == nil || &last[0] != &b[0] {
+			last, lastHands, lastMarks = b, s.distinct(b), s.marks(b)
+		}
+		return lastHands, slices.Clone(lastMarks)
 	}
 	c.handSets = make([][]uint32, s.n)
 	c.marks = make([][]uint32, s.n)
@@ -150,20 +167,37 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 		if seat == me {
 			continue
 		}
-		c.hands[seat] = s.distinct(possible[j])
+		c.hands[seat], c.marks[seat] = read(possible[j])
 		if c.hands[seat] <= ListedMax {
 			c.handSets[seat] = s.physical(possible[j])
 		}
-		c.marks[seat] = s.marks(possible[j])
 		j++
 	}
 	if centres != nil {
+		if &centres[0] == &last[0] {
+			c.centre, c.centreMarks = read(centres) // solved with the opponents'
+		} else {
+			c.centreMarks = s.marks(centres) // solve3 and solve4 count the centre sets
+		}
 		if c.centre <= ListedMax {
 			c.centreSets = s.physical(centres)
 		}
-		c.centreMarks = s.marks(centres)
 	}
 	return c, s.keptLists()
+}
+
+// allFree reports whether, with 3–4 players, every opponent may still
+// hold any set (none has answered) and the seat has not seen the centre.
+func (s *aidSolver) allFree() bool {
+	if s.n < 3 || s.centreSeen {
+		return false
+	}
+	for _, l := range s.ok {
+		if !s.anySet(l) {
+			return false
+		}
+	}
+	return true
 }
 
 // marks returns, for each position of a sorted hand, the physical tiles
