@@ -715,8 +715,9 @@ func (b *Board) questionLines(w int) []string {
 		slices.Equal(m.faceUp, v.FaceUp) {
 		return m.lines
 	}
+	lines, rows := b.drawQuestionLines(head, w, sel, pick)
 	*m = questionList{head: head, faceUp: append(m.faceUp[:0], v.FaceUp...), handSize: v.HandSize, w: w, sel: sel, pick: pick,
-		lines: slices.Clip(b.drawQuestionLines(head, w, sel, pick))}
+		lines: slices.Clip(lines), rows: rows}
 	return m.lines
 }
 
@@ -729,19 +730,30 @@ type questionList struct {
 	handSize, w int
 	sel, pick   int
 	lines       []string
+	rows        []questionRow // what lines[1:] are drawn from (none without cards)
 }
 
-// drawQuestionLines draws what questionLines remembers.
-func (b *Board) drawQuestionLines(head string, w, sel, pick int) []string {
+// drawQuestionLines draws what questionLines remembers, and says what each
+// card's row is drawn from. A row drawn last time as it is now is taken
+// from there (a move changes one card: the rest stay), another from the
+// rows drawn before (questions).
+func (b *Board) drawQuestionLines(head string, w, sel, pick int) ([]string, []questionRow) {
 	v := b.v
 	lines := append(make([]string, 0, 1+max(1, len(v.FaceUp))), head)
 	if len(v.FaceUp) == 0 {
-		return append(lines, "   No question cards are left.")
+		return append(lines, "   No question cards are left."), nil
 	}
+	last := &b.qlist
+	rows := make([]questionRow, 0, len(v.FaceUp))
 	for i, card := range v.FaceUp {
 		k := questionRow{i: i, card: card, handSize: v.HandSize, w: w, pick: -1}
 		if i == sel {
 			k.pick = pick
+		}
+		rows = append(rows, k)
+		if i < len(last.rows) && last.rows[i] == k && i+1 < len(last.lines) {
+			lines = append(lines, last.lines[i+1])
+			continue
 		}
 		row, ok := b.questions[k]
 		if !ok {
@@ -753,7 +765,7 @@ func (b *Board) drawQuestionLines(head string, w, sel, pick int) []string {
 		}
 		lines = append(lines, row)
 	}
-	return lines
+	return lines, rows
 }
 
 // questionsHead is the questions' heading, remembered with what it says:

@@ -25,6 +25,18 @@ func LogTail(log []engine.Event, w, h int) []string {
 type LogCache struct {
 	w     int
 	lines map[string][]string // event text → its lines at width w
+	// last is the events of the last tail drawn with their lines, newest
+	// first, and next the slice the coming tail's are gathered in: a
+	// tail is mostly the last one's events, which are found by walking
+	// the two together (comparing texts the log shares costs little)
+	// rather than by hashing every text on every frame.
+	last, next []logEntry
+}
+
+// logEntry is an event's text and its lines.
+type logEntry struct {
+	text  string
+	lines []string
 }
 
 // logCacheEvents bounds the events a LogCache remembers.
@@ -45,16 +57,28 @@ func (c *LogCache) Tail(log []engine.Event, w, h int) []string {
 // them (the slice is dst's).
 func (c *LogCache) AppendTail(dst []string, log []engine.Event, w, h int) []string {
 	if c.w != w || len(c.lines) >= logCacheEvents {
-		c.w, c.lines = w, make(map[string][]string, 32)
+		c.w, c.lines, c.last = w, make(map[string][]string, 32), c.last[:0]
 	}
-	return appendLogTail(dst, log, w, h, func(text string, w int) []string {
-		if l, ok := c.lines[text]; ok {
-			return l
+	next, p := c.next[:0], 0
+	dst = appendLogTail(dst, log, w, h, func(text string, w int) []string {
+		// Events come newest first, as last holds them: once one is
+		// found there, the next older one is the next entry.
+		var l []string
+		if p < len(c.last) && c.last[p].text == text {
+			l = c.last[p].lines
+			p++
+		} else if cached, ok := c.lines[text]; ok {
+			l = cached
+		} else {
+			l = wrapEvent(text, w)
+			c.lines[text] = l
 		}
-		l := wrapEvent(text, w)
-		c.lines[text] = l
+		next = append(next, logEntry{text, l})
 		return l
 	})
+	clear(c.last) // the texts and lines of events gone from the tail are let go
+	c.last, c.next = next, c.last[:0]
+	return dst
 }
 
 // wrapEvent sanitises and word-wraps one event into lines of at most w

@@ -142,3 +142,29 @@ func TestLogCacheMatchesLogTail(t *testing.T) {
 		t.Error("appending to a returned tail wrote into the cache")
 	}
 }
+
+// TestLogCacheFollowsAGrowingLog: a cache asked for the tail of a log
+// that grows by an event or two between frames, at one size and then
+// another and back, draws what LogTail draws every time (it finds the
+// events it drew last by walking them, not by their texts' hashes).
+func TestLogCacheFollowsAGrowingLog(t *testing.T) {
+	var log []engine.Event
+	var c LogCache
+	sizes := [][2]int{{20, 6}, {20, 6}, {33, 6}, {20, 6}, {20, 9}, {12, 4}}
+	calls := 0
+	for i := range 60 {
+		text := fmt.Sprintf("event %d: %s", i, strings.Repeat("word ", i%7))
+		if i%11 == 5 {
+			text = "the same words again" // repeated texts must not confuse the walk
+		}
+		log = append(log, engine.Event{Text: text})
+		if i%3 == 1 {
+			continue // two events at once
+		}
+		sz := sizes[calls/2%len(sizes)] // each size twice in a row
+		calls++
+		if got, want := c.Tail(log, sz[0], sz[1]), LogTail(log, sz[0], sz[1]); !slices.Equal(got, want) {
+			t.Fatalf("%d events at %d×%d: Tail = %q, LogTail = %q", len(log), sz[0], sz[1], got, want)
+		}
+	}
+}
