@@ -305,7 +305,20 @@ type trackedConn struct {
 	release      func()
 	once         sync.Once
 	hardDeadline time.Time
+
+	mu       sync.Mutex
+	deadline time.Time // the deadline last set on Conn
+	set      bool      // one was set
 }
+
+// deadlineSlack is how much later than the deadline set a new one may be
+// and still be left unset. The SSH library moves a connection's deadline
+// (its idle timeout, IdleTimeout plus a minute here) to now plus the
+// timeout on every read and every write, so on every packet; setting a
+// socket's deadline resets two runtime timers under the descriptor's
+// lock. Keeping one that comes at most this much sooner closes an idle
+// connection that much early, which a backstop of minutes does not feel.
+const deadlineSlack = time.Second
 
 // Close closes the connection and releases its slot.
 func (c *trackedConn) Close() error {
@@ -313,12 +326,23 @@ func (c *trackedConn) Close() error {
 	return c.Conn.Close()
 }
 
-// SetDeadline sets the deadline, never later than the hard deadline.
+// SetDeadline sets the deadline, never later than the hard deadline. A
+// deadline less than deadlineSlack later than the one set is not set: the
+// earlier one stays. An earlier deadline, or none, is always set.
 func (c *trackedConn) SetDeadline(t time.Time) error {
 	if !c.hardDeadline.IsZero() && (t.IsZero() || t.After(c.hardDeadline)) {
 		t = c.hardDeadline
 	}
-	return c.Conn.SetDeadline(t)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.set && !c.deadline.IsZero() && !t.IsZero() && !t.Before(c.deadline) && t.Sub(c.deadline) < deadlineSlack {
+		return nil
+	}
+	if err := c.Conn.SetDeadline(t); err != nil {
+		return err //nolint:wrapcheck // net.Conn's own error, as the caller expects
+	}
+	c.deadline, c.set = t, true
+	return nil
 }
 
 // maxCommandBytes bounds the command line of an exec request. Commands
