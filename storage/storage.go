@@ -177,6 +177,9 @@ type DB struct {
 	closed     bool
 	requests   chan writeRequest
 	writerDone chan struct{}
+	// answers lends the 1-buffered channels writes are answered on (chan
+	// error), one fewer allocation a write.
+	answers sync.Pool
 	// live is what the writer knows of the live log; only the writer
 	// goroutine touches it.
 	live *liveState

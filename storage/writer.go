@@ -37,15 +37,24 @@ func reject(err error) error { return rejection{err: err} }
 // write submits apply to the writer goroutine and waits until it has been
 // committed (fsynced) or refused.
 func (db *DB) write(apply func(tx *bolt.Tx) error) error {
-	req := writeRequest{apply: apply, done: make(chan error, 1)}
+	done, _ := db.answers.Get().(chan error)
+	if done == nil {
+		done = make(chan error, 1)
+	}
+	req := writeRequest{apply: apply, done: done}
 	db.mu.RLock()
 	if db.closed {
 		db.mu.RUnlock()
+		db.answers.Put(done)
 		return ErrClosed
 	}
 	db.requests <- req
 	db.mu.RUnlock()
-	return <-req.done
+	err := <-done
+	// The writer answers each request exactly once and the answer has been
+	// taken, so the channel goes back empty and nobody else holds it.
+	db.answers.Put(done)
+	return err
 }
 
 // writeLoop is the only goroutine that writes to the file. It takes the
