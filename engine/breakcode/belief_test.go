@@ -102,13 +102,18 @@ func firstNumberOr0(card int) int {
 	return 0
 }
 
-// The 3-player belief, by subset transforms and by testing pairs (belief
-// picks one by size), equals direct enumeration of every deal, at the start
-// and after some answers.
+// The 3-player belief, by subset transforms (of both lists, or of one
+// when the other opponent has answered nothing) and by testing pairs
+// (belief picks one by size), equals direct enumeration of every deal, at
+// the start and after some answers, seen from every seat.
 func TestMarginals3MatchEnumeration(t *testing.T) {
 	s := newState(true, make([]engine.Player, 3), 12)
-	for step := range 6 {
-		k := newKnowledge(s.view(engine.SeatViewer(1)))
+	freeSeen := map[int]bool{}
+	for step := range 18 {
+		k := newKnowledge(s.view(engine.SeatViewer(engine.Seat(step % 3))))
+		if free := k.freeOpponent(); free >= 0 {
+			freeSeen[free] = true
+		}
 		size := 1 << len(k.pool)
 		want := belief{target: newTargets(nil, len(k.table.masks)), opp: [][]float64{make([]float64, size), make([]float64, size)}}
 		k.forJoint3(func(a, b uint32) {
@@ -116,7 +121,8 @@ func TestMarginals3MatchEnumeration(t *testing.T) {
 			want.opp[1][b]++
 			want.target.add(k.handID[k.full&^a&^b], 1)
 		})
-		for name, way := range map[string]func(*belief){"transforms": k.marginals3, "pairs": k.pairs3} {
+		ways := map[string]func(*belief){"transforms": k.marginals3Both, "pairs": k.pairs3, "belief's": k.marginals3}
+		for name, way := range ways {
 			got := belief{target: newTargets(nil, len(k.table.masks)), opp: [][]float64{make([]float64, len(k.ok[0])), make([]float64, len(k.ok[1]))}}
 			way(&got)
 			if gotOpp := denseOpp(k, got); !slices.Equal(gotOpp[0], want.opp[0]) || !slices.Equal(gotOpp[1], want.opp[1]) {
@@ -132,8 +138,13 @@ func TestMarginals3MatchEnumeration(t *testing.T) {
 				}
 			}
 		}
-		card := s.faceUp[step%len(s.faceUp)]
-		mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
+		if step%3 == 2 {
+			card := s.faceUp[step%len(s.faceUp)]
+			mustApply(t, s, s.toMove, AskAction(card, firstNumberOr0(card)))
+		}
+	}
+	if !freeSeen[0] || !freeSeen[1] {
+		t.Fatalf("an opponent free to hold any set was seen only as %v: the one-transform way is not checked both ways round", freeSeen)
 	}
 }
 

@@ -355,6 +355,15 @@ func (k *knowledge) addTargets(b *belief, weight func(c uint32) uint32) {
 // gives the same numbers as enumerating every (A, B, centre) deal with
 // forJoint3, in a fraction of the time.
 func (k *knowledge) marginals3(b *belief) {
+	if free := k.freeOpponent(); free >= 0 {
+		k.marginals3Free(b, free)
+		return
+	}
+	k.marginals3Both(b)
+}
+
+// marginals3Both is marginals3 by transforms of both opponents' lists.
+func (k *knowledge) marginals3Both(b *belief) {
 	z := k.zetasOf(k.ok)
 	zA, zB := z[0], z[1]
 	// A's weight: B's consistent sets among the tiles A leaves (the centre takes the rest).
@@ -366,6 +375,28 @@ func (k *knowledge) marginals3(b *belief) {
 	}
 	pairs := orConvIn(k.buf, zA, zB)
 	k.addTargets(b, func(c uint32) uint32 { return pairs.at(k.full &^ c) })
+}
+
+// marginals3Free is marginals3 when opponent free (0 or 1) has answered
+// nothing, so that it may hold any set of the tiles the other leaves, and
+// the centre takes the rest: one transform does, instead of two and a
+// convolution. The free opponent holds a in as many deals as the other's
+// sets fit in what a leaves; the other holds m in as many as there are
+// hands among the tiles m leaves (C(|pool|-h, h), the centre then being
+// fixed); and the centre is c in as many deals as the other's sets fit in
+// what c leaves (the free one takes the rest). The numbers are the ones
+// the transforms give.
+func (k *knowledge) marginals3Free(b *belief, free int) {
+	other := 1 - free
+	z := k.zetaOf(k.ok[other])
+	for i, a := range k.ok[free] {
+		b.opp[free][i] = float64(z.at(k.full &^ a))
+	}
+	beside := float64(binom(len(k.pool)-k.handSize, k.handSize))
+	for i := range k.ok[other] {
+		b.opp[other][i] = beside
+	}
+	k.addTargets(b, func(c uint32) uint32 { return z.at(k.full &^ c) })
 }
 
 // forJoint3 visits every 3-player deal (opponent A's set, opponent B's set;
