@@ -23,11 +23,11 @@ import (
 // append reads nothing from the file.
 
 // Trimming: once at least trimMinGarbage entries, and over half the log,
-// are garbage, each commit looks at up to trimBatch of the oldest entries,
-// deleting the garbage among them and moving each live one to the end of
-// the log (so a long game never holds the log's start in place). Moving
-// only happens while over half the log is garbage, so moves copied are at
-// most about the garbage deleted.
+// are garbage, after each commit the writer looks at up to trimBatch of the
+// oldest entries in a transaction of its own, deleting the garbage among
+// them and moving each live one to the end of the log (so a long game never
+// holds the log's start in place). Moving only happens while over half the
+// log is garbage, so moves copied are at most about the garbage deleted.
 const (
 	trimMinGarbage = 512
 	trimBatch      = 256
@@ -192,15 +192,17 @@ func loadLiveState(tx *bolt.Tx) (*liveState, error) {
 	return s, nil
 }
 
-// trimLog deletes the oldest garbage entries of the log, moving live ones
-// among them to its end, when enough of the log is garbage (see
-// trimBatch). It runs in a group's transaction after the group's writes.
+// wantsTrim reports whether enough of the committed log is garbage to trim
+// it (see trimBatch).
+func (s *liveState) wantsTrim() bool {
+	return s.garbage >= trimMinGarbage && 2*s.garbage > s.entries
+}
+
+// trimLog deletes up to trimBatch of the oldest entries of the log that are
+// garbage, moving live ones among them to its end. The writer runs it in a
+// transaction of its own (DB.trim).
 func (db *DB) trimLog(tx *bolt.Tx) error {
 	s := db.live
-	garbage, entries := s.garbage+s.dGarbage, s.entries+s.dEntries
-	if garbage < trimMinGarbage || 2*garbage <= entries {
-		return nil
-	}
 	lb := logBucket(tx)
 	// Read first, then change: the cursor is not used after a change.
 	type entry struct{ key, val []byte }

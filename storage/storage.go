@@ -180,9 +180,10 @@ type DB struct {
 	// answers lends the 1-buffered channels writes are answered on (chan
 	// error), one fewer allocation a write.
 	answers sync.Pool
-	// live is what the writer knows of the live log; only the writer
-	// goroutine touches it.
-	live *liveState
+	// live is what the writer knows of the live log, and trimAfter when
+	// it may trim the log next; only the writer goroutine touches them.
+	live      *liveState
+	trimAfter time.Time
 
 	// idMu guards reserved: ids handed out by NewGameID but not yet started.
 	idMu     sync.Mutex

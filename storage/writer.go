@@ -79,6 +79,34 @@ func (db *DB) writeLoop() {
 		}
 		db.commit(group)
 		clear(group) // drop references to finished closures
+		db.trim()
+	}
+}
+
+// trimRetry is how long the writer waits to trim the live log again after
+// a trim failed (a full disk, say), so a failing trim is not retried after
+// every commit.
+const trimRetry = 10 * time.Second
+
+// trim trims the live log (trimLog) in a transaction of its own once enough
+// of it is garbage: after the group's writes were answered, so they never
+// wait for it, and apart from them, so a failing trim fails no write. It
+// changes nothing when it fails, and is tried again trimRetry later.
+func (db *DB) trim() {
+	if !db.live.wantsTrim() || time.Now().Before(db.trimAfter) {
+		return
+	}
+	began := time.Now()
+	db.live.begin()
+	err := db.bolt.Update(db.trimLog)
+	db.settleLive(err)
+	if db.observer != nil {
+		db.observer.Commit(0, time.Since(began), err)
+	}
+	if err != nil {
+		db.trimAfter = time.Now().Add(trimRetry)
+		db.logger.Warn("storage: trimming the live log failed; trying again later",
+			"path", db.path, "retry_in", trimRetry.String(), "err", err)
 	}
 }
 
@@ -100,7 +128,7 @@ func (db *DB) commit(group []writeRequest) {
 				return err
 			}
 		}
-		return db.trimLog(tx)
+		return nil
 	})
 	db.settleLive(err)
 	if db.observer != nil {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -213,14 +214,33 @@ func logEntries(t *testing.T, db *DB) int {
 	return n
 }
 
+// trimCounter counts the commits that carried no caller's write: the
+// writer's own trims of the live log.
+type trimCounter struct{ n atomic.Int64 }
+
+func (c *trimCounter) Commit(writes int, _ time.Duration, err error) {
+	if writes == 0 && err == nil {
+		c.n.Add(1)
+	}
+}
+
 // TestTrimmedLogKeepsEveryLiveMove: finished games leave their moves in
 // the live log as garbage, and once over half the log is garbage the
-// oldest entries are trimmed, live ones among them moved to its end. Long
+// oldest entries are trimmed (by the writer, in transactions of their own),
+// live ones among them moved to its end. Long
 // games that outlive many trims, appended to between short games finishing
 // in the same commits, keep every move in order, also after a reopen, and
 // the log stays bounded however many games finished.
 func TestTrimmedLogKeepsEveryLiveMove(t *testing.T) {
-	db, path := openTemp(t)
+	path := filepath.Join(t.TempDir(), "codebreakers.db")
+	trims := &trimCounter{}
+	opt := quietOptions()
+	opt.Observer = trims
+	db, err := Open(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	long := startGames(t, db, 3)
 	var longMu [3]sync.Mutex
 	var longNext [3]int
@@ -257,6 +277,9 @@ func TestTrimmedLogKeepsEveryLiveMove(t *testing.T) {
 	}
 	wg.Wait()
 	liveMoves := longNext[0] + longNext[1] + longNext[2]
+	if trims.n.Load() == 0 {
+		t.Error("no trim ran in a transaction of its own (a commit of no writes)")
+	}
 	if n := logEntries(t, db); n >= liveMoves+2*trimMinGarbage {
 		t.Errorf("the log holds %d entries after %d short games finished; %d of them live", n, workers*games, liveMoves)
 	}
