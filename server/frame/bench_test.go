@@ -40,16 +40,19 @@ func BenchmarkRenderUnchanged(b *testing.B) {
 
 // BenchmarkRenderOneLineChanged is a keypress echo: one row differs.
 func BenchmarkRenderOneLineChanged(b *testing.B) {
-	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
-	frames := [2]string{boardLike(1), boardLike(2)}
-	views := [2]tea.View{view(frames[0]), view(frames[1])}
-	views[0].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 1"
-	views[1].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 2"
+	renderInTurn(b, Options{Profile: colorprofile.TrueColor}, view(boardLike(1)), view(boardLike(2)))
+}
+
+// renderInTurn renders the views one after the other on an 80×24 screen
+// (each a change from the one before), one an op.
+func renderInTurn(b *testing.B, opts Options, views ...tea.View) {
+	opts.Width, opts.Height, opts.MinInterval = 80, 24, time.Nanosecond
+	r := New(io.Discard, opts)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
-		r.Render(views[i%2])
+		r.Render(views[i%len(views)])
 	}
 	r.Close(time.Second)
 }
@@ -71,19 +74,12 @@ func BenchmarkRenderRepaint(b *testing.B) {
 // BenchmarkRenderMove is a move at a table: the middle of the board, its
 // first line and the window title change, most rows stay.
 func BenchmarkRenderMove(b *testing.B) {
-	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
-	frames := [2]string{boardLike(1), boardLike(2)}
+	second := boardLike(2)
 	for i := 8; i < 16; i++ { // the second frame's rows 8–15 differ
-		frames[1] = strings.Replace(frames[1], fmt.Sprintf("◆ %d\x1b", i), fmt.Sprintf("◇ %d\x1b", i), 1)
+		second = strings.Replace(second, fmt.Sprintf("◆ %d\x1b", i), fmt.Sprintf("◇ %d\x1b", i), 1)
 	}
-	views := [2]tea.View{view(frames[0]), view(frames[1])}
+	views := [2]tea.View{view(boardLike(1)), view(second)}
 	views[0].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 1"
 	views[1].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 2"
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		i++
-		r.Render(views[i%2])
-	}
-	r.Close(time.Second)
+	renderInTurn(b, Options{Profile: colorprofile.TrueColor}, views[:]...)
 }
