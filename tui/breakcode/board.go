@@ -84,6 +84,9 @@ type Board struct {
 	// logScratch the slice the next frame's log lines are gathered in.
 	lower      lowerLines
 	logScratch []string
+	// sheetScratch is the slice the sheets' blocks are laid out in, kept
+	// empty from frame to frame.
+	sheetScratch []sheetBlock
 	// qhead is the questions' heading as last drawn, and qlist the
 	// questions' lines.
 	qhead questionsHeadLine
@@ -606,20 +609,33 @@ func (b *Board) lowerBlock(w, h int) []string {
 	// costs one string rather than one per row. The left column's widths
 	// are the last frame's where its lines are the same (most of them: the
 	// question cards stay while the log moves on).
-	var sb strings.Builder
-	sb.Grow(rows * (w + 48))
-	var endsRoom [48]int
-	ends := endsRoom[:0]
 	widths := make([]int, len(left))
+	size := 0 // the block's bytes, to make its string at its size
 	for i := range rows {
-		l, r := "", ""
 		if i < len(left) {
-			l = left[i]
+			l := left[i]
 			if i < len(m.left) && i < len(m.widths) && m.left[i] == l {
 				widths[i] = m.widths[i]
 			} else {
 				widths[i] = widget.Width(l)
 			}
+			size += len(l) + max(0, leftW-widths[i])
+		} else {
+			size += leftW
+		}
+		size += 2
+		if i < len(logs) {
+			size += len(logs[i])
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(size + 8) // a cut line may gain a few bytes of "…" and its style's end
+	var endsRoom [48]int
+	ends := endsRoom[:0]
+	for i := range rows {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
 		}
 		if i < len(logs) {
 			r = logs[i]
@@ -979,7 +995,8 @@ func (b *Board) sheets(w, h, room int) []string {
 	// when there is room (framedTiles), else as one line of codes.
 	own, _, nBlocks := b.framedRows()
 	framed := b.wantFramed(w, h)
-	blocks := make([]sheetBlock, 0, nBlocks)
+	blocks := slices.Grow(b.sheetScratch[:0], nBlocks)
+	defer func() { clear(blocks); b.sheetScratch = blocks[:0] }() // kept for the next frame, holding nothing
 	for i, sv := range v.Seats {
 		s := engine.Seat(i)
 		hand := sv.Hand

@@ -550,6 +550,7 @@ func stateOf(b *Board) string {
 	c.paint, c.logs, c.notes, c.questions, c.seatNotes = paint{}, widget.LogCache{}, nil, nil, nil
 	c.shortHelp, c.labels, c.frames, c.heads, c.drawn = nil, seatLabels{}, nil, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
+	c.sheetScratch = nil
 	return fmt.Sprintf("%+v", c)
 }
 
