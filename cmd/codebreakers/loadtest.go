@@ -47,6 +47,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.DurationVar(&cfg.EchoGap, "echo-gap", 200*time.Millisecond, "the pause between the -echo-players' keys")
 	fs.DurationVar(&cfg.EchoSettle, "echo-settle", 0, "a further pause before the echoes are timed, after the idle window (so the collections the ramp set off are over)")
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
+	fs.BoolVar(&cfg.PlayAsSeated, "play-as-seated", false, "each table starts playing as soon as it is seated instead of all together once every table is seated (only the -play-time after the last is seated is timed)")
 	fs.IntVar(&cfg.FinishGames, "finish-games", 0, "extra tables that each play one quick game during the play, their games finishing within -finish-window (the server analyses finished games)")
 	fs.DurationVar(&cfg.FinishWindow, "finish-window", 60e9, "the time from the start of the play within which the -finish-games games finish")
 	fs.Uint64Var(&cfg.Seed, "seed", 0, "seed of the players' pauses, so runs can be repeated with the same keys at the same moments (0: random, reported)")

@@ -159,7 +159,7 @@ func clusterPlay(ctx context.Context, cfg Config, nodes []*target, rep *ClusterR
 			return host.addr, nodes[(i+1)%2].addr
 		}
 		return host.addr, host.addr
-	})
+	}, nil)
 	rep.SetupSec = time.Since(start).Seconds()
 	for _, tb := range tables {
 		if tb.spliced[tb.guest] {

@@ -332,3 +332,30 @@ func runtimePerSession(before, after scrape, sessions int) *Runtime {
 		SysKB:      d("go_memstats_sys_bytes") / 1024,
 	}
 }
+
+// watchCollections reads the server's collection count from its /metrics
+// every interval until ctx ends, and returns when each new collection was
+// first seen, in seconds from start (to within interval). A collection
+// marks the whole live heap, which on a busy machine is seconds of work
+// that the tables' moves queue behind, so the play's latency windows are
+// read beside these times.
+func watchCollections(ctx context.Context, addr string, start time.Time, interval time.Duration) []float64 {
+	var at []float64
+	last := -1.0
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	for {
+		if m, err := readMetrics(ctx, addr); err == nil {
+			n := m.sum("go_gc_duration_seconds_count")
+			if last >= 0 && n > last {
+				at = append(at, time.Since(start).Seconds())
+			}
+			last = n
+		}
+		select {
+		case <-ctx.Done():
+			return at
+		case <-tick.C:
+		}
+	}
+}

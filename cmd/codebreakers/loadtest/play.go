@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"regexp"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,8 +47,11 @@ type PlayReport struct {
 	// latencyWindow from the start of play: it tells a burst from a
 	// steady tail.
 	OverTime []Window `json:"latency_every_screen_over_time,omitempty"`
-	Errors   int      `json:"errors"`
-	Samples  []string `json:"error_samples,omitempty"`
+	// CollectionsAtSec is when the server's garbage collections began,
+	// in seconds from the start of play (to within half a second).
+	CollectionsAtSec []float64 `json:"server_collections_at_sec,omitempty"`
+	Errors           int       `json:"errors"`
+	Samples          []string  `json:"error_samples,omitempty"`
 	// Server process figures during play.
 	CPUPercent float64 `json:"server_cpu_percent_of_core"`
 	RSSMB      float64 `json:"server_rss_mb"`
@@ -155,14 +160,35 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	}
 	start := time.Now()
 	local := func(int) (string, string) { return t.addr, t.addr }
-	tables := seatTables(ctx, cfg, tick, errs, 0, true, local)
+	// Timings and counts are of the play window only: with PlayAsSeated
+	// the tables already play while the others are seated, and what they
+	// do before every table is seated is not counted.
+	every, actor := &samples{}, &samples{}
+	var actions, games atomic.Int64
+	var wg sync.WaitGroup
+	playAll, stopAll := context.WithCancel(ctx)
+	defer stopAll()
+	play := func(tb *table) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			playTable(playAll, cfg, tb, every, actor, nil, &actions, &games, errs)
+		}()
+	}
+	var seated func(*table)
+	if cfg.PlayAsSeated {
+		every.from.Store(math.MaxInt64) // nothing timed until every table is seated
+		actor.from.Store(math.MaxInt64)
+		seated = play
+	}
+	tables := seatTables(ctx, cfg, tick, errs, 0, true, local, seated)
 	var finishers []*table
 	if cfg.FinishGames > 0 {
 		// Seated now, started during the play: no spectators, handles
 		// numbered after the tables'.
 		fcfg := cfg
 		fcfg.Tables, fcfg.Spectators = cfg.FinishGames, 0
-		finishers = seatTables(ctx, fcfg, tick, errs, cfg.Tables, false, local)
+		finishers = seatTables(ctx, fcfg, tick, errs, cfg.Tables, false, local, nil)
 	}
 	r.SetupSec = time.Since(start).Seconds()
 	fmt.Fprintf(cfg.Log, "play: %d tables (and %d to finish a game each) seated in %.1fs\n", len(tables), len(finishers), r.SetupSec)
@@ -174,9 +200,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		return r, err
 	}
 
-	every, actor := &samples{}, &samples{}
-	var actions, games atomic.Int64
-	playCtx, cancel := context.WithTimeout(ctx, cfg.PlayTime)
+	playCtx, cancel := context.WithTimeout(playAll, cfg.PlayTime)
 	defer cancel()
 	s1, err := t.stats()
 	if err != nil {
@@ -189,6 +213,17 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		}
 	}
 	t1 := time.Now()
+	every.from.Store(t1.UnixNano())
+	actor.from.Store(t1.UnixNano())
+	actions0, games0 := actions.Load(), games.Load()
+	stopAtEnd := context.AfterFunc(playCtx, stopAll) // the early tables play in playAll
+	defer stopAtEnd()
+	collections := make(chan []float64, 1)
+	if t.metricsAddr != "" {
+		go func() { collections <- watchCollections(playCtx, t.metricsAddr, t1, 500*time.Millisecond) }()
+	} else {
+		collections <- nil
+	}
 	meter := startCPUMeter()
 	stopProfile, err := startOwnProfile(cfg.GeneratorCPUProfile)
 	if err != nil {
@@ -203,13 +238,10 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	} else {
 		profiled <- nil
 	}
-	var wg sync.WaitGroup
-	for _, tb := range tables {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			playTable(playCtx, cfg, tb, every, actor, nil, &actions, &games, errs)
-		}()
+	if !cfg.PlayAsSeated {
+		for _, tb := range tables {
+			play(tb)
+		}
 	}
 	var finished chan finishResult
 	if len(finishers) > 0 {
@@ -263,16 +295,20 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	}
 	r.CPUPercent = float64((s2.CPU - s1.CPU).Microseconds()) / r.Seconds / 1e4
 	r.RSSMB = mb(s2.RSS)
-	r.Actions, r.Games = actions.Load(), games.Load()
+	r.Actions, r.Games = actions.Load()-actions0, games.Load()-games0
 	r.ActionsPerSec = float64(r.Actions) / r.Seconds
 	r.Latency, r.Actor = every.summary(), actor.summary()
 	r.OverTime = every.windows(t1, latencyWindow)
+	r.CollectionsAtSec = <-collections
 	r.Errors, r.Samples = errs.count()
 	fmt.Fprintf(cfg.Log, "play: %d actions (%.0f/s), %d games, every screen p50 %.1f p99 %.1f max %.1f ms, %d errors\n",
 		r.Actions, r.ActionsPerSec, r.Games, r.Latency.P50, r.Latency.P99, r.Latency.Max, r.Errors)
 	for _, w := range r.OverTime {
 		fmt.Fprintf(cfg.Log, "play: keys pressed from %3.0fs: every screen p50 %.1f p99 %.1f max %.1f ms (n=%d)\n",
 			w.FromSec, w.P50, w.P99, w.Max, w.N)
+	}
+	if len(r.CollectionsAtSec) > 0 {
+		fmt.Fprintf(cfg.Log, "play: the server's collections began at %s s of the play\n", formatSeconds(r.CollectionsAtSec))
 	}
 	if m := r.Server; m != nil && m.Moves > 0 {
 		r.CPUPerMoveMs = r.CPUPercent / 100 * r.Seconds / m.Moves * 1000
@@ -286,7 +322,10 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 // its host on the first address where(i) gives and its guest on the
 // second, paced by tick (nil: as fast as cfg.Concurrency allows), and
 // starts their games when start is set. Failures go to errs.
-func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *errorLog, first int, start bool, where func(i int) (host, guest string)) []*table {
+//
+// seated, when not nil, is called with each table as soon as it is seated
+// (and started), from the goroutine that seated it.
+func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *errorLog, first int, start bool, where func(i int) (host, guest string), seated func(*table)) []*table {
 	var mu sync.Mutex
 	var tables []*table
 	parallelPaced(ctx, cfg.Concurrency, cfg.Tables, tick, func(i int) {
@@ -306,6 +345,9 @@ func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *er
 		mu.Lock()
 		tables = append(tables, tb)
 		mu.Unlock()
+		if seated != nil {
+			seated(tb)
+		}
 	})
 	return tables
 }
@@ -636,7 +678,7 @@ func act(ctx context.Context, cfg Config, tb *table, p *client, every, actor *sa
 		}
 		every.addAt(start, d)
 		if c == p {
-			actor.add(d)
+			actor.addAt(start, d)
 		}
 		if split != nil {
 			switch {
@@ -686,4 +728,13 @@ func rematch(ctx context.Context, cfg Config, tb *table) error {
 		}
 	}
 	return nil
+}
+
+// formatSeconds lists times in seconds, one decimal each.
+func formatSeconds(at []float64) string {
+	parts := make([]string, len(at))
+	for i, s := range at {
+		parts[i] = strconv.FormatFloat(s, 'f', 1, 64)
+	}
+	return strings.Join(parts, ", ")
 }

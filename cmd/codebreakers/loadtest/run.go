@@ -82,6 +82,12 @@ type Config struct {
 	PlayTime, Think, BotDelay time.Duration
 	// AidOff creates tables with Break the Code's aid turned off.
 	AidOff bool
+	// PlayAsSeated has each table start playing as soon as it is seated,
+	// as a floor's tables do, instead of every table starting together
+	// once all are seated. Either way only the PlayTime after the last
+	// table is seated is timed and counted. Starting together keeps the
+	// tables' games in step, so they finish and rematch in a burst.
+	PlayAsSeated bool
 	// FinishGames is how many extra tables (two players and a bot, no
 	// spectator, their keypresses not timed) each play one quick game
 	// during the play, started over the first half of FinishWindow
@@ -203,6 +209,7 @@ type ReportConfig struct {
 	EchoPlayers                                       int
 	EchoGap                                           string
 	AidOff                                            bool
+	PlayAsSeated                                      bool
 	FinishGames                                       int
 	FinishWindow                                      string
 	Seed                                              uint64
@@ -268,7 +275,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		NoIdle: cfg.NoIdle, Seekers: cfg.Seekers, SeekRate: cfg.SeekRate,
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(), EchoSettle: cfg.EchoSettle.String(),
 		EchoPlayers: cfg.EchoPlayers, EchoGap: cfg.EchoGap.String(),
-		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, ServerArgs: cfg.ServerArgs,
+		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, PlayAsSeated: cfg.PlayAsSeated, ServerArgs: cfg.ServerArgs,
 		FinishGames: cfg.FinishGames, FinishWindow: cfg.FinishWindow.String(), Seed: cfg.Seed,
 	}}
 	dir, err := os.MkdirTemp("", "codebreakers-loadtest-")

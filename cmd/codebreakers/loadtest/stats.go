@@ -3,6 +3,7 @@ package loadtest
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,15 +19,21 @@ type Latency struct {
 // when it began, so that a run can be read over time (windows): a tail
 // made in one burst looks the same in a summary as one spread evenly.
 type samples struct {
-	mu sync.Mutex
-	d  []time.Duration
-	at []time.Time // when each timing began; zero for add
+	// from, in Unix nanoseconds, is the earliest start a timing may have
+	// to be kept; 0 keeps every timing.
+	from atomic.Int64
+	mu   sync.Mutex
+	d    []time.Duration
+	at   []time.Time // when each timing began; zero for add
 }
 
 func (s *samples) add(d time.Duration) { s.addAt(time.Time{}, d) }
 
 // addAt records d, a timing that began at began.
 func (s *samples) addAt(began time.Time, d time.Duration) {
+	if from := s.from.Load(); from != 0 && !began.IsZero() && began.UnixNano() < from {
+		return
+	}
 	s.mu.Lock()
 	s.d = append(s.d, d)
 	s.at = append(s.at, began)

@@ -1,8 +1,14 @@
 package loadtest
 
 import (
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -42,6 +48,23 @@ func TestWindowsSplitTimingsByWhenTheyBegan(t *testing.T) {
 	}
 	if all := s.summary(); all.N != 22 {
 		t.Errorf("summary n = %d, want every timing (22)", all.N)
+	}
+}
+
+func TestTimingsBeforeFromAreLeftOut(t *testing.T) {
+	s := &samples{}
+	start := time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
+	s.from.Store(math.MaxInt64) // -play-as-seated: nothing counts until every table is seated
+	s.addAt(start, time.Second)
+	s.from.Store(start.Add(time.Minute).UnixNano())
+	s.addAt(start.Add(59*time.Second), time.Second) // pressed before the play window
+	s.addAt(start.Add(time.Minute), time.Millisecond)
+	s.addAt(start.Add(2*time.Minute), 2*time.Millisecond)
+	if got := s.summary(); got.N != 2 || got.Max != 2 {
+		t.Fatalf("summary = %+v, want the two timings from the play window only", got)
+	}
+	if w := s.windows(start.Add(time.Minute), 10*time.Second); len(w) != 2 || w[0].N != 1 || w[1].FromSec != 60 {
+		t.Fatalf("windows = %+v, want one timing at 0 s and one at 60 s", w)
 	}
 }
 
@@ -133,5 +156,36 @@ func TestReadProcOfThisProcess(t *testing.T) {
 	}
 	if st.RSS <= 0 {
 		t.Fatalf("RSS = %d, want > 0", st.RSS)
+	}
+}
+
+func TestWatchCollectionsSeesEachNewCollection(t *testing.T) {
+	var scrapes atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Collections 3, 3, 4, 4, 6, 6, …: two new ones seen, the second
+		// a jump of two between scrapes (seen once).
+		n := scrapes.Add(1)
+		count := map[int64]int{1: 3, 2: 3, 3: 4, 4: 4}[n]
+		if n > 4 {
+			count = 6
+		}
+		fmt.Fprintf(w, "go_gc_duration_seconds_count %d\n", count)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan []float64)
+	go func() {
+		done <- watchCollections(ctx, strings.TrimPrefix(srv.URL, "http://"), time.Now(), time.Millisecond)
+	}()
+	for scrapes.Load() < 8 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	at := <-done
+	if len(at) != 2 {
+		t.Fatalf("collections seen at %v, want two (3→4 and 4→6)", at)
+	}
+	if at[0] > at[1] || at[0] < 0 {
+		t.Errorf("times %v should be in order from the start", at)
 	}
 }
