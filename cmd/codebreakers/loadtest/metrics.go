@@ -335,10 +335,10 @@ func runtimePerSession(before, after scrape, sessions int) *Runtime {
 
 // watchCollections reads the server's collection count from its /metrics
 // every interval until ctx ends, and returns when each new collection was
-// first seen, in seconds from start (to within interval). A collection
-// marks the whole live heap, which on a busy machine is seconds of work
-// that the tables' moves queue behind, so the play's latency windows are
-// read beside these times.
+// first seen, in seconds from start (to within interval). The count grows
+// when a cycle's marking ends. A collection marks the whole live heap,
+// which on a busy machine is seconds of work that the tables' moves queue
+// behind, so the play's latency windows are read beside these times.
 func watchCollections(ctx context.Context, addr string, start time.Time, interval time.Duration) []float64 {
 	var at []float64
 	last := -1.0

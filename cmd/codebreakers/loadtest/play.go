@@ -47,8 +47,10 @@ type PlayReport struct {
 	// latencyWindow from the start of play: it tells a burst from a
 	// steady tail.
 	OverTime []Window `json:"latency_every_screen_over_time,omitempty"`
-	// CollectionsAtSec is when the server's garbage collections began,
-	// in seconds from the start of play (to within half a second).
+	// CollectionsAtSec is when the server's garbage collections ended
+	// (the count its /metrics gives grows as a cycle's marking ends), in
+	// seconds from the start of play, to within half a second. Each
+	// cycle's marking ran in the seconds before.
 	CollectionsAtSec []float64 `json:"server_collections_at_sec,omitempty"`
 	Errors           int       `json:"errors"`
 	Samples          []string  `json:"error_samples,omitempty"`
@@ -308,7 +310,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 			w.FromSec, w.P50, w.P99, w.Max, w.N)
 	}
 	if len(r.CollectionsAtSec) > 0 {
-		fmt.Fprintf(cfg.Log, "play: the server's collections began at %s s of the play\n", formatSeconds(r.CollectionsAtSec))
+		fmt.Fprintf(cfg.Log, "play: the server's collections ended (marking done) at %s s of the play\n", formatSeconds(r.CollectionsAtSec))
 	}
 	if m := r.Server; m != nil && m.Moves > 0 {
 		r.CPUPerMoveMs = r.CPUPercent / 100 * r.Seconds / m.Moves * 1000
