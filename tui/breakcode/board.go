@@ -44,6 +44,12 @@ type Board struct {
 	// longer than the board, so that scrolling it does something.
 	noteOverflow bool
 	err          string
+	// errWhy is what the viewer tried ("ask", "guess") when err is
+	// whyNot's answer to it, else "": such a refusal explains the table as
+	// it was, so a new view that no longer gives it clears it (the turn
+	// came back, the game moved on) rather than leave it contradicting
+	// the board.
+	errWhy string
 	// framed is whether the sheets, as last laid out (SetSize), draw
 	// framed tiles (useFramed).
 	framed bool
@@ -144,7 +150,18 @@ func (b *Board) SetView(view any, c board.Context) {
 		if !b.canGuess() && b.guessing {
 			b.closeGuess()
 		}
+		if b.errWhy != "" && (b.err != b.whyNot(b.errWhy) || b.whyNotGone(b.errWhy)) {
+			b.err, b.errWhy = "", ""
+		}
 	}
+}
+
+// whyNotGone reports whether the viewer may now do what was refused.
+func (b *Board) whyNotGone(what string) bool {
+	if what == "guess" {
+		return b.canGuess()
+	}
+	return b.canAsk()
 }
 
 // SetSize implements board.Board.
@@ -157,7 +174,7 @@ func (b *Board) SetSize(w, h int) {
 }
 
 // SetError implements board.Board.
-func (b *Board) SetError(msg string) { b.err = msg }
+func (b *Board) SetError(msg string) { b.err, b.errWhy = msg, "" }
 
 // SetTimeLeft implements board.Board: this board shows no countdown.
 func (b *Board) SetTimeLeft(time.Duration) {}
@@ -236,7 +253,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	if b.guessing {
 		return b.updateGuess(msg)
 	}
-	b.err = ""
+	b.err, b.errWhy = "", ""
 	if b.notepad {
 		switch {
 		case key.Matches(msg, b.km.Notes), key.Matches(msg, b.km.Cancel):
@@ -270,14 +287,14 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 			return nil, nil
 		}
 		if !b.canAsk() {
-			b.err = b.whyNot("ask")
+			b.refuse("ask")
 			return nil, nil
 		}
 		card, _ := b.card()
 		return bc.AskAction(card, b.number(card)), nil
 	case key.Matches(msg, b.km.Guess):
 		if !b.canGuess() {
-			b.err = b.whyNot("guess")
+			b.refuse("guess")
 			return nil, nil
 		}
 		b.guessing = true
@@ -290,6 +307,9 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	}
 	return nil, nil
 }
+
+// refuse shows why the viewer cannot do what right now.
+func (b *Board) refuse(what string) { b.err, b.errWhy = b.whyNot(what), what }
 
 // whyNot explains why the viewer cannot act right now.
 func (b *Board) whyNot(what string) string {
@@ -314,27 +334,27 @@ func (b *Board) updateGuess(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	switch {
 	case key.Matches(msg, b.km.Cancel):
 		b.closeGuess()
-		b.err = ""
+		b.err, b.errWhy = "", ""
 		return nil, nil
 	case key.Matches(msg, b.km.Submit):
 		tiles, err := ParseGuess(b.input.Value(), b.guessSize(), b.v.Hand)
 		if err != nil {
-			b.err = err.Error()
+			b.err, b.errWhy = err.Error(), ""
 			b.confirm = false
 			return nil, nil
 		}
 		if b.v.CentreSize > 0 && !b.confirm {
 			b.confirm = true
-			b.err = ""
+			b.err, b.errWhy = "", ""
 			return nil, nil
 		}
 		b.closeGuess()
-		b.err = ""
+		b.err, b.errWhy = "", ""
 		return bc.GuessAction(tiles), nil
 	}
 	if b.input.Update(msg) {
 		b.confirm = false
-		b.err = ""
+		b.err, b.errWhy = "", ""
 	}
 	return nil, nil
 }

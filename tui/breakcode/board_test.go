@@ -339,6 +339,40 @@ func TestNotYourTurnExplains(t *testing.T) {
 	}
 }
 
+// TestTurnRefusalGoesWhenTheTurnComes: "wait for them" explains the table
+// as it was when the key was pressed; once the turn is the viewer's it
+// must not stay beside a board that says "your turn". A view that changes
+// nothing it explained keeps it.
+func TestTurnRefusalGoesWhenTheTurnComes(t *testing.T) {
+	st := deal(t, 3, 2)
+	active := st.Status().Active[0]
+	next := (active + 1) % 3
+	b, _ := render(st, engine.SeatViewer(next), nil, 80, 20)
+	ctx := b.c
+	press(b, "enter")
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "turn; wait") {
+		t.Fatalf("no explanation:\n%s", out)
+	}
+	b.SetView(st.View(engine.SeatViewer(next)), ctx) // the same table (a chat line, a spectator)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "turn; wait") {
+		t.Fatalf("a view that changed nothing dropped the explanation:\n%s", out)
+	}
+	ask(t, st, 1) // the active seat asks; the turn passes to next
+	if got := st.Status().Active[0]; got != next {
+		t.Fatalf("after one question the turn is %d, want %d", got, next)
+	}
+	ctx.Status = st.Status()
+	b.SetView(st.View(engine.SeatViewer(next)), ctx)
+	if out := ansi.Strip(b.View()); strings.Contains(out, "wait for them") {
+		t.Fatalf("the refusal stayed once it was the viewer's turn:\n%s", out)
+	}
+	b.SetError("The table refused that.") // a refusal from the table is the table's to clear
+	b.SetView(st.View(engine.SeatViewer(next)), ctx)
+	if out := ansi.Strip(b.View()); !strings.Contains(out, "The table refused that.") {
+		t.Fatalf("a new view dropped the table's refusal:\n%s", out)
+	}
+}
+
 func TestParseGuess(t *testing.T) {
 	own := []bc.Tile{{Number: 0, Color: bc.Black}, {Number: 3, Color: bc.White}}
 	cases := []struct {

@@ -21,7 +21,7 @@ import (
 var (
 	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
-		"notepad", "scroll", "noteOverflow", "err", "framed", "busy", "gen"}
+		"notepad", "scroll", "noteOverflow", "err", "errWhy", "framed", "busy", "gen"}
 )
 
 // cold is a copy of b that has forgotten everything it drew: it draws

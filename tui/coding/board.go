@@ -60,6 +60,10 @@ type Board struct {
 	timeClaim int // the claim timeLeft belongs to
 
 	err string
+	// errWhy is what the viewer tried when err is whyNot's answer to it,
+	// else "": such a refusal explains the table as it was, so a view
+	// that no longer gives it clears it rather than contradict the board.
+	errWhy string
 	// notesOverflow says the details, as last laid out (SetSize), are
 	// longer than the board, so that scrolling them does something.
 	notesOverflow bool
@@ -105,6 +109,9 @@ func (b *Board) SetView(view any, c board.Context) {
 	b.hackCur = clamp(b.hackCur, len(b.v.HackLine))
 	b.toCur = clamp(b.toCur, len(b.v.Recipients))
 	b.target = clamp(b.target, len(b.targets()))
+	if b.errWhy != "" && b.err != b.whyNot(b.errWhy) {
+		b.err, b.errWhy = "", ""
+	}
 	if b.entry && !b.canDecode() && !b.canTap() {
 		b.closeEntry()
 	}
@@ -137,7 +144,7 @@ func (b *Board) SetTimeLeft(left time.Duration) {
 }
 
 // SetError implements board.Board.
-func (b *Board) SetError(msg string) { b.err = msg }
+func (b *Board) SetError(msg string) { b.err, b.errWhy = msg, "" }
 
 // SetBusy implements board.Board.
 func (b *Board) SetBusy(busy bool) { b.busy = busy }
@@ -249,7 +256,7 @@ func (b *Board) revealChoices() []int {
 
 func (b *Board) openEntry() {
 	b.entry = true
-	b.err = ""
+	b.err, b.errWhy = "", ""
 	b.input.Focus()
 	if b.input.Value() == "" {
 		b.prefill()
@@ -300,7 +307,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	if b.entry {
 		return b.updateEntry(msg), nil
 	}
-	b.err = ""
+	b.err, b.errWhy = "", ""
 	if b.notes {
 		switch {
 		case key.Matches(msg, b.km.Notes), key.Matches(msg, b.km.Cancel):
@@ -330,25 +337,25 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	switch {
 	case key.Matches(msg, b.km.Tap):
 		if !b.canTap() {
-			b.err = b.whyNot("tap")
+			b.refuse("tap")
 			return nil, nil
 		}
 		return cg.TapAction(), nil
 	case key.Matches(msg, b.km.Vote):
 		if !b.canVote() {
-			b.err = b.whyNot("vote")
+			b.refuse("vote")
 			return nil, nil
 		}
 		return cg.VoteAction(), nil
 	case key.Matches(msg, b.km.Stop):
 		if !b.canStop() {
-			b.err = b.whyNot("stop")
+			b.refuse("stop")
 			return nil, nil
 		}
 		return cg.StopAction(), nil
 	case key.Matches(msg, b.km.Guess):
 		if !b.canDecode() && !b.canTap() {
-			b.err = b.whyNot("decode")
+			b.refuse("decode")
 			return nil, nil
 		}
 		b.openEntry()
@@ -356,7 +363,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 	}
 	if !b.canHack() {
 		if key.Matches(msg, b.km.Choose) {
-			b.err = b.whyNot("hack")
+			b.refuse("hack")
 		}
 		return nil, nil
 	}
@@ -451,7 +458,7 @@ func (b *Board) updateEntry(msg tea.KeyPressMsg) []byte {
 	switch {
 	case key.Matches(msg, b.km.Cancel):
 		b.closeEntry()
-		b.err = ""
+		b.err, b.errWhy = "", ""
 		return nil
 	case msg.String() == "up" || msg.String() == "down" || msg.String() == "tab":
 		if len(ts) > 1 {
@@ -460,7 +467,7 @@ func (b *Board) updateEntry(msg tea.KeyPressMsg) []byte {
 				d = len(ts) - 1
 			}
 			b.target = (b.target + d) % len(ts)
-			b.err = ""
+			b.err, b.errWhy = "", ""
 			if b.input.Value() == "" || b.input.Suggested() {
 				// Whatever was suggested was for the other player.
 				b.input.SetValue("")
@@ -470,32 +477,35 @@ func (b *Board) updateEntry(msg tea.KeyPressMsg) []byte {
 		return nil
 	case key.Matches(msg, b.km.Submit):
 		if len(ts) == 0 {
-			b.err = "Nobody is left to decode."
+			b.err, b.errWhy = "Nobody is left to decode.", ""
 			return nil
 		}
 		code, err := cg.ParseCode(b.input.Value())
 		if err != nil {
-			b.err = sentence(err.Error()) + "."
+			b.err, b.errWhy = sentence(err.Error())+".", ""
 			return nil
 		}
 		switch {
 		case b.canTap():
 			// The answer is ready: tap now and keep it for the claim.
-			b.err = ""
+			b.err, b.errWhy = "", ""
 			return cg.TapAction()
 		case b.canDecode():
 			b.closeEntry()
-			b.err = ""
+			b.err, b.errWhy = "", ""
 			return cg.DecodeAction(ts[clamp(b.target, len(ts))], code)
 		}
-		b.err = b.whyNot("decode")
+		b.refuse("decode")
 		return nil
 	}
 	if b.input.Update(msg) {
-		b.err = ""
+		b.err, b.errWhy = "", ""
 	}
 	return nil
 }
+
+// refuse shows why the viewer cannot do what right now.
+func (b *Board) refuse(what string) { b.err, b.errWhy = b.whyNot(what), what }
 
 // whyNot explains why the viewer cannot do what they asked.
 func (b *Board) whyNot(what string) string {
