@@ -52,6 +52,9 @@ type Board struct {
 	scroll    int
 	confirm   bool // call off waits for a second x
 	err       string
+	// errWhy says err is whyNot's answer: it explains the table as it
+	// was, so a view that no longer gives it clears it.
+	errWhy bool
 	// notesOverflow says the notes, as last laid out (SetSize), are
 	// longer than the board, so that scrolling them does something.
 	notesOverflow bool
@@ -108,6 +111,9 @@ func (b *Board) SetView(view any, c board.Context) {
 		return
 	}
 	b.cursor = min(b.cursor, max(0, len(b.selectable())-1))
+	if b.errWhy && b.err != b.whyNot() {
+		b.err, b.errWhy = "", false // the refusal explained a table that has moved on
+	}
 	// Close an entry the game has moved past.
 	gmSetup := b.isGM() && b.v.Phase == wtr.Setup
 	switch b.mode {
@@ -151,7 +157,7 @@ func (b *Board) clampScroll() {
 }
 
 // SetError implements board.Board.
-func (b *Board) SetError(msg string) { b.err = msg }
+func (b *Board) SetError(msg string) { b.err, b.errWhy = msg, false }
 
 // SetTimeLeft implements board.Board: this board shows no countdown.
 func (b *Board) SetTimeLeft(time.Duration) {}
@@ -217,7 +223,7 @@ func (b *Board) open(m mode, prompt string) {
 	b.input.Prompt = prompt
 	b.input.SetValue("")
 	b.input.Focus()
-	b.err = ""
+	b.err, b.errWhy = "", false
 }
 
 func (b *Board) closeInput() {
@@ -253,7 +259,7 @@ func (b *Board) Update(msg tea.KeyPressMsg) ([]byte, tea.Cmd) {
 		}
 		return nil, nil
 	}
-	b.err = ""
+	b.err, b.errWhy = "", false
 	if b.c.Replay {
 		if key.Matches(msg, b.km.Notes) {
 			b.mode, b.scroll = modeNotes, 0
@@ -309,19 +315,19 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 		case b.isGM() && v.Phase == wtr.Setup:
 			b.open(modeRule, "rule › ")
 		default:
-			b.err = b.whyNot()
+			b.refuse()
 		}
 	case key.Matches(msg, b.km.Reveal):
 		if b.canPlay() {
 			return wtr.RevealAction()
 		}
-		b.err = b.whyNot()
+		b.refuse()
 	case key.Matches(msg, b.km.Guess):
 		if b.canGuess() {
 			b.open(modeGuess, "guess › ")
 			return nil
 		}
-		b.err = "You may guess right after a card of yours fits, or after showing a hand where none fits."
+		b.err, b.errWhy = "You may guess right after a card of yours fits, or after showing a hand where none fits.", false
 	case key.Matches(msg, b.km.Pass):
 		if b.canGuess() {
 			return wtr.NoGuessAction()
@@ -330,7 +336,7 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 		if b.seated() && v.CanPropose() {
 			return wtr.ProposeHintsAction()
 		}
-		b.err = "Hints can be proposed between turns, once per player each round."
+		b.err, b.errWhy = "Hints can be proposed between turns, once per player each round.", false
 	case key.Matches(msg, b.km.Announce):
 		if b.seated() && v.CanAnnounce() {
 			return wtr.AnnounceAction()
@@ -356,7 +362,7 @@ func (b *Board) updateMain(msg tea.KeyPressMsg) []byte {
 		}
 	case key.Matches(msg, b.km.Library):
 		if b.isGM() && v.Phase == wtr.Setup {
-			b.mode, b.err = modeLibrary, ""
+			b.mode, b.err, b.errWhy = modeLibrary, "", false
 		}
 	case key.Matches(msg, b.km.Draw):
 		if b.isGM() && v.Phase == wtr.Setup {
@@ -382,7 +388,7 @@ func (b *Board) openBuilder(guess bool) {
 	}
 	b.bldGuess = guess
 	b.input.Blur()
-	b.mode, b.err = modeBuilder, ""
+	b.mode, b.err, b.errWhy = modeBuilder, "", false
 }
 
 // builderTyping reports whether the entry open is a machine rule or guess,
@@ -410,7 +416,7 @@ func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 	switch {
 	case key.Matches(msg, b.km.Cancel):
 		b.closeInput()
-		b.err = ""
+		b.err, b.errWhy = "", false
 		return nil
 	case b.builderTyping() && key.Matches(msg, b.km.ToBuilder):
 		b.openBuilder(b.mode == modeGuess)
@@ -418,14 +424,14 @@ func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 	case key.Matches(msg, b.km.Submit):
 		text := strings.TrimSpace(b.input.Value())
 		if text == "" {
-			b.err = "Type something first, or esc to go back."
+			b.err, b.errWhy = "Type something first, or esc to go back.", false
 			return nil
 		}
 		var a []byte
 		switch b.mode {
 		case modeRule:
 			if _, err := b.check(text); err != nil {
-				b.err = err.Error()
+				b.err, b.errWhy = err.Error(), false
 				return nil
 			}
 			a = wtr.RuleAction(text)
@@ -434,7 +440,7 @@ func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 		case modeGuess:
 			if b.v.Mode == wtr.Machine {
 				if _, err := wtr.ParseGuess(text); err != nil {
-					b.err = err.Error()
+					b.err, b.errWhy = err.Error(), false
 					return nil
 				}
 			}
@@ -443,11 +449,11 @@ func (b *Board) updateInput(msg tea.KeyPressMsg) []byte {
 			a = wtr.HintAction(text)
 		}
 		b.closeInput()
-		b.err = ""
+		b.err, b.errWhy = "", false
 		return a
 	}
 	if b.input.Update(msg) {
-		b.err = ""
+		b.err, b.errWhy = "", false
 	}
 	return nil
 }
@@ -469,6 +475,9 @@ func (b *Board) updateLibrary(msg tea.KeyPressMsg) []byte {
 	}
 	return nil
 }
+
+// refuse shows why enter or r did nothing.
+func (b *Board) refuse() { b.err, b.errWhy = b.whyNot(), true }
 
 // whyNot explains why enter or r did nothing.
 func (b *Board) whyNot() string {
