@@ -92,14 +92,18 @@ type Renderer struct {
 	// writeColours); made on first use.
 	sgrs map[string]string
 
-	mu       sync.Mutex
-	width    int
-	height   int
-	started  bool
-	closed   bool
-	repaint  bool     // the whole screen must be redrawn (first frame, resize)
-	content  string   // the view content on screen
-	lines    []string // its lines, cut to the screen's height
+	mu      sync.Mutex
+	width   int
+	height  int
+	started bool
+	closed  bool
+	repaint bool   // the whole screen must be redrawn (first frame, resize)
+	content string // the view content on screen
+	// rows is how many of content's lines are on screen (it is cut to the
+	// screen's height). The lines are read from content itself: kept
+	// apart, a line that stayed the same kept the whole frame it was first
+	// drawn in alive, so a session held pieces of many old frames.
+	rows     int
 	title    string
 	cursor   *tea.Cursor
 	next     tea.View // the latest view, not yet drawn when pending
@@ -247,7 +251,7 @@ func (r *Renderer) draw() {
 	}
 	if r.repaint {
 		r.buf.WriteString(clearScreen)
-		r.lines = r.lines[:0]
+		r.rows = 0
 		r.repaint = false
 	}
 	if v.WindowTitle != r.title {
@@ -259,27 +263,27 @@ func (r *Renderer) draw() {
 	}
 
 	// The content's lines (at most the screen's height) are walked in
-	// place and compared with the ones on screen, which r.lines is made
-	// of as it goes: no slice of lines is made per frame.
+	// place beside the ones on screen (the first r.rows lines of
+	// r.content): no slice of lines is made per frame, and none is kept.
 	n := 0
+	shown := r.content
 	for rest, more := v.Content, true; more && n < r.height; n++ {
 		var line string
 		line, rest, more = strings.Cut(rest, "\n")
-		switch {
-		case n >= len(r.lines):
-			r.writeLine(n, line)
-			r.lines = append(r.lines, line)
-		case r.lines[n] != line:
-			r.writeLine(n, line)
-			r.lines[n] = line
+		if n < r.rows {
+			var was string
+			was, shown, _ = strings.Cut(shown, "\n")
+			if was == line {
+				continue
+			}
 		}
+		r.writeLine(n, line)
 	}
-	for i := n; i < len(r.lines); i++ {
+	for i := n; i < r.rows; i++ {
 		r.moveTo(1, i+1)
 		r.buf.WriteString(ansi.EraseEntireLine)
 	}
-	clear(r.lines[n:]) // no old frame kept alive by lines past the end
-	r.lines = r.lines[:n]
+	r.rows = n
 	r.content = v.Content
 
 	r.cursor = v.Cursor

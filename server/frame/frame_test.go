@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -556,4 +558,30 @@ func TestWriteTitleIsSetWindowTitleOfStrip(t *testing.T) {
 			t.Fatalf("writeTitle(%q) = %q, want %q", title, got, want)
 		}
 	}
+}
+
+// TestDrawnOverFramesAreLetGo: once a frame is drawn over, the renderer
+// keeps nothing of it, even of the lines the new frame shares with it. It
+// kept each unchanged line as a piece of the frame it was first drawn in,
+// so a session held pieces of many old frames, whole.
+func TestDrawnOverFramesAreLetGo(t *testing.T) {
+	r := New(io.Discard, Options{Width: 80, Height: 5, MinInterval: time.Nanosecond})
+	line := strings.Repeat("─", 40)
+	let := make(chan struct{})
+	first := strings.Join([]string{line, "first", line, line}, "\n")
+	runtime.AddCleanup(unsafe.StringData(first), func(ch chan struct{}) { close(ch) }, let)
+	r.Render(view(first))
+	first = ""
+	r.Render(view(strings.Join([]string{line, "second", line, line}, "\n")))
+	for range 50 {
+		runtime.GC()
+		select {
+		case <-let:
+			runtime.KeepAlive(r)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	runtime.KeepAlive(r)
+	t.Fatal("the first frame is still held after the second was drawn")
 }
