@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -151,7 +152,7 @@ func BenchmarkKeyBarFirstDraw(b *testing.B) {
 // drawn (a move changes whose turn the title names), at 100 columns.
 func BenchmarkTitleBarNewTitle(b *testing.B) {
 	st := stylesFor(true, false)
-	title, end := widget.NewPainter(st.title), widget.NewPainter(st.titleEnd)
+	title, end := widget.NewPainter(&st.title), widget.NewPainter(&st.titleEnd)
 	texts := make([]string, 1000)
 	for i := range texts {
 		texts[i] = fmt.Sprintf("table · ABCD · player %d to ask", i)
@@ -162,4 +163,39 @@ func BenchmarkTitleBarNewTitle(b *testing.B) {
 		i++
 		_ = titleBar(title, end, texts[i%len(texts)], "move 7", 100)
 	}
+}
+
+// BenchmarkBreakCodeSessionHeld is the memory a session at a mid-game
+// Break the Code table (a seat, 80×24) keeps between moves once it has
+// drawn eight of them: the live heap after a collection, per session, of
+// sessions held at once. The views are shared by all of them, as a
+// table's are, so what is counted is each session's own: its screens,
+// board and what they remember.
+func BenchmarkBreakCodeSessionHeld(b *testing.B) {
+	_, _, views := breakCodeBench(b, engine.SeatViewer(0), 80, 24)
+	const held = 20
+	var total float64
+	for b.Loop() {
+		sessions := make([]*app, held)
+		before := liveHeap()
+		for i := range sessions {
+			m, conn := openTableAt(b, views, 80, 24)
+			for j, v := range views[:8] {
+				v.Version = uint64(100 + j)
+				showView(b, m, conn, v)
+			}
+			sessions[i] = m
+		}
+		total += float64(liveHeap() - before)
+		runtime.KeepAlive(sessions)
+	}
+	b.ReportMetric(total/float64(b.N*held), "held-B/session")
+}
+
+// liveHeap is the heap in use just after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }

@@ -11,16 +11,16 @@ import (
 
 // newBoard returns the board that draws gameID, or nil when this UI has no
 // board for it (the table screen then says so instead of guessing).
-func newBoard(gameID string, st boardStyles, km boardKeys) board.Board {
+func newBoard(gameID string, st *boardStyles, km *boardKeys) board.Board {
 	switch gameID {
 	case "breakcode":
-		return bcboard.New(st.breakcode, km.breakcode)
+		return bcboard.New(&st.breakcode, &km.breakcode)
 	case "coding":
-		return codingboard.New(st.Styles, km.coding)
+		return codingboard.New(&st.Styles, &km.coding)
 	case "ifthen":
-		return ifboard.New(st.ifthen, km.ifthen)
+		return ifboard.New(&st.ifthen, &km.ifthen)
 	case "whattherule":
-		return wtrboard.New(st.whattherule, km.whattherule)
+		return wtrboard.New(&st.whattherule, &km.whattherule)
 	}
 	return nil
 }

@@ -12,7 +12,7 @@ import (
 func TestEveryBoardHoldsMovesWhileBusy(t *testing.T) {
 	st, km := newStyles(true), newKeys()
 	for _, game := range []string{"breakcode", "coding", "ifthen", "whattherule"} {
-		b := newBoard(game, st.board, km.board)
+		b := newBoard(game, &st.board, &km.board)
 		if b == nil {
 			t.Fatalf("no board for %s", game)
 		}

@@ -70,8 +70,8 @@ func (a *app) paints() *textPaints {
 	p := &a.parts
 	if p.paint == nil {
 		p.paint = &textPaints{
-			strong: widget.NewPainter(a.st.strong), dim: widget.NewPainter(a.st.dim),
-			notice: widget.NewPainter(a.st.notice), errText: widget.NewPainter(a.st.errText),
+			strong: widget.NewPainter(&a.st.strong), dim: widget.NewPainter(&a.st.dim),
+			notice: widget.NewPainter(&a.st.notice), errText: widget.NewPainter(&a.st.errText),
 		}
 	}
 	return p.paint
@@ -85,7 +85,7 @@ func (a *app) titleBar(title, right string, w int) string {
 	p := &a.parts
 	if p.bar == "" || title != p.barTitle || right != p.barRight || w != p.barW {
 		if p.title == nil {
-			p.title, p.titleEnd = widget.NewPainter(a.st.title), widget.NewPainter(a.st.titleEnd)
+			p.title, p.titleEnd = widget.NewPainter(&a.st.title), widget.NewPainter(&a.st.titleEnd)
 		}
 		p.barTitle, p.barRight, p.barW = title, right, w
 		p.bar = titleBar(p.title, p.titleEnd, title, right, w)

@@ -61,7 +61,7 @@ func helpPositions(t *testing.T, g helpGame) []boardtest.HelpPosition {
 	var out []boardtest.HelpPosition
 	add := func(name string, view any, c board.Context) {
 		out = append(out, boardtest.HelpPosition{Name: name, New: func() board.Board {
-			b := newBoard(info.ID, st, km)
+			b := newBoard(info.ID, &st, &km)
 			b.SetView(view, c)
 			return b
 		}})

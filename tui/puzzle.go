@@ -253,7 +253,7 @@ type puzzleScreen struct {
 }
 
 func newPuzzleScreen(a *app, info engine.Info, d puzzle.Day) *puzzleScreen {
-	return &puzzleScreen{info: info, day: d, board: newBoard(info.ID, a.st.board, a.km.board), choosing: d.Try != nil}
+	return &puzzleScreen{info: info, day: d, board: newBoard(info.ID, &a.st.board, &a.km.board), choosing: d.Try != nil}
 }
 
 func (s *puzzleScreen) load(a *app) tea.Cmd {
@@ -505,7 +505,7 @@ func (s *puzzleScreen) shortHelp(a *app) []key.Binding {
 // terminal: the same board a session draws, without colours.
 func PositionText(p storage.Puzzle, pos puzzle.Position, w, h int) []string {
 	st, km := newStyles(true), newKeys()
-	b := newBoard(p.Game, st.board, km.board)
+	b := newBoard(p.Game, &st.board, &km.board)
 	if b == nil {
 		return nil
 	}
@@ -533,7 +533,7 @@ func PositionText(p storage.Puzzle, pos puzzle.Position, w, h int) []string {
 
 // restyle makes the board again with the session's new styles.
 func (s *puzzleScreen) restyle(a *app) {
-	if b := newBoard(s.info.ID, a.st.board, a.km.board); b != nil {
+	if b := newBoard(s.info.ID, &a.st.board, &a.km.board); b != nil {
 		s.board = b
 	}
 }

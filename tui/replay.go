@@ -118,7 +118,7 @@ func newReplayScreen(a *app, g storage.FinishedGame, frames *replayFrames) (*rep
 		return nil, fmt.Errorf("replay %s: unknown game %q", g.ID, g.Record.Game)
 	}
 	r := &replayScreen{game: g, info: gm.Info(), frames: frames}
-	r.board = newBoard(r.info.ID, a.st.board, a.km.board)
+	r.board = newBoard(r.info.ID, &a.st.board, &a.km.board)
 	if r.board == nil {
 		return nil, fmt.Errorf("replay %s: no board for %q", g.ID, r.info.ID)
 	}
@@ -352,7 +352,7 @@ func gameIDText(id string) string { return textsafe.Clean(id, storage.GameIDLen)
 
 // restyle makes the board again with the session's new styles.
 func (r *replayScreen) restyle(a *app) {
-	if b := newBoard(r.info.ID, a.st.board, a.km.board); b != nil {
+	if b := newBoard(r.info.ID, &a.st.board, &a.km.board); b != nil {
 		r.board = b
 	}
 }

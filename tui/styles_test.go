@@ -317,7 +317,7 @@ func TestPaintersStyleLikeLipgloss(t *testing.T) {
 		v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem() // unexported fields too
 		if st, ok := v.Interface().(lipgloss.Style); ok {
 			n++
-			p := widget.NewPainter(st)
+			p := widget.NewPainter(&st)
 			for _, s := range texts {
 				if got, want := p.Render(s), st.Render(s); got != want {
 					t.Errorf("%s: Render(%q) = %q, lipgloss %q", path, s, got, want)

@@ -120,7 +120,7 @@ func (s *tableScreen) syncBoard(a *app) {
 		return
 	}
 	if s.board == nil || s.boardOf != v.Game.ID {
-		s.board = newBoard(v.Game.ID, a.st.board, a.km.board)
+		s.board = newBoard(v.Game.ID, &a.st.board, &a.km.board)
 		s.boardOf = v.Game.ID
 	}
 	if s.board != nil {

@@ -451,7 +451,7 @@ func TestKeyBarShowsTheScreenAsLaidOut(t *testing.T) {
 // and cut with "…" when they do not fit, at every width.
 func TestTitleBarIsItsPiecesJoined(t *testing.T) {
 	st := stylesFor(true, false)
-	title, end := widget.NewPainter(st.title), widget.NewPainter(st.titleEnd)
+	title, end := widget.NewPainter(&st.title), widget.NewPainter(&st.titleEnd)
 	joined := func(text, right string, w int) string {
 		head, rest, more := strings.Cut(text, " · ")
 		left := " " + st.title.Render(strings.ToUpper(head))

@@ -26,8 +26,10 @@ import (
 
 // Board is the Break the Code board. It implements board.Board.
 type Board struct {
-	st  Styles
-	km  KeyMap
+	// st and km are shared by every board drawn in the same looks (they
+	// are some 8 KB): read them, never change them.
+	st  *Styles
+	km  *KeyMap
 	v   bc.View
 	has bool
 	c   board.Context
@@ -121,8 +123,8 @@ type paint struct {
 	tiles  map[tileKey]string
 }
 
-func newPaint(st Styles) paint {
-	return paint{Paints: widget.NewPaints(st.Styles), hidden: widget.NewPainter(st.TileHidden), tiles: map[tileKey]string{}}
+func newPaint(st *Styles) paint {
+	return paint{Paints: widget.NewPaints(&st.Styles), hidden: widget.NewPainter(&st.TileHidden)}
 }
 
 var (
@@ -130,8 +132,10 @@ var (
 	_ board.Lines = (*Board)(nil)
 )
 
-// New returns an empty board; SetView gives it something to draw.
-func New(st Styles, km KeyMap) *Board {
+// New returns an empty board; SetView gives it something to draw. The
+// board reads st and km and never changes them: every board drawn in the
+// same looks shares them.
+func New(st *Styles, km *KeyMap) *Board {
 	return &Board{
 		st: st, km: km, numPick: map[int]int{}, input: widget.NewField("› ", "", 40),
 		paint: newPaint(st), notes: map[bc.Note]string{}, questions: map[questionRow]string{},
@@ -1619,6 +1623,9 @@ func (b *Board) tile(t bc.Tile, padded bool) string {
 		return s
 	}
 	s := b.st.drawTile(key)
+	if b.paint.tiles == nil {
+		b.paint.tiles = map[tileKey]string{}
+	}
 	if len(b.paint.tiles) < 64 { // tiles come from the engine: bounded anyway
 		b.paint.tiles[key] = s
 	}

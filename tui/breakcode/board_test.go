@@ -20,8 +20,8 @@ import (
 	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
-func testKeys() KeyMap {
-	return KeyMap{Keys: boardtest.Keys(), Pass: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "p"))}
+func testKeys() *KeyMap {
+	return &KeyMap{Keys: boardtest.Keys(), Pass: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "p"))}
 }
 
 func plainStyles() Styles {
@@ -79,7 +79,7 @@ func render(st engine.State, viewer engine.Viewer, log []engine.Event, w, h int)
 }
 
 func renderView(v bc.View, status engine.Status, log []engine.Event, w, h int) (*Board, string) {
-	b := New(plainStyles(), testKeys())
+	b := New(new(plainStyles()), testKeys())
 	b.SetView(v, board.Context{
 		Viewer: v.Viewer, Names: []string{"mara", "Bo", "Kai", "Ana"}[:len(v.Seats)],
 		Status: status, Log: engine.FilterEvents(log, v.Viewer), Width: w, Height: h,
@@ -419,7 +419,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		TileGreen: lipgloss.NewStyle().Bold(true).Underline(true), TileHidden: lipgloss.NewStyle().Faint(true),
 	}
 	viewer := engine.SeatViewer(1)
-	kept := New(styled, testKeys())
+	kept := New(&styled, testKeys())
 	var log []engine.Event
 	for move := range 12 {
 		v := st.View(viewer).(bc.View)
@@ -430,7 +430,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 					Status: st.Status(), Log: engine.FilterEvents(log, viewer), Width: w, Height: h,
 				}
 				kept.SetView(v, c)
-				fresh := New(styled, testKeys())
+				fresh := New(&styled, testKeys())
 				fresh.SetView(v, c)
 				row := string(rune('1' + (move+w)%6)) // highlight a different row now and then
 				press(kept, row)
@@ -597,7 +597,7 @@ func TestViewChangesNothing(t *testing.T) {
 		var log []engine.Event
 		for turn := range 12 {
 			me := st.Status().Active[0]
-			b := New(plainStyles(), testKeys())
+			b := New(new(plainStyles()), testKeys())
 			for _, sz := range [][2]int{{80, 24}, {60, 20}} {
 				b.SetView(st.View(engine.SeatViewer(me)), board.Context{
 					Viewer: engine.SeatViewer(me), Names: []string{"mara", "Bo", "Kai"}[:n],

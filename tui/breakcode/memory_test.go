@@ -67,7 +67,7 @@ func TestRememberedPiecesAreNeverStale(t *testing.T) {
 	sizes := [][2]int{{100, 30}, {80, 24}, {60, 20}, {120, 40}, {100, 31}}
 	for _, n := range []int{2, 3, 4} {
 		for _, viewer := range []engine.Viewer{engine.SeatViewer(0), engine.SeatViewer(1), engine.Spectator()} {
-			b := New(colourBoardStyles(), testKeys())
+			b := New(new(colourBoardStyles()), testKeys())
 			// Two games on one board, as a rematch at a table: new
 			// tiles, new notes, the same seats.
 			for game := range 2 {
@@ -204,7 +204,7 @@ func TestFacesAreTheTilesDrawn(t *testing.T) {
 		log := ask(t, st3, 4)
 		c := board.Context{Viewer: viewer, Names: []string{"mara", "Bo", "Kai"}, Status: st3.Status(),
 			Log: engine.FilterEvents(log, viewer), Width: 100, Height: 30}
-		with, without := New(faced, testKeys()), New(st, testKeys())
+		with, without := New(&faced, testKeys()), New(&st, testKeys())
 		for _, b := range []*Board{with, without} {
 			b.SetView(st3.View(viewer), c)
 			b.SetSize(100, 30)

@@ -32,8 +32,8 @@ const (
 
 // Board is The Coding's board. It implements board.Board.
 type Board struct {
-	st board.Styles
-	km KeyMap
+	st *board.Styles // shared by every board in the same looks: never changed
+	km *KeyMap
 
 	v   cg.View
 	has bool
@@ -86,7 +86,7 @@ type Board struct {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st board.Styles, km KeyMap) *Board {
+func New(st *board.Styles, km *KeyMap) *Board {
 	return &Board{
 		st: st, km: km, paint: widget.NewPaints(st), faces: newCardFaces(),
 		input: widget.NewField("code › ", "F98", 8),

@@ -108,7 +108,7 @@ func (g *game) code(s engine.Seat) cg.Code {
 }
 
 func (g *game) board(viewer engine.Viewer, w, h int) *Board {
-	b := New(plainStyles(), testKeys())
+	b := New(new(plainStyles()), new(testKeys()))
 	g.refresh(b, viewer, w, h)
 	return b
 }
@@ -368,7 +368,7 @@ func TestHiddenCodesStayHidden(t *testing.T) {
 func TestReplayShowsEveryCode(t *testing.T) {
 	g := newGame(t, 3, 2, cg.SystemSpeed)
 	g.botsUntil(phaseIs(cg.Rounds))
-	b := New(plainStyles(), testKeys())
+	b := New(new(plainStyles()), new(testKeys()))
 	v := g.omni()
 	b.SetView(v, board.Context{Viewer: engine.Omniscient(), Replay: true, Width: 80, Height: 20})
 	out := ansi.Strip(b.View())

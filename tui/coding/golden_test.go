@@ -90,7 +90,7 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 			}
 			traces = append(traces, &frameTrace{
 				name:   fmt.Sprintf("%s-%dp-seed%d-%s-%dx%d", g.system, len(ps), g.seed, who, sz[0], sz[1]),
-				viewer: v, w: sz[0], h: sz[1], b: New(boardtest.ColourStyles(), testKeys()),
+				viewer: v, w: sz[0], h: sz[1], b: New(new(boardtest.ColourStyles()), new(testKeys())),
 			})
 		}
 	}
@@ -186,7 +186,7 @@ func BenchmarkFrameAfterMove(b *testing.B) {
 	before := len(g.log)
 	g.apply(1, cg.VoteAction())
 	viewer := engine.SeatViewer(0)
-	bd := New(boardtest.ColourStyles(), testKeys())
+	bd := New(new(boardtest.ColourStyles()), new(testKeys()))
 	v := g.st.View(viewer)
 	prev := board.Context{Viewer: viewer, Names: names, Status: g.st.Status(),
 		Log: engine.FilterEvents(g.log[:before], viewer), Width: 120, Height: 40}
@@ -208,7 +208,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 	for _, system := range []string{cg.SystemSpeed, cg.SystemCounter} {
 		g := newGame(t, 3, 9, system)
 		viewer := engine.SeatViewer(1)
-		kept := New(boardtest.ColourStyles(), testKeys())
+		kept := New(new(boardtest.ColourStyles()), new(testKeys()))
 		for move := 0; move < 40 && !g.st.Status().Finished; move++ {
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
@@ -221,7 +221,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 					c := board.Context{Viewer: viewer, Names: []string{"mara", "Björk", "李小龙"}, Status: g.st.Status(),
 						Log: engine.FilterEvents(g.log, viewer), Width: w, Height: h}
 					kept.SetView(g.st.View(viewer), c)
-					fresh := New(boardtest.ColourStyles(), testKeys())
+					fresh := New(new(boardtest.ColourStyles()), new(testKeys()))
 					fresh.SetView(g.st.View(viewer), c)
 					if got, want := kept.View(), fresh.View(); got != want {
 						t.Fatalf("%s move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", system, move, w, h, got, want)

@@ -26,8 +26,8 @@ import (
 
 // Board is the If Then board. It implements board.Board.
 type Board struct {
-	st  Styles
-	km  KeyMap
+	st  *Styles // shared by every board in the same looks: never changed
+	km  *KeyMap
 	v   it.View
 	has bool
 	c   board.Context
@@ -61,8 +61,8 @@ type Board struct {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st Styles, km KeyMap) *Board {
-	return &Board{st: st, km: km, paint: widget.NewPaints(st.Styles), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
+func New(st *Styles, km *KeyMap) *Board {
+	return &Board{st: st, km: km, paint: widget.NewPaints(&st.Styles), up: map[int]int{}, picked: map[int]bool{}, loyal: true,
 		input: widget.NewField("rule › ", "e.g. bg != prev.bg", 200)}
 }
 
@@ -512,7 +512,7 @@ func (b *Board) chip(e it.End) string {
 }
 
 // drawChip draws an end in its colours; the code text says it all without colour too.
-func drawChip(st Styles, e it.End) string {
+func drawChip(st *Styles, e it.End) string {
 	if e.NColor < 0 || e.NColor > 2 || e.BG < 0 || e.BG > 2 {
 		return "?"
 	}

@@ -56,7 +56,7 @@ func deal(t *testing.T, n int, mode string, seed uint64) engine.State {
 
 func render(t *testing.T, st engine.State, v engine.Viewer, log []engine.Event) (*Board, string) {
 	t.Helper()
-	b := New(plainStyles(), testKeys())
+	b := New(new(plainStyles()), new(testKeys()))
 	n := len(st.View(engine.Omniscient()).(it.View).Seats)
 	r, _ := st.Result()
 	var res *engine.Result

@@ -19,7 +19,7 @@ import (
 // join, a clause, an "add" row or "send") and, on a clause, on one field.
 // Everything it makes is plain rulelang.Builder data.
 type guessBuilder struct {
-	km    KeyMap
+	km    *KeyMap
 	b     rulelang.Builder
 	row   int
 	field int
@@ -41,7 +41,7 @@ type builderRow struct {
 
 var partNames = [3]string{"If", "Then", "Otherwise"}
 
-func newGuessBuilder(km KeyMap) guessBuilder {
+func newGuessBuilder(km *KeyMap) guessBuilder {
 	gb := guessBuilder{km: km}
 	gb.b.Then.Clauses = []rulelang.Clause{defaultClause()}
 	return gb
@@ -196,7 +196,7 @@ func (g *guessBuilder) remove() {
 }
 
 // help lists the builder's keys that do something where its cursor is.
-func (g *guessBuilder) help(km KeyMap) []key.Binding {
+func (g *guessBuilder) help(km *KeyMap) []key.Binding {
 	rows := g.rows()
 	r := rows[min(g.row, len(rows)-1)]
 	ks := []key.Binding{widget.Pair(km.Up, km.Down, "↑/↓", "row")}

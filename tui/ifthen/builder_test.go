@@ -35,7 +35,7 @@ func pressAll(g *guessBuilder, seq ...string) {
 // Building "if the last Valid card is small, the number is even, otherwise odd"
 // with keys alone gives a rule equivalent to the Level 2 Challenge.
 func TestBuilderMakesAnIfThenElse(t *testing.T) {
-	g := newGuessBuilder(testKeys())
+	g := newGuessBuilder(new(testKeys()))
 	// Rows: 0 If, 1 add-if, 2 Then, 3 then clause, 4 add-then, 5 Otherwise, 6 add-otherwise, 7 send.
 	pressAll(&g, "down", "enter") // an If clause appears at row 1
 	pressAll(&g, "space")         // subject: the last Valid card
@@ -70,7 +70,7 @@ func TestBuilderMakesAnIfThenElse(t *testing.T) {
 		t.Fatalf("preview %q", g.preview())
 	}
 	// Deleting the only Then clause leaves no rule, with a reason.
-	g2 := newGuessBuilder(testKeys())
+	g2 := newGuessBuilder(new(testKeys()))
 	pressAll(&g2, "down", "down", "down", "x")
 	if _, err := g2.text(); err == nil || !strings.Contains(g2.preview(), "Not a rule yet") {
 		t.Fatalf("empty builder made a rule: %v", err)

@@ -23,7 +23,7 @@ func TestEventIsSaidInFull(t *testing.T) {
 				return
 			}
 			for _, w := range []int{60, 80} {
-				b := New(plainStyles(), testKeys())
+				b := New(new(plainStyles()), new(testKeys()))
 				b.SetView(v, board.Context{Viewer: engine.SeatViewer(0), Names: []string{"mara", "Bo", "Kai"},
 					Status: st.Status(), Log: events, Width: w, Height: 24})
 				out := ansi.Strip(b.View())

@@ -89,7 +89,7 @@ func drawGame(t testing.TB, g frameGame) (names, frames []string) {
 			}
 			traces = append(traces, &frameTrace{
 				name:   fmt.Sprintf("%s-%dp-seed%d-%s-%dx%d", g.mode, len(ps), g.seed, who, sz[0], sz[1]),
-				viewer: v, w: sz[0], h: sz[1], b: New(colourStyles(), testKeys()),
+				viewer: v, w: sz[0], h: sz[1], b: New(new(colourStyles()), new(testKeys())),
 			})
 		}
 	}
@@ -200,7 +200,7 @@ func BenchmarkFrameAfterMove(b *testing.B) {
 	}
 	var log []engine.Event
 	viewer := engine.SeatViewer(1)
-	bd := New(colourStyles(), testKeys())
+	bd := New(new(colourStyles()), new(testKeys()))
 	ctx := func() board.Context {
 		return board.Context{Viewer: viewer, Names: g.names, Status: st.Status(),
 			Log: engine.FilterEvents(log, viewer), Width: 120, Height: 40}
@@ -248,7 +248,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		}
 		var log []engine.Event
 		viewer := engine.SeatViewer(1)
-		kept := New(colourStyles(), testKeys())
+		kept := New(new(colourStyles()), new(testKeys()))
 		for move := 0; move < 30 && !st.Status().Finished; move++ {
 			if move%7 == 6 {
 				// Fill the memories past their bound, so they are dropped.
@@ -262,7 +262,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 					c := board.Context{Viewer: viewer, Names: g.names, Status: st.Status(),
 						Log: engine.FilterEvents(log, viewer), Width: w, Height: h}
 					kept.SetView(st.View(viewer), c)
-					fresh := New(colourStyles(), testKeys())
+					fresh := New(new(colourStyles()), new(testKeys()))
 					fresh.SetView(st.View(viewer), c)
 					if got, want := kept.View(), fresh.View(); got != want {
 						t.Fatalf("%s move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", g.mode, move, w, h, got, want)

@@ -11,7 +11,7 @@ import (
 func BenchmarkRender(b *testing.B) {
 	st, log := midRound(b, 30, nil)
 	viewer := engine.SeatViewer(st.View(engine.Omniscient()).(wtr.View).ToMove)
-	bd := New(plainStyles(), testKeys())
+	bd := New(new(plainStyles()), new(testKeys()))
 	ctx := context(st, viewer, log, 80, 24)
 	view := st.View(viewer)
 	b.ResetTimer()

@@ -39,8 +39,8 @@ const (
 
 // Board is the What the Rule?! board. It implements board.Board.
 type Board struct {
-	st  Styles
-	km  KeyMap
+	st  *Styles // shared by every board in the same looks: never changed
+	km  *KeyMap
 	v   wtr.View
 	has bool
 	c   board.Context
@@ -96,8 +96,8 @@ func (b *Board) check(text string) (*rulelang.Rule, error) {
 var _ board.Board = (*Board)(nil)
 
 // New returns an empty board; SetView gives it something to draw.
-func New(st Styles, km KeyMap) *Board {
-	return &Board{st: st, km: km, paint: widget.NewPaints(st.Styles), input: widget.NewField("› ", "", wtr.MaxRuleText),
+func New(st *Styles, km *KeyMap) *Board {
+	return &Board{st: st, km: km, paint: widget.NewPaints(&st.Styles), input: widget.NewField("› ", "", wtr.MaxRuleText),
 		lib: wtr.Library(), bld: newBuilder(km.Builder)}
 }
 

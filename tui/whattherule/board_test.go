@@ -91,7 +91,7 @@ func context(st engine.State, v engine.Viewer, log []engine.Event, w, h int) boa
 }
 
 func render(st engine.State, v engine.Viewer, log []engine.Event, w, h int) (*Board, string) {
-	b := New(plainStyles(), testKeys())
+	b := New(new(plainStyles()), new(testKeys()))
 	b.SetView(st.View(v), context(st, v, log, w, h))
 	return b, b.View()
 }

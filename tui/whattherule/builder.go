@@ -162,7 +162,7 @@ func (st *builderState) remove() {
 
 // help lists the builder's keys that do something where its cursor is
 // (enter and esc are the board's).
-func (st *builderState) help(km KeyMap) []key.Binding {
+func (st *builderState) help(km *KeyMap) []key.Binding {
 	var ks []key.Binding
 	if len(st.rows()) > 1 {
 		ks = append(ks, widget.Pair(km.Up, km.Down, "↑/↓", "clause"))

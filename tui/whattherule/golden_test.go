@@ -88,7 +88,7 @@ func drawGame(t *testing.T, g frameGame) (names, frames []string) {
 			}
 			traces = append(traces, &frameTrace{
 				name:   fmt.Sprintf("%dp-seed%d-free%v-%s-%dx%d", len(ps), g.seed, g.free, who, sz[0], sz[1]),
-				viewer: v, w: sz[0], h: sz[1], b: New(colourStyles(), testKeys()),
+				viewer: v, w: sz[0], h: sz[1], b: New(new(colourStyles()), new(testKeys())),
 			})
 		}
 	}
@@ -163,7 +163,7 @@ func TestWhatTheRuleFrameGolden(t *testing.T) {
 // 120×40 thirty plays into a round, the board having drawn the table before
 // the last move (as a session does: one SetView and one View per move).
 func BenchmarkFrameAfterMove(b *testing.B) {
-	bd := New(colourStyles(), testKeys())
+	bd := New(new(colourStyles()), new(testKeys()))
 	var viewer engine.Viewer
 	st, log := midRound(b, 30, func(st engine.State, log []engine.Event, toMove engine.Seat) {
 		viewer = engine.SeatViewer(toMove)
@@ -185,7 +185,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 	for _, free := range []bool{false, true} {
 		st := deal(t, 4, 11, engine.Options{"rounds": "2", "turn_time": "1m"})
 		viewer := engine.SeatViewer(1)
-		kept := New(colourStyles(), testKeys())
+		kept := New(new(colourStyles()), new(testKeys()))
 		move := 0
 		play(t, st, 11, free, func(st engine.State, log []engine.Event) {
 			move++
@@ -202,7 +202,7 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 				for _, h := range []int{4, 12, 30} {
 					c := context(st, viewer, log, w, h)
 					kept.SetView(st.View(viewer), c)
-					fresh := New(colourStyles(), testKeys())
+					fresh := New(new(colourStyles()), new(testKeys()))
 					fresh.SetView(st.View(viewer), c)
 					if got, want := kept.View(), fresh.View(); got != want {
 						t.Fatalf("free %v move %d at %d×%d: the board that remembers drew\n%s\nwhere a new board draws\n%s", free, move, w, h, got, want)

@@ -23,7 +23,7 @@ func TestRoundSummaryBetweenRounds(t *testing.T) {
 			if v.Phase == wtr.Finished || len(v.Rounds) != 1 || v.GM == 0 {
 				return
 			}
-			b := New(plainStyles(), testKeys())
+			b := New(new(plainStyles()), new(testKeys()))
 			b.SetView(v, board.Context{Viewer: engine.SeatViewer(0), Names: []string{"ann", "bo", "cy", "di"},
 				Status: st.Status(), Log: events, Width: 80, Height: 24})
 			out := ansi.Strip(b.View())

@@ -40,7 +40,10 @@ func Truncate(s string, w int, tail string) string {
 // memory is dropped whenever it grows past a few hundred strings, so a long
 // game cannot make it grow without bound.
 type Painter struct {
-	style lipgloss.Style
+	// style is read, never changed: it is one of the looks every session
+	// shares (a copy of a style is some 650 bytes, and a session's
+	// painters held a dozen).
+	style *lipgloss.Style
 	// line is set when the style only colours text (see wrapsLine): then
 	// styling one line is putting prefix before it and suffix after it,
 	// which is all lipgloss would do, without its per-call setup. It is
@@ -54,8 +57,10 @@ type Painter struct {
 // painterMemo bounds the strings a Painter remembers.
 const painterMemo = 256
 
-// NewPainter returns a Painter for st.
-func NewPainter(st lipgloss.Style) *Painter {
+// NewPainter returns a Painter for *st, which must not change while the
+// Painter is used: a style of the looks all sessions share, so that their
+// painters do not each hold a copy.
+func NewPainter(st *lipgloss.Style) *Painter {
 	return &Painter{style: st, memo: Memo[string, string]{Max: painterMemo}}
 }
 
@@ -72,7 +77,7 @@ func (p *Painter) Render(s string) string {
 func (p *Painter) render(s string) string {
 	if !p.checked {
 		p.checked = true
-		p.prefix, p.suffix, p.line = wrapsLine(p.style)
+		p.prefix, p.suffix, p.line = wrapsLine(*p.style)
 	}
 	if p.line && strings.IndexAny(s, "\n\r\t") < 0 {
 		return p.prefix + s + p.suffix
@@ -120,11 +125,12 @@ type Paints struct {
 	Heading, Strong, Dim, Selected, Error, Good *Painter
 }
 
-// NewPaints returns a Painter for each of st's text styles.
-func NewPaints(st board.Styles) Paints {
+// NewPaints returns a Painter for each of st's text styles, which must
+// not change while the Painters are used (see NewPainter).
+func NewPaints(st *board.Styles) Paints {
 	return Paints{
-		Heading: NewPainter(st.Heading), Strong: NewPainter(st.Strong),
-		Dim: NewPainter(st.Dim), Selected: NewPainter(st.Selected),
-		Error: NewPainter(st.Error), Good: NewPainter(st.Good),
+		Heading: NewPainter(&st.Heading), Strong: NewPainter(&st.Strong),
+		Dim: NewPainter(&st.Dim), Selected: NewPainter(&st.Selected),
+		Error: NewPainter(&st.Error), Good: NewPainter(&st.Good),
 	}
 }

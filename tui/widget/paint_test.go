@@ -47,7 +47,7 @@ func FuzzWidth(f *testing.F) {
 
 func TestPainterRendersLikeTheStyle(t *testing.T) {
 	st := lipgloss.NewStyle().Bold(true).Underline(true).Foreground(lipgloss.Color("#5FD75F"))
-	p := NewPainter(st)
+	p := NewPainter(&st)
 	for i := range 3 * painterMemo {
 		s := fmt.Sprintf("item %d of many", i%(painterMemo+7))
 		if got, want := p.Render(s), st.Render(s); got != want {
@@ -84,7 +84,7 @@ func TestPainterFallsBackForStylesThatShapeText(t *testing.T) {
 		"height":        base.Height(3),
 	}
 	for name, st := range shaping {
-		p := NewPainter(st)
+		p := NewPainter(&st)
 		p.Render("first") // the painter learns the style on its first miss
 		if p.line {
 			t.Errorf("%s: the painter takes the style for a prefix and a suffix", name)
@@ -99,7 +99,7 @@ func TestPainterFallsBackForStylesThatShapeText(t *testing.T) {
 		"plain": lipgloss.NewStyle(), "bold": base, "faint on a fill": lipgloss.NewStyle().Faint(true).Background(lipgloss.Color("4")),
 		"italic": lipgloss.NewStyle().Italic(true),
 	} {
-		p := NewPainter(st)
+		p := NewPainter(&st)
 		p.Render("first")
 		if !p.line {
 			t.Errorf("%s: a style that only colours text is drawn by lipgloss", name)
