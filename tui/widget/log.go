@@ -17,14 +17,16 @@ func LogTail(log []engine.Event, w, h int) []string {
 	return logTail(log, w, h, wrapEvent)
 }
 
-// LogCache draws the same tail as LogTail but remembers each event's
-// wrapped lines for the width last asked, so a board that redraws its log
-// on every move only wraps the new events. It belongs to one board (it is
-// not safe for concurrent use), and forgets everything when the width
-// changes or it holds more events than a log tail ever shows.
+// LogCache draws the same tail as LogTail but remembers the events of the
+// tail it drew last, with their wrapped lines at the width last asked, so a
+// board that redraws its log on every move only wraps the new events. It
+// belongs to one board (it is not safe for concurrent use), forgets
+// everything when the width changes, and holds no event that has left the
+// tail: an event seen again after that (a taller tail) is wrapped again.
+// (It also kept every event it had wrapped, up to 256, by text, for the
+// rare frame that needed one again: a few KB a session for a few µs.)
 type LogCache struct {
-	w     int
-	lines map[string][]string // event text → its lines at width w
+	w int
 	// last is the events of the last tail drawn with their lines, newest
 	// first, and next the slice the coming tail's are gathered in: a
 	// tail is mostly the last one's events, which are found by walking
@@ -38,9 +40,6 @@ type logEntry struct {
 	text  string
 	lines []string
 }
-
-// logCacheEvents bounds the events a LogCache remembers.
-const logCacheEvents = 256
 
 // Tail is LogTail(log, w, h). The lines returned are shared with the
 // cache: callers must not change them.
@@ -56,8 +55,9 @@ func (c *LogCache) Tail(log []engine.Event, w, h int) []string {
 // strings appended are shared with the cache: callers must not change
 // them (the slice is dst's).
 func (c *LogCache) AppendTail(dst []string, log []engine.Event, w, h int) []string {
-	if c.w != w || len(c.lines) >= logCacheEvents {
-		c.w, c.lines, c.last = w, make(map[string][]string, 32), c.last[:0]
+	if c.w != w {
+		clear(c.last)
+		c.w, c.last = w, c.last[:0]
 	}
 	next, p := c.next[:0], 0
 	dst = appendLogTail(dst, log, w, h, func(text string, w int) []string {
@@ -67,11 +67,11 @@ func (c *LogCache) AppendTail(dst []string, log []engine.Event, w, h int) []stri
 		if p < len(c.last) && c.last[p].text == text {
 			l = c.last[p].lines
 			p++
-		} else if cached, ok := c.lines[text]; ok {
-			l = cached
+		} else if i := c.find(text, p); i >= 0 {
+			l = c.last[i].lines
+			p = i + 1
 		} else {
 			l = wrapEvent(text, w)
-			c.lines[text] = l
 		}
 		next = append(next, logEntry{text, l})
 		return l
@@ -79,6 +79,16 @@ func (c *LogCache) AppendTail(dst []string, log []engine.Event, w, h int) []stri
 	clear(c.last) // the texts and lines of events gone from the tail are let go
 	c.last, c.next = next, c.last[:0]
 	return dst
+}
+
+// find is the index of text's entry in c.last from the p-th on, or -1.
+func (c *LogCache) find(text string, p int) int {
+	for i := p; i < len(c.last); i++ {
+		if c.last[i].text == text {
+			return i
+		}
+	}
+	return -1
 }
 
 // wrapEvent sanitises and word-wraps one event into lines of at most w

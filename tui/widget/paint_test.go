@@ -168,3 +168,28 @@ func TestLogCacheFollowsAGrowingLog(t *testing.T) {
 		}
 	}
 }
+
+// TestLogCacheHoldsOnlyItsTail: a board's log cache keeps the events of
+// the tail it drew last and nothing of the events that left it (it kept up
+// to 256 of them, by text, with their lines, for every board).
+func TestLogCacheHoldsOnlyItsTail(t *testing.T) {
+	var log []engine.Event
+	var c LogCache
+	for i := range 100 {
+		log = append(log, engine.Event{Text: fmt.Sprintf("event %d happened", i)})
+		c.Tail(log, 30, 3)
+	}
+	if len(c.last) != 3 {
+		t.Errorf("the cache holds %d events after a tail of 3", len(c.last))
+	}
+	for i, e := range c.last {
+		if want := fmt.Sprintf("event %d happened", 99-i); e.text != want {
+			t.Errorf("entry %d is %q, want %q", i, e.text, want)
+		}
+	}
+	for _, e := range c.next[:cap(c.next)] {
+		if e.text != "" || e.lines != nil {
+			t.Errorf("the spare slice still holds %q", e.text)
+		}
+	}
+}
