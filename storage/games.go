@@ -443,6 +443,12 @@ func (db *DB) isLive(gameID string) bool {
 // ForgetLive drops the live log of a game whose finish is stored elsewhere
 // (a cluster's shared database). It fails with an error matching
 // ErrNotFound when the game is not live here.
+//
+// The game's logged moves stay in the live log as garbage until trimLog
+// deletes them, so its id must not be started again in this file before
+// then: a game started with it would read them as its own. NewGameID never
+// hands such an id out in a cluster (the shared database holds the
+// finished game), and nothing else starts a forgotten id.
 func (db *DB) ForgetLive(gameID string) error {
 	defer db.release(gameID)
 	id := []byte(gameID)
