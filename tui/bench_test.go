@@ -165,10 +165,10 @@ func BenchmarkTitleBarNewTitle(b *testing.B) {
 	}
 }
 
-// BenchmarkBreakCodeSessionHeld is the memory a session at a mid-game
-// Break the Code table (a seat, 80×24) keeps between moves once it has
-// drawn eight of them: the live heap after a collection, per session, of
-// sessions held at once. The views are shared by all of them, as a
+// BenchmarkBreakCodeSessionHeld is the memory a session at a Break the
+// Code table (a seat, 80×24) keeps between moves once it has drawn 48 of
+// them (eight moves from each of six games, as rematches): the live heap
+// after a collection, per session, of sessions held at once. The views are shared by all of them, as a
 // table's are, so what is counted is each session's own: its screens,
 // board and what they remember.
 func BenchmarkBreakCodeSessionHeld(b *testing.B) {
@@ -180,7 +180,7 @@ func BenchmarkBreakCodeSessionHeld(b *testing.B) {
 		before := liveHeap()
 		for i := range sessions {
 			m, conn := openTableAt(b, views, 80, 24)
-			for j, v := range views[:8] {
+			for j, v := range views {
 				v.Version = uint64(100 + j)
 				showView(b, m, conn, v)
 			}

@@ -788,7 +788,9 @@ func titleBar(title, titleEnd *widget.Painter, text, right string, w int) string
 	place := title.Render(strings.ToUpper(head))
 	var after string
 	if more {
-		after = title.Render(" · " + rest)
+		// New with every move: a painter that remembered it held every
+		// title of the session's last 256 moves.
+		after = title.Fresh(" · " + rest)
 	}
 	end := titleEnd.Render(right)
 	// The pieces are measured apart and the bar written once: a move

@@ -72,6 +72,11 @@ func (p *Painter) Render(s string) string {
 	return p.memo.Put(s, p.render(s))
 }
 
+// Fresh is st.Render(s), not remembered: for text that is new on most
+// frames (a title that names the turn), which would only fill the memory
+// with strings never drawn again.
+func (p *Painter) Fresh(s string) string { return p.render(s) }
+
 // render is st.Render(s): the style's prefix and suffix around a single
 // line when the style allows it, else lipgloss.
 func (p *Painter) render(s string) string {

@@ -193,3 +193,20 @@ func TestLogCacheHoldsOnlyItsTail(t *testing.T) {
 		}
 	}
 }
+
+// TestFreshIsRenderForgotten: Fresh styles as Render does and remembers
+// nothing, so a painter given a new text on every frame (a title naming
+// the turn) does not fill its memory with them.
+func TestFreshIsRenderForgotten(t *testing.T) {
+	st := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7D9CFF"))
+	p := NewPainter(&st)
+	for i := range 300 {
+		s := fmt.Sprintf(" · turn %d: mara asks", i)
+		if got, want := p.Fresh(s), st.Render(s); got != want {
+			t.Fatalf("Fresh(%q) = %q, want %q", s, got, want)
+		}
+	}
+	if n := p.memo.Len(); n != 0 {
+		t.Errorf("the painter remembers %d strings after only Fresh", n)
+	}
+}
