@@ -63,7 +63,6 @@ type Board struct {
 	// view changes.
 	paint     paint
 	logs      widget.LogCache
-	notes     map[bc.Note]string // a note → its sanitised "label text" item
 	questions map[questionRow]string
 	seatNotes []seatNotes // by seat
 
@@ -138,7 +137,7 @@ var (
 func New(st *Styles, km *KeyMap) *Board {
 	return &Board{
 		st: st, km: km, numPick: map[int]int{}, input: widget.NewField("› ", "", 40),
-		paint: newPaint(st), notes: map[bc.Note]string{}, questions: map[questionRow]string{},
+		paint: newPaint(st), questions: map[questionRow]string{},
 	}
 }
 
@@ -1541,26 +1540,29 @@ func (b *Board) noteItems(notes []bc.Note) []string {
 	return items
 }
 
-// noteItem phrases one note, remembered: a seat's notes only grow, so each
-// is phrased once rather than on every frame.
-func (b *Board) noteItem(n bc.Note) string {
-	if it, ok := b.notes[n]; ok {
-		return it
+// seatNoteItems is noteItems(notes) for seat i: the items the sheets keep
+// with the seat's notes (seatNotes) when those are notes, else made anew
+// (the notepad, open, after a move the sheets have not drawn).
+func (b *Board) seatNoteItems(i int, notes []bc.Note) []string {
+	if i < len(b.seatNotes) {
+		if m := &b.seatNotes[i]; m.items != nil && slices.Equal(m.notes, notes) {
+			return m.items
+		}
 	}
+	return b.noteItems(notes)
+}
+
+// noteItem phrases one note.
+func (b *Board) noteItem(n bc.Note) string {
+	// Not remembered by note: a seat's notes only grow during a game, and
+	// the items made for them are kept with them (seatNotes); a map of
+	// every note seen held some KB a board for the rare full redraw.
 	sep := " "
 	if n.Text != "yes" && n.Text != "no" && strings.IndexFunc(n.Text, unicode.IsLetter) >= 0 {
 		sep = ": "
 	}
-	it := textsafe.Cut(n.Label, 30) + sep + textsafe.Cut(n.Text, 30)
-	if len(b.notes) >= maxNotes {
-		clear(b.notes)
-	}
-	b.notes[n] = it
-	return it
+	return textsafe.Cut(n.Label, 30) + sep + textsafe.Cut(n.Text, 30)
 }
-
-// maxNotes bounds the notes a board remembers; a game has far fewer.
-const maxNotes = 512
 
 // flags are the short states beside a seat: possible hands, guesses.
 func (b *Board) flags(k flagKey) []string {
@@ -1689,7 +1691,7 @@ func (b *Board) notepadLines(w int) []string {
 			lines = append(lines, b.possibleLines(sv.PossibleHands, w)...)
 			lines = append(lines, b.marksLines(sv.Marks, sv.Possible)...)
 		}
-		items := b.noteItems(sv.Notes)
+		items := b.seatNoteItems(i, sv.Notes)
 		if len(items) == 0 {
 			lines = append(lines, "    "+b.paint.Dim.Render("no answers yet"))
 		}

@@ -19,7 +19,7 @@ import (
 // boardMemory are the fields of Board that only remember what was drawn;
 // cold forgets them. boardState are the rest: what the board shows.
 var (
-	boardMemory = []string{"paint", "logs", "notes", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch"}
+	boardMemory = []string{"paint", "logs", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
 		"notepad", "scroll", "noteOverflow", "err", "errWhy", "framed", "busy", "gen"}
 )
@@ -29,7 +29,7 @@ var (
 func cold(b *Board) *Board {
 	c := *b
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
-	c.notes, c.questions = map[bc.Note]string{}, map[questionRow]string{}
+	c.questions = map[questionRow]string{}
 	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
 	c.sheetScratch = nil
