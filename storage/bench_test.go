@@ -152,6 +152,20 @@ func BenchmarkCheckFile(b *testing.B) {
 // and the time they took.
 type commitCounter struct{ commits, writes, nanos atomic.Int64 }
 
+// openCounted opens a new file whose commits counter counts, closed when b ends.
+func openCounted(b *testing.B) (*DB, *commitCounter) {
+	b.Helper()
+	counter := &commitCounter{}
+	opt := quietOptions()
+	opt.Observer = counter
+	db, err := Open(filepath.Join(b.TempDir(), "codebreakers.db"), opt)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = db.Close() })
+	return db, counter
+}
+
 func (c *commitCounter) Commit(writes int, took time.Duration, _ error) {
 	c.commits.Add(1)
 	c.writes.Add(int64(writes))
@@ -177,14 +191,7 @@ func cpuTime(b *testing.B) time.Duration {
 func BenchmarkAppendMoveContended(b *testing.B) {
 	for _, writers := range []int{1, 16, 256} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			counter := &commitCounter{}
-			opt := quietOptions()
-			opt.Observer = counter
-			db, err := Open(filepath.Join(b.TempDir(), "codebreakers.db"), opt)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = db.Close() })
+			db, counter := openCounted(b)
 			busyFile(b, db, 2000, 2000, 20)
 			ids := startGames(b, db, writers)
 			m := move(1, `{"ask":3,"answer":"2 (b, d)"}`)
@@ -305,14 +312,7 @@ func BenchmarkFloorMoves(b *testing.B) {
 	const tables, accounts = 2000, 4000
 	for _, writers := range []int{4, 16} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			counter := &commitCounter{}
-			opt := quietOptions()
-			opt.Observer = counter
-			db, err := Open(filepath.Join(b.TempDir(), "codebreakers.db"), opt)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { _ = db.Close() })
+			db, counter := openCounted(b)
 			busyFile(b, db, 0, 2000, 20)
 			m := move(1, `{"ask":3,"answer":"2 (b, d)"}`)
 			moves := make([]engine.Move, 60)
