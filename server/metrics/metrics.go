@@ -13,6 +13,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 
@@ -65,6 +66,27 @@ func latencyBuckets() []float64 {
 	return []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5}
 }
 
+// gcRuntimeMetrics picks the Go runtime's figures (runtime/metrics names)
+// that say what a garbage collection costs and what it has to scan, beyond
+// the MemStats-like go_* metrics the Go collector reports anyway:
+//
+//   - /gc/scan/{heap,stack,globals,total}:bytes — the scannable heap, the
+//     goroutine stacks the last cycle scanned and the scannable globals
+//     (go_gc_scan_*_bytes): what a cycle's marking walks;
+//   - /gc/heap/live:bytes and /gc/heap/goal:bytes — the heap the last cycle
+//     marked live and the size at which the next starts;
+//   - /cpu/classes/gc/…:cpu-seconds — the collector's CPU by class
+//     (go_cpu_classes_gc_{mark_assist,mark_dedicated,mark_idle,pause,total}_cpu_seconds_total;
+//     dedicated includes the fractional workers), and
+//     /cpu/classes/user:cpu-seconds, the Go code's own, to compare them
+//     with (the runtime's classes are estimates comparable only with each
+//     other, not with the process's CPU time);
+//   - /sched/goroutines:goroutines — the goroutines whose stacks are scanned.
+func gcRuntimeMetrics() collectors.GoRuntimeMetricsRule {
+	return collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(
+		`^(/gc/scan/[a-z]+:bytes|/gc/heap/(live|goal):bytes|/cpu/classes/gc/.*|/cpu/classes/user:cpu-seconds|/sched/goroutines:goroutines)$`)}
+}
+
 // New builds the collectors, plus Go runtime and process metrics.
 func New(src Sources) *Metrics {
 	m := &Metrics{
@@ -96,7 +118,7 @@ func New(src Sources) *Metrics {
 		m.errors.WithLabelValues(c) // start every series at zero so rate() works from the first scrape
 	}
 	m.registry.MustRegister(m.actions, m.actionSeconds, m.commitSeconds, m.commitWrites, m.errors,
-		collectors.NewGoCollector(),
+		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(gcRuntimeMetrics())),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if src.Sessions != nil {
 		m.registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{

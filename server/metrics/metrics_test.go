@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -115,5 +118,80 @@ func TestHealthEndpoint(t *testing.T) {
 	}
 	if code, _ := get(t, srv.URL+"/nothing"); code != http.StatusNotFound {
 		t.Fatalf("unknown path: status %d", code)
+	}
+}
+
+// samples reads the plain "name value" lines of a Prometheus text page
+// (series without labels), which is all the collector's figures below are.
+func samples(t *testing.T, body string) map[string]float64 {
+	t.Helper()
+	got := map[string]float64{}
+	for line := range strings.Lines(body) {
+		name, value, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok || strings.HasPrefix(name, "#") || strings.Contains(name, "{") {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		got[name] = v
+	}
+	return got
+}
+
+// TestMetricsReportWhatTheCollectorScansAndCosts: beside the usual go_*
+// figures, /metrics carries what a collection scans (heap, stacks,
+// globals), the live heap and the collector's CPU by class, and they add
+// up the way the runtime defines them.
+func TestMetricsReportWhatTheCollectorScansAndCosts(t *testing.T) {
+	srv := httptest.NewServer(New(Sources{}).Handler(nil))
+	defer srv.Close()
+	runtime.GC() // a finished cycle: stacks scanned, live heap marked, pauses counted
+	code, body := get(t, srv.URL+"/metrics")
+	if code != http.StatusOK {
+		t.Fatalf("/metrics: status %d", code)
+	}
+	s := samples(t, body)
+	for _, name := range []string{
+		// The MemStats-like figures the load generator and dashboards read.
+		"go_goroutines", "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes", "go_gc_duration_seconds_count",
+		"go_gc_gogc_percent", "go_sched_gomaxprocs_threads",
+		// The collector's own.
+		"go_gc_scan_heap_bytes", "go_gc_scan_stack_bytes", "go_gc_scan_globals_bytes", "go_gc_scan_total_bytes",
+		"go_gc_heap_live_bytes", "go_gc_heap_goal_bytes",
+		"go_cpu_classes_gc_mark_assist_cpu_seconds_total", "go_cpu_classes_gc_mark_dedicated_cpu_seconds_total",
+		"go_cpu_classes_gc_mark_idle_cpu_seconds_total", "go_cpu_classes_gc_pause_cpu_seconds_total",
+		"go_cpu_classes_gc_total_cpu_seconds_total", "go_cpu_classes_user_cpu_seconds_total",
+		"go_sched_goroutines_goroutines",
+	} {
+		if _, ok := s[name]; !ok {
+			t.Errorf("/metrics lacks %s", name)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	heap, stack, globals, total := s["go_gc_scan_heap_bytes"], s["go_gc_scan_stack_bytes"], s["go_gc_scan_globals_bytes"], s["go_gc_scan_total_bytes"]
+	if heap <= 0 || stack <= 0 || globals <= 0 {
+		t.Errorf("scannable heap %v, stacks %v, globals %v bytes; want each > 0 after a collection", heap, stack, globals)
+	}
+	if total != heap+stack+globals {
+		t.Errorf("scannable total %v bytes, want heap + stacks + globals = %v", total, heap+stack+globals)
+	}
+	if live := s["go_gc_heap_live_bytes"]; live <= 0 || live > s["go_gc_heap_goal_bytes"] {
+		t.Errorf("live heap %v bytes, goal %v; want 0 < live ≤ goal", live, s["go_gc_heap_goal_bytes"])
+	}
+	if g := s["go_sched_goroutines_goroutines"]; g < 2 {
+		t.Errorf("goroutines %v, want at least this test's and the server's", g)
+	}
+	classes := s["go_cpu_classes_gc_mark_assist_cpu_seconds_total"] + s["go_cpu_classes_gc_mark_dedicated_cpu_seconds_total"] +
+		s["go_cpu_classes_gc_mark_idle_cpu_seconds_total"] + s["go_cpu_classes_gc_pause_cpu_seconds_total"]
+	gcTotal := s["go_cpu_classes_gc_total_cpu_seconds_total"]
+	if s["go_cpu_classes_gc_pause_cpu_seconds_total"] <= 0 || gcTotal <= 0 {
+		t.Errorf("collector CPU: pauses %v s, total %v s; want > 0 after a collection", s["go_cpu_classes_gc_pause_cpu_seconds_total"], gcTotal)
+	}
+	if math.Abs(gcTotal-classes) > 1e-6*gcTotal+1e-9 {
+		t.Errorf("collector CPU total %v s, want the sum of its classes %v s", gcTotal, classes)
 	}
 }
