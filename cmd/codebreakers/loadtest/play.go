@@ -149,6 +149,27 @@ func startOwnProfile(path string) (stop func() error, err error) {
 	}, nil
 }
 
+// startServerProfile fetches the server's CPU profile over the play into
+// cfg.CPUProfile, in the background, when one is asked for and the server
+// has a pprof listener (which -heapprofile or -echo-trace alone also give
+// it). The returned wait gives the file written, "" when none was asked.
+func startServerProfile(ctx context.Context, cfg Config, pprofAddr string) (wait func() (string, error)) {
+	if pprofAddr == "" || cfg.CPUProfile == "" {
+		return func() (string, error) { return "", nil }
+	}
+	// The profile covers all of the play but its last few seconds, so it
+	// is in hand when the tables stop.
+	secs := max(1, int(cfg.PlayTime.Seconds())-5)
+	done := make(chan error, 1)
+	go func() { done <- saveProfile(ctx, pprofAddr, secs, cfg.CPUProfile) }()
+	return func() (string, error) {
+		if err := <-done; err != nil {
+			return "", err
+		}
+		return cfg.CPUProfile, nil
+	}
+}
+
 // runPlay seats Tables tables, lets them play for PlayTime, and reports.
 func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	r := &PlayReport{Tables: cfg.Tables, Players: 2 * cfg.Tables, Spectators: min(cfg.Spectators, cfg.Tables)}
@@ -231,15 +252,7 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	if err != nil {
 		return r, err
 	}
-	profiled := make(chan error, 1)
-	if t.pprofAddr != "" {
-		// The profile covers all of the play but its last few seconds, so
-		// it is in hand when the tables stop.
-		secs := max(1, int(cfg.PlayTime.Seconds())-5)
-		go func() { profiled <- saveProfile(ctx, t.pprofAddr, secs, cfg.CPUProfile) }()
-	} else {
-		profiled <- nil
-	}
+	serverProfiled := startServerProfile(ctx, cfg, t.pprofAddr)
 	if !cfg.PlayAsSeated {
 		for _, tb := range tables {
 			play(tb)
@@ -278,10 +291,10 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 			fmt.Fprintf(cfg.Log, "play: heap profile of %d tables in %s\n", len(tables), path)
 		}
 	}
-	if err := <-profiled; err != nil {
+	if path, err := serverProfiled(); err != nil {
 		errs.add(err)
-	} else if t.pprofAddr != "" {
-		fmt.Fprintf(cfg.Log, "play: server CPU profile in %s (go tool pprof -top %s)\n", cfg.CPUProfile, cfg.CPUProfile)
+	} else if path != "" {
+		fmt.Fprintf(cfg.Log, "play: server CPU profile in %s (go tool pprof -top %s)\n", path, path)
 	}
 	s2, err := t.stats()
 	if err != nil {

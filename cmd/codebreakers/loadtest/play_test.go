@@ -2,8 +2,13 @@ package loadtest
 
 import (
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -67,5 +72,44 @@ func TestOwnProfileIsWritten(t *testing.T) {
 	stop, err = startOwnProfile("")
 	if err != nil || stop() != nil {
 		t.Fatalf("no profile asked: %v", err)
+	}
+}
+
+// TestServerProfileOnlyWhenAsked: a server with a pprof listener for the
+// heap profile alone is not asked for a CPU profile (which had no file to
+// go to: "save profile: open : no such file or directory", counted as one
+// of the play's errors); with -cpuprofile it is, into that file.
+func TestServerProfileOnlyWhenAsked(t *testing.T) {
+	var asked atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/debug/pprof/profile" {
+			http.NotFound(w, r)
+			return
+		}
+		asked.Add(1)
+		fmt.Fprint(w, "profile")
+	}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	dir := t.TempDir()
+
+	cfg := Config{PlayTime: time.Second, HeapProfile: filepath.Join(dir, "heap.prof")}
+	if path, err := startServerProfile(t.Context(), cfg, addr)(); path != "" || err != nil {
+		t.Fatalf("heap profile only: CPU profile %q, %v; want none and no error", path, err)
+	}
+	if n := asked.Load(); n != 0 {
+		t.Fatalf("heap profile only: the server was asked for %d CPU profiles, want none", n)
+	}
+
+	cfg.CPUProfile = filepath.Join(dir, "cpu.prof")
+	if _, err := startServerProfile(t.Context(), cfg, "")(); err != nil {
+		t.Fatalf("no pprof listener: %v", err)
+	}
+	path, err := startServerProfile(t.Context(), cfg, addr)()
+	if err != nil || path != cfg.CPUProfile {
+		t.Fatalf("CPU profile asked: %q, %v; want %q", path, err, cfg.CPUProfile)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "profile" {
+		t.Fatalf("CPU profile file: %q, %v", b, err)
 	}
 }
