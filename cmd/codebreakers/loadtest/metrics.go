@@ -273,6 +273,89 @@ type ServerMetrics struct {
 	AllocsPerMove  float64 `json:"allocs_per_move"`
 	GCs            float64 `json:"gcs"`
 	HeapMB         float64 `json:"heap_inuse_mb"`
+	// GC is what the collector cost over the play and what it scans (nil
+	// from a server whose /metrics lack the runtime's GC figures).
+	GC *GCWork `json:"gc,omitempty"`
+}
+
+// GCWork is what the server's garbage collector cost during the play and
+// what its marking has to walk, from the Go runtime's own figures in the
+// server's /metrics (runtime/metrics /cpu/classes/gc/…, /gc/scan/…,
+// /gc/heap/live, /sched/goroutines).
+//
+// The CPU figures are the runtime's estimates, which it adds up when a
+// cycle ends (and at its pauses): they cover the cycles that ended during
+// the play, a cycle that began before included and one still marking at
+// the end left out, and a pause counts GOMAXPROCS times its length.
+type GCWork struct {
+	// CPU seconds by class: AssistSec is marking done by the goroutines
+	// that allocate (sessions and tables, while they should be drawing
+	// and moving), DedicatedSec the background mark workers (fractional
+	// ones included), IdleSec mark workers on otherwise idle processors,
+	// PauseSec the stop-the-world pauses; TotalSec is their sum.
+	AssistSec    float64 `json:"assist_cpu_sec"`
+	DedicatedSec float64 `json:"dedicated_cpu_sec"`
+	IdleSec      float64 `json:"idle_cpu_sec"`
+	PauseSec     float64 `json:"pause_cpu_sec"`
+	TotalSec     float64 `json:"total_cpu_sec"`
+	// At the end of the play: the scannable heap, the goroutine stacks the
+	// last cycle scanned, the scannable globals, the heap the last cycle
+	// found live (MB), the goroutines and the sessions open.
+	ScanHeapMB    float64 `json:"scan_heap_mb"`
+	ScanStackMB   float64 `json:"scan_stack_mb"`
+	ScanGlobalsMB float64 `json:"scan_globals_mb"`
+	LiveHeapMB    float64 `json:"live_heap_mb"`
+	Goroutines    float64 `json:"goroutines"`
+	Sessions      float64 `json:"sessions"`
+	// PerSession divides them by the sessions open (nil without any).
+	PerSession *GCPerSession `json:"per_session,omitempty"`
+}
+
+// GCPerSession is GCWork divided by the sessions open at the end of the
+// play (everything the server holds is counted, not only the sessions').
+type GCPerSession struct {
+	ScanHeapKB  float64 `json:"scan_heap_kb"`
+	ScanStackKB float64 `json:"scan_stack_kb"`
+	LiveHeapKB  float64 `json:"live_heap_kb"`
+	Goroutines  float64 `json:"goroutines"`
+	// CPUMs is the collector's CPU over the play, per session.
+	CPUMs float64 `json:"cpu_ms"`
+}
+
+// gcWork reads the collector's figures between two scrapes of the
+// server's /metrics; nil when after lacks them (an older server).
+func gcWork(before, after scrape) *GCWork {
+	if _, ok := after["go_gc_scan_total_bytes"]; !ok {
+		return nil
+	}
+	delta := func(class string) float64 {
+		name := "go_cpu_classes_gc_" + class + "_cpu_seconds_total"
+		return after.sum(name) - before.sum(name)
+	}
+	const mb = 1 << 20
+	g := &GCWork{
+		AssistSec:     delta("mark_assist"),
+		DedicatedSec:  delta("mark_dedicated"),
+		IdleSec:       delta("mark_idle"),
+		PauseSec:      delta("pause"),
+		TotalSec:      delta("total"),
+		ScanHeapMB:    after.sum("go_gc_scan_heap_bytes") / mb,
+		ScanStackMB:   after.sum("go_gc_scan_stack_bytes") / mb,
+		ScanGlobalsMB: after.sum("go_gc_scan_globals_bytes") / mb,
+		LiveHeapMB:    after.sum("go_gc_heap_live_bytes") / mb,
+		Goroutines:    after.sum("go_sched_goroutines_goroutines"),
+		Sessions:      after.sum("codebreakers_sessions"),
+	}
+	if n := g.Sessions; n > 0 {
+		g.PerSession = &GCPerSession{
+			ScanHeapKB:  g.ScanHeapMB * 1024 / n,
+			ScanStackKB: g.ScanStackMB * 1024 / n,
+			LiveHeapKB:  g.LiveHeapMB * 1024 / n,
+			Goroutines:  g.Goroutines / n,
+			CPUMs:       g.TotalSec * 1000 / n,
+		}
+	}
+	return g
 }
 
 func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
@@ -298,12 +381,28 @@ func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
 	}
 	m.GCs = delta("go_gc_duration_seconds_count")
 	m.HeapMB = after.sum("go_memstats_heap_inuse_bytes") / (1 << 20)
+	m.GC = gcWork(before, after)
 	writes := after.sum("codebreakers_storage_writes_total") - before.sum("codebreakers_storage_writes_total")
 	m.WritesPerSec = writes / seconds
 	if m.Commit.Count > 0 {
 		m.WritesPerCommit = writes / m.Commit.Count
 	}
 	return m
+}
+
+// lines is g for the text report: what the collector cost over the play
+// (in the cycles that ended in it, beside the server's CPU of
+// serverCPUSec), what it scans and holds live at the end, and that per
+// session.
+func (g *GCWork) lines(collections, serverCPUSec float64) []string {
+	out := []string{fmt.Sprintf("server collector %.2f s CPU in the play's %.0f collections (assists %.2f, dedicated workers %.2f, idle workers %.2f, pauses %.3f; the server's CPU %.1f s); it scans heap %.0f MB, stacks %.1f MB, globals %.1f MB; live heap %.0f MB, %.0f goroutines",
+		g.TotalSec, collections, g.AssistSec, g.DedicatedSec, g.IdleSec, g.PauseSec, serverCPUSec,
+		g.ScanHeapMB, g.ScanStackMB, g.ScanGlobalsMB, g.LiveHeapMB, g.Goroutines)}
+	if p := g.PerSession; p != nil {
+		out = append(out, fmt.Sprintf("per session (%.0f open): scans heap %.1f KB, stacks %.1f KB; live heap %.1f KB, %.1f goroutines; collector %.2f ms CPU",
+			g.Sessions, p.ScanHeapKB, p.ScanStackKB, p.LiveHeapKB, p.Goroutines, p.CPUMs))
+	}
+	return out
 }
 
 // Runtime is where a held session's memory goes inside the server, from

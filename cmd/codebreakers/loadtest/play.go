@@ -330,6 +330,11 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		fmt.Fprintf(cfg.Log, "play: server %d moves, %.2f ms CPU, %.0f KB and %.0f allocations per move; %.0f collections, heap %.0f MB\n",
 			int64(m.Moves), r.CPUPerMoveMs, m.AllocKBPerMove, m.AllocsPerMove, m.GCs, m.HeapMB)
 	}
+	if m := r.Server; m != nil && m.GC != nil {
+		for _, line := range m.GC.lines(m.GCs, r.CPUPercent/100*r.Seconds) {
+			fmt.Fprintf(cfg.Log, "play: %s\n", line)
+		}
+	}
 	return r, t.alive()
 }
 

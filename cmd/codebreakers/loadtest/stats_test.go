@@ -7,10 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	servermetrics "github.com/codebreakers/codebreakers/server/metrics"
 )
 
 func TestSummaryPicksNearestRank(t *testing.T) {
@@ -119,6 +122,9 @@ func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := serverMetrics(b, a, 10)
+	if m.GC != nil {
+		t.Errorf("collector figures %+v from scrapes without them, want none", m.GC)
+	}
 	c := m.Commit
 	// 100 commits between the scrapes: 90 under 1 ms, 9 under 10 ms, one slower.
 	if c.Count != 100 || c.MeanMS != 2 || c.P50MS != 1 || c.P99MS != 10 {
@@ -187,5 +193,112 @@ func TestWatchCollectionsSeesEachNewCollection(t *testing.T) {
 	}
 	if at[0] > at[1] || at[0] < 0 {
 		t.Errorf("times %v should be in order from the start", at)
+	}
+}
+
+// The collector's figures as a server's /metrics gives them, before and
+// after a play: 4.25 s of collector CPU between them; 800 MiB of heap,
+// 40 MiB of stacks and 1 MiB of globals to scan, 900 MiB live, 44,000
+// goroutines and 4,000 sessions at the end.
+const gcBefore = `go_cpu_classes_gc_mark_assist_cpu_seconds_total 10
+go_cpu_classes_gc_mark_dedicated_cpu_seconds_total 20
+go_cpu_classes_gc_mark_idle_cpu_seconds_total 1
+go_cpu_classes_gc_pause_cpu_seconds_total 0.5
+go_cpu_classes_gc_total_cpu_seconds_total 31.5
+go_gc_scan_heap_bytes 1e+08
+go_gc_scan_total_bytes 1.2e+08
+go_sched_goroutines_goroutines 100
+codebreakers_sessions 2
+`
+
+const gcAfter = `# TYPE go_gc_scan_heap_bytes gauge
+go_cpu_classes_gc_mark_assist_cpu_seconds_total 11.5
+go_cpu_classes_gc_mark_dedicated_cpu_seconds_total 22.25
+go_cpu_classes_gc_mark_idle_cpu_seconds_total 1.25
+go_cpu_classes_gc_pause_cpu_seconds_total 0.75
+go_cpu_classes_gc_total_cpu_seconds_total 35.75
+go_gc_scan_heap_bytes 8.388608e+08
+go_gc_scan_stack_bytes 4.194304e+07
+go_gc_scan_globals_bytes 1.048576e+06
+go_gc_scan_total_bytes 8.81852416e+08
+go_gc_heap_live_bytes 9.437184e+08
+go_sched_goroutines_goroutines 44000
+codebreakers_sessions 4000
+`
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// TestGCWorkIsTheCollectorsCostAndWhatItScans: the collector's CPU is the
+// difference between the scrapes, class by class; what it scans, the live
+// heap and the goroutines are the last scrape's, and per session they are
+// divided by the sessions open then.
+func TestGCWorkIsTheCollectorsCostAndWhatItScans(t *testing.T) {
+	b, err := parseMetrics(strings.NewReader(gcBefore))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := parseMetrics(strings.NewReader(gcAfter))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := serverMetrics(b, a, 60).GC
+	if g == nil {
+		t.Fatal("no collector figures from a scrape that has them")
+	}
+	if !near(g.AssistSec, 1.5) || !near(g.DedicatedSec, 2.25) || !near(g.IdleSec, 0.25) || !near(g.PauseSec, 0.25) || !near(g.TotalSec, 4.25) {
+		t.Errorf("collector CPU %+v, want assists 1.5, dedicated 2.25, idle 0.25, pauses 0.25, total 4.25 s", g)
+	}
+	if g.ScanHeapMB != 800 || g.ScanStackMB != 40 || g.ScanGlobalsMB != 1 || g.LiveHeapMB != 900 || g.Goroutines != 44000 || g.Sessions != 4000 {
+		t.Errorf("at the end %+v, want heap 800, stacks 40, globals 1, live 900 MB, 44000 goroutines, 4000 sessions", g)
+	}
+	p := g.PerSession
+	if p == nil || !near(p.ScanHeapKB, 204.8) || !near(p.ScanStackKB, 10.24) || !near(p.LiveHeapKB, 230.4) || p.Goroutines != 11 || !near(p.CPUMs, 1.0625) {
+		t.Fatalf("per session %+v, want heap 204.8, stacks 10.24, live 230.4 KB, 11 goroutines, 1.0625 ms", p)
+	}
+	lines := g.lines(1, 55)
+	if len(lines) != 2 ||
+		!strings.Contains(lines[0], "4.25 s CPU in the play's 1 collections (assists 1.50, dedicated workers 2.25, idle workers 0.25, pauses 0.250; the server's CPU 55.0 s)") ||
+		!strings.Contains(lines[0], "heap 800 MB, stacks 40.0 MB, globals 1.0 MB; live heap 900 MB, 44000 goroutines") ||
+		!strings.Contains(lines[1], "per session (4000 open): scans heap 204.8 KB, stacks 10.2 KB; live heap 230.4 KB, 11.0 goroutines; collector 1.06 ms CPU") {
+		t.Errorf("report lines:\n%s", strings.Join(lines, "\n"))
+	}
+
+	// No sessions open: nothing to divide by.
+	delete(a, "codebreakers_sessions")
+	if g := gcWork(b, a); g == nil || g.PerSession != nil || len(g.lines(1, 55)) != 1 {
+		t.Errorf("without sessions: %+v, want the totals and no per-session figures", g)
+	}
+	// An older server's /metrics, without the runtime's collector figures.
+	if g := gcWork(b, scrape{"go_gc_duration_seconds_count": 3}); g != nil {
+		t.Errorf("from a server without the figures: %+v, want none", g)
+	}
+}
+
+// TestGCWorkReadsTheServersOwnMetrics: the names the generator reads are
+// the ones the server's /metrics (server/metrics) gives, and a collection
+// between two scrapes shows as collector CPU.
+func TestGCWorkReadsTheServersOwnMetrics(t *testing.T) {
+	srv := httptest.NewServer(servermetrics.New(servermetrics.Sources{Sessions: func() int { return 2 }}).Handler(nil))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	runtime.GC()
+	b, err := readMetrics(t.Context(), addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	a, err := readMetrics(t.Context(), addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := gcWork(b, a)
+	if g == nil {
+		t.Fatal("the server's /metrics lack the collector's figures")
+	}
+	if g.TotalSec <= 0 || g.PauseSec <= 0 {
+		t.Errorf("a collection between the scrapes: collector CPU %v s, pauses %v s; want both > 0", g.TotalSec, g.PauseSec)
+	}
+	if g.ScanHeapMB <= 0 || g.ScanStackMB <= 0 || g.ScanGlobalsMB <= 0 || g.LiveHeapMB <= 0 || g.Goroutines < 2 || g.Sessions != 2 || g.PerSession == nil {
+		t.Errorf("at the end %+v, want scannable heap, stacks and globals, a live heap, goroutines and the 2 sessions", g)
 	}
 }
