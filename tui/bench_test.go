@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"runtime"
+	"runtime/metrics"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -170,11 +171,14 @@ func BenchmarkTitleBarNewTitle(b *testing.B) {
 // them (eight moves from each of six games, as rematches): the live heap
 // after a collection, per session, of sessions held at once. The views are shared by all of them, as a
 // table's are, so what is counted is each session's own: its screens,
-// board and what they remember.
+// board and what they remember. Beside the bytes it reports what a
+// collection must scan of them (scan-B: objects that hold pointers, up to
+// their last pointer; pointer-free memory is only marked) and how many
+// objects they are, since marking costs by those, not by bytes.
 func BenchmarkBreakCodeSessionHeld(b *testing.B) {
 	_, _, views := breakCodeBench(b, engine.SeatViewer(0), 80, 24)
 	const held = 20
-	var total float64
+	var total heapUse
 	for b.Loop() {
 		sessions := make([]*app, held)
 		before := liveHeap()
@@ -186,16 +190,28 @@ func BenchmarkBreakCodeSessionHeld(b *testing.B) {
 			}
 			sessions[i] = m
 		}
-		total += float64(liveHeap() - before)
+		after := liveHeap()
+		total.bytes += after.bytes - before.bytes
+		total.scan += after.scan - before.scan
+		total.objects += after.objects - before.objects
 		runtime.KeepAlive(sessions)
 	}
-	b.ReportMetric(total/float64(b.N*held), "held-B/session")
+	n := float64(b.N * held)
+	b.ReportMetric(float64(total.bytes)/n, "held-B/session")
+	b.ReportMetric(float64(total.scan)/n, "scan-B/session")
+	b.ReportMetric(float64(total.objects)/n, "objs/session")
 }
 
+// heapUse is the live heap just after a collection: its bytes, the bytes
+// a collection scans of it, and its objects.
+type heapUse struct{ bytes, scan, objects int64 }
+
 // liveHeap is the heap in use just after a collection.
-func liveHeap() uint64 {
+func liveHeap() heapUse {
 	runtime.GC()
+	sample := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(sample)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc
+	return heapUse{bytes: int64(ms.HeapAlloc), scan: int64(sample[0].Value.Uint64()), objects: int64(ms.HeapObjects)}
 }
