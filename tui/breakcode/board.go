@@ -57,13 +57,15 @@ type Board struct {
 	framed bool
 
 	// What the board drew before and will draw again on the next frames:
-	// styled strings by text, tiles, the log's wrapped events, the seats'
-	// notes and the question rows. Each depends only on its key (the styles
-	// never change), and each is bounded, so none needs clearing when the
-	// view changes.
+	// styled strings by text, tiles, the log's wrapped events and the
+	// seats' notes. Each depends only on its key (the styles never change),
+	// and each is bounded, so none needs clearing when the view changes.
+	// (The question rows are not remembered by row beyond the last list,
+	// qlist: a move replaces one card in its place, so a map of every row
+	// drawn, some 3 KB of strings a board for the collector to scan, was
+	// met again only when the cursor came back.)
 	paint     paint
 	logs      widget.LogCache
-	questions map[questionRow]string
 	seatNotes []seatNotes // by seat
 
 	// busy says a move is on its way to the table: keys that could make
@@ -102,7 +104,11 @@ type Board struct {
 
 // seatNotes is one seat's notes as the sheets last drew them.
 type seatNotes struct {
-	notes  []bc.Note // a copy: the view's slice is not ours to keep
+	// notes are the view's own, not a copy: a view is never changed once
+	// made, and the board keeps the view it draws, so after a frame these
+	// are the current view's and cost nothing (a copy was a few KB of
+	// strings the collector scanned, per seat).
+	notes  []bc.Note
 	items  []string
 	w      int
 	packed []string
@@ -137,7 +143,7 @@ var (
 func New(st *Styles, km *KeyMap) *Board {
 	return &Board{
 		st: st, km: km, numPick: map[int]int{}, input: widget.NewField("› ", "", 40),
-		paint: newPaint(st), questions: map[questionRow]string{},
+		paint: newPaint(st),
 	}
 }
 
@@ -774,8 +780,7 @@ type questionList struct {
 
 // drawQuestionLines draws what questionLines remembers, and says what each
 // card's row is drawn from. A row drawn last time as it is now is taken
-// from there (a move changes one card: the rest stay), another from the
-// rows drawn before (questions).
+// from there (a move changes one card: the rest stay); another is drawn.
 func (b *Board) drawQuestionLines(head string, w, sel, pick int) ([]string, []questionRow) {
 	v := b.v
 	lines := append(make([]string, 0, 1+max(1, len(v.FaceUp))), head)
@@ -794,15 +799,7 @@ func (b *Board) drawQuestionLines(head string, w, sel, pick int) ([]string, []qu
 			lines = append(lines, last.lines[i+1])
 			continue
 		}
-		row, ok := b.questions[k]
-		if !ok {
-			row = k.draw(b.paint.Selected)
-			if len(b.questions) >= maxQuestionRows {
-				clear(b.questions)
-			}
-			b.questions[k] = row
-		}
-		lines = append(lines, row)
+		lines = append(lines, k.draw(b.paint.Selected))
 	}
 	return lines, rows
 }
@@ -834,15 +831,12 @@ type questionsHeadLine struct {
 }
 
 // questionRow is everything one row of the questions list is drawn from;
-// the board remembers rows by it, as the same cards lie face up for many
-// turns.
+// the board keeps the last list's rows by it, as the same cards lie face
+// up for many turns.
 type questionRow struct {
 	i, card, handSize, w int
 	pick                 int // the number picked on the highlighted row; -1 on the others
 }
-
-// maxQuestionRows bounds the rows a board remembers.
-const maxQuestionRows = 128
 
 func (k questionRow) draw(selected *widget.Painter) string {
 	sel := k.pick >= 0
@@ -852,11 +846,13 @@ func (k questionRow) draw(selected *widget.Painter) string {
 		opts[k.pick] = "[" + opts[k.pick] + "]"
 		q += "  ‹ " + opts[0] + " " + opts[1] + " ›"
 	}
-	row := strconv.Itoa(k.i+1) + " " + q
+	// Each made in one concatenation: a move draws the row of the card
+	// that replaced the one asked.
+	var row string
 	if sel {
-		row = " " + selected.Render("▸ "+row)
+		row = " " + selected.Render("▸ "+strconv.Itoa(k.i+1)+" "+q)
 	} else {
-		row = "   " + row
+		row = "   " + strconv.Itoa(k.i+1) + " " + q
 	}
 	return widget.Truncate(row, k.w, "…")
 }
@@ -1445,6 +1441,7 @@ func (b *Board) packedNotes(i int, notes []bc.Note, w int) (items, packed []stri
 	m := &b.seatNotes[i]
 	switch {
 	case m.items != nil && slices.Equal(m.notes, notes):
+		m.notes = notes // the newer view's: the older one may go
 	case m.items != nil && len(notes) > len(m.notes) && slices.Equal(m.notes, notes[:len(m.notes)]):
 		// A seat's notes grow by a move's answers: only the new ones are
 		// phrased, and packed on after the lines packed before.
@@ -1455,7 +1452,7 @@ func (b *Board) packedNotes(i int, notes []bc.Note, w int) (items, packed []stri
 		for _, n := range notes[len(m.notes):] {
 			items = append(items, b.noteItem(n))
 		}
-		m.notes = append(m.notes, notes[len(m.notes):]...)
+		m.notes = notes
 		m.items = items
 		if m.packed != nil && m.w == w {
 			m.packed, m.lastW = packOnto(m.packed, m.lastW, items[old:], w)
@@ -1463,7 +1460,7 @@ func (b *Board) packedNotes(i int, notes []bc.Note, w int) (items, packed []stri
 			m.packed = nil
 		}
 	default:
-		m.notes = append(m.notes[:0], notes...)
+		m.notes = notes
 		m.items = b.noteItems(notes)
 		m.packed = nil
 	}

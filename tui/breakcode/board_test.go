@@ -442,9 +442,6 @@ func TestRememberedDrawingMatchesAFreshBoard(t *testing.T) {
 		}
 		log = append(log, ask(t, st, 1)...)
 	}
-	if n := len(kept.questions); n > maxQuestionRows {
-		t.Errorf("%d question rows remembered, more than %d", n, maxQuestionRows)
-	}
 	if n := len(kept.seatNotes); n > 3 {
 		t.Errorf("notes remembered for %d seats at a 3-seat table", n)
 	}
@@ -578,7 +575,7 @@ func handText(ts []bc.Tile) string {
 // stateOf prints b without its caches of drawn pieces, for PureView.
 func stateOf(b *Board) string {
 	c := *b
-	c.paint, c.logs, c.questions, c.seatNotes = paint{}, widget.LogCache{}, nil, nil
+	c.paint, c.logs, c.seatNotes = paint{}, widget.LogCache{}, nil
 	c.shortHelp, c.labels, c.frames, c.heads, c.drawn = nil, seatLabels{}, nil, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
 	c.sheetScratch = nil

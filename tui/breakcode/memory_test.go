@@ -19,7 +19,7 @@ import (
 // boardMemory are the fields of Board that only remember what was drawn;
 // cold forgets them. boardState are the rest: what the board shows.
 var (
-	boardMemory = []string{"paint", "logs", "questions", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch"}
+	boardMemory = []string{"paint", "logs", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
 		"notepad", "scroll", "noteOverflow", "err", "errWhy", "framed", "busy", "gen"}
 )
@@ -29,7 +29,6 @@ var (
 func cold(b *Board) *Board {
 	c := *b
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
-	c.questions = map[questionRow]string{}
 	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
 	c.sheetScratch = nil
@@ -238,5 +237,37 @@ func TestPackOntoIsPackOfAll(t *testing.T) {
 				t.Errorf("w %d: the last line %q is %d cells, packOnto says %d", w, want[len(want)-1], widget.Width(want[len(want)-1]), wantW)
 			}
 		}
+	}
+}
+
+// TestSeatNotesAreTheViews: what the board keeps of the seats' notes to
+// know them again is the drawn view's own slice, not a copy of it: the
+// board holds that view anyway, and a copy was some KB of strings a board
+// that a collection scanned. Move after move, as the notes grow, the board
+// keeps the newest view's.
+func TestSeatNotesAreTheViews(t *testing.T) {
+	st := deal(t, 3, 5)
+	b := New(new(colourBoardStyles()), testKeys())
+	var log []engine.Event
+	for move := range 6 {
+		v := st.View(engine.SeatViewer(0))
+		b.SetView(v, board.Context{Viewer: engine.SeatViewer(0), Names: []string{"mara", "Bo", "Kai"}, Status: st.Status(),
+			Log: engine.FilterEvents(log, engine.SeatViewer(0)), Width: 100, Height: 30})
+		b.SetSize(100, 30)
+		_ = b.ViewLines()
+		kept := 0
+		for i, sv := range v.(bc.View).Seats {
+			if len(sv.Notes) == 0 || i >= len(b.seatNotes) {
+				continue
+			}
+			kept++
+			if got := b.seatNotes[i].notes; len(got) != len(sv.Notes) || &got[0] != &sv.Notes[0] {
+				t.Fatalf("move %d, seat %d: the board keeps its own copy of the seat's %d notes", move, i, len(sv.Notes))
+			}
+		}
+		if move >= 2 && kept == 0 {
+			t.Fatalf("move %d: no seat's notes were drawn: the test checks nothing", move)
+		}
+		log = append(log, ask(t, st, 1)...)
 	}
 }
