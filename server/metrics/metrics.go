@@ -70,9 +70,11 @@ func latencyBuckets() []float64 {
 // that say what a garbage collection costs and what it has to scan, beyond
 // the MemStats-like go_* metrics the Go collector reports anyway:
 //
-//   - /gc/scan/{heap,stack,globals,total}:bytes — the scannable heap, the
-//     goroutine stacks the last cycle scanned and the scannable globals
-//     (go_gc_scan_*_bytes): what a cycle's marking walks;
+//   - /gc/scan/{heap,stack,globals,total}:bytes — what a cycle's marking
+//     walks (go_gc_scan_*_bytes): the heap the next cycle may have to scan
+//     (what the last one scanned plus what was allocated with pointers
+//     since), the goroutine stacks the last cycle scanned and the globals
+//     holding pointers;
 //   - /gc/heap/live:bytes and /gc/heap/goal:bytes — the heap the last cycle
 //     marked live and the size at which the next starts;
 //   - /cpu/classes/gc/…:cpu-seconds — the collector's CPU by class

@@ -298,9 +298,11 @@ type GCWork struct {
 	IdleSec      float64 `json:"idle_cpu_sec"`
 	PauseSec     float64 `json:"pause_cpu_sec"`
 	TotalSec     float64 `json:"total_cpu_sec"`
-	// At the end of the play: the scannable heap, the goroutine stacks the
-	// last cycle scanned, the scannable globals, the heap the last cycle
-	// found live (MB), the goroutines and the sessions open.
+	// At the end of the play (MB): the heap the next cycle may have to
+	// scan (what the last one scanned plus what was allocated with
+	// pointers since), the goroutine stacks the last cycle scanned, the
+	// globals holding pointers, and the heap the last cycle found live;
+	// then the goroutines and the sessions open.
 	ScanHeapMB    float64 `json:"scan_heap_mb"`
 	ScanStackMB   float64 `json:"scan_stack_mb"`
 	ScanGlobalsMB float64 `json:"scan_globals_mb"`
