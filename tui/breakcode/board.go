@@ -813,7 +813,7 @@ func (b *Board) questionsHead() string {
 		if k.ask {
 			head = "Ask a question"
 		}
-		m.key, m.line = k, " "+b.paint.Heading.Render(head)+b.paint.Dim.Render("  (deck: "+strconv.Itoa(k.pile)+")")
+		m.key, m.line = k, " "+b.paint.Heading.Render(head)+b.paint.Dim.Fresh("  (deck: "+strconv.Itoa(k.pile)+")")
 	}
 	return b.qhead.line
 }
@@ -850,7 +850,7 @@ func (k questionRow) draw(selected *widget.Painter) string {
 	// that replaced the one asked.
 	var row string
 	if sel {
-		row = " " + selected.Render("▸ "+strconv.Itoa(k.i+1)+" "+q)
+		row = " " + selected.Fresh("▸ "+strconv.Itoa(k.i+1)+" "+q)
 	} else {
 		row = "   " + strconv.Itoa(k.i+1) + " " + q
 	}
@@ -1238,8 +1238,18 @@ func (b *Board) seatHead(i int, k headKey, tiles []bc.Tile) (head string, frame 
 		b.heads = append(b.heads, make([]seatHead, i+1-len(b.heads))...)
 	}
 	m := &b.heads[i]
-	if m.made && m.key == k && slices.Equal(m.tiles, tiles) && (m.tiles == nil) == (tiles == nil) {
+	sameTiles := slices.Equal(m.tiles, tiles) && (m.tiles == nil) == (tiles == nil)
+	if m.made && m.key == k && sameTiles {
 		return m.head, m.frame, m.hasAny
+	}
+	if was := m.key; m.made && sameTiles && !k.centre && was.toMove != k.toMove {
+		// Only whose turn it is changed (every move does this to two
+		// seats): the head line is its mark and then the rest as before.
+		if was.toMove = k.toMove; was == k {
+			m.head = headMark(k.toMove) + m.head[len(headMark(!k.toMove)):]
+			m.key = k
+			return m.head, m.frame, m.hasAny
+		}
 	}
 	m.made, m.key = true, k
 	m.tiles = append(m.tiles[:0], tiles...)
@@ -1257,7 +1267,7 @@ func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []strin
 		label := "Centre" + strings.Repeat(" ", max(0, k.labelW-6))
 		var aid []string
 		if k.flags.possible > 0 {
-			aid = append(aid, b.paint.Dim.Render("["+strconv.Itoa(k.flags.possible)+" possible "+plural(k.flags.possible, "set", "sets")+"]"))
+			aid = append(aid, b.paint.Dim.Fresh("["+strconv.Itoa(k.flags.possible)+" possible "+plural(k.flags.possible, "set", "sets")+"]"))
 		}
 		if k.framed {
 			rows := b.framedTiles(tiles, k.hidden)
@@ -1269,10 +1279,7 @@ func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []strin
 		}
 		return "  " + label + "  " + joinParts(text, aid), nil, true
 	}
-	mark := "  "
-	if k.toMove {
-		mark = "▸ "
-	}
+	mark := headMark(k.toMove)
 	label := widget.Truncate(k.label, k.labelW, "…")
 	pad := k.labelW - widget.Width(label)
 	var room [4]string // the tiles and at most three flags, on the stack
@@ -1287,6 +1294,15 @@ func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []strin
 	}
 	parts = b.appendFlags(parts, k.flags)
 	return headLine(mark, label, pad, parts), nil, len(parts) > 0
+}
+
+// headMark is what a seat's head line starts with: the mark of the seat
+// to move, or as many cells of space.
+func headMark(toMove bool) string {
+	if toMove {
+		return "▸ "
+	}
+	return "  "
 }
 
 // headLine is a seat's head line: mark, label and pad spaces, then the
@@ -1569,7 +1585,7 @@ func (b *Board) flags(k flagKey) []string {
 // appendFlags appends flags(k) to f.
 func (b *Board) appendFlags(f []string, k flagKey) []string {
 	if k.possible > 0 {
-		f = append(f, b.paint.Dim.Render("["+strconv.Itoa(k.possible)+" possible]"))
+		f = append(f, b.paint.Dim.Fresh("["+strconv.Itoa(k.possible)+" possible]"))
 	}
 	switch {
 	case k.gotIt:
@@ -1578,7 +1594,7 @@ func (b *Board) appendFlags(f []string, k flagKey) []string {
 		f = append(f, b.paint.Error.Render("✗ out"))
 	}
 	if n := k.guesses; n > 0 && !k.gotIt && !k.out {
-		f = append(f, b.paint.Dim.Render(strconv.Itoa(n)+" wrong "+plural(n, "guess", "guesses")))
+		f = append(f, b.paint.Dim.Fresh(strconv.Itoa(n)+" wrong "+plural(n, "guess", "guesses")))
 	}
 	return f
 }
@@ -1669,7 +1685,7 @@ func (b *Board) notepadLines(w int) []string {
 	}
 	// The centre first: with 3–4 players it is what a guess names.
 	if v.CentreSize > 0 && v.Aid && v.CentrePossible > 0 {
-		lines = append(lines, " "+b.paint.Strong.Render("Centre")+b.paint.Dim.Render(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
+		lines = append(lines, " "+b.paint.Strong.Render("Centre")+b.paint.Dim.Fresh(fmt.Sprintf("  %d possible %s", v.CentrePossible, plural(v.CentrePossible, "set", "sets"))))
 		lines = append(lines, b.possibleLines(v.CentreSets, w)...)
 		lines = append(lines, b.marksLines(v.CentreMarks, v.CentrePossible)...)
 	}
@@ -1681,7 +1697,7 @@ func (b *Board) notepadLines(w int) []string {
 		}
 		head := " " + b.paint.Strong.Render(name)
 		if v.Aid && sv.Possible > 0 {
-			head += b.paint.Dim.Render(fmt.Sprintf("  %d possible %s", sv.Possible, plural(sv.Possible, "hand", "hands")))
+			head += b.paint.Dim.Fresh(fmt.Sprintf("  %d possible %s", sv.Possible, plural(sv.Possible, "hand", "hands")))
 		}
 		lines = append(lines, head)
 		if v.Aid {
@@ -1696,7 +1712,7 @@ func (b *Board) notepadLines(w int) []string {
 			lines = append(lines, "    "+l)
 		}
 		for _, g := range sv.Guesses {
-			lines = append(lines, "    "+b.paint.Dim.Render(guessNote(g)))
+			lines = append(lines, "    "+b.paint.Dim.Fresh(guessNote(g)))
 		}
 	}
 	return lines

@@ -271,3 +271,33 @@ func TestSeatNotesAreTheViews(t *testing.T) {
 		log = append(log, ask(t, st, 1)...)
 	}
 }
+
+// TestPaintersRememberOnlyWhatRepeats: through a game with the aid on, the
+// board's painters remember the few texts every frame repeats (headings,
+// names, the turn's prompt), not the ones a move makes new — the deck's
+// count, the aid's counts of possible hands, the highlighted question —
+// which are each drawn once and kept where the line they are in is kept;
+// remembered, they were dozens of strings a board for the collector.
+func TestPaintersRememberOnlyWhatRepeats(t *testing.T) {
+	st := deal(t, 3, 7)
+	b := New(new(colourBoardStyles()), testKeys())
+	var log []engine.Event
+	for move := 0; move < 14 && !st.Status().Finished; move++ {
+		b.SetView(st.View(engine.SeatViewer(0)), board.Context{Viewer: engine.SeatViewer(0), Names: []string{"mara", "Bo", "Kai"},
+			Status: st.Status(), Log: engine.FilterEvents(log, engine.SeatViewer(0)), Width: 100, Height: 30})
+		b.SetSize(100, 30)
+		_ = b.ViewLines()
+		press(b, "down")
+		_ = b.ViewLines()
+		log = append(log, ask(t, st, 1)...)
+	}
+	p := b.paint
+	for name, pt := range map[string]*widget.Painter{"Dim": p.Dim, "Selected": p.Selected, "Strong": p.Strong, "Heading": p.Heading} {
+		if n := pt.Len(); n > 4 {
+			t.Errorf("the %s painter remembers %d texts after a game, want at most 4", name, n)
+		}
+	}
+	if !strings.Contains(strings.Join(b.ViewLines(), "\n"), "possible]") {
+		t.Fatal("the aid's counts were not drawn: the test checks nothing")
+	}
+}

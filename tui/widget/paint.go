@@ -77,6 +77,9 @@ func (p *Painter) Render(s string) string {
 // with strings never drawn again.
 func (p *Painter) Fresh(s string) string { return p.render(s) }
 
+// Len is how many texts the Painter remembers now.
+func (p *Painter) Len() int { return p.memo.Len() }
+
 // render is st.Render(s): the style's prefix and suffix around a single
 // line when the style allows it, else lipgloss.
 func (p *Painter) render(s string) string {
