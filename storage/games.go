@@ -124,15 +124,12 @@ func (db *DB) StartGame(g LiveGame) error {
 		return fmt.Errorf("start game: %w", err)
 	}
 	defer db.release(g.ID)
-	header, err := json.Marshal(newLiveHeader(g))
-	if err != nil {
-		return fmt.Errorf("start game %s: encode: %w", g.ID, err)
-	}
 	if len(g.Record.Moves) > math.MaxUint32 {
 		return fmt.Errorf("start game %s: too many moves", g.ID)
 	}
 	moves := make([][]byte, len(g.Record.Moves))
 	for i, m := range g.Record.Moves {
+		var err error
 		if moves[i], err = json.Marshal(m); err != nil {
 			return fmt.Errorf("start game %s: encode move %d: %w", g.ID, i, err)
 		}
@@ -142,16 +139,24 @@ func (db *DB) StartGame(g LiveGame) error {
 		if gameIDUsed(tx, id) {
 			return reject(fmt.Errorf("start game %s: %w", g.ID, ErrGameExists))
 		}
+		// The game's moves are the log's from the next sequence on: any
+		// entries of its id before are an earlier game's (ForgetLive).
+		lb := logBucket(tx)
+		h := newLiveHeader(g)
+		h.From = lb.Sequence() + 1
+		header, err := json.Marshal(h)
+		if err != nil {
+			return reject(fmt.Errorf("start game %s: encode: %w", g.ID, err))
+		}
 		if err := tx.Bucket([]byte(bucketLive)).Put(id, header); err != nil {
 			return err
 		}
-		lb := logBucket(tx)
 		for i, m := range moves {
 			if err := appendLog(lb, id, i, m); err != nil {
 				return err
 			}
 		}
-		db.live.started(g.ID, len(moves))
+		db.live.started(g.ID, h.From, len(moves))
 		return nil
 	})
 }
@@ -177,18 +182,18 @@ func (db *DB) AppendMove(gameID string, index int, m engine.Move) error {
 // of the log.
 func (db *DB) appendApply(gameID string, index int, val []byte) func(tx *bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
-		next, live := db.live.nextIndex(gameID)
+		g, live := db.live.game(gameID)
 		if !live {
 			return reject(fmt.Errorf("append move %d to game %s: %w", index, gameID, ErrNotFound))
 		}
-		if index != next {
+		if index != int(g.next) {
 			return reject(fmt.Errorf("append move %d to game %s: %w (the next is %d)",
-				index, gameID, ErrMoveOutOfOrder, next))
+				index, gameID, ErrMoveOutOfOrder, g.next))
 		}
 		if err := appendLog(logBucket(tx), []byte(gameID), index, val); err != nil {
 			return err
 		}
-		db.live.appended(gameID, index+1)
+		db.live.appended(gameID, g)
 		return nil
 	}
 }
@@ -198,12 +203,13 @@ type rawLive struct {
 	id     string
 	header []byte
 	moves  [][]byte
+	from   uint64 // where in the log its moves start (liveFrom)
 }
 
 // readLive copies one live game out of tx: its header (stored under id
 // in live) and its moves, read from the whole log (for a rare abandon).
 func readLive(tx *bolt.Tx, id, header []byte) rawLive {
-	return rawLive{id: string(id), header: bytes.Clone(header), moves: gameMoves(logBucket(tx), id)}
+	return rawLive{id: string(id), header: bytes.Clone(header), moves: gameMoves(logBucket(tx), id, liveFrom(header))}
 }
 
 // decodeLive turns copied bytes into a LiveGame.
@@ -239,17 +245,17 @@ func (db *DB) LiveGames() ([]LiveGame, error) {
 				return nil
 			}
 			at[string(k)] = len(raws)
-			raws = append(raws, rawLive{id: string(k), header: bytes.Clone(v)})
+			raws = append(raws, rawLive{id: string(k), header: bytes.Clone(v), from: liveFrom(v)})
 			return nil
 		})
 		if err != nil {
 			return err
 		}
 		// One pass over the log for every game's moves.
-		logMoves(logBucket(tx), func(id []byte, index int, move []byte) {
+		logMoves(logBucket(tx), func(seq uint64, id []byte, index int, move []byte) {
 			i, ok := at[string(id)]
-			if !ok {
-				return // garbage: a game no longer live
+			if !ok || seq < raws[i].from {
+				return // garbage: a game no longer live, or an earlier one with a live game's id
 			}
 			r := &raws[i]
 			for len(r.moves) <= index {
@@ -445,10 +451,9 @@ func (db *DB) isLive(gameID string) bool {
 // ErrNotFound when the game is not live here.
 //
 // The game's logged moves stay in the live log as garbage until trimLog
-// deletes them, so its id must not be started again in this file before
-// then: a game started with it would read them as its own. NewGameID never
-// hands such an id out in a cluster (the shared database holds the
-// finished game), and nothing else starts a forgotten id.
+// deletes them. Its id may be started again here at any time (this file
+// keeps no record of it): that game reads back only its own moves, since
+// its header records where in the log they start.
 func (db *DB) ForgetLive(gameID string) error {
 	defer db.release(gameID)
 	id := []byte(gameID)

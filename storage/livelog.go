@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -21,6 +22,17 @@ import (
 // move pages either. Whether a game is live, and its next move index, the
 // writer keeps in memory (liveState), read from the file at Open, so an
 // append reads nothing from the file.
+//
+// A live game's header records the first sequence of the log that is its
+// own (From: the sequence the log hands out next when it starts), and
+// whoever reads the log (gameMoves, LiveGames, loadLiveState, trimLog)
+// takes an entry for the game's only when its id matches and its sequence
+// is not below that. So an id that was live before, and whose old moves
+// are still in the log as garbage (a game forgotten and started again in
+// the same file), starts afresh: the old moves all have smaller sequences.
+// A header without From (written before it was recorded) starts at the
+// log's start: its id was never started twice. Moving a live entry to the
+// end (trimLog) only ever raises its sequence, so it stays the game's.
 
 // Trimming: once at least trimMinGarbage entries, and over half the log,
 // are garbage, after each commit the writer looks at up to trimBatch of the
@@ -71,23 +83,50 @@ func appendLog(lb *bolt.Bucket, id []byte, index int, move []byte) error {
 	return lb.Put(binary.BigEndian.AppendUint64(nil, seq), logValue(id, index, move))
 }
 
+// logSeq is a log entry's sequence number, read from its key; 0 (below
+// every sequence the log hands out) for a key of another length.
+func logSeq(k []byte) uint64 {
+	if len(k) != 8 {
+		return 0
+	}
+	return binary.BigEndian.Uint64(k)
+}
+
 // logMoves calls fn with every entry of the log in log order (a game's own
 // entries are in play order unless trimming moved some).
-func logMoves(lb *bolt.Bucket, fn func(id []byte, index int, move []byte)) {
+func logMoves(lb *bolt.Bucket, fn func(seq uint64, id []byte, index int, move []byte)) {
 	c := lb.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		if id, index, move, ok := parseLogValue(v); ok {
-			fn(id, index, move)
+			fn(logSeq(k), id, index, move)
 		}
 	}
 }
 
-// gameMoves copies the moves of game id out of the log, in play order. A
-// missing move is a nil entry.
-func gameMoves(lb *bolt.Bucket, id []byte) [][]byte {
+// headerFrom is the only field of a live header the log's readers need.
+type headerFrom struct {
+	From uint64 `json:"from,omitempty"`
+}
+
+// liveFrom reads where in the log a live game starts from its stored
+// header: 0 (the log's start) for a header written before that was
+// recorded, or one that cannot be read (it is skipped or abandoned, moves
+// kept, on its own terms).
+func liveFrom(header []byte) uint64 {
+	var h headerFrom
+	if json.Unmarshal(header, &h) != nil {
+		return 0
+	}
+	return h.From
+}
+
+// gameMoves copies the moves of game id that are its own since log
+// sequence from out of the log, in play order. A missing move is a nil
+// entry.
+func gameMoves(lb *bolt.Bucket, id []byte, from uint64) [][]byte {
 	var moves [][]byte
-	logMoves(lb, func(gid []byte, index int, move []byte) {
-		if !bytes.Equal(gid, id) {
+	logMoves(lb, func(seq uint64, gid []byte, index int, move []byte) {
+		if seq < from || !bytes.Equal(gid, id) {
 			return
 		}
 		for len(moves) <= index {
@@ -99,47 +138,66 @@ func gameMoves(lb *bolt.Bucket, id []byte) [][]byte {
 }
 
 // liveState is what the writer knows of the live log: every live game's
-// next move index, how many entries the log has and how many of them are
-// garbage. Only the writer goroutine uses it (and Open, before the writer
-// starts). A transaction's changes go to pending and are merged once it
-// commits or dropped when it fails, so the state is always the committed
-// file's.
+// next move index and where in the log it starts, how many entries the log
+// has and how many of them are garbage. Only the writer goroutine uses it
+// (and Open, before the writer starts). A transaction's changes go to
+// pending and are merged once it commits or dropped when it fails, so the
+// state is always the committed file's.
 type liveState struct {
-	next             map[string]uint32
+	games            map[string]liveGame
 	entries, garbage int
 
-	pending            map[string]int64 // game → next index, or -1: no longer live
+	pending            map[string]pendingGame
 	dEntries, dGarbage int
 }
 
-// nextIndex returns a live game's next move index; ok is false for a game
-// that is not live.
-func (s *liveState) nextIndex(id string) (next int, ok bool) {
-	if n, ok := s.pending[id]; ok {
-		return int(n), n >= 0
-	}
-	n, ok := s.next[id]
-	return int(n), ok
+// liveGame is what the writer knows of one live game.
+type liveGame struct {
+	from uint64 // the first log sequence that is the game's (see liveFrom)
+	next uint32 // its next move index
 }
 
-// started records a new live game with moves already logged.
-func (s *liveState) started(id string, moves int) {
-	s.pending[id] = int64(moves)
+// pendingGame is a live game as a transaction left it: changed, or no
+// longer live (ended).
+type pendingGame struct {
+	liveGame
+	ended bool
+}
+
+// owns reports whether the log entry of the game's id at sequence seq is
+// one of its moves, not one of an earlier game's with the same id.
+func (g liveGame) owns(seq uint64) bool { return seq >= g.from }
+
+// game returns what the writer knows of a live game; ok is false for a
+// game that is not live.
+func (s *liveState) game(id string) (g liveGame, ok bool) {
+	if p, ok := s.pending[id]; ok {
+		return p.liveGame, !p.ended
+	}
+	g, ok = s.games[id]
+	return g, ok
+}
+
+// started records a new live game whose entries start at log sequence
+// from, with moves already logged.
+func (s *liveState) started(id string, from uint64, moves int) {
+	s.pending[id] = pendingGame{liveGame: liveGame{from: from, next: uint32(moves)}}
 	s.dEntries += moves
 }
 
-// appended records one more logged move of a live game.
-func (s *liveState) appended(id string, next int) {
-	s.pending[id] = int64(next)
+// appended records one more logged move of live game g.
+func (s *liveState) appended(id string, g liveGame) {
+	g.next++
+	s.pending[id] = pendingGame{liveGame: g}
 	s.dEntries++
 }
 
 // ended records that a live game's moves are garbage now.
 func (s *liveState) ended(id string) {
-	if n, ok := s.nextIndex(id); ok {
-		s.dGarbage += n
+	if g, ok := s.game(id); ok {
+		s.dGarbage += int(g.next)
 	}
-	s.pending[id] = -1
+	s.pending[id] = pendingGame{ended: true}
 }
 
 // begin starts a transaction's changes (dropping any earlier ones).
@@ -150,11 +208,11 @@ func (s *liveState) begin() {
 
 // committed merges the transaction's changes.
 func (s *liveState) committed() {
-	for id, n := range s.pending {
-		if n < 0 {
-			delete(s.next, id)
+	for id, p := range s.pending {
+		if p.ended {
+			delete(s.games, id)
 		} else {
-			s.next[id] = uint32(n)
+			s.games[id] = p.liveGame
 		}
 	}
 	s.entries += s.dEntries
@@ -163,13 +221,13 @@ func (s *liveState) committed() {
 }
 
 // loadLiveState reads what the writer must know of the live log from tx:
-// the live games (their headers) and their next indexes (their logged
-// moves), and the log's size and garbage.
+// the live games and where each starts in the log (their headers), their
+// next indexes (their logged moves), and the log's size and garbage.
 func loadLiveState(tx *bolt.Tx) (*liveState, error) {
-	s := &liveState{next: make(map[string]uint32), pending: make(map[string]int64)}
+	s := &liveState{games: make(map[string]liveGame), pending: make(map[string]pendingGame)}
 	err := tx.Bucket([]byte(bucketLive)).ForEach(func(k, v []byte) error {
 		if v != nil {
-			s.next[string(k)] = 0
+			s.games[string(k)] = liveGame{from: liveFrom(v)}
 		}
 		return nil
 	})
@@ -180,13 +238,14 @@ func loadLiveState(tx *bolt.Tx) (*liveState, error) {
 	for k, v := c.First(); k != nil; k, v = c.Next() {
 		s.entries++
 		id, index, _, ok := parseLogValue(v)
-		n, live := s.next[string(id)]
-		if !ok || !live {
+		g, live := s.games[string(id)]
+		if !ok || !live || !g.owns(logSeq(k)) {
 			s.garbage++
 			continue
 		}
-		if uint32(index) >= n {
-			s.next[string(id)] = uint32(index) + 1
+		if uint32(index) >= g.next {
+			g.next = uint32(index) + 1
+			s.games[string(id)] = g
 		}
 	}
 	return s, nil
@@ -215,7 +274,8 @@ func (db *DB) trimLog(tx *bolt.Tx) error {
 		id, index, _, ok := parseLogValue(e.val)
 		live := false
 		if ok {
-			_, live = s.nextIndex(string(id))
+			g, isLive := s.game(string(id))
+			live = isLive && g.owns(logSeq(e.key))
 		}
 		if live {
 			seq, err := lb.NextSequence()

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"maps"
 	"path/filepath"
 	"testing"
 	"time"
@@ -87,5 +88,96 @@ func TestMigrateV6LiveLog(t *testing.T) {
 	if live, err := db.LiveGames(); err != nil || len(live) != len(want)-1 {
 		t.Errorf("live games after finishing one: %d, %v", len(live), err)
 	}
+	checkConsistent(t, db)
+}
+
+// TestV7HeadersWithoutStart opens a data file written by the schema-7
+// build before live headers recorded where in the log each game starts
+// (v7.db: live games LIVE1, LIVE5A, LIVE5C, LIVE6A and LIVE7A with 0, 0,
+// 50, 25 and 30 moves, interleaved and partly moved by a trim; GARB7 and
+// OLD7 forgotten, most of GARB7's 600 moves and all 5 of OLD7's still in
+// the log as garbage). A header without a start reads the whole log, so
+// every game resumes as it was, before and after trims; the forgotten ids
+// start afresh.
+func TestV7HeadersWithoutStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "codebreakers.db")
+	copyFile(t, "testdata/v7.db", path)
+	trims := &trimCounter{}
+	opt := quietOptions()
+	opt.Observer = trims
+	db, err := Open(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = db.Close() }()
+	want := map[string]int{"LIVE1": 0, "LIVE5A": 0, "LIVE5C": 50, "LIVE6A": 25, "LIVE7A": 30}
+	check := func() {
+		t.Helper()
+		live, err := db.LiveGames()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make(map[string]int)
+		for _, g := range live {
+			if _, ok := want[g.ID]; !ok {
+				continue
+			}
+			got[g.ID] = len(g.Record.Moves)
+			for i, m := range g.Record.Moves {
+				if m.Seat != engine.Seat(i%3) || string(m.Action) != v5Action(i) {
+					t.Fatalf("%s move %d = %+v %s", g.ID, i, m.Seat, m.Action)
+				}
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("live games' moves: %v, want %v", got, want)
+		}
+		for id, n := range want {
+			if err := db.AppendMove(id, n+1, move(0, `{}`)); !errors.Is(err, ErrMoveOutOfOrder) {
+				t.Fatalf("%s took move %d with %d stored: %v", id, n+1, n, err)
+			}
+		}
+	}
+	check()
+	startAgain(t, db, "OLD7", 2)
+	checkRestarted(t, db, "OLD7", 2)
+	startAgain(t, db, "GARB7", 0)
+	checkRestarted(t, db, "GARB7", 0)
+	if err := db.AppendMove("LIVE7A", 30, move(0, v5Action(30))); err != nil {
+		t.Fatal(err)
+	}
+	want["LIVE7A"]++
+	check()
+
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = Open(path, opt); err != nil {
+		t.Fatal(err)
+	}
+	check()
+	checkRestarted(t, db, "OLD7", 3)
+	checkRestarted(t, db, "GARB7", 1)
+
+	makeGarbage(t, db, "GARB8", 4*trimBatch)
+	if trims.n.Load() == 0 {
+		t.Fatal("no trim ran")
+	}
+	for id, n := range map[string]int{"OLD7": 4, "GARB7": 2, "LIVE5C": 50, "LIVE6A": 25} {
+		if got := idEntries(t, db, id); got != n {
+			t.Errorf("the log holds %d entries of %s after trims, want %d", got, id, n)
+		}
+	}
+	check()
+	checkRestarted(t, db, "OLD7", 4)
+	checkRestarted(t, db, "GARB7", 2)
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = Open(path, opt); err != nil {
+		t.Fatal(err)
+	}
+	check()
+	checkRestarted(t, db, "OLD7", 5)
 	checkConsistent(t, db)
 }

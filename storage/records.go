@@ -158,6 +158,10 @@ type liveHeader struct {
 	Players []engine.Player `json:"players"`
 	Seed    uint64          `json:"seed"`
 	Started time.Time       `json:"started"`
+	// From is the first sequence of the live log that holds the game's
+	// moves (see livelog.go); absent in headers written before it was
+	// recorded, which own every entry of their id.
+	From uint64 `json:"from,omitempty"`
 }
 
 type finishedRecord struct {

@@ -46,7 +46,12 @@
 //	livelog    big-endian uint64 sequence → len(game id) (1 byte) ‖ game id ‖ big-endian uint32 index ‖ engine.Move JSON
 //
 // and livemoves is gone. An ended game's entries stay in livelog until the
-// oldest entries are trimmed, many at once.
+// oldest entries are trimmed, many at once. A live game's header records
+// the first livelog sequence that holds its moves ("from"; headers written
+// by earlier schema-7 builds lack it and own every entry of their id):
+// readers skip entries of its id below that, which belong to an earlier
+// game with the same id (forgotten, ForgetLive, and started again), so an
+// id may be started again in the same file at any time.
 //
 // Before schema 6, live held a bucket per game { "header" → header;
 // "moves" → bucket { big-endian uint32 index → move } }: each move then
