@@ -51,8 +51,18 @@ type Painter struct {
 	// draw cost nothing to make.
 	checked, line  bool
 	prefix, suffix string
-	memo           Memo[string, string]
+	// few are the first texts drawn, each with its styled form, kept in
+	// the Painter itself; texts beyond them go to memo. Most painters draw
+	// a handful of texts over and over (headings, names, a prompt), and a
+	// map for those was two more objects of some 300 bytes each for the
+	// collector to scan, in every painter of every session.
+	few  [painterFew][2]string
+	nFew int
+	memo Memo[string, string]
 }
+
+// painterFew is how many texts a Painter keeps in itself.
+const painterFew = 4
 
 // painterMemo bounds the strings a Painter remembers.
 const painterMemo = 256
@@ -66,10 +76,21 @@ func NewPainter(st *lipgloss.Style) *Painter {
 
 // Render is st.Render(s), remembered.
 func (p *Painter) Render(s string) string {
+	for i := range p.nFew {
+		if p.few[i][0] == s {
+			return p.few[i][1]
+		}
+	}
 	if out, ok := p.memo.Get(s); ok {
 		return out
 	}
-	return p.memo.Put(s, p.render(s))
+	out := p.render(s)
+	if p.nFew < len(p.few) {
+		p.few[p.nFew] = [2]string{s, out}
+		p.nFew++
+		return out
+	}
+	return p.memo.Put(s, out)
 }
 
 // Fresh is st.Render(s), not remembered: for text that is new on most
@@ -78,7 +99,7 @@ func (p *Painter) Render(s string) string {
 func (p *Painter) Fresh(s string) string { return p.render(s) }
 
 // Len is how many texts the Painter remembers now.
-func (p *Painter) Len() int { return p.memo.Len() }
+func (p *Painter) Len() int { return p.nFew + p.memo.Len() }
 
 // render is st.Render(s): the style's prefix and suffix around a single
 // line when the style allows it, else lipgloss.

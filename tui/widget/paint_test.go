@@ -53,8 +53,8 @@ func TestPainterRendersLikeTheStyle(t *testing.T) {
 		if got, want := p.Render(s), st.Render(s); got != want {
 			t.Fatalf("Render(%q) = %q, want %q", s, got, want)
 		}
-		if p.memo.Len() > painterMemo {
-			t.Fatalf("painter holds %d strings, more than %d", p.memo.Len(), painterMemo)
+		if p.Len() > painterFew+painterMemo {
+			t.Fatalf("painter holds %d strings, more than %d", p.Len(), painterFew+painterMemo)
 		}
 	}
 }
@@ -206,7 +206,37 @@ func TestFreshIsRenderForgotten(t *testing.T) {
 			t.Fatalf("Fresh(%q) = %q, want %q", s, got, want)
 		}
 	}
-	if n := p.memo.Len(); n != 0 {
+	if n := p.Len(); n != 0 {
 		t.Errorf("the painter remembers %d strings after only Fresh", n)
+	}
+}
+
+// TestPainterKeepsAFewTextsInItself: a painter that draws a handful of
+// texts again and again (a board's headings, a seat's name) keeps them in
+// itself, with no map for the collector to scan, and draws them again
+// without allocating; a text beyond them goes to the map as before.
+func TestPainterKeepsAFewTextsInItself(t *testing.T) {
+	st := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7D9CFF"))
+	p := NewPainter(&st)
+	texts := []string{"Log", "Ask a question", "▸ Your turn:", "mara"}
+	for range 3 {
+		for _, s := range texts {
+			if got, want := p.Render(s), st.Render(s); got != want {
+				t.Fatalf("Render(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+	if p.memo.m != nil {
+		t.Errorf("a painter of %d texts made a map of %d", len(texts), p.memo.Len())
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		for _, s := range texts {
+			_ = p.Render(s)
+		}
+	}); n != 0 {
+		t.Errorf("drawing the texts kept again allocated %.0f times", n)
+	}
+	if got, want := p.Render("Bo"), st.Render("Bo"); got != want || p.memo.Len() != 1 || p.Len() != len(texts)+1 {
+		t.Errorf("a fifth text: Render = %q (want %q), %d in the map, %d in all", got, want, p.memo.Len(), p.Len())
 	}
 }
