@@ -208,8 +208,12 @@ func (s *Server) clampSize(w, h uint32) termSize {
 // default handler behind a filter on the session's request stream, and
 // ends the session when its channel closes.
 //
-// The default handler returns when the channel's request stream ends,
-// which is when the channel closes, but the session handler it started
+// The default handler's request loop and the filter in front of it run
+// only until the session starts: the filter then ends the loop (the
+// default handler returns) and this goroutine answers the rest of the
+// stream itself (drain), so a running session costs one goroutine for its
+// requests instead of two. The stream ends when the channel closes, but
+// the session handler the default handler started
 // runs on with the connection's context, which lives as long as the TCP
 // connection: a client that closes a channel and keeps the connection
 // (OpenSSH's ControlMaster does when a client is killed) would leave a
@@ -223,7 +227,9 @@ func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, n
 		ch := newChannelState(ctx)
 		s.channels.Store(id, ch)
 		defer s.channels.Delete(id)
-		ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: newChan, s: s, account: "node", remote: st.ip, id: id, ch: ch}, ctx)
+		fc := &filteredChannel{NewChannel: newChan, s: s, account: "node", remote: st.ip, id: id, ch: ch}
+		ssh.DefaultSessionHandler(srv, conn, fc, ctx)
+		fc.drain()
 		ch.cancel(errChannelClosed)
 		if ch.started.Load() {
 			select {
@@ -246,7 +252,9 @@ func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, n
 	ch := newChannelState(ctx)
 	s.channels.Store(id, ch)
 	defer s.channels.Delete(id)
-	ssh.DefaultSessionHandler(srv, conn, &filteredChannel{NewChannel: newChan, s: s, account: accountOf(conn), remote: st.ip, id: id, ch: ch}, ctx)
+	fc := &filteredChannel{NewChannel: newChan, s: s, account: accountOf(conn), remote: st.ip, id: id, ch: ch}
+	ssh.DefaultSessionHandler(srv, conn, fc, ctx)
+	fc.drain()
 	ch.cancel(errChannelClosed)
 	if ch.started.Load() {
 		select {
@@ -265,6 +273,11 @@ type filteredChannel struct {
 	// account and remote name the client in abuse logs.
 	account, remote string
 	ch              *channelState
+	// rest is the request stream after shell or exec, handed over by the
+	// filter for drain; nil when the stream ended before.
+	rest <-chan *gossh.Request
+	// hasPty is set by the filter when a pty was granted, before rest.
+	hasPty bool
 }
 
 // Accept accepts the channel and starts the filter.
@@ -309,15 +322,19 @@ type envRequest struct {
 // for good. Here a resize only updates the session's resizeBox.
 // Everything else (signals, breaks, agent and X11 forwarding, subsystems)
 // is refused.
+//
+// Once shell or exec is passed on, nothing more ever is: the filter closes
+// out, which ends the default handler's request loop (its session handler
+// runs on), and leaves the rest of in to drain.
 func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Request) {
 	defer close(out)
-	var started, hasPty, envFlood bool
+	var hasPty, envFlood bool
 	envs := 0
 	for req := range in {
 		switch req.Type {
 		case "pty-req":
 			var p ptyRequest
-			if started || hasPty || gossh.Unmarshal(req.Payload, &p) != nil {
+			if hasPty || gossh.Unmarshal(req.Payload, &p) != nil {
 				_ = req.Reply(false, nil)
 				continue
 			}
@@ -339,7 +356,7 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			_ = req.Reply(true, nil)
 		case "env":
 			var e envRequest
-			if started || envs >= c.s.cfg.MaxEnv || len(req.Payload) > maxEnvBytes ||
+			if envs >= c.s.cfg.MaxEnv || len(req.Payload) > maxEnvBytes ||
 				gossh.Unmarshal(req.Payload, &e) != nil || strings.EqualFold(e.Name, sessionKeyEnv) {
 				if envs >= c.s.cfg.MaxEnv && !envFlood {
 					envFlood = true
@@ -351,17 +368,34 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			envs++
 			out <- req
 		case "shell", "exec":
-			if started {
-				_ = req.Reply(false, nil)
-				continue
-			}
-			started = true
 			c.ch.started.Store(true)
 			out <- &gossh.Request{Type: "env", Payload: gossh.Marshal(&envRequest{sessionKeyEnv, c.id})}
 			out <- req
+			c.rest, c.hasPty = in, hasPty
+			return
 		default:
 			_ = req.Reply(false, nil)
 		}
+	}
+}
+
+// drain answers a started session's requests until its channel closes:
+// a resize updates the session's size, everything else is refused (a
+// second shell or exec, pty-req, env, signals, ...). It runs on the
+// channel handler's goroutine once the default handler has returned, and
+// returns at once when the session never started.
+func (c *filteredChannel) drain() {
+	if c.rest == nil {
+		return
+	}
+	for req := range c.rest {
+		var w windowChange
+		if req.Type == "window-change" && c.hasPty && gossh.Unmarshal(req.Payload, &w) == nil {
+			c.ch.box.set(c.s.clampSize(w.Columns, w.Rows))
+			_ = req.Reply(true, nil)
+			continue
+		}
+		_ = req.Reply(false, nil)
 	}
 }
 

@@ -528,3 +528,36 @@ func TestForwardingAndSubsystemsRefused(t *testing.T) {
 		t.Error("the sftp subsystem was allowed")
 	}
 }
+
+// TestRequestsAfterTheShellAreAnswered: once the session runs, its
+// channel's requests are answered by the channel handler alone (the
+// default handler's loop has ended): a resize still reaches the program,
+// clamped, and a second shell or exec, a pty, env and subsystems are
+// refused, while the session carries on.
+func TestRequestsAfterTheShellAreAnswered(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.MaxWidth, c.MaxHeight = 200, 60 })
+	c := dial(t, ts.addr, withKey(newKey(t)))
+	sess, out, _ := ptySession(t, c, 80, 24)
+	waitFor(t, "first frame", func() bool { return contains(out.String(), "READY 80x24") })
+
+	refused := map[string][]byte{
+		"shell":     nil,
+		"exec":      gossh.Marshal(struct{ Command string }{"help"}),
+		"pty-req":   gossh.Marshal(ptyRequest{Term: "xterm", Columns: 90, Rows: 30}),
+		"env":       gossh.Marshal(envRequest{"LANG", "C"}),
+		"subsystem": gossh.Marshal(struct{ Name string }{"sftp"}),
+	}
+	for kind, payload := range refused {
+		ok, err := sess.SendRequest(kind, true, payload)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		if ok {
+			t.Errorf("a %s request was granted to a running session", kind)
+		}
+	}
+	if err := sess.WindowChange(1000, 1000); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the clamped size", func() bool { return contains(out.String(), "READY 200x60") })
+}
