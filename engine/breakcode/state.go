@@ -34,6 +34,9 @@ type state struct {
 	// aidMemo remembers each seat's aid counts (see seatAid). It is derived
 	// from the fields above, never part of the game: clone leaves it behind.
 	aidMemo []aidMemo
+	// pubMemo is the public record of the questions as views show it (see
+	// public), derived like aidMemo and likewise left behind by clone.
+	pubMemo *publicRecord
 }
 
 type guessRecord struct {
@@ -353,6 +356,7 @@ func (s *state) clone() *state {
 		c.guesses[i] = slices.Clone(s.guesses[i])
 	}
 	c.aidMemo = nil // a copy's hidden tiles may be dealt again
+	c.pubMemo = nil
 	c.out = slices.Clone(s.out)
 	c.gotIt = slices.Clone(s.gotIt)
 	if s.result != nil {

@@ -185,60 +185,22 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 			s.phase != Finished,
 	}
 	omni := viewer.Kind == engine.ViewerOmniscient
-	// The questions' answers and the seats' notes each go in one array
-	// made at its size (a view is built for every seat and spectator after
-	// every move; appended one by one, they were most of its allocations).
-	// Each slice into them is capped at its own end, so appending to one
-	// never writes over the next.
-	answers, notesOf := 0, make([]int, s.n)
-	for _, a := range s.asked {
-		answers += len(a.Answers)
-		for _, ans := range a.Answers {
-			if int(ans.Seat) >= 0 && int(ans.Seat) < s.n {
-				notesOf[ans.Seat]++
-			}
-		}
-	}
-	if len(s.asked) > 0 {
-		v.Asked = make([]Asked, len(s.asked))
-		all := make([]Answer, 0, answers)
-		for i, a := range s.asked {
-			start := len(all)
-			all = append(all, a.Answers...)
-			v.Asked[i] = a
-			v.Asked[i].Answers = nil
-			if a.Answers != nil {
-				v.Asked[i].Answers = all[start:len(all):len(all)]
-			}
-		}
-	}
-	notes := make([]Note, 0, answers)
+	// The questions, their answers and the seats' notes are public: every
+	// view shares the one record of them (see public).
+	pub := s.public()
+	v.Asked = pub.asked
 	v.Seats = make([]SeatView, s.n)
 	for i := range s.n {
 		seat := engine.Seat(i)
 		sv := SeatView{
 			Name:  s.players[i].Name,
 			Bot:   s.players[i].Bot,
-			Notes: []Note{},
+			Notes: pub.notes[i],
 			Out:   s.n > 2 && s.out[i],
 			GotIt: s.gotIt[i],
 		}
 		if omni || viewer.IsSeat(seat) {
 			sv.Hand = tilesOf(s.hands[i])
-		}
-		if notesOf[i] > 0 {
-			start := len(notes)
-			for _, a := range s.asked {
-				for _, ans := range a.Answers {
-					if ans.Seat == seat {
-						notes = append(notes, Note{
-							Turn: a.Turn, Card: a.Card, Number: a.Number,
-							Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
-						})
-					}
-				}
-			}
-			sv.Notes = notes[start:len(notes):len(notes)]
 		}
 		for _, g := range s.guesses[i] {
 			out := GuessOutcome{Turn: g.turn, Right: g.right}
@@ -283,6 +245,85 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 		v.Result = &r
 	}
 	return v
+}
+
+// publicRecord is what every view shows alike of the questions: each
+// question asked with its answers, and each seat's answers as notes. It
+// is made once for each question asked (public) and shared, read-only as
+// every view is, by all the views built until the next one — a table
+// builds a view for every seat and spectator after every change, and
+// each used to hold its own copy, some KB of strings for the collector.
+type publicRecord struct {
+	n     int      // how many questions it holds (len(state.asked) then)
+	asked []Asked  // nil before the first question
+	notes [][]Note // by seat: never nil, capped at its end
+}
+
+// public returns the public record of s's questions, made anew only when a
+// question was asked since it was last made. Questions are only ever
+// appended to s.asked and never changed once there, so the count says
+// whether it is current. A new record carries the notes of the one before
+// on, so each note's label is made once.
+func (s *state) public() *publicRecord {
+	if p := s.pubMemo; p != nil && p.n == len(s.asked) {
+		return p
+	}
+	prev := s.pubMemo
+	if prev != nil && (prev.n > len(s.asked) || len(prev.notes) != s.n) {
+		prev = nil
+	}
+	p := &publicRecord{n: len(s.asked), notes: make([][]Note, s.n)}
+	// The answers and the notes each go in one array made at its size.
+	// Each slice into them is capped at its own end, so appending to one
+	// never writes over the next.
+	answers, notesOf := 0, make([]int, s.n)
+	for _, a := range s.asked {
+		answers += len(a.Answers)
+		for _, ans := range a.Answers {
+			if int(ans.Seat) >= 0 && int(ans.Seat) < s.n {
+				notesOf[ans.Seat]++
+			}
+		}
+	}
+	if len(s.asked) > 0 {
+		p.asked = make([]Asked, len(s.asked))
+		all := make([]Answer, 0, answers)
+		for i, a := range s.asked {
+			start := len(all)
+			all = append(all, a.Answers...)
+			p.asked[i] = a
+			p.asked[i].Answers = nil
+			if a.Answers != nil {
+				p.asked[i].Answers = all[start:len(all):len(all)]
+			}
+		}
+	}
+	notes := make([]Note, 0, answers)
+	for i := range s.n {
+		p.notes[i] = []Note{}
+		if notesOf[i] == 0 {
+			continue
+		}
+		seat := engine.Seat(i)
+		start, from := len(notes), 0
+		if prev != nil {
+			notes = append(notes, prev.notes[i]...)
+			from = prev.n
+		}
+		for _, a := range s.asked[from:] {
+			for _, ans := range a.Answers {
+				if ans.Seat == seat {
+					notes = append(notes, Note{
+						Turn: a.Turn, Card: a.Card, Number: a.Number,
+						Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
+					})
+				}
+			}
+		}
+		p.notes[i] = notes[start:len(notes):len(notes)]
+	}
+	s.pubMemo = p
+	return p
 }
 
 func (a Asked) clone() Asked {
