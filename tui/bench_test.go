@@ -177,6 +177,22 @@ func BenchmarkTitleBarNewTitle(b *testing.B) {
 // objects they are, since marking costs by those, not by bytes.
 func BenchmarkBreakCodeSessionHeld(b *testing.B) {
 	_, _, views := breakCodeBench(b, engine.SeatViewer(0), 80, 24)
+	benchSessionsHeld(b, views)
+}
+
+// BenchmarkBreakCodeSessionHeldOneGame is BenchmarkBreakCodeSessionHeld
+// for a session that has seen one game's first 14 moves, as most of the
+// load test's sessions have: what a board remembers of several games
+// (its memories' bounds) does not count here.
+func BenchmarkBreakCodeSessionHeldOneGame(b *testing.B) {
+	players := []engine.Player{{Name: "mara"}, {Name: "Bo"}, {Name: "Kai", Bot: true}}
+	views := traceGame(b, players, 1, 14, -1, -1, engine.SeatViewer(0))
+	benchSessionsHeld(b, views)
+}
+
+// benchSessionsHeld reports the live heap each of 20 sessions holds once
+// it has drawn views, one after another (see BenchmarkBreakCodeSessionHeld).
+func benchSessionsHeld(b *testing.B, views []lobby.TableView) {
 	const held = 20
 	var total heapUse
 	for b.Loop() {

@@ -82,8 +82,10 @@ type Board struct {
 	// heads are the sheets' head lines as last drawn, by seat (the
 	// centre's after the seats').
 	heads []seatHead
-	// frames is each row of framed tiles drawn (framedTiles).
-	frames map[framedKey][3]string
+	// frames is each row of framed tiles drawn (framedTiles), in the
+	// order drawn: a game draws two or three, which a slice holds in a
+	// third of what a map's smallest table takes for the collector.
+	frames []framedRows
 	// labels is the seats' labels as sheetLabels last made them, with
 	// what they were made from.
 	labels seatLabels
@@ -1387,15 +1389,23 @@ func (b *Board) framedTiles(tiles []bc.Tile, hidden int) [3]string {
 		return b.drawFramedTiles(tiles, k.n)
 	}
 	copy(k.tiles[:], tiles)
-	if rows, ok := b.frames[k]; ok {
-		return rows
+	for i := range b.frames {
+		if b.frames[i].key == k {
+			return b.frames[i].rows
+		}
 	}
 	rows := b.drawFramedTiles(tiles, k.n)
-	if b.frames == nil || len(b.frames) >= maxFramed {
-		b.frames = make(map[framedKey][3]string, 2)
+	if len(b.frames) >= maxFramed {
+		b.frames = nil // forget them all, as a memo does: the next game's are new
 	}
-	b.frames[k] = rows
+	b.frames = append(b.frames, framedRows{key: k, rows: rows})
 	return rows
+}
+
+// framedRows is a row of framed tiles drawn, with what it shows.
+type framedRows struct {
+	key  framedKey
+	rows [3]string
 }
 
 // framedKey is a row of framed tiles as drawn: its tiles, or how many
