@@ -30,10 +30,12 @@ type changes struct {
 	after func(d time.Duration, f func())
 }
 
-// changeWaiters is one group of waiters and the channel they share.
+// changeWaiters is one group of waiters and the channel they share, with
+// the functions to call when it closes (onChange).
 type changeWaiters struct {
-	ch chan struct{}
-	n  int
+	ch    chan struct{}
+	n     int
+	calls []func()
 }
 
 // changeGroup is the most waiters woken at once by a change, and
@@ -51,6 +53,23 @@ const (
 func (c *changes) wait() <-chan struct{} {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.join().ch
+}
+
+// onChange calls f once, at the next change, with the group it joins:
+// a waiter that holds no goroutine. f runs on whoever signals the change
+// (or on a timer's goroutine): it must return at once, never block or
+// call the hub.
+func (c *changes) onChange(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g := c.join()
+	g.calls = append(g.calls, f)
+}
+
+// join counts one more waiter in the group that takes new ones and
+// returns that group. c.mu is held.
+func (c *changes) join() *changeWaiters {
 	n := len(c.groups)
 	if n == 0 || n <= c.due || c.groups[n-1].n >= changeGroup {
 		c.groups = append(c.groups, &changeWaiters{ch: make(chan struct{})})
@@ -58,32 +77,40 @@ func (c *changes) wait() <-chan struct{} {
 	}
 	g := c.groups[n-1]
 	g.n++
-	return g.ch
+	return g
 }
 
 // signal closes the oldest group's channel now and every other group
 // handed out so far after it, changeStep apart.
 func (c *changes) signal() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.due = len(c.groups)
-	c.closeFirst()
+	calls := c.closeFirst()
+	c.mu.Unlock()
+	for _, f := range calls {
+		f()
+	}
 }
 
 // step closes the next group due.
 func (c *changes) step() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.walking = false
-	c.closeFirst()
+	calls := c.closeFirst()
+	c.mu.Unlock()
+	for _, f := range calls {
+		f()
+	}
 }
 
 // closeFirst closes the oldest group if it is due, and arranges the next
-// step while others are. c.mu is held.
-func (c *changes) closeFirst() {
+// step while others are; it returns the group's functions, for the caller
+// to call once c.mu is released. c.mu is held.
+func (c *changes) closeFirst() []func() {
 	if c.due == 0 || c.walking {
-		return
+		return nil
 	}
+	calls := c.groups[0].calls
 	close(c.groups[0].ch)
 	c.groups[0] = nil
 	c.groups = c.groups[1:]
@@ -99,6 +126,7 @@ func (c *changes) closeFirst() {
 		}
 		after(changeStep, c.step)
 	}
+	return calls
 }
 
 // Changed returns a channel that is closed at the next change of what the
@@ -106,6 +134,12 @@ func (c *changes) closeFirst() {
 // holds a seat, and how many people seek each game. Ask again after it closes; between changes it costs
 // nothing.
 func (h *Hub) Changed() <-chan struct{} { return h.changes.wait() }
+
+// OnChange calls f once, at the next change of what Changed watches,
+// in turn with the waiters of Changed: a waiter that holds no goroutine.
+// f runs on whoever made the change (or a timer's goroutine): it must
+// return at once, never block or call the hub.
+func (h *Hub) OnChange(f func()) { h.changes.onChange(f) }
 
 // HeldSeat reports the table where account holds a seat in a game that is
 // waiting or in progress (the one Resume would return to).

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
@@ -18,6 +19,9 @@ type Conn struct {
 	viewer  engine.Viewer
 	updates chan struct{}
 	done    chan struct{}
+	// wake, once set (Notify), is called at every signal instead of
+	// leaving it on updates.
+	wake atomic.Pointer[func()]
 
 	once   sync.Once
 	mu     sync.Mutex
@@ -34,6 +38,30 @@ func newConn(t *table, id Identity, v engine.Viewer) *Conn {
 // Updates delivers "something changed" signals. It is a one-slot coalescing
 // channel: after a receive, call View for the latest snapshot.
 func (c *Conn) Updates() <-chan struct{} { return c.updates }
+
+// Notify hands this Conn's signals to wake instead of Updates: wake is
+// called after every change (changes that come close together may share
+// a call) and when the Conn ends. A signal already waiting on Updates is
+// handed over at once. This is how a session learns of changes without a
+// goroutine parked on Updates. wake runs on the table's goroutine (or on
+// whoever ends the Conn): it must return at once, never block or call the
+// table. Calling Notify again replaces wake.
+func (c *Conn) Notify(wake func()) {
+	c.wake.Store(&wake)
+	c.handOver(wake)
+	if c.ended() {
+		wake()
+	}
+}
+
+// handOver calls wake if a signal waits on updates, taking it.
+func (c *Conn) handOver(wake func()) {
+	select {
+	case <-c.updates:
+		wake()
+	default:
+	}
+}
 
 // View returns the latest snapshot of the table for this viewer. It never
 // blocks. The returned value shares slices with other viewers' snapshots:
@@ -230,6 +258,9 @@ func (c *Conn) end(reason string) bool {
 		c.t.hub.sessions.Add(-1)
 		closed = true
 	})
+	if w := c.wake.Load(); closed && w != nil {
+		(*w)()
+	}
 	return closed
 }
 
@@ -244,11 +275,16 @@ func (c *Conn) ended() bool {
 }
 
 // notify pokes the session without ever blocking: if a signal is already
-// waiting, the session will read the newest view anyway.
+// waiting, the session will read the newest view anyway. With a wake set
+// (Notify), the signal is handed to it: checking after the poke means a
+// signal left just before Notify is never stranded on updates.
 func (c *Conn) notify() {
 	select {
 	case c.updates <- struct{}{}:
 	default:
+	}
+	if w := c.wake.Load(); w != nil {
+		c.handOver(*w)
 	}
 }
 

@@ -34,6 +34,11 @@ type Session struct {
 	// SSH is the command that opens this arcade in a terminal, to which a
 	// command is added: "ssh -t -p 2222 play.example.org" (+ " replay ID").
 	SSH string
+	// Send hands a message to the session's program once it runs, waiting
+	// until the program takes it or has ended; it must not be called before
+	// the model's Init. The model may use it to be woken from outside
+	// without a goroutine waiting (a Cmd that waits holds one).
+	Send func(tea.Msg)
 }
 
 // AppFunc builds the Bubble Tea model for one interactive session. If the

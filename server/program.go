@@ -34,6 +34,9 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	})
 	limited.last = &lastInput
 
+	// The program is made after its model, so Send reaches it through p,
+	// set before Run (the model only calls Send once it runs).
+	var p *tea.Program
 	model := s.cfg.App(Session{
 		Identity: id,
 		Width:    size.Width,
@@ -42,6 +45,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		Context:  ctx,
 		Environ:  env,
 		SSH:      s.sshRun(true, ""),
+		Send:     func(msg tea.Msg) { p.Send(msg) },
 	})
 	log := s.log.With("remote", remote, "account", id.Account)
 	profile := colorprofile.Env(env)
@@ -71,7 +75,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	// goroutine while the player is idle.
 	guard := newGuard(model, log)
 	quiet := &quietStart{Model: frame.NewHook(guard, scr)}
-	p := tea.NewProgram(quiet,
+	p = tea.NewProgram(quiet,
 		tea.WithContext(ctx),
 		tea.WithInput(nil),
 		tea.WithOutput(io.Discard),

@@ -110,6 +110,12 @@ type Session struct {
 	// run it ("ssh -t -p 2222 play.example.org"): the hints add a command
 	// to it ("… replay ID"). Empty: "ssh -t HOST".
 	SSH string
+	// Send hands a message to the session's running program, waiting until
+	// it is taken or the program has ended (tea.Program.Send). With it,
+	// the lobby's changes and the countdowns reach the program without a
+	// goroutine per session waiting for them (see mailbox); without it
+	// (tests), Cmds wait.
+	Send func(tea.Msg)
 }
 
 // New returns the root model of one session.
@@ -240,6 +246,9 @@ type app struct {
 	// game (a guest's are kept nowhere else).
 	quickLevels map[string]string
 	waitLobby   func(ctx context.Context, ch <-chan struct{}, calm time.Duration) tea.Cmd
+	// mail, when the session has Send, is how the lobby and timers reach
+	// the program: pump, after and the lobby's wait then post to it.
+	mail *mailbox
 	// now and after are the clock of countdowns (time.Now and tea.Tick);
 	// tests replace them so that nothing waits on real time.
 	now   func() time.Time
@@ -266,6 +275,10 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 		pump: waitTable, seekPump: waitSeek, waitLobby: waitLobby, now: time.Now, after: tea.Tick,
 		quickLevels: map[string]string{},
 		minRated:    cmp.Or(deps.LeaderboardMinGames, 5),
+	}
+	if s.Send != nil {
+		a.mail = newMailbox(s.Send)
+		a.pump, a.after = a.notifyTable, a.afterNote
 	}
 	a.resize(s.Width, s.Height)
 	if a.id.Guest && a.id.Handle == "" {
@@ -484,6 +497,10 @@ func (a *app) watchLobby(calm time.Duration) tea.Cmd {
 		return nil
 	}
 	a.lobbyWait = true
+	if n, ok := a.hub.(lobbyNotifier); ok && a.mail != nil {
+		a.notifyLobby(n, calm)
+		return nil
+	}
 	return a.waitLobby(a.ctx, a.hub.Changed(), calm)
 }
 
@@ -592,6 +609,9 @@ func (a *app) Close() {
 		a.pop()
 	}
 	a.stack[0].close()
+	if a.mail != nil {
+		a.mail.close()
+	}
 }
 
 // View implements tea.Model: the frame drawn after the last message that

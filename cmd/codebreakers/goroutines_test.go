@@ -16,14 +16,13 @@ import (
 // connection (its mux, reader and key exchange), charm.land/ssh two (the
 // channel loop and the global requests), the channel handler answers the
 // session's requests, Bubble Tea runs two (the event loop and its Cmd
-// runner), and the input pump reads the channel; a Cmd waits for the
-// lobby's next change on home, or the table's, and a player's countdown
-// sleeps in another. Every goroutine is a stack the collector scans in
-// every cycle; raising these needs a reason (BENCHMARKS.md, "Ten thousand
-// players").
+// runner), and the input pump reads the channel. Nothing waits for the
+// lobby, a table or a countdown: they wake the session (tui/wake.go).
+// Every goroutine is a stack the collector scans in every cycle; raising
+// these needs a reason (BENCHMARKS.md, "Ten thousand players").
 const (
-	goroutinesPerHeldSession = 10
-	goroutinesPerSeatedGuest = 11
+	goroutinesPerHeldSession = 9
+	goroutinesPerSeatedGuest = 9
 )
 
 // TestGoroutinesPerSession pins what an idle session on home and a player

@@ -427,6 +427,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 				Context:  s.Context,
 				Colours:  colorprofile.Env(s.Environ),
 				SSH:      s.SSH,
+				Send:     s.Send,
 			})
 		},
 	})

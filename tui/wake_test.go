@@ -1,0 +1,139 @@
+package tui
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/lobby"
+	"github.com/codebreakers/codebreakers/storage"
+)
+
+// TestMailboxCoalescesAndNeverBlocks: notes with the same key wait as
+// one (the newest), notes without a key each get through, a post returns
+// while the program is not taking messages, and nothing is delivered
+// once the box is closed.
+func TestMailboxCoalescesAndNeverBlocks(t *testing.T) {
+	got := make(chan tea.Msg)
+	m := newMailbox(func(msg tea.Msg) { got <- msg }) // takes a message only when the test reads
+	say := func(s string) func() tea.Msg { return func() tea.Msg { return s } }
+
+	m.post("a", say("a1")) // its delivery blocks until the test reads
+	posted := make(chan struct{})
+	go func() {
+		defer close(posted)
+		m.post("b", say("b1"))
+		m.post("b", say("b2")) // replaces b1
+		m.post(nil, say("tick"))
+		m.post(nil, say("tick"))
+	}()
+	select {
+	case <-posted:
+	case <-time.After(10 * time.Second): // a ceiling against hangs, not a speed check
+		t.Fatal("post waited for a program that was not taking messages")
+	}
+	var order []tea.Msg
+	for range 4 {
+		order = append(order, <-got)
+	}
+	want := []tea.Msg{"a1", "b2", "tick", "tick"}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("delivered %v, want %v", order, want)
+		}
+	}
+
+	m.close()
+	m.post("c", say("c"))
+	select {
+	case msg := <-got:
+		t.Fatalf("delivered %v after close", msg)
+	case <-time.After(50 * time.Millisecond):
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.running || len(m.notes) > 0 {
+		t.Fatalf("closed box still running=%v with %d notes", m.running, len(m.notes))
+	}
+}
+
+// TestSessionWithSendWaitsOnNothing: a session given Send returns no Cmd
+// that waits for the lobby or a table (run would hang on one): home's
+// next change, and every change and the end of a table it sits at,
+// arrive through Send; the countdown's beat does too. Once the session
+// has closed, nothing more is sent.
+func TestSessionWithSendWaitsOnNothing(t *testing.T) {
+	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	reg := registry()
+	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hub.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sent := make(chan tea.Msg, 64)
+	m := New(Deps{Hub: hub, Store: db, Games: reg}, Session{
+		Identity: lobby.Identity{Account: "SHA256:mail", Handle: "mara"}, Width: 80, Height: 24, Context: ctx,
+		Send: func(msg tea.Msg) { sent <- msg },
+	}).(*app)
+	next := func(what string, ok func(tea.Msg) bool) tea.Msg {
+		t.Helper()
+		deadline := time.After(30 * time.Second) // a ceiling against hangs, not a speed check
+		for {
+			select {
+			case msg := <-sent:
+				if ok(msg) {
+					return msg
+				}
+				run(t, m, send(m, msg))
+			case <-deadline:
+				t.Fatalf("no %s through Send", what)
+			}
+		}
+	}
+
+	run(t, m, m.Init()) // would hang on a waiting Cmd
+	if !m.lobbyWait {
+		t.Fatal("home is not watching the lobby")
+	}
+	if _, err := hub.Create(lobby.Identity{Account: "SHA256:bo", Handle: "bo"}, lobby.TableSpec{Game: "breakcode", Seats: 2}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, m, send(m, next("lobby change", func(msg tea.Msg) bool { _, ok := msg.(lobbyChangedMsg); return ok })))
+
+	press(t, m, "enter", "enter") // quick play against bots
+	ts, ok := m.top().(*tableScreen)
+	if !ok {
+		t.Fatalf("quick play: %T", m.top())
+	}
+	msg := next("table change", func(msg tea.Msg) bool { c, ok := msg.(tableChangedMsg); return ok && c.conn == ts.conn })
+	run(t, m, send(m, msg))
+	if !ts.view.Deadline.IsZero() {
+		next("countdown beat", func(msg tea.Msg) bool { c, ok := msg.(tableTickMsg); return ok && c.conn == ts.conn })
+	}
+
+	ts.conn.Leave()
+	next("table end", func(msg tea.Msg) bool { c, ok := msg.(tableClosedMsg); return ok && c.conn == ts.conn })
+
+	m.Close()
+	if _, err := hub.Create(lobby.Identity{Account: "SHA256:cy", Handle: "cy"}, lobby.TableSpec{Game: "breakcode", Seats: 2}); err != nil {
+		t.Fatal(err)
+	}
+	// A wake still registered in the lobby finds the box closed.
+	m.mail.post(nil, func() tea.Msg { return "late" })
+	select {
+	case msg := <-sent:
+		if msg == "late" {
+			t.Fatal("a closed session was still sent messages")
+		}
+	case <-time.After(50 * time.Millisecond):
+	}
+}
