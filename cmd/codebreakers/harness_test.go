@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -143,8 +144,25 @@ func openTermRec(t testing.TB, c *gossh.Client, name string, w, h int, cmd strin
 		t.Fatalf("%s: new session: %v", name, err)
 	}
 	tm := &term{t: t, name: name, sess: sess, emu: vt.NewEmulator(w, h), done: make(chan struct{}), record: record}
-	tm.start("xterm-256color", w, h, cmd, nil)
+	tm.start("xterm-256color", w, h, cmd, streamRecorder(t, name, w, h))
 	return tm
+}
+
+// streamRecorder returns a file that keeps everything a terminal of w×h
+// receives, when CODEBREAKERS_RECORD_STREAMS names a directory, or nil.
+// The load generator's screen model is tested against the emulator on
+// such recordings of real sessions (cmd/codebreakers/loadtest/testdata).
+func streamRecorder(t testing.TB, name string, w, h int) io.Writer {
+	dir := os.Getenv("CODEBREAKERS_RECORD_STREAMS")
+	if dir == "" {
+		return nil
+	}
+	f, err := os.CreateTemp(dir, strings.ReplaceAll(fmt.Sprintf("%s-%s-%dx%d-*.raw", t.Name(), name, w, h), "/", "_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
 }
 
 // start requests a termType PTY of w×h on tm's session, runs cmd ("" for

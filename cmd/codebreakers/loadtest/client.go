@@ -34,8 +34,9 @@ const (
 var errTimeout = errors.New("timed out")
 
 // client is one simulated player: its own key, its own SSH connection, one
-// PTY session, and a virtual terminal that interprets everything the server
-// draws, so the generator reads screens the way a person would.
+// PTY session, and a terminal that interprets everything the server draws,
+// so the generator reads screens the way a person would: a screen (the
+// lean model, screen.go) or, with -vt-emulator, x/vt's whole emulator.
 type client struct {
 	name string
 	conn *gossh.Client
@@ -44,7 +45,7 @@ type client struct {
 	done chan struct{} // closed when the output stream ends
 
 	mu    sync.Mutex
-	emu   *vt.Emulator
+	term  terminal
 	watch *watch // what the reader is waiting to see, if anything
 	// text is the screen as last rendered; stale says output arrived
 	// since. Rendering a screen is the generator's biggest cost, so it is
@@ -53,7 +54,7 @@ type client struct {
 	stale bool
 	// blind is set once the session only sits idle and has only the
 	// arrival of output timed (watches with no condition): its output is
-	// no longer fed to the emulator. Ten thousand emulators reading frames
+	// no longer fed to the terminal. Ten thousand emulators reading frames
 	// were most of the generator's work, and their garbage its pauses.
 	blind bool
 	// titleBuf and lastTitle are titleRow's scratch row and the title it
@@ -81,6 +82,43 @@ type dialOptions struct {
 	timeout time.Duration
 	w, h    int
 	command string // "" opens the shell
+	// vt reads the screen with x/vt's emulator instead of the lean
+	// screen, to check a doubtful reading (-vt-emulator).
+	vt bool
+}
+
+// terminal reads the server's output into a screen of text.
+type terminal interface {
+	io.Writer
+	// appendRow appends row y's text (trailing spaces trimmed) to b.
+	appendRow(b []byte, y int) []byte
+	// rows is the screen's height.
+	rows() int
+}
+
+// rows is the screen's height.
+func (s *screen) rows() int { return s.h }
+
+// vtTerminal is x/vt's emulator as a terminal.
+type vtTerminal struct{ emu *vt.Emulator }
+
+func (v vtTerminal) Write(p []byte) (int, error) { return v.emu.Write(p) } //nolint:wrapcheck // never fails
+
+func (v vtTerminal) rows() int { return v.emu.Height() }
+
+// appendRow appends row y's text to b: every cell's content, the blank
+// halves of wide characters skipped, trailing spaces trimmed.
+func (v vtTerminal) appendRow(b []byte, y int) []byte {
+	start := len(b)
+	for x := range v.emu.Width() {
+		// uv.Line.String skips zero cells and writes every other cell's
+		// content; a zero cell's content is empty, so appending every
+		// content reads the same without comparing whole cells.
+		if cell := v.emu.CellAt(x, y); cell != nil {
+			b = append(b, cell.Content...)
+		}
+	}
+	return append(b[:start], bytes.TrimRight(b[start:], " ")...)
 }
 
 // newSigner makes a fresh ed25519 key: every simulated player is a
@@ -121,7 +159,12 @@ func openClient(ctx context.Context, name string, o dialOptions) (*client, error
 		return nil, fmt.Errorf("handshake: %w", err)
 	}
 	_ = nc.SetDeadline(time.Time{})
-	c := &client{name: name, conn: gossh.NewClient(cc, chans, reqs), done: make(chan struct{}), emu: newEmulator(o.w, o.h)}
+	c := &client{name: name, conn: gossh.NewClient(cc, chans, reqs), done: make(chan struct{})}
+	if o.vt {
+		c.term = vtTerminal{newEmulator(o.w, o.h)}
+	} else {
+		c.term = newScreen(o.w, o.h)
+	}
 	if err := c.start(o); err != nil {
 		c.close()
 		return nil, err
@@ -153,13 +196,16 @@ func (c *client) start(o dialOptions) error {
 	if err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
-	// The program queries the terminal; the emulator's replies go back as input.
-	go func() { _, _ = io.Copy(c.in, c.emu) }()
+	// The program queries the terminal; the emulator's replies go back as
+	// input (the lean screen's are sent by read).
+	if v, ok := c.term.(vtTerminal); ok {
+		go func() { _, _ = io.Copy(c.in, v.emu) }()
+	}
 	go c.read(out)
 	return nil
 }
 
-// read feeds the server's output into the emulator and settles any watch
+// read feeds the server's output into the terminal and settles any watch
 // the moment its condition holds, stamping the arrival time.
 func (c *client) read(out io.Reader) {
 	defer close(c.done)
@@ -168,16 +214,23 @@ func (c *client) read(out io.Reader) {
 		n, err := out.Read(buf)
 		if n > 0 {
 			now := time.Now()
+			var replies []byte
 			c.mu.Lock()
 			if !c.blind {
-				_, _ = c.emu.Write(buf[:n])
+				_, _ = c.term.Write(buf[:n])
 				c.stale = true
+				if s, ok := c.term.(*screen); ok {
+					replies = s.takeReplies()
+				}
 			}
 			if w := c.watch; w != nil && (w.ok == nil || w.ok(c.view(w.title))) {
 				w.got <- now.Sub(w.start)
 				c.watch = nil
 			}
 			c.mu.Unlock()
+			if replies != nil {
+				_, _ = c.in.Write(replies)
+			}
 		}
 		if err != nil {
 			return
@@ -217,34 +270,19 @@ func (c *client) render() string {
 
 // screenText is the whole screen as text, what emu.String() reads (each
 // row as uv.Line.String reads it, trailing spaces trimmed, rows joined by
-// newlines), read cell by cell into a reused buffer: the emulator's own
+// newlines), read row by row into a reused buffer: the emulator's own
 // String copies and compares every cell's style, and was a sixth of the
 // generator's work. The caller holds mu.
 func (c *client) screenText() string {
 	b := c.screenBuf[:0]
-	for y := range c.emu.Height() {
+	for y := range c.term.rows() {
 		if y > 0 {
 			b = append(b, '\n')
 		}
-		b = c.appendRow(b, y)
+		b = c.term.appendRow(b, y)
 	}
 	c.screenBuf = b
 	return string(b)
-}
-
-// appendRow appends row y's text to b: every cell's content, the blank
-// halves of wide characters skipped, trailing spaces trimmed.
-func (c *client) appendRow(b []byte, y int) []byte {
-	start := len(b)
-	for x := range c.emu.Width() {
-		// uv.Line.String skips zero cells and writes every other cell's
-		// content; a zero cell's content is empty, so appending every
-		// content reads the same without comparing whole cells.
-		if cell := c.emu.CellAt(x, y); cell != nil {
-			b = append(b, cell.Content...)
-		}
-	}
-	return append(b[:start], bytes.TrimRight(b[start:], " ")...)
 }
 
 // view is the screen, or only its title row when title is set. The
@@ -266,7 +304,7 @@ func (c *client) view(title bool) string {
 // makes no string when the row reads as it did last time. The caller
 // holds mu.
 func (c *client) titleRow() string {
-	b := c.appendRow(c.titleBuf[:0], 0)
+	b := c.term.appendRow(c.titleBuf[:0], 0)
 	c.titleBuf = b
 	if string(b) != c.lastTitle { // compared without a copy
 		c.lastTitle = string(b)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	uv "github.com/charmbracelet/ultraviolet"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/internal/seen"
 )
 
 // TestEmulatorDropsItsBigBuffer checks that a simulated player's terminal
@@ -51,13 +53,14 @@ func TestTitleRowReadsAsTheLine(t *testing.T) {
 		"漢字 wide · turn 3 · finished   ",
 		"\x1b[2J\x1b[Hshort\x1b[1;40Hfar",
 	} {
-		c := &client{emu: newEmulator(60, 3)}
-		if _, err := c.emu.Write([]byte(out)); err != nil {
+		emu := newEmulator(60, 3)
+		c := &client{term: vtTerminal{emu}}
+		if _, err := emu.Write([]byte(out)); err != nil {
 			t.Fatal(err)
 		}
-		line := make(uv.Line, c.emu.Width())
+		line := make(uv.Line, emu.Width())
 		for x := range line {
-			if cell := c.emu.CellAt(x, 0); cell != nil {
+			if cell := emu.CellAt(x, 0); cell != nil {
 				line[x] = *cell
 			}
 		}
@@ -75,15 +78,16 @@ func TestTitleRowReadsAsTheLine(t *testing.T) {
 // did on every chunk of output (a uv.Line of copied cells, then its
 // String) and the way it does now (titleRow).
 func BenchmarkTitleRead(b *testing.B) {
-	c := &client{emu: newEmulator(100, 30)}
-	if _, err := c.emu.Write([]byte("\x1b[1;7m Break the Code \x1b[m · table KQ7-M4X · \x1b[1mturn 12\x1b[m · h3's turn")); err != nil {
+	emu := newEmulator(100, 30)
+	c := &client{term: vtTerminal{emu}}
+	if _, err := emu.Write([]byte("\x1b[1;7m Break the Code \x1b[m · table KQ7-M4X · \x1b[1mturn 12\x1b[m · h3's turn")); err != nil {
 		b.Fatal(err)
 	}
 	b.Run("line", func(b *testing.B) {
 		for b.Loop() {
-			line := make(uv.Line, c.emu.Width())
+			line := make(uv.Line, emu.Width())
 			for x := range line {
-				if cell := c.emu.CellAt(x, 0); cell != nil {
+				if cell := emu.CellAt(x, 0); cell != nil {
 					line[x] = *cell
 				}
 			}
@@ -98,7 +102,7 @@ func BenchmarkTitleRead(b *testing.B) {
 }
 
 // TestScreenTextReadsAsTheEmulator: the screen read cell by cell is the
-// emulator's own String, styled spaces, wide characters, blank rows and
+// emulator's own String, and so is the lean screen's (title included), styled spaces, wide characters, blank rows and
 // rows of trailing spaces included.
 func TestScreenTextReadsAsTheEmulator(t *testing.T) {
 	for _, out := range []string{
@@ -106,12 +110,23 @@ func TestScreenTextReadsAsTheEmulator(t *testing.T) {
 		"\x1b[1;7m Break the Code \x1b[m · turn 3\r\n\r\n  \x1b[44m a 3b \x1b[m  b 5w   \r\n漢字 ✓ ready   \x1b[5;10Hlast\x1b[41m   \x1b[m",
 		"\x1b[2J\x1b[3;1H│ 3b │ │ 3w │\x1b[6;1H\x1b[7m   \x1b[m",
 	} {
-		c := &client{emu: newEmulator(30, 6)}
-		if _, err := c.emu.Write([]byte(out)); err != nil {
+		emu := newEmulator(30, 6)
+		c := &client{term: vtTerminal{emu}}
+		if _, err := emu.Write([]byte(out)); err != nil {
 			t.Fatal(err)
 		}
-		if got, want := c.screenText(), c.emu.String(); got != want {
+		if got, want := c.screenText(), emu.String(); got != want {
 			t.Errorf("screen of %q =\n%q\nwant\n%q", out, got, want)
+		}
+		lean := &client{term: newScreen(30, 6)}
+		if _, err := lean.term.Write([]byte(out)); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := lean.screenText(), emu.String(); got != want {
+			t.Errorf("lean screen of %q =\n%q\nwant\n%q", out, got, want)
+		}
+		if got, want := lean.titleRow(), seen.Title(emu.String()); got != want {
+			t.Errorf("lean title of %q = %q, want %q", out, got, want)
 		}
 	}
 }
@@ -119,15 +134,16 @@ func TestScreenTextReadsAsTheEmulator(t *testing.T) {
 // BenchmarkScreenRead reads a 100×30 board as the emulator's String did
 // and as screenText does.
 func BenchmarkScreenRead(b *testing.B) {
-	c := &client{emu: newEmulator(100, 30)}
+	emu := newEmulator(100, 30)
+	c := &client{term: vtTerminal{emu}}
 	for y := range 30 {
-		if _, err := fmt.Fprintf(c.emu, "\x1b[%d;1H\x1b[1mrow %d\x1b[m │ 3b │ │ 3w │ \x1b[32m✓ ready\x1b[m  some words of the board", y+1, y); err != nil {
+		if _, err := fmt.Fprintf(emu, "\x1b[%d;1H\x1b[1mrow %d\x1b[m │ 3b │ │ 3w │ \x1b[32m✓ ready\x1b[m  some words of the board", y+1, y); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.Run("emulator", func(b *testing.B) {
 		for b.Loop() {
-			_ = c.emu.String()
+			_ = emu.String()
 		}
 	})
 	b.Run("cells", func(b *testing.B) {

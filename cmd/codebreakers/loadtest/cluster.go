@@ -225,7 +225,7 @@ const spliceKeyEvery = 250 * time.Millisecond
 // b (spliced), then directly (local), and compares what they cost.
 func measureSplice(ctx context.Context, cfg Config, a, b *target, n int) (*SpliceCost, error) {
 	lim := cfg.StepTimeout
-	o := dialOptions{addr: a.addr, timeout: lim, w: 80, h: 24}
+	o := dialOptions{addr: a.addr, timeout: lim, w: 80, h: 24, vt: cfg.VTEmulator}
 	host, code, err := createTable(ctx, cfg, o, "splicehost")
 	if err != nil {
 		return nil, err
@@ -244,7 +244,7 @@ func measureSplice(ctx context.Context, cfg Config, a, b *target, n int) (*Splic
 		var failed atomic.Int64
 		var firstErr atomic.Value
 		parallel(ctx, cfg.Concurrency, n, func(i int) {
-			wo := dialOptions{addr: via.addr, timeout: lim, w: 80, h: 24, command: "watch " + code}
+			wo := dialOptions{addr: via.addr, timeout: lim, w: 80, h: 24, command: "watch " + code, vt: cfg.VTEmulator}
 			c, err := openClient(ctx, fmt.Sprintf("%s%d", name, i), wo)
 			if err == nil {
 				if _, err = c.waitFor(ctx, lim, "Choose a handle"); err == nil {

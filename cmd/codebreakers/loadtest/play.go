@@ -377,7 +377,7 @@ func seatTables(ctx context.Context, cfg Config, tick <-chan time.Time, errs *er
 // spectator watch (for the first Spectators tables); startGame starts it.
 func setUpTable(ctx context.Context, cfg Config, addr, guestAddr string, i int) (*table, error) {
 	lim := cfg.StepTimeout
-	o := dialOptions{addr: addr, timeout: lim, w: playW, h: playH}
+	o := dialOptions{addr: addr, timeout: lim, w: playW, h: playH, vt: cfg.VTEmulator}
 	tb := &table{i: i, asks: map[*client]int{}, spliced: map[*client]bool{},
 		rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)))}
 	var err error

@@ -104,6 +104,10 @@ type Config struct {
 	// playing phase is written (over the seekers phase with NoPlay; the
 	// server is started with --pprof-addr).
 	CPUProfile string
+	// VTEmulator reads every simulated player's screen with x/vt's whole
+	// emulator instead of the lean screen (screen.go), to check a doubtful
+	// reading; it costs the generator several times the CPU.
+	VTEmulator bool
 	// GeneratorCPUProfile, when set, is where this generator's own CPU
 	// profile over the playing phase is written.
 	GeneratorCPUProfile string
@@ -401,7 +405,7 @@ type opener func(ctx context.Context, t *target, i int, hold bool) (*client, err
 
 func floorOpener(cfg Config) opener {
 	return func(ctx context.Context, t *target, i int, _ bool) (*client, error) {
-		c, err := openClient(ctx, fmt.Sprintf("idle%d", i), dialOptions{addr: t.addr, timeout: cfg.StepTimeout, w: 80, h: 24})
+		c, err := openClient(ctx, fmt.Sprintf("idle%d", i), dialOptions{addr: t.addr, timeout: cfg.StepTimeout, w: 80, h: 24, vt: cfg.VTEmulator})
 		if err != nil {
 			return nil, err
 		}
@@ -418,7 +422,7 @@ func floorOpener(cfg Config) opener {
 // asks for a handle; held sessions pick one and sit on the home screen.
 func serverOpener(cfg Config) opener {
 	return func(ctx context.Context, t *target, i int, hold bool) (*client, error) {
-		c, err := openClient(ctx, fmt.Sprintf("idle%d", i), dialOptions{addr: t.addr, timeout: cfg.StepTimeout, w: 80, h: 24})
+		c, err := openClient(ctx, fmt.Sprintf("idle%d", i), dialOptions{addr: t.addr, timeout: cfg.StepTimeout, w: 80, h: 24, vt: cfg.VTEmulator})
 		if err != nil {
 			return nil, err
 		}

@@ -134,7 +134,7 @@ func DriveSeekers(ctx context.Context, cfg Config, addr string, measured func())
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := openClient(ctx, fmt.Sprintf("k%d", i), dialOptions{addr: addr, timeout: cfg.StepTimeout, w: playW, h: playH})
+			c, err := openClient(ctx, fmt.Sprintf("k%d", i), dialOptions{addr: addr, timeout: cfg.StepTimeout, w: playW, h: playH, vt: cfg.VTEmulator})
 			if err != nil {
 				errs.add(fmt.Errorf("seeker %d: %w", i, err))
 				return

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRecordWideNameAndResizes plays the parts of a session the other
+// end-to-end tests leave out, for the load generator's recorded streams
+// (see streamRecorder): a handle of wide characters and emoji (refused and shown back), the home
+// screen redrawn for a terminal resized under it (the recorded client
+// stays 80×24, so the server draws for sizes it does not have), and the
+// menus walked. It runs only when recording.
+func TestRecordWideNameAndResizes(t *testing.T) {
+	if os.Getenv("CODEBREAKERS_RECORD_STREAMS") == "" {
+		t.Skip("records streams only (CODEBREAKERS_RECORD_STREAMS)")
+	}
+	_, addr := startInstance(t, dataDir(t))
+	tm := openTermRec(t, dial(t, addr, withKey(newKey(t))), "wide", 80, 24, "", false)
+	register(tm, "漢字🎲é") // refused, shown back
+	tm.waitFor("A handle may use only")
+	tm.send(keyEsc)
+	tm.waitUntil("the handle cleared", func(s string) bool { return !strings.Contains(s, "› 漢字") })
+	tm.send("wide", keyEnter)
+	tm.waitFor("Create a table")
+	for _, size := range [][2]int{{60, 20}, {120, 40}, {81, 24}, {79, 23}, {80, 24}} {
+		if err := tm.sess.WindowChange(size[1], size[0]); err != nil {
+			t.Fatal(err)
+		}
+		tm.send(keyDown)
+	}
+	openHomeItem(tm, "Create a table")
+	tm.waitFor("which game?")
+	for range 3 {
+		tm.send(keyDown)
+	}
+	tm.send(keyEsc)
+	tm.waitFor("Create a table")
+	tm.send("q")
+	<-tm.done
+}
