@@ -9,26 +9,35 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/codebreakers/codebreakers/engine"
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
-// TestSessionAgainstRealHub signs a new key in, quick-plays Break the Code
-// against bots through the real hub and storage, asks questions on its
-// turns, and quits (confirming) mid-game.
-func TestSessionAgainstRealHub(t *testing.T) {
+// realHub is a hub with the real games over a real store in a temporary
+// directory, closed when the test ends; bots move at once.
+func realHub(t *testing.T) (*storage.DB, *lobby.Hub, *engine.Registry) {
+	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	t.Cleanup(func() { _ = db.Close() })
 	reg := registry()
 	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer hub.Close()
+	t.Cleanup(hub.Close)
+	return db, hub, reg
+}
+
+// TestSessionAgainstRealHub signs a new key in, quick-plays Break the Code
+// against bots through the real hub and storage, asks questions on its
+// turns, and quits (confirming) mid-game.
+func TestSessionAgainstRealHub(t *testing.T) {
+	db, hub, reg := realHub(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -102,17 +111,7 @@ func TestSessionAgainstRealHub(t *testing.T) {
 // nothing, is redrawn with the count of a game's seekers as soon as someone
 // starts seeking it through the real hub, and again when they stop.
 func TestHomeCountsNewSeekersLive(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	reg := registry()
-	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
+	db, hub, reg := realHub(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	m := New(Deps{Hub: hub, Store: db, Games: reg}, Session{

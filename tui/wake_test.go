@@ -2,14 +2,12 @@ package tui
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/codebreakers/codebreakers/lobby"
-	"github.com/codebreakers/codebreakers/storage"
 )
 
 // TestMailboxCoalescesAndNeverBlocks: notes with the same key wait as
@@ -66,17 +64,7 @@ func TestMailboxCoalescesAndNeverBlocks(t *testing.T) {
 // arrive through Send; the countdown's beat does too. Once the session
 // has closed, nothing more is sent.
 func TestSessionWithSendWaitsOnNothing(t *testing.T) {
-	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	reg := registry()
-	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hub.Close()
+	db, hub, reg := realHub(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sent := make(chan tea.Msg, 64)
