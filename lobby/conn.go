@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/textsafe"
@@ -17,11 +16,8 @@ type Conn struct {
 	t       *table
 	id      Identity
 	viewer  engine.Viewer
-	updates chan struct{}
+	updates signal
 	done    chan struct{}
-	// wake, once set (Notify), is called at every signal instead of
-	// leaving it on updates.
-	wake atomic.Pointer[func()]
 
 	once   sync.Once
 	mu     sync.Mutex
@@ -32,12 +28,12 @@ type Conn struct {
 
 func newConn(t *table, id Identity, v engine.Viewer) *Conn {
 	t.hub.sessions.Add(1)
-	return &Conn{t: t, id: id, viewer: v, updates: make(chan struct{}, 1), done: make(chan struct{})}
+	return &Conn{t: t, id: id, viewer: v, updates: newSignal(), done: make(chan struct{})}
 }
 
 // Updates delivers "something changed" signals. It is a one-slot coalescing
 // channel: after a receive, call View for the latest snapshot.
-func (c *Conn) Updates() <-chan struct{} { return c.updates }
+func (c *Conn) Updates() <-chan struct{} { return c.updates.ch }
 
 // Notify hands this Conn's signals to wake instead of Updates: wake is
 // called after every change (changes that come close together may share
@@ -47,19 +43,9 @@ func (c *Conn) Updates() <-chan struct{} { return c.updates }
 // whoever ends the Conn): it must return at once, never block or call the
 // table. Calling Notify again replaces wake.
 func (c *Conn) Notify(wake func()) {
-	c.wake.Store(&wake)
-	c.handOver(wake)
+	c.updates.notify(wake)
 	if c.ended() {
 		wake()
-	}
-}
-
-// handOver calls wake if a signal waits on updates, taking it.
-func (c *Conn) handOver(wake func()) {
-	select {
-	case <-c.updates:
-		wake()
-	default:
 	}
 }
 
@@ -258,8 +244,8 @@ func (c *Conn) end(reason string) bool {
 		c.t.hub.sessions.Add(-1)
 		closed = true
 	})
-	if w := c.wake.Load(); closed && w != nil {
-		(*w)()
+	if closed {
+		c.updates.call()
 	}
 	return closed
 }
@@ -275,18 +261,8 @@ func (c *Conn) ended() bool {
 }
 
 // notify pokes the session without ever blocking: if a signal is already
-// waiting, the session will read the newest view anyway. With a wake set
-// (Notify), the signal is handed to it: checking after the poke means a
-// signal left just before Notify is never stranded on updates.
-func (c *Conn) notify() {
-	select {
-	case c.updates <- struct{}{}:
-	default:
-	}
-	if w := c.wake.Load(); w != nil {
-		c.handOver(*w)
-	}
-}
+// waiting, the session will read the newest view anyway.
+func (c *Conn) notify() { c.updates.poke() }
 
 // call runs fn on the table goroutine unless the Conn has ended.
 func (c *Conn) call(fn func() error) error {

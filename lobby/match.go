@@ -57,7 +57,7 @@ type Seeker struct {
 	rated   bool
 	rating  rating.Rating
 	since   time.Time
-	updates chan struct{}
+	updates signal
 
 	// guarded by mm.mu
 	conn    *Conn  // the seat found, once seated
@@ -174,7 +174,7 @@ func (h *Hub) Seek(id Identity, spec SeekSpec) (*Seeker, error) {
 		}
 	}
 	s := &Seeker{mm: h.mm, id: id, spec: spec, info: info, rated: !isGuest(id) && storage.RatedGame(info.ID),
-		rating: rating.New(), since: h.cfg.Now(), updates: make(chan struct{}, 1)}
+		rating: rating.New(), since: h.cfg.Now(), updates: newSignal()}
 	if s.rated {
 		s.rating = h.ratingOf(id.Account, info.ID)
 	}
@@ -254,7 +254,12 @@ func (h *Hub) Seeking() map[string]int {
 // Updates is poked (never blocking) whenever the seeker's status may have
 // changed: someone joined or left the pool, a table was found, the bots
 // offer came.
-func (s *Seeker) Updates() <-chan struct{} { return s.updates }
+func (s *Seeker) Updates() <-chan struct{} { return s.updates.ch }
+
+// Notify hands the seeker's signals to wake instead of Updates (a signal
+// already waiting at once), as Conn.Notify does: wake runs on the
+// matchmaker, and must return at once, never block or call the hub.
+func (s *Seeker) Notify(wake func()) { s.updates.notify(wake) }
 
 // Conn is the seat found for the seeker, or nil while still seeking.
 func (s *Seeker) Conn() *Conn {
@@ -431,7 +436,7 @@ func (mm *matchmaker) seat(group []*Seeker, players int) {
 		if mm.byAcct[s.id.Account] == s {
 			delete(mm.byAcct, s.id.Account)
 		}
-		poke(s.updates)
+		s.updates.poke()
 	}
 	mm.pokeLocked(group[0].info.ID)
 }
@@ -497,7 +502,7 @@ func (mm *matchmaker) announceBots() {
 		for _, s := range pool {
 			if !s.offered && !now.Before(s.since.Add(mm.h.cfg.SeekBotWait)) {
 				s.offered = true
-				poke(s.updates)
+				s.updates.poke()
 			}
 		}
 	}
@@ -523,7 +528,7 @@ func (mm *matchmaker) endLocked(s *Seeker, reason string) {
 		return
 	}
 	s.over, s.reason = true, reason
-	poke(s.updates)
+	s.updates.poke()
 }
 
 // pokeLocked tells every seeker of game that the pool changed, and home
@@ -533,17 +538,9 @@ func (mm *matchmaker) endLocked(s *Seeker, reason string) {
 // once (it asks at most once a second).
 func (mm *matchmaker) pokeLocked(game string) {
 	for _, s := range mm.pools[game] {
-		poke(s.updates)
+		s.updates.poke()
 	}
 	mm.h.changes.signal()
-}
-
-// poke is a non-blocking, coalescing notification.
-func poke(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
 }
 
 // matchedNews is the table's news when the pool seats group: who was

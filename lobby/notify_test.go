@@ -3,6 +3,7 @@ package lobby
 import (
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // poked returns a wake function that counts its calls and pokes a
@@ -117,4 +118,35 @@ func closedSoonOrPoked(ch chan struct{}) bool {
 		close(done)
 	}()
 	return closedSoon(done)
+}
+
+// TestSeekerNotifyWakesWhenSeated: a seeker with a wake function is woken,
+// not left a signal on Updates, when another joins its pool and when the
+// two are seated.
+func TestSeekerNotifyWakesWhenSeated(t *testing.T) {
+	h, _ := clockHub(t, newMemStore(), nil)
+	ann := seek(t, h, ident("ann"), 3)
+	wake, calls, ch := poked()
+	ann.Notify(wake)
+	for len(ch) > 0 { // a signal of ann's own arrival, handed over
+		<-ch
+	}
+	before := calls.Load()
+	seek(t, h, ident("bo"), 3)
+	if !closedSoonOrPoked(ch) || calls.Load() <= before {
+		t.Fatal("ann was not woken when bo joined the pool")
+	}
+	seek(t, h, ident("cy"), 3)
+	deadline := time.Now().Add(10 * time.Second) // a ceiling against hangs, not a speed check
+	for ann.Conn() == nil && time.Now().Before(deadline) {
+		closedSoonOrPoked(ch)
+	}
+	if ann.Conn() == nil {
+		t.Fatal("ann was never seated")
+	}
+	select {
+	case <-ann.Updates():
+		t.Error("a signal was left on Updates with a wake set")
+	default:
+	}
 }

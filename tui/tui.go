@@ -278,7 +278,7 @@ func newApp(deps Deps, h hubAPI, s Session) *app {
 	}
 	if s.Send != nil {
 		a.mail = newMailbox(s.Send)
-		a.pump, a.after = a.notifyTable, a.afterNote
+		a.pump, a.seekPump, a.after = a.notifyTable, a.notifySeek, a.afterNote
 	}
 	a.resize(s.Width, s.Height)
 	if a.id.Guest && a.id.Handle == "" {

@@ -125,6 +125,24 @@ func tableNews(c tableConn) tea.Msg {
 	}
 }
 
+// seekNotifier is a seek that can wake the session itself (*lobby.Seeker
+// through lobbySeeker).
+type seekNotifier interface {
+	Notify(wake func())
+}
+
+// notifySeek is the pump of a seek when the session has a mailbox, as
+// notifyTable is a table's.
+func (a *app) notifySeek(ctx context.Context, s seekConn) tea.Cmd {
+	n, ok := s.(seekNotifier)
+	if !ok {
+		return waitSeek(ctx, s)
+	}
+	mail := a.mail
+	n.Notify(func() { mail.post(s, func() tea.Msg { return seekChangedMsg{seek: s} }) })
+	return nil
+}
+
 // lobbyNotifier is a hub that can call a function at its next change.
 type lobbyNotifier interface {
 	OnChange(f func())

@@ -125,3 +125,42 @@ func TestSessionWithSendWaitsOnNothing(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// TestSeekWithSendWaitsOnNothing: a session seeking people with Send
+// holds no Cmd waiting for its pool; the match arrives through Send and
+// opens the table.
+func TestSeekWithSendWaitsOnNothing(t *testing.T) {
+	_, hub, reg := realHub(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sent := make(chan tea.Msg, 64)
+	mara := lobby.Identity{Account: "SHA256:mara", Handle: "mara"}
+	m := New(Deps{Hub: hub, Games: reg}, Session{
+		Identity: mara, Width: 80, Height: 24, Context: ctx,
+		Send: func(msg tea.Msg) { sent <- msg },
+	}).(*app)
+	run(t, m, m.Init())
+	spec := lobby.SeekSpec{Game: "breakcode", Players: 2}
+	run(t, m, m.seek(spec)) // would hang on a waiting pump
+	if _, ok := m.top().(*seekScreen); !ok {
+		t.Fatalf("not seeking: %T", m.top())
+	}
+	if _, err := hub.Seek(lobby.Identity{Account: "SHA256:bo", Handle: "bo"}, spec); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(30 * time.Second) // a ceiling against hangs, not a speed check
+	for {
+		if _, ok := m.top().(*tableScreen); ok {
+			break
+		}
+		select {
+		case msg := <-sent:
+			if _, tick := msg.(seekTickMsg); !tick {
+				run(t, m, send(m, msg))
+			}
+		case <-deadline:
+			t.Fatalf("the match never reached the session: %T", m.top())
+		}
+	}
+	m.Close()
+}
