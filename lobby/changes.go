@@ -59,12 +59,20 @@ func (c *changes) wait() <-chan struct{} {
 // onChange calls f once, at the next change, with the group it joins:
 // a waiter that holds no goroutine. f runs on whoever signals the change
 // (or on a timer's goroutine): it must return at once, never block or
-// call the hub.
-func (c *changes) onChange(f func()) {
+// call the hub. cancel drops f if it has not been called yet.
+func (c *changes) onChange(f func()) (cancel func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	g := c.join()
+	i := len(g.calls)
 	g.calls = append(g.calls, f)
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if i < len(g.calls) { // not yet taken by closeFirst, which empties it
+			g.calls[i] = nil
+		}
+	}
 }
 
 // join counts one more waiter in the group that takes new ones and
@@ -88,7 +96,9 @@ func (c *changes) signal() {
 	calls := c.closeFirst()
 	c.mu.Unlock()
 	for _, f := range calls {
-		f()
+		if f != nil {
+			f()
+		}
 	}
 }
 
@@ -99,7 +109,9 @@ func (c *changes) step() {
 	calls := c.closeFirst()
 	c.mu.Unlock()
 	for _, f := range calls {
-		f()
+		if f != nil {
+			f()
+		}
 	}
 }
 
@@ -111,6 +123,7 @@ func (c *changes) closeFirst() []func() {
 		return nil
 	}
 	calls := c.groups[0].calls
+	c.groups[0].calls = nil // a later cancel finds nothing to drop
 	close(c.groups[0].ch)
 	c.groups[0] = nil
 	c.groups = c.groups[1:]
@@ -138,8 +151,10 @@ func (h *Hub) Changed() <-chan struct{} { return h.changes.wait() }
 // OnChange calls f once, at the next change of what Changed watches,
 // in turn with the waiters of Changed: a waiter that holds no goroutine.
 // f runs on whoever made the change (or a timer's goroutine): it must
-// return at once, never block or call the hub.
-func (h *Hub) OnChange(f func()) { h.changes.onChange(f) }
+// return at once, never block or call the hub. A session that ends first
+// calls cancel, so that the hub lets f (and what it holds) go at once
+// rather than at the next change.
+func (h *Hub) OnChange(f func()) (cancel func()) { return h.changes.onChange(f) }
 
 // HeldSeat reports the table where account holds a seat in a game that is
 // waiting or in progress (the one Resume would return to).

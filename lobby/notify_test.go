@@ -150,3 +150,45 @@ func TestSeekerNotifyWakesWhenSeated(t *testing.T) {
 	default:
 	}
 }
+
+// TestOnChangeCancelledLetsGo: a function whose session ended (cancel) is
+// let go at once and never called; cancelling after the call is harmless.
+func TestOnChangeCancelledLetsGo(t *testing.T) {
+	h := testHub(t, newMemStore(), nil)
+	wake, calls, _ := poked()
+	cancel := h.OnChange(wake)
+	cancel()
+	h.changes.mu.Lock()
+	for _, g := range h.changes.groups {
+		for _, f := range g.calls {
+			if f != nil {
+				t.Error("a cancelled function is still held by the hub")
+			}
+		}
+	}
+	h.changes.mu.Unlock()
+	next := h.Changed()
+	spec := TableSpec{Game: "secret", Seats: 2, Options: map[string]string{"turns": "0"}}
+	if _, err := h.Create(ident("ann"), spec); err != nil {
+		t.Fatal(err)
+	}
+	if !closedSoon(next) {
+		t.Fatal("no change when a table opened")
+	}
+	if n := calls.Load(); n != 0 {
+		t.Fatalf("a cancelled function was called %d times", n)
+	}
+
+	wake, calls, ch := poked()
+	cancel = h.OnChange(wake)
+	if _, err := h.Create(ident("bo"), spec); err != nil {
+		t.Fatal(err)
+	}
+	if !closedSoonOrPoked(ch) {
+		t.Fatal("OnChange was not called")
+	}
+	cancel()
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("called %d times, want once", n)
+	}
+}

@@ -115,7 +115,7 @@ func (l lobbyHub) PublicTables() []lobby.TableSummary { return l.h.PublicTables(
 func (l lobbyHub) PublicCounts() (int, int)           { return l.h.PublicCounts() }
 func (l lobbyHub) Online() (int, int)                 { return l.h.Online() }
 func (l lobbyHub) Changed() <-chan struct{}           { return l.h.Changed() }
-func (l lobbyHub) OnChange(f func())                  { l.h.OnChange(f) }
+func (l lobbyHub) OnChange(f func()) func()           { return l.h.OnChange(f) }
 func (l lobbyHub) HeldSeats(account string) []lobby.TableSummary {
 	return l.h.HeldSeats(account)
 }

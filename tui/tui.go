@@ -249,6 +249,9 @@ type app struct {
 	// mail, when the session has Send, is how the lobby and timers reach
 	// the program: pump, after and the lobby's wait then post to it.
 	mail *mailbox
+	// lobbyCancel drops the last wait for a lobby change given to the hub
+	// (notifyLobby), when the session ends.
+	lobbyCancel func()
 	// now and after are the clock of countdowns (time.Now and tea.Tick);
 	// tests replace them so that nothing waits on real time.
 	now   func() time.Time
@@ -611,6 +614,9 @@ func (a *app) Close() {
 	a.stack[0].close()
 	if a.mail != nil {
 		a.mail.close()
+	}
+	if a.lobbyCancel != nil {
+		a.lobbyCancel()
 	}
 }
 

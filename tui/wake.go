@@ -145,7 +145,7 @@ func (a *app) notifySeek(ctx context.Context, s seekConn) tea.Cmd {
 
 // lobbyNotifier is a hub that can call a function at its next change.
 type lobbyNotifier interface {
-	OnChange(f func())
+	OnChange(f func()) (cancel func())
 }
 
 // lobbyNoteKey is the mailbox key of home's "the lobby changed".
@@ -159,7 +159,7 @@ func (a *app) notifyLobby(n lobbyNotifier, calm time.Duration) {
 	mail := a.mail
 	due := time.Now().Add(calm)
 	post := func() { mail.post(lobbyNoteKey{}, func() tea.Msg { return lobbyChangedMsg{} }) }
-	n.OnChange(func() {
+	a.lobbyCancel = n.OnChange(func() {
 		if wait := time.Until(due); wait > 0 {
 			time.AfterFunc(wait, post)
 			return
