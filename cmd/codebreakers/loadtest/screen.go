@@ -25,7 +25,7 @@ import (
 // changes text: printing with autowrap and the pending wrap, grapheme
 // clusters and wide characters measured as the emulator measures them, CR,
 // LF (scrolling at the bottom), BS, CUP/HVP, CUU/CUD/CUF/CUB/CNL/CPL,
-// CHA/HPA/VPA, EL, ED, ECH, IND/RI, DECSC/DECRC, the alternate screen
+// CHA/HPA/HPR/VPA/VPR, EL, ED, ECH, SU/SD, IND/RI, DECSC/DECRC, the alternate screen
 // (1047, 1048, 1049), autowrap (DECAWM) and RIS, and it answers the
 // background colour query as the emulator does. It ignores what changes
 // no text (SGR, other modes, titles, other OSC, DCS, APC) and what the
@@ -455,8 +455,20 @@ func (s *screen) csi(cmd ansi.Cmd, params ansi.Params) {
 		s.moveTo(n-1, y)
 	case '`': // HPA
 		s.moveTo(min(s.w-1, n-1), y)
+	case 'a': // HPR
+		s.moveTo(min(s.w-1, x+n), y)
 	case 'd': // VPA
 		s.moveTo(x, min(s.h-1, n-1))
+	case 'e': // VPR
+		s.moveTo(x, min(s.h-1, y+n))
+	case 'S': // SU: the cursor and the pending wrap stay
+		if n > 0 {
+			s.scroll(min(n, s.h))
+		}
+	case 'T': // SD
+		if n > 0 {
+			s.scroll(-min(n, s.h))
+		}
 	case 'H', 'f': // CUP, HVP
 		col, _, _ := params.Param(1, 1)
 		s.moveTo(col-1, n-1)
