@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -330,4 +331,31 @@ func BenchmarkScreenWrite(b *testing.B) {
 	}
 	b.Run("emulator", func(b *testing.B) { feed(b, vtTerminal{oracle(stream.w, stream.h)}) })
 	b.Run("screen", func(b *testing.B) { feed(b, newScreen(stream.w, stream.h)) })
+}
+
+// TestScreenIsSmall: a simulated player's lean screen, a frame drawn on
+// its alternate screen, holds a few KB (an 80×24 grid of 4-byte cells
+// and the parser), where an emulator holds two screens of full cells.
+func TestScreenIsSmall(t *testing.T) {
+	const n = 20
+	frame := []byte("\x1b[?1049h\x1b[?25l\x1b[H\x1b[2J\x1b[1;7m Codebreakers \x1b[m ✓ ◆ ○ 漢字\x1b[K\x1b[24;1Hkeys · q quit\x1b[K")
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	screens := make([]*screen, n)
+	for i := range screens {
+		screens[i] = newScreen(80, 24)
+		_, _ = screens[i].Write(frame)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	per := (int64(after.HeapAlloc) - int64(before.HeapAlloc)) / n
+	t.Logf("%d bytes of heap per screen", per)
+	if per > 16<<10 {
+		t.Errorf("an 80×24 screen holds %d KB, want under 16 KB", per>>10)
+	}
+	if got := screens[0].String(); !strings.Contains(got, "Codebreakers  ✓ ◆ ○ 漢字") {
+		t.Errorf("screen reads %q", got)
+	}
+	runtime.KeepAlive(screens)
 }
