@@ -31,32 +31,38 @@ func startFloor(t *testing.T) (context.Context, string) {
 }
 
 // TestFloorDrawsAndEchoes runs the floor in-process, opens one session
-// with the generator's own client and times a keypress echo.
+// with the generator's own client, with its lean screen and with x/vt's
+// emulator (-vt-emulator), and times a keypress echo.
 func TestFloorDrawsAndEchoes(t *testing.T) {
 	ctx, addr := startFloor(t)
-	var c *client
-	var err error
-	for deadline := time.Now().Add(limit); ; time.Sleep(50 * time.Millisecond) {
-		if c, err = openClient(ctx, "t", dialOptions{addr: addr, timeout: limit, w: 80, h: 24}); err == nil {
-			break
+	for _, vt := range []bool{false, true} {
+		var c *client
+		var err error
+		for deadline := time.Now().Add(limit); ; time.Sleep(50 * time.Millisecond) {
+			if c, err = openClient(ctx, "t", dialOptions{addr: addr, timeout: limit, w: 80, h: 24, vt: vt}); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("open a session on the floor: %v", err)
+			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("open a session on the floor: %v", err)
+		defer c.close()
+		if _, isVT := c.term.(vtTerminal); isVT != vt {
+			t.Fatalf("asked for the emulator: %v; the client reads with %T", vt, c.term)
 		}
-	}
-	defer c.close()
-	if _, err := c.waitFor(ctx, limit, floorMarker); err != nil {
-		t.Fatal(err)
-	}
-	got := c.arm(nil, time.Now(), true)
-	if err := c.send("x"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.await(ctx, got, limit); err != nil {
-		t.Fatalf("no echo: %v", err)
-	}
-	if _, err := c.waitFor(ctx, limit, "last key: x"); err != nil {
-		t.Fatal(err)
+		if _, err := c.waitFor(ctx, limit, floorMarker); err != nil {
+			t.Fatal(err)
+		}
+		got := c.arm(nil, time.Now(), true)
+		if err := c.send("x"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.await(ctx, got, limit); err != nil {
+			t.Fatalf("no echo: %v", err)
+		}
+		if _, err := c.waitFor(ctx, limit, "last key: x"); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
