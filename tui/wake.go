@@ -95,8 +95,9 @@ func (m *mailbox) close() {
 	m.notes = nil
 }
 
-// notifier is a table connection that can wake the session itself
-// (*lobby.Conn): tests' fake connections cannot, and are waited on.
+// notifier is a table connection (*lobby.Conn) or a seek (*lobby.Seeker
+// through lobbySeeker) that can wake the session itself: tests' fakes
+// cannot, and are waited on.
 type notifier interface {
 	Notify(wake func())
 }
@@ -125,16 +126,10 @@ func tableNews(c tableConn) tea.Msg {
 	}
 }
 
-// seekNotifier is a seek that can wake the session itself (*lobby.Seeker
-// through lobbySeeker).
-type seekNotifier interface {
-	Notify(wake func())
-}
-
 // notifySeek is the pump of a seek when the session has a mailbox, as
 // notifyTable is a table's.
 func (a *app) notifySeek(ctx context.Context, s seekConn) tea.Cmd {
-	n, ok := s.(seekNotifier)
+	n, ok := s.(notifier)
 	if !ok {
 		return waitSeek(ctx, s)
 	}
