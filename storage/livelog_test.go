@@ -122,13 +122,7 @@ func makeGarbage(t *testing.T, db *DB, id string, n int) {
 // than moving them to the end as the live game's).
 func TestForgottenIDStartsAfresh(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "codebreakers.db")
-	trims := &trimCounter{}
-	opt := quietOptions()
-	opt.Observer = trims
-	db, err := Open(path, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, trims, opt := openCountingTrims(t, path)
 	defer func() { _ = db.Close() }()
 
 	// X: 2 moves at the start and 3 appended, then forgotten and started
@@ -167,7 +161,7 @@ func TestForgottenIDStartsAfresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	var abandoned abandonedRecord
-	err = db.view(func(tx *bolt.Tx) error {
+	err := db.view(func(tx *bolt.Tx) error {
 		return json.Unmarshal(tx.Bucket([]byte(bucketAbandoned)).Get([]byte("REUSEY")), &abandoned)
 	})
 	if err != nil || len(abandoned.Moves) != 1 || string(abandoned.Moves[0]) != fmt.Sprintf(`{"seat":0,"action":%s}`, againAction(0)) {
@@ -177,16 +171,7 @@ func TestForgottenIDStartsAfresh(t *testing.T) {
 		t.Fatal("the log was trimmed before the checks of an untrimmed log")
 	}
 
-	reopen := func() {
-		t.Helper()
-		if err := db.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if db, err = Open(path, opt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reopen()
+	db = reopen(t, db, path, opt)
 	checkRestarted(t, db, "REUSEX", 2)
 
 	// Forgotten again with its old moves still there; started a third time.
@@ -209,13 +194,13 @@ func TestForgottenIDStartsAfresh(t *testing.T) {
 		t.Errorf("the log holds %d entries of REUSEX after trims, want the 3 of its latest start", n)
 	}
 	checkRestarted(t, db, "REUSEX", 3)
-	reopen()
+	db = reopen(t, db, path, opt)
 	checkRestarted(t, db, "REUSEX", 4)
 	// The garbage game's id too starts afresh, after trims kept part of
 	// its old moves.
 	startAgain(t, db, "GARBAGE", 2)
 	checkRestarted(t, db, "GARBAGE", 2)
-	reopen()
+	db = reopen(t, db, path, opt)
 	checkRestarted(t, db, "GARBAGE", 3)
 	checkConsistent(t, db)
 }

@@ -102,13 +102,7 @@ func TestMigrateV6LiveLog(t *testing.T) {
 func TestV7HeadersWithoutStart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "codebreakers.db")
 	copyFile(t, "testdata/v7.db", path)
-	trims := &trimCounter{}
-	opt := quietOptions()
-	opt.Observer = trims
-	db, err := Open(path, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, trims, opt := openCountingTrims(t, path)
 	defer func() { _ = db.Close() }()
 	want := map[string]int{"LIVE1": 0, "LIVE5A": 0, "LIVE5C": 50, "LIVE6A": 25, "LIVE7A": 30}
 	check := func() {
@@ -149,12 +143,7 @@ func TestV7HeadersWithoutStart(t *testing.T) {
 	want["LIVE7A"]++
 	check()
 
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if db, err = Open(path, opt); err != nil {
-		t.Fatal(err)
-	}
+	db = reopen(t, db, path, opt)
 	check()
 	checkRestarted(t, db, "OLD7", 3)
 	checkRestarted(t, db, "GARB7", 1)
@@ -171,12 +160,7 @@ func TestV7HeadersWithoutStart(t *testing.T) {
 	check()
 	checkRestarted(t, db, "OLD7", 4)
 	checkRestarted(t, db, "GARB7", 2)
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if db, err = Open(path, opt); err != nil {
-		t.Fatal(err)
-	}
+	db = reopen(t, db, path, opt)
 	check()
 	checkRestarted(t, db, "OLD7", 5)
 	checkConsistent(t, db)

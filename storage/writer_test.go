@@ -245,6 +245,33 @@ func (c *trimCounter) Commit(writes int, _ time.Duration, err error) {
 	}
 }
 
+// openCountingTrims opens the file at path with a trimCounter observing
+// its commits, and returns the options to open it again alike.
+func openCountingTrims(t *testing.T, path string) (*DB, *trimCounter, Options) {
+	t.Helper()
+	trims := &trimCounter{}
+	opt := quietOptions()
+	opt.Observer = trims
+	db, err := Open(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, trims, opt
+}
+
+// reopen closes db and opens the file at path again with opt.
+func reopen(t *testing.T, db *DB, path string, opt Options) *DB {
+	t.Helper()
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // TestTrimmedLogKeepsEveryLiveMove: finished games leave their moves in
 // the live log as garbage, and once over half the log is garbage the
 // oldest entries are trimmed (by the writer, in transactions of their own),
@@ -254,13 +281,7 @@ func (c *trimCounter) Commit(writes int, _ time.Duration, err error) {
 // the log stays bounded however many games finished.
 func TestTrimmedLogKeepsEveryLiveMove(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "codebreakers.db")
-	trims := &trimCounter{}
-	opt := quietOptions()
-	opt.Observer = trims
-	db, err := Open(path, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, trims, _ := openCountingTrims(t, path)
 	defer db.Close()
 	long := startGames(t, db, 3)
 	var longMu [3]sync.Mutex
