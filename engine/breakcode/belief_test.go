@@ -1,6 +1,7 @@
 package breakcode
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -82,15 +83,7 @@ func checkMarginals4(t *testing.T, s *state) {
 				}
 			}
 		}
-		if got.target.len() != want.target.len() {
-			t.Fatalf("small %d: centre: %d sets, want %d", small, got.target.len(), want.target.len())
-		}
-		for _, id := range want.target.ids {
-			w := want.target.at(id)
-			if got.target.at(id) != w {
-				t.Fatalf("small %d: centre %v: %v, want %v", small, k.table.tiles[id], got.target.at(id), w)
-			}
-		}
+		sameCentre(t, k, fmt.Sprintf("small %d", small), got, want)
 	}
 	t.Logf("centre sets %d, asked %d", want.target.len(), len(s.asked))
 }
@@ -128,15 +121,7 @@ func TestMarginals3MatchEnumeration(t *testing.T) {
 			if gotOpp := denseOpp(k, got); !slices.Equal(gotOpp[0], want.opp[0]) || !slices.Equal(gotOpp[1], want.opp[1]) {
 				t.Fatalf("step %d, %s: opponent marginals differ", step, name)
 			}
-			if got.target.len() != want.target.len() {
-				t.Fatalf("step %d, %s: %d centre sets, want %d", step, name, got.target.len(), want.target.len())
-			}
-			for _, id := range want.target.ids {
-				w := want.target.at(id)
-				if got.target.at(id) != w {
-					t.Fatalf("step %d, %s: centre %v weighs %v, want %v", step, name, k.table.tiles[id], got.target.at(id), w)
-				}
-			}
+			sameCentre(t, k, fmt.Sprintf("step %d, %s", step, name), got, want)
 		}
 		if step%3 == 2 {
 			card := s.faceUp[step%len(s.faceUp)]
@@ -163,15 +148,21 @@ func TestCentre4FromFreeOpponent(t *testing.T) {
 		for _, small := range []int{0, 1 << 40} {
 			want := belief{target: newTargets(nil, len(k.table.masks))}
 			k.centre4(&want, k.zetasOf(k.ok), small)
-			if got.target.len() != want.target.len() {
-				t.Fatalf("seed %d small %d: %d centre sets, want %d", seed, small, got.target.len(), want.target.len())
-			}
-			for _, id := range want.target.ids {
-				w := want.target.at(id)
-				if got.target.at(id) != w {
-					t.Fatalf("seed %d small %d: centre %v weighs %v, want %v", seed, small, k.table.tiles[id], got.target.at(id), w)
-				}
-			}
+			sameCentre(t, k, fmt.Sprintf("seed %d small %d", seed, small), got, want)
+		}
+	}
+}
+
+// sameCentre fails the test, its message led by what, unless got weighs
+// the same centre sets as want, each exactly as much.
+func sameCentre(t *testing.T, k *knowledge, what string, got, want belief) {
+	t.Helper()
+	if got.target.len() != want.target.len() {
+		t.Fatalf("%s: %d centre sets, want %d", what, got.target.len(), want.target.len())
+	}
+	for _, id := range want.target.ids {
+		if w := want.target.at(id); got.target.at(id) != w {
+			t.Fatalf("%s: centre %v weighs %v, want %v", what, k.table.tiles[id], got.target.at(id), w)
 		}
 	}
 }
