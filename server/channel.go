@@ -347,13 +347,7 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			hasPty = true
 			out <- req
 		case "window-change":
-			var w windowChange
-			if !hasPty || gossh.Unmarshal(req.Payload, &w) != nil {
-				_ = req.Reply(false, nil)
-				continue
-			}
-			c.ch.box.set(c.s.clampSize(w.Columns, w.Rows))
-			_ = req.Reply(true, nil)
+			c.answerResize(req, hasPty)
 		case "env":
 			var e envRequest
 			if envs >= c.s.cfg.MaxEnv || len(req.Payload) > maxEnvBytes ||
@@ -389,14 +383,25 @@ func (c *filteredChannel) drain() {
 		return
 	}
 	for req := range c.rest {
-		var w windowChange
-		if req.Type == "window-change" && c.hasPty && gossh.Unmarshal(req.Payload, &w) == nil {
-			c.ch.box.set(c.s.clampSize(w.Columns, w.Rows))
-			_ = req.Reply(true, nil)
+		if req.Type == "window-change" {
+			c.answerResize(req, c.hasPty)
 			continue
 		}
 		_ = req.Reply(false, nil)
 	}
+}
+
+// answerResize answers a window-change request, before or after the
+// session starts: with a pty granted, the session's size follows it
+// (clamped); without one, or malformed, it is refused.
+func (c *filteredChannel) answerResize(req *gossh.Request, hasPty bool) {
+	var w windowChange
+	if !hasPty || gossh.Unmarshal(req.Payload, &w) != nil {
+		_ = req.Reply(false, nil)
+		return
+	}
+	c.ch.box.set(c.s.clampSize(w.Columns, w.Rows))
+	_ = req.Reply(true, nil)
 }
 
 // accountOf is the account a connection authenticated as, for logs: the
