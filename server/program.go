@@ -53,6 +53,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		Width: size.Width, Height: size.Height, Profile: profile,
 		MinInterval:  time.Second / time.Duration(s.cfg.FPS),
 		StallTimeout: s.cfg.StallTimeout,
+		Colours:      s.colours,
 		OnStall: func() {
 			log.Warn("client stopped reading its screen; dropping the connection")
 			cancel(errStalled)

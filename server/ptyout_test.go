@@ -187,3 +187,23 @@ func TestSessionTextEndsLinesWithCRLF(t *testing.T) {
 		t.Errorf("help on a terminal = %q, want %q", onTerminal, want)
 	}
 }
+
+// TestSessionsShareReducedColours: a server's sessions reduce their
+// colours to the terminal's profile through one table (frame.Colours), so
+// a second session drawing the same colours keeps nothing of its own for
+// them.
+func TestSessionsShareReducedColours(t *testing.T) {
+	ts := startServer(t, nil)
+	ts.app.echo = true
+	_, first, _ := ptySession(t, dial(t, ts.addr, asGuest()), 80, 24)
+	waitFor(t, "the first session's screen", func() bool { return contains(first.String(), "keys=0;") })
+	n := ts.colours.Len()
+	if n == 0 {
+		t.Fatal("no colours in the server's table after a 256-colour session drew coloured lines")
+	}
+	_, second, _ := ptySession(t, dial(t, ts.addr, asGuest()), 80, 24)
+	waitFor(t, "the second session's screen", func() bool { return contains(second.String(), "keys=0;") })
+	if got := ts.colours.Len(); got != n {
+		t.Errorf("%d colours in the server's table after a second session drew the same screen, want still %d", got, n)
+	}
+}

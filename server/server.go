@@ -21,6 +21,8 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/codebreakers/codebreakers/server/frame"
 )
 
 // Reasons a session is ended from the server side. They are shown to the
@@ -56,6 +58,9 @@ type Server struct {
 	links   *nodeLinks
 	// connect is the command players run to reach this server (SSHCommand).
 	connect connect
+	// colours is every session's colour sequences reduced to a profile,
+	// shared so that each session does not keep its own (frame.Colours).
+	colours *frame.Colours
 
 	mu        sync.Mutex
 	listeners []net.Listener
@@ -86,11 +91,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg:    cfg,
-		log:    cfg.Logger,
-		limits: newLimiter(cfg),
-		guests: newGuestNames(),
-		live:   make(map[*liveSession]struct{}),
+		cfg:     cfg,
+		log:     cfg.Logger,
+		limits:  newLimiter(cfg),
+		guests:  newGuestNames(),
+		live:    make(map[*liveSession]struct{}),
+		colours: &frame.Colours{},
 	}
 	s.connect.pub = pub
 	srv, err := wish.NewServer(

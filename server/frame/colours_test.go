@@ -3,9 +3,12 @@ package frame
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 )
@@ -17,7 +20,7 @@ import (
 // and box-drawing characters, and lines with other escape sequences
 // (hyperlinks, erases), which go through colorprofile whole — at each
 // profile that reduces colours, with a line drawn a second time read from
-// what is remembered.
+// what is remembered, one Colours shared by the three profiles.
 func TestColoursReducedAsColorprofileDoes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 1))
 	sgr := func() string {
@@ -51,8 +54,12 @@ func TestColoursReducedAsColorprofileDoes(t *testing.T) {
 	}
 	other := []string{"\x1b]8;;https://example.org\x07link\x1b]8;;\x07", "\x1b[K", "\x1b[?25l", "\x1b[>4;2m", "\x1b7"}
 	texts := []string{"Break the Code", " · ", "╭a───╮", "│ 5g │", "日本", "▸ ", "[3003 possible]", "  ", "é", "\t"}
+	// One Colours for all three profiles, as a server shares one among
+	// its sessions: a sequence reduced for one profile must not be read
+	// back for another.
+	shared := &Colours{}
 	for _, profile := range []colorprofile.Profile{colorprofile.ANSI256, colorprofile.ANSI, colorprofile.ASCII} {
-		r := New(&bytes.Buffer{}, Options{Width: 80, Height: 24, Profile: profile})
+		r := New(&bytes.Buffer{}, Options{Width: 80, Height: 24, Profile: profile, Colours: shared})
 		var lines []string
 		for range 400 {
 			var b strings.Builder
@@ -84,8 +91,46 @@ func TestColoursReducedAsColorprofileDoes(t *testing.T) {
 				}
 			}
 		}
-		if len(r.sgrs) == 0 || len(r.sgrs) > maxSGRs {
-			t.Errorf("%v: %d sequences remembered, want some and at most %d", profile, len(r.sgrs), maxSGRs)
+		if n := shared.Len(); n == 0 || n > maxColours {
+			t.Errorf("%v: %d sequences remembered, want some and at most %d", profile, n, maxColours)
 		}
+	}
+}
+
+// TestColoursSharedBetweenRenderers: renderers given one Colours reduce a
+// sequence once between them (the second session drawing the same board
+// adds nothing), draw the same bytes, and may do so at the same time
+// (run with -race).
+func TestColoursSharedBetweenRenderers(t *testing.T) {
+	board := "\x1b[38;2;220;90;90m◆ 5\x1b[m \x1b[2mseat 1\x1b[m\n\x1b[1;38;2;10;200;30mgo\x1b[m"
+	shared := &Colours{}
+	outs := make([]*bytes.Buffer, 8)
+	var wg sync.WaitGroup
+	for i := range outs {
+		outs[i] = &bytes.Buffer{}
+		wg.Go(func() {
+			r := New(outs[i], Options{Width: 20, Height: 3, MinInterval: time.Nanosecond, Profile: colorprofile.ANSI256, Colours: shared})
+			r.Render(view(board))
+			r.Close(waitLimit)
+		})
+	}
+	wg.Wait()
+	if shared.Len() != 4 {
+		t.Errorf("%d sequences remembered, want the board's 4 once", shared.Len())
+	}
+	for i, out := range outs[1:] {
+		if out.String() != outs[0].String() {
+			t.Errorf("renderer %d drew %q, renderer 0 %q", i+1, out, outs[0])
+		}
+	}
+	if strings.Contains(outs[0].String(), "38;2;") {
+		t.Errorf("%q has a true colour left in 256 colours", outs[0])
+	}
+	// A renderer of its own (no Colours given) leaves the shared one be.
+	r := New(io.Discard, Options{Width: 20, Height: 3, MinInterval: time.Nanosecond, Profile: colorprofile.ANSI})
+	r.Render(view(board))
+	r.Close(waitLimit)
+	if shared.Len() != 4 {
+		t.Errorf("%d sequences remembered after an unshared renderer drew, want 4", shared.Len())
 	}
 }

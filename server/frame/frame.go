@@ -31,9 +31,11 @@ package frame
 import (
 	"bytes"
 	"io"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -73,6 +75,10 @@ type Options struct {
 	// OnStall is called once, from some goroutine, when the client has
 	// stopped reading. Output is dropped from then on.
 	OnStall func()
+	// Colours remembers colour sequences reduced to a profile. A server
+	// gives all its renderers one, so that each session does not keep
+	// its own copy of the same few dozen; nil gives the renderer its own.
+	Colours *Colours
 }
 
 // Defaults for Options.
@@ -88,9 +94,10 @@ type Renderer struct {
 	opts Options
 	out  *outbox
 	conv colorprofile.Writer // reduces colours into buf
-	// sgrs remembers each colour sequence reduced to the profile (see
-	// writeColours); made on first use.
-	sgrs map[string]string
+	// colours remembers each colour sequence reduced to a profile (see
+	// writeColours): Options.Colours, shared with the server's other
+	// sessions, or the renderer's own.
+	colours *Colours
 
 	mu      sync.Mutex
 	width   int
@@ -131,8 +138,12 @@ func New(w io.Writer, opts Options) *Renderer {
 	if opts.OnStall == nil {
 		opts.OnStall = func() {}
 	}
+	if opts.Colours == nil {
+		opts.Colours = &Colours{}
+	}
 	r := &Renderer{
 		opts:    opts,
+		colours: opts.Colours,
 		out:     newOutbox(w, opts.MaxPending, opts.StallTimeout, opts.OnStall),
 		width:   max(opts.Width, 1),
 		height:  max(opts.Height, 1),
@@ -381,10 +392,6 @@ func (r *Renderer) writeLine(i int, line string) {
 	}
 }
 
-// maxSGRs bounds the colour sequences a renderer remembers. A board uses a
-// few dozen; the bound only matters if something drew ever new colours.
-const maxSGRs = 256
-
 // writeColours writes line into r.buf with its colours reduced to the
 // profile, byte for byte as colorprofile.Writer would: that writer turns
 // each SGR sequence (ESC [ params m) into its reduced form on its own and
@@ -408,7 +415,7 @@ func (r *Renderer) writeColours(line string) {
 			_, _ = r.conv.Write([]byte(line)) // into r.buf, which cannot fail
 			return
 		}
-		r.buf.WriteString(r.reduced(rest[i : i+n]))
+		r.buf.WriteString(r.colours.reduced(r.opts.Profile, rest[i:i+n]))
 		rest = rest[i+n:]
 	}
 }
@@ -431,20 +438,74 @@ func sgrLen(s string) int {
 	return 0
 }
 
-// reduced is the SGR sequence seq reduced to the profile.
-func (r *Renderer) reduced(seq string) string {
-	if out, ok := r.sgrs[seq]; ok {
-		return out
+// maxColours bounds the colour sequences a Colours remembers, over all
+// profiles. The arcade's styles make a few dozen; the bound only matters
+// if something drew ever new colours, which are then reduced every time.
+const maxColours = 1024
+
+// Colours remembers SGR colour sequences reduced to a terminal's profile:
+// a pure function of the two, so one Colours serves every session of a
+// server. Kept per session it was a map and two strings a sequence, a few
+// dozen sequences in each session for the collector to scan. Reading
+// takes no lock: the table is never changed, only replaced by a copy with
+// one more entry, which happens a few dozen times in a server's life. The
+// zero value is ready to use; it is safe for concurrent use.
+type Colours struct {
+	table atomic.Pointer[map[colourKey]string]
+	mu    sync.Mutex // orders the copies that add entries
+}
+
+// colourKey is a sequence and the profile it is reduced to.
+type colourKey struct {
+	profile colorprofile.Profile
+	seq     string
+}
+
+// Len is how many reduced sequences c remembers.
+func (c *Colours) Len() int {
+	if t := c.table.Load(); t != nil {
+		return len(*t)
+	}
+	return 0
+}
+
+// reduced is the SGR sequence seq reduced to profile.
+func (c *Colours) reduced(profile colorprofile.Profile, seq string) string {
+	if t := c.table.Load(); t != nil {
+		if out, ok := (*t)[colourKey{profile, seq}]; ok {
+			return out
+		}
 	}
 	var b bytes.Buffer
-	w := colorprofile.Writer{Forward: &b, Profile: r.opts.Profile}
+	w := colorprofile.Writer{Forward: &b, Profile: profile}
 	_, _ = w.Write([]byte(seq))
 	out := b.String()
-	if r.sgrs == nil {
-		r.sgrs = make(map[string]string)
-	}
-	if len(r.sgrs) < maxSGRs {
-		r.sgrs[strings.Clone(seq)] = out // a key of its own, not a piece of the whole view
-	}
+	c.add(profile, seq, out)
 	return out
+}
+
+// add remembers out for seq at profile, unless it is known already or c
+// is full.
+func (c *Colours) add(profile colorprofile.Profile, seq, out string) {
+	k := colourKey{profile, seq}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.table.Load()
+	var n int
+	if old != nil {
+		if _, ok := (*old)[k]; ok {
+			return // another session added it meanwhile
+		}
+		n = len(*old)
+	}
+	if n >= maxColours {
+		return
+	}
+	k.seq = strings.Clone(seq) // a key of its own, not a piece of the whole view
+	t := make(map[colourKey]string, n+1)
+	if old != nil {
+		maps.Copy(t, *old)
+	}
+	t[k] = out
+	c.table.Store(&t)
 }
