@@ -39,33 +39,51 @@ func Truncate(s string, w int, tail string) string {
 // A Painter belongs to one board (it is not safe for concurrent use); the
 // memory is dropped whenever it grows past a few hundred strings, so a long
 // game cannot make it grow without bound.
+//
+// A session holds a dozen painters or more for as long as it lasts, so a
+// Painter is kept small (painterSize), its pointers first: for a style
+// that only colours text it keeps each text's styled form alone (the text
+// is the middle of it), and no copy of the text it was given.
 type Painter struct {
 	// style is read, never changed: it is one of the looks every session
 	// shares (a copy of a style is some 650 bytes, and a session's
 	// painters held a dozen).
 	style *lipgloss.Style
-	// line is set when the style only colours text (see wrapsLine): then
-	// styling one line is putting prefix before it and suffix after it,
-	// which is all lipgloss would do, without its per-call setup. It is
-	// learnt on the first miss (checked), so a board's painters that never
-	// draw cost nothing to make.
-	checked, line  bool
-	prefix, suffix string
-	// few are the first texts drawn, each with its styled form, kept in
-	// the Painter itself; texts beyond them go to memo. Most painters draw
-	// a handful of texts over and over (headings, names, a prompt), and a
-	// map for those was two more objects of some 300 bytes each for the
-	// collector to scan, in every painter of every session.
-	few  [painterFew][2]string
-	nFew int
+	// few are the first texts drawn, kept in the Painter itself; texts
+	// beyond them go to memo. Most painters draw a handful of texts over
+	// and over (headings, names, a prompt), and a map for those was two
+	// more objects of some 300 bytes each for the collector to scan, in
+	// every painter of every session. When line is set each is a styled
+	// text alone (wrap around the text); else they are pairs, a text and
+	// its styled form.
+	few [painterFew]string
+	// memo maps a text to its styled form. When the form is wrap around
+	// the text, the key is the text within the form, so the caller's
+	// string (often made for the call) is not kept alive.
 	memo Memo[string, string]
+	// wrap is the style's prefix and suffix, one after the other (cut is
+	// where the suffix starts), when the style only colours text (see
+	// wrapsLine): then styling one line is putting the prefix before it
+	// and the suffix after it, which is all lipgloss would do, without
+	// its per-call setup. It is learnt on the first Render or Fresh
+	// (checked), so a board's painters that never draw cost nothing to
+	// make.
+	wrap          string
+	cut           int32
+	nFew          uint8
+	checked, line bool
 }
 
-// painterFew is how many texts a Painter keeps in itself.
+// painterFew is how many strings a Painter keeps in itself: as many texts
+// for a style that only colours text, half as many for others.
 const painterFew = 4
 
 // painterMemo bounds the strings a Painter remembers.
 const painterMemo = 256
+
+// painterSize is the most a Painter may take (TestPainterIsSmall), a size
+// class of the allocator.
+const painterSize = 112
 
 // NewPainter returns a Painter for *st, which must not change while the
 // Painter is used: a style of the looks all sessions share, so that their
@@ -76,40 +94,75 @@ func NewPainter(st *lipgloss.Style) *Painter {
 
 // Render is st.Render(s), remembered.
 func (p *Painter) Render(s string) string {
-	for i := range p.nFew {
-		if p.few[i][0] == s {
-			return p.few[i][1]
+	p.check()
+	if p.line {
+		for _, out := range p.few[:p.nFew] {
+			if p.wraps(out, s) {
+				return out
+			}
+		}
+	} else {
+		for i := 0; i+1 < int(p.nFew); i += 2 {
+			if p.few[i] == s {
+				return p.few[i+1]
+			}
 		}
 	}
 	if out, ok := p.memo.Get(s); ok {
 		return out
 	}
 	out := p.render(s)
-	if p.nFew < len(p.few) {
-		p.few[p.nFew] = [2]string{s, out}
+	wrapped := p.line && p.wraps(out, s) // else lipgloss drew it (see render)
+	switch {
+	case wrapped && int(p.nFew) < len(p.few):
+		p.few[p.nFew] = out
 		p.nFew++
 		return out
+	case !p.line && int(p.nFew)+1 < len(p.few):
+		p.few[p.nFew], p.few[p.nFew+1] = s, out
+		p.nFew += 2
+		return out
+	case wrapped:
+		s = out[p.cut : len(out)-(len(p.wrap)-int(p.cut))]
 	}
 	return p.memo.Put(s, out)
+}
+
+// wraps reports whether out is the style's prefix, s and its suffix.
+func (p *Painter) wraps(out, s string) bool {
+	return len(out) == len(s)+len(p.wrap) && out[p.cut:len(out)-(len(p.wrap)-int(p.cut))] == s
 }
 
 // Fresh is st.Render(s), not remembered: for text that is new on most
 // frames (a title that names the turn), which would only fill the memory
 // with strings never drawn again.
-func (p *Painter) Fresh(s string) string { return p.render(s) }
+func (p *Painter) Fresh(s string) string {
+	p.check()
+	return p.render(s)
+}
 
 // Len is how many texts the Painter remembers now.
-func (p *Painter) Len() int { return p.nFew + p.memo.Len() }
+func (p *Painter) Len() int {
+	if p.line {
+		return int(p.nFew) + p.memo.Len()
+	}
+	return int(p.nFew)/2 + p.memo.Len()
+}
+
+// check learns, once, whether the style only colours text.
+func (p *Painter) check() {
+	if !p.checked {
+		p.checked = true
+		prefix, suffix, line := wrapsLine(*p.style)
+		p.wrap, p.cut, p.line = prefix+suffix, int32(len(prefix)), line
+	}
+}
 
 // render is st.Render(s): the style's prefix and suffix around a single
 // line when the style allows it, else lipgloss.
 func (p *Painter) render(s string) string {
-	if !p.checked {
-		p.checked = true
-		p.prefix, p.suffix, p.line = wrapsLine(*p.style)
-	}
 	if p.line && strings.IndexAny(s, "\n\r\t") < 0 {
-		return p.prefix + s + p.suffix
+		return p.wrap[:p.cut] + s + p.wrap[p.cut:]
 	}
 	return p.style.Render(s)
 }

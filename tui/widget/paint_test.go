@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -238,5 +239,65 @@ func TestPainterKeepsAFewTextsInItself(t *testing.T) {
 	}
 	if got, want := p.Render("Bo"), st.Render("Bo"); got != want || p.memo.Len() != 1 || p.Len() != len(texts)+1 {
 		t.Errorf("a fifth text: Render = %q (want %q), %d in the map, %d in all", got, want, p.memo.Len(), p.Len())
+	}
+}
+
+// TestPainterIsSmall: a session holds a dozen painters or more for as
+// long as it lasts, each scanned by every collection, so a Painter stays
+// within painterSize (it was 200 bytes, a 208-byte object).
+func TestPainterIsSmall(t *testing.T) {
+	if n := unsafe.Sizeof(Painter{}); n > painterSize {
+		t.Errorf("a Painter takes %d bytes, more than %d", n, painterSize)
+	}
+}
+
+// TestPainterKeepsNoCopyOfTheText: what a Painter remembers of a text
+// drawn in a style that only colours text is its styled form alone: the
+// key it is found by lies within that form, so the caller's string (made
+// for the call, on most boards) is not kept alive by the painter.
+func TestPainterKeepsNoCopyOfTheText(t *testing.T) {
+	st := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7D9CFF"))
+	p := NewPainter(&st)
+	within := func(s, out string) bool {
+		o := uintptr(unsafe.Pointer(unsafe.StringData(out)))
+		k := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return k >= o && k+uintptr(len(s)) <= o+uintptr(len(out))
+	}
+	for i := range 3 * painterFew {
+		s := fmt.Sprintf("seat %d", i) // a fresh string, as boards make them
+		want := st.Render(s)
+		if got := p.Render(s); got != want {
+			t.Fatalf("Render(%q) = %q, want %q", s, got, want)
+		}
+		if got := p.Render(fmt.Sprintf("seat %d", i)); got != want {
+			t.Fatalf("Render(%q) again = %q, want %q", s, got, want)
+		}
+	}
+	for k, out := range p.memo.m {
+		if !within(k, out) {
+			t.Errorf("the key %q is a string of its own, not part of %q", k, out)
+		}
+	}
+	if p.memo.Len() != 3*painterFew-painterFew {
+		t.Errorf("%d texts in the map, want %d", p.memo.Len(), 2*painterFew)
+	}
+}
+
+// TestPainterRemembersShapedTexts: a style lipgloss draws (padding here)
+// is remembered as pairs of text and styled text, a few in the painter
+// and the rest in its map, each found again for its own text only.
+func TestPainterRemembersShapedTexts(t *testing.T) {
+	st := lipgloss.NewStyle().Bold(true).Padding(0, 1)
+	p := NewPainter(&st)
+	for range 2 {
+		for i := range 2 * painterFew {
+			s := fmt.Sprintf("%d", i)
+			if got, want := p.Render(s), st.Render(s); got != want {
+				t.Fatalf("Render(%q) = %q, want %q", s, got, want)
+			}
+		}
+	}
+	if p.line || p.Len() != 2*painterFew || p.memo.Len() != 2*painterFew-painterFew/2 {
+		t.Errorf("line %v, %d remembered, %d in the map; want false, %d, %d", p.line, p.Len(), p.memo.Len(), 2*painterFew, 2*painterFew-painterFew/2)
 	}
 }
