@@ -99,6 +99,7 @@ type aidSolver struct {
 	table       *handTable
 	pool        []int  // physical index of each unseen tile, ascending
 	poolBits    int    // len(pool)
+	mine        uint32 // the viewer's own tiles (physical)
 	full        uint32 // every local bit
 	// g1, g2 are the local bits of the two green 5s when both are unseen:
 	// sets that differ only by which 5g they hold are the same hand.
@@ -107,8 +108,9 @@ type aidSolver struct {
 	// out) may hold given its answers; okSet[j] is the same as a bitset.
 	ok    [][]uint32
 	okSet []bitset
-	ids   [][]int32 // the hand id of each set in ok
-	heard []int     // answers heard from each opponent
+	// whole[j] is set when ok[j] is every set of a hand's size, shared.
+	whole []bool
+	heard []int // answers heard from each opponent
 	// zetas[j] caches the zeta transform of ok[j]'s indicator (see zetaOf).
 	zetas [][]uint64
 	// product is unionsByTransform's scratch, reused between calls.
@@ -123,7 +125,8 @@ type aidSolver struct {
 
 // aidOf computes the aid for the seat viewing v (which must be a seat's
 // view), starting from prev, the lists kept from that seat's last aid (or
-// nil); it returns the lists to keep for its next one.
+// nil); it returns the lists to keep for its next one, written over
+// prev's memory: prev must not be used again.
 func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 	// The solver's bitsets and transforms are lent for this call only:
 	// what it returns (counts, listed hands, marks, kept lists) is
@@ -183,7 +186,7 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 			c.centreSets = s.physical(centres)
 		}
 	}
-	return c, s.keptLists()
+	return c, s.keptLists(prev)
 }
 
 // allFree reports whether, with 3–4 players, every opponent may still
@@ -316,6 +319,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	me := int(v.Viewer.Seat)
 	s := &aidSolver{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), buf: buf}
 	mine, _ := maskOf(v.Hand)
+	s.mine = mine
 	var local [tileCount]int
 	for p := range tileCount {
 		local[p] = -1
@@ -348,19 +352,19 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 		variant int
 		code    uint8
 	}
-	var notes [][]heard
+	notes := make([][]heard, 0, s.n-1)
 	for seat := range s.n {
 		if seat == me {
 			continue
 		}
-		var hs []heard
+		hs := make([]heard, 0, len(v.Seats[seat].Notes))
 		for _, n := range v.Seats[seat].Notes {
 			hs = append(hs, heard{variantOf(n.Card, n.Number), n.Code})
 		}
 		notes = append(notes, hs)
 	}
 	s.ok = make([][]uint32, len(notes))
-	s.ids = make([][]int32, len(notes))
+	s.whole = make([]bool, len(notes))
 	s.zetas = make([][]uint64, len(notes))
 	s.heard = make([]int, len(notes))
 	for j, hs := range notes {
@@ -379,7 +383,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 		}
 		return true
 	}
-	if prev != nil && len(prev.sets) == len(notes) && prev.handSize == s.handSize {
+	if prev != nil && len(prev.sets) == len(notes) && prev.handSize == s.handSize && prev.mine == mine {
 		// Only the answers heard since the last time can rule sets out.
 		for j, hs := range notes {
 			if prev.heard[j] > len(hs) {
@@ -391,40 +395,41 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 		prev = nil
 	}
 	// The lists are lent by buf like the bitsets; keptLists copies what
-	// it keeps.
-	if prev != nil {
-		for j, hs := range notes {
+	// it keeps. Every hand of the pool is listed once, when some opponent
+	// needs them: one with no list kept, filtered by all its answers. An
+	// opponent who has answered nothing (and no wrong guess to rule out)
+	// may hold any of them: it shares the one list, which nothing writes
+	// to after this.
+	var sets []uint32
+	var ids []int32
+	for j, hs := range notes {
+		if prev != nil && !prev.whole[j] {
+			// Only the answers heard since the last time can rule sets out.
 			fresh := hs[prev.heard[j]:]
 			s.ok[j] = dirtyU32(buf, len(prev.sets[j]))[:0]
-			s.ids[j] = dirtyI32(buf, len(prev.sets[j]))[:0]
-			for i, m := range prev.sets[j] {
-				if id := prev.ids[j][i]; fits(id, fresh) {
-					s.ok[j] = append(s.ok[j], m)
-					s.ids[j] = append(s.ids[j], id)
+			for _, m := range prev.sets[j] {
+				if fits(s.localID(uint32(m)), fresh) {
+					s.ok[j] = append(s.ok[j], uint32(m))
 				}
 			}
+			continue
 		}
-	} else {
-		// Every hand of the pool once, then each opponent's by its answers.
-		// An opponent who has answered nothing (and no wrong guess to rule
-		// out) may hold any of them: it shares the one list, which nothing
-		// writes to after this.
-		all := binom(s.poolBits, s.handSize)
-		sets, ids := s.appendHands(dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0])
-		for j, hs := range notes {
-			if len(hs) == 0 && len(wrong) == 0 {
-				s.ok[j], s.ids[j] = sets, ids
-				continue
-			}
-			s.ok[j], s.ids[j] = dirtyU32(buf, len(ids))[:0], dirtyI32(buf, len(ids))[:0]
-			for i, id := range ids {
-				if fits(id, hs) {
-					s.ok[j] = append(s.ok[j], sets[i])
-					s.ids[j] = append(s.ids[j], id)
-				}
+		if sets == nil {
+			all := binom(s.poolBits, s.handSize)
+			sets, ids = s.appendHands(dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0])
+		}
+		if len(hs) == 0 && len(wrong) == 0 {
+			s.ok[j], s.whole[j] = sets, true
+			continue
+		}
+		s.ok[j] = dirtyU32(buf, len(ids))[:0]
+		for i, id := range ids {
+			if fits(id, hs) {
+				s.ok[j] = append(s.ok[j], sets[i])
 			}
 		}
 	}
+	s.okSet = make([]bitset, 0, len(s.ok))
 	for j := range s.ok {
 		set := s.bitset()
 		for _, m := range s.ok[j] {
@@ -436,26 +441,47 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 }
 
 // keptLists returns the opponents' lists for the next view of the same
-// seat to start from, or nil when they are too long to be worth keeping
-// (early in a game, when enumerating afresh costs little next to the rest).
-func (s *aidSolver) keptLists() *aidLists {
+// seat to start from, or nil when they are too long to be worth keeping.
+// A list of every hand (an opponent who has answered nothing) is only
+// marked, not kept. The lists are written into reuse (the seat's lists
+// the solver started from, which nothing reads after this) when it has
+// room, else into new memory.
+func (s *aidSolver) keptLists(reuse *aidLists) *aidLists {
 	total := 0
-	for _, l := range s.ok {
-		total += len(l)
+	for j, l := range s.ok {
+		if !s.whole[j] {
+			total += len(l)
+		}
 	}
-	if total > keptListsMax {
+	if total > keptListsMax || s.poolBits > 16 {
 		return nil
 	}
-	kept := &aidLists{handSize: s.handSize, heard: s.heard}
-	for j := range s.ok {
-		kept.sets = append(kept.sets, slices.Clone(s.ok[j]))
-		kept.ids = append(kept.ids, slices.Clone(s.ids[j]))
+	kept := reuse
+	if kept == nil || len(kept.sets) != len(s.ok) {
+		kept = &aidLists{sets: make([][]uint16, len(s.ok)), whole: make([]bool, len(s.ok))}
+	}
+	kept.handSize, kept.mine, kept.heard = s.handSize, s.mine, s.heard
+	for j, l := range s.ok {
+		kept.whole[j] = s.whole[j]
+		set := kept.sets[j][:0]
+		if !s.whole[j] {
+			if cap(set) < len(l) {
+				set = make([]uint16, 0, len(l))
+			}
+			for _, m := range l {
+				set = append(set, uint16(m))
+			}
+		}
+		kept.sets[j] = set
 	}
 	return kept
 }
 
-// keptListsMax bounds the sets kept per seat between views (8 bytes each).
-const keptListsMax = 1536
+// keptListsMax bounds the sets kept per seat between views (2 bytes each:
+// a local set of at most 16 tiles). It lets every list of a 2–4-player
+// game be kept once someone has answered, in the 12 KB a seat was
+// allowed when each set took 8.
+const keptListsMax = 6144
 
 // aidLists is where a seat's last aid started from: the sets each opponent
 // may hold given the answers heard then. Answers only ever accumulate, so
@@ -463,9 +489,21 @@ const keptListsMax = 1536
 // hand again. They come from the seat's own view, like the aid.
 type aidLists struct {
 	handSize int
-	sets     [][]uint32 // per opponent, in seat order
-	ids      [][]int32  // the hand id of each set
+	mine     uint32     // the seat's own tiles: the pool is the rest
+	sets     [][]uint16 // per opponent, in seat order: local sets
+	whole    []bool     // per opponent: may hold any hand (sets is empty)
 	heard    []int      // answers heard from each opponent then
+}
+
+// localID returns the hand id of a local set of handSize tiles (the
+// table's colex lookup, reading the pool's physical indices in order).
+func (s *aidSolver) localID(local uint32) int32 {
+	r := int32(0)
+	for i := 0; local != 0; i++ {
+		r += s.table.binom[i][s.pool[bits.TrailingZeros32(local)]]
+		local &= local - 1
+	}
+	return s.table.byColex[r]
 }
 
 // appendHands appends every local set of handSize tiles, in increasing

@@ -365,3 +365,37 @@ func TestAppendHandsListsEveryHand(t *testing.T) {
 		}
 	}
 }
+
+// From the first answer on, every seat of 2–4-player games keeps its
+// opponents' lists between views (within keptListsMax), so the next aid
+// filters them by the new answers instead of listing every hand again;
+// a list of every hand (an opponent who has not answered) is only marked.
+// (That the aid worked out from them is the fresh one is
+// TestAidMemoIsNeverStaleNorAnotherSeats.)
+func TestAidKeepsListsFromTheFirstAnswer(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		for seed := range uint64(3) {
+			s := askedPosition(t, n, 1, seed)
+			for seat := range n {
+				s.View(engine.SeatViewer(engine.Seat(seat)))
+				l := s.aidMemo[seat].lists
+				if l == nil {
+					t.Fatalf("%dp seed %d: seat %d kept no lists after one question", n, seed, seat)
+				}
+				kept := 0
+				for j, set := range l.sets {
+					switch {
+					case l.whole[j] && (l.heard[j] > 0 || len(set) > 0):
+						t.Fatalf("%dp seed %d: seat %d: opponent %d marked whole after %d answers, %d sets", n, seed, seat, j, l.heard[j], len(set))
+					case !l.whole[j] && l.heard[j] > 0 && len(set) == 0:
+						t.Fatalf("%dp seed %d: seat %d: opponent %d kept no sets", n, seed, seat, j)
+					}
+					kept += len(set)
+				}
+				if kept > keptListsMax {
+					t.Fatalf("%dp seed %d: seat %d kept %d sets", n, seed, seat, kept)
+				}
+			}
+		}
+	}
+}
