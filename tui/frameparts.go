@@ -20,12 +20,8 @@ type frameParts struct {
 	barTitle, barRight string
 	barW               int
 	bar                string
-	// The title bar's pieces (the place, the rest of the title, the right
-	// part) styled: a move changes only the rest.
-	title, titleEnd *widget.Painter
-
-	ruleW int
-	rule  string
+	ruleW              int
+	rule               string
 
 	// paint is the session's text styles as Painters (paints), for
 	// screens that style the same notices and chat on every frame.
@@ -59,9 +55,13 @@ func (a *app) keyLine(k string, w int) string {
 
 // textPaints are the session's text styles as Painters: each line
 // styled once, then remembered, and the styles that only colour text
-// drawn without lipgloss's per-call setup (widget.Painter).
+// drawn without lipgloss's per-call setup (widget.Painter). They are one
+// object, not one for each Painter.
 type textPaints struct {
-	strong, dim, notice, errText *widget.Painter
+	strong, dim, notice, errText widget.Painter
+	// The title bar's pieces (the place, the rest of the title, the right
+	// part) styled: a move changes only the rest.
+	title, titleEnd widget.Painter
 }
 
 // paints is the session's text styles as Painters, made on first use and
@@ -70,8 +70,9 @@ func (a *app) paints() *textPaints {
 	p := &a.parts
 	if p.paint == nil {
 		p.paint = &textPaints{
-			strong: widget.NewPainter(&a.st.strong), dim: widget.NewPainter(&a.st.dim),
-			notice: widget.NewPainter(&a.st.notice), errText: widget.NewPainter(&a.st.errText),
+			strong: widget.MakePainter(&a.st.strong), dim: widget.MakePainter(&a.st.dim),
+			notice: widget.MakePainter(&a.st.notice), errText: widget.MakePainter(&a.st.errText),
+			title: widget.MakePainter(&a.st.title), titleEnd: widget.MakePainter(&a.st.titleEnd),
 		}
 	}
 	return p.paint
@@ -84,11 +85,9 @@ const maxKeyBars = 16
 func (a *app) titleBar(title, right string, w int) string {
 	p := &a.parts
 	if p.bar == "" || title != p.barTitle || right != p.barRight || w != p.barW {
-		if p.title == nil {
-			p.title, p.titleEnd = widget.NewPainter(&a.st.title), widget.NewPainter(&a.st.titleEnd)
-		}
+		paint := a.paints()
 		p.barTitle, p.barRight, p.barW = title, right, w
-		p.bar = titleBar(p.title, p.titleEnd, title, right, w)
+		p.bar = titleBar(&paint.title, &paint.titleEnd, title, right, w)
 	}
 	return p.bar
 }

@@ -574,27 +574,27 @@ func (s *tableScreen) drawStrip(a *app, w int) []string {
 	}
 	switch {
 	case s.ended != "":
-		say(paint.notice, s.ended+" Press esc to go home.")
+		say(&paint.notice, s.ended+" Press esc to go home.")
 	case s.confirmLeave:
 		q := "Leave this game? "
 		if s.view.Rated && !s.lastPerson() && !s.view.NoBot {
 			q = "Leave this rated game? "
 		}
-		say(paint.strong, q+s.leaveOutcome()+" y/n")
+		say(&paint.strong, q+s.leaveOutcome()+" y/n")
 	case s.err != "":
-		say(paint.errText, "! "+s.err)
+		say(&paint.errText, "! "+s.err)
 	case s.view.Phase == lobby.Finished && s.view.Result != nil:
-		say(paint.strong, textsafe.Cut(s.view.Result.Summary, 300))
+		say(&paint.strong, textsafe.Cut(s.view.Result.Summary, 300))
 		if s.view.Unsaved != "" {
-			say(paint.notice, textsafe.Cut(s.view.Unsaved, 300))
+			say(&paint.notice, textsafe.Cut(s.view.Unsaved, 300))
 		} else if id := s.gameID(); id != "" {
 			if s.ratings != "" && s.ratingsOf == id {
-				say(paint.strong, s.ratings)
+				say(&paint.strong, s.ratings)
 			}
-			say(paint.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run "+a.ssh+" replay "+id)
+			say(&paint.dim, "Game "+id+" is saved: press V to replay it now, choose Replay a game at home later, or run "+a.ssh+" replay "+id)
 		}
 	case s.view.Notice != "":
-		say(paint.notice, textsafe.Cut(s.view.Notice, 300))
+		say(&paint.notice, textsafe.Cut(s.view.Notice, 300))
 	}
 	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
 		// One line of chat under the board; a few more while typing.

@@ -126,12 +126,12 @@ type tileKey struct {
 // paint is the board's styles, each remembering what it drew.
 type paint struct {
 	widget.Paints
-	hidden *widget.Painter
+	hidden widget.Painter
 	tiles  map[tileKey]string
 }
 
 func newPaint(st *Styles) paint {
-	return paint{Paints: widget.NewPaints(&st.Styles), hidden: widget.NewPainter(&st.TileHidden)}
+	return paint{Paints: widget.NewPaints(&st.Styles), hidden: widget.MakePainter(&st.TileHidden)}
 }
 
 var (
@@ -801,7 +801,7 @@ func (b *Board) drawQuestionLines(head string, w, sel, pick int) ([]string, []qu
 			lines = append(lines, last.lines[i+1])
 			continue
 		}
-		lines = append(lines, k.draw(b.paint.Selected))
+		lines = append(lines, k.draw(&b.paint.Selected))
 	}
 	return lines, rows
 }
@@ -873,17 +873,17 @@ func (b *Board) guessLines(w int) []string {
 	}
 	// Wrapped, not cut: at 80 columns the pane is half the width, and the
 	// cut fell on the part that explains the bare 5.
-	say(b.paint.Dim, "like "+example(n)+" (a bare 5 is the green 5)")
+	say(&b.paint.Dim, "like "+example(n)+" (a bare 5 is the green 5)")
 	input := b.input // drawn in the width there is, without changing the field
 	input.Width = max(8, min(30, w-6))
 	lines = append(lines, " "+input.View())
 	switch {
 	case b.confirm:
-		say(b.paint.Strong, "You get one guess. Press enter again to send it, esc to think more.")
+		say(&b.paint.Strong, "You get one guess. Press enter again to send it, esc to think more.")
 	case b.v.CentreSize == 0:
-		say(b.paint.Dim, "A wrong guess costs only this turn.")
+		say(&b.paint.Dim, "A wrong guess costs only this turn.")
 	default:
-		say(b.paint.Dim, "Right wins; wrong puts you out.")
+		say(&b.paint.Dim, "Right wins; wrong puts you out.")
 	}
 	return lines
 }

@@ -291,8 +291,8 @@ func TestPaintersRememberOnlyWhatRepeats(t *testing.T) {
 		_ = b.ViewLines()
 		log = append(log, ask(t, st, 1)...)
 	}
-	p := b.paint
-	for name, pt := range map[string]*widget.Painter{"Dim": p.Dim, "Selected": p.Selected, "Strong": p.Strong, "Heading": p.Heading} {
+	p := &b.paint
+	for name, pt := range map[string]*widget.Painter{"Dim": &p.Dim, "Selected": &p.Selected, "Strong": &p.Strong, "Heading": &p.Heading} {
 		if n := pt.Len(); n > 4 {
 			t.Errorf("the %s painter remembers %d texts after a game, want at most 4", name, n)
 		}

@@ -280,9 +280,9 @@ func (b *Board) composerCards() []string {
 	}
 	chosen := func(c int) *widget.Painter {
 		if c == focus {
-			return b.paint.Selected
+			return &b.paint.Selected
 		}
-		return b.paint.Strong
+		return &b.paint.Strong
 	}
 	var out []string
 	add := func(l [3]string, row [3]string) {

@@ -89,7 +89,15 @@ const painterSize = 112
 // Painter is used: a style of the looks all sessions share, so that their
 // painters do not each hold a copy.
 func NewPainter(st *lipgloss.Style) *Painter {
-	return &Painter{style: st, memo: Memo[string, string]{Max: painterMemo}}
+	p := MakePainter(st)
+	return &p
+}
+
+// MakePainter is NewPainter as a value, to be kept inside the struct that
+// uses it (one object fewer) and used there in place, never copied once
+// it has drawn.
+func MakePainter(st *lipgloss.Style) Painter {
+	return Painter{style: st, memo: Memo[string, string]{Max: painterMemo}}
 }
 
 // Render is st.Render(s), remembered.
@@ -202,17 +210,21 @@ func wrapsLine(st lipgloss.Style) (prefix, suffix string, ok bool) {
 	return prefix, suffix, true
 }
 
-// Paints are a board's text styles, each remembering what it drew.
+// Paints are a board's text styles, each remembering what it drew. The
+// Painters are part of the Paints (and so of the board that holds them),
+// not objects of their own: six fewer for the collector in every session.
+// Use them in place (b.paint.Dim.Render); a copy of Paints remembers
+// apart from the original.
 type Paints struct {
-	Heading, Strong, Dim, Selected, Error, Good *Painter
+	Heading, Strong, Dim, Selected, Error, Good Painter
 }
 
 // NewPaints returns a Painter for each of st's text styles, which must
 // not change while the Painters are used (see NewPainter).
 func NewPaints(st *board.Styles) Paints {
 	return Paints{
-		Heading: NewPainter(&st.Heading), Strong: NewPainter(&st.Strong),
-		Dim: NewPainter(&st.Dim), Selected: NewPainter(&st.Selected),
-		Error: NewPainter(&st.Error), Good: NewPainter(&st.Good),
+		Heading: MakePainter(&st.Heading), Strong: MakePainter(&st.Strong),
+		Dim: MakePainter(&st.Dim), Selected: MakePainter(&st.Selected),
+		Error: MakePainter(&st.Error), Good: MakePainter(&st.Good),
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/tui/board"
 )
 
 var widthCases = []string{
@@ -299,5 +300,19 @@ func TestPainterRemembersShapedTexts(t *testing.T) {
 	}
 	if p.line || p.Len() != 2*painterFew || p.memo.Len() != 2*painterFew-painterFew/2 {
 		t.Errorf("line %v, %d remembered, %d in the map; want false, %d, %d", p.line, p.Len(), p.memo.Len(), 2*painterFew, 2*painterFew-painterFew/2)
+	}
+}
+
+// TestPaintsAreOneObject: a board's Paints hold their Painters in
+// themselves, so making them allocates nothing of its own (it was six
+// objects in every board of every session).
+func TestPaintsAreOneObject(t *testing.T) {
+	st := &board.Styles{Heading: lipgloss.NewStyle().Bold(true), Dim: lipgloss.NewStyle().Faint(true)}
+	var p Paints
+	if n := testing.AllocsPerRun(20, func() { p = NewPaints(st) }); n != 0 {
+		t.Errorf("NewPaints allocated %.0f times", n)
+	}
+	if got, want := p.Heading.Render("Log"), st.Heading.Render("Log"); got != want {
+		t.Errorf("Heading.Render = %q, want %q", got, want)
 	}
 }
