@@ -32,7 +32,7 @@ type frameParts struct {
 	keys    map[string]string
 	scratch []byte
 	// The key bars drawn last, the newest first.
-	last [2]lastBar
+	last [lastBars]lastBar
 	// keyLineText is the key bar line last fitted (keyLine), from keyBar
 	// at keyLineW.
 	keyBar, keyLineText string
@@ -120,24 +120,40 @@ func (a *app) keyBarLines(ks []key.Binding) []string {
 // enabled and its help text.
 func (a *app) keyBar(ks []key.Binding) string {
 	p := &a.parts
-	// A frame asks for its bar once, and a screen switches between two
-	// bars most (a seat's on and off its turn): the last two bars are
-	// checked first, key by key, without encoding them.
+	// A frame asks for its bar once, and a screen switches among a few
+	// bars (a seat's on its turn, as the cursor meets a card that names a
+	// number, while its move is on its way, off its turn): the last ones
+	// are checked first, key by key, without encoding them (keysInput),
+	// the one found moved to the front.
 	w := a.helpWidth()
 	for i := range p.last {
 		if l := &p.last[i]; l.bar != "" && l.w == w && sameFaces(l.faces, ks) {
-			return l.bar
+			bar := l.bar
+			if i > 0 {
+				hit := *l
+				copy(p.last[1:i+1], p.last[:i])
+				p.last[0] = hit
+			}
+			return bar
 		}
 	}
 	bar := a.keyBarFor(ks)
-	p.last[1], p.last[0] = p.last[0], p.last[1]
+	// The oldest makes room, its faces' slice reused for the newest.
+	oldest := p.last[len(p.last)-1]
+	copy(p.last[1:], p.last[:len(p.last)-1])
 	l := &p.last[0]
-	l.bar, l.w, l.faces = bar, w, l.faces[:0]
+	l.bar, l.w, l.faces = bar, w, oldest.faces[:0]
 	for _, k := range ks {
 		l.faces = append(l.faces, faceOf(k))
 	}
 	return bar
 }
+
+// lastBars is how many key bars keyBar checks before the map: a seat in
+// a game meets three or four in turn. With two remembered, a fifth of a
+// busy server's bars (BenchmarkTablesPlay) were looked up in the map,
+// every key encoded for it first (keysInput).
+const lastBars = 4
 
 // lastBar is a key bar drawn, for the width and the keys it shows.
 type lastBar struct {

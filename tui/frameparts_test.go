@@ -1,0 +1,53 @@
+package tui
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestKeyBarRemembersBarsInTurn: keyBar, which checks the bars drawn last
+// before its map, gives the bar of exactly the keys asked for, whatever
+// order more bars than it checks come in, at a width that changes now and
+// then, and when only a key's description or whether it is enabled
+// differs from a bar drawn before.
+func TestKeyBarRemembersBarsInTurn(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 100, MinHeight)
+	km := m.km
+	off := km.start
+	off.SetEnabled(false)
+	lists := [][]key.Binding{
+		{km.back, km.quit},
+		{km.ready, km.start, km.chat, km.help, km.leave},
+		{km.ready, off, km.chat, km.help, km.leave}, // only start is off
+		{km.ready, withHelp(km.start, "s", "begin"), km.chat, km.help, km.leave},
+		{km.rematch, km.replayGame, km.chat, km.ready, km.start, km.refresh, km.watch, km.help, km.leave},
+		{km.help, km.back},
+		{km.chat, km.help},
+		nil,
+	}
+	if len(lists) <= lastBars+1 {
+		t.Fatal("the test needs more bars than keyBar checks first")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	widths := []int{100, 100, 100, 60, 40}
+	for step := range 2000 {
+		if step%50 == 0 {
+			m.width = widths[rng.IntN(len(widths))]
+		}
+		ks := lists[rng.IntN(len(lists))]
+		if step%7 == 0 { // a run of the same few, as in a game
+			ks = lists[1+step%3]
+		}
+		h := m.helpModel()
+		kept := keptKeys(ks, func(ks []key.Binding) bool {
+			return h.Ellipsis == "" || !strings.HasSuffix(ansi.Strip(h.ShortHelpView(ks)), h.Ellipsis)
+		})
+		if got, want := m.keyBar(ks), h.ShortHelpView(kept); got != want {
+			t.Fatalf("step %d, %d columns: the key bar of %d keys is %q, want %q", step, m.width, len(ks), ansi.Strip(got), ansi.Strip(want))
+		}
+	}
+}
