@@ -41,45 +41,59 @@ func WrapIndent(text string, w int, first, rest string) []string {
 
 // wrapLine appends the lines of one paragraph (no newlines) to out. prefix
 // is the indent of the next line to start, and becomes rest once used.
+//
+// A line is its indent, what was left of a word cut hard on the line
+// before (tail), and then a run of the paragraph itself (para[from:to]):
+// the words that fit, with the spaces between them as they were. So each
+// line is made as one string of its exact size, where a builder grew
+// through several (a log's every new event is wrapped by every session).
 func wrapLine(out []string, para string, w int, prefix *string, rest string) []string {
-	var line strings.Builder
+	var lead, tail string
+	from, to := 0, 0
 	lineW := 0
-	start := func() {
-		line.Reset()
-		line.WriteString(*prefix)
-		lineW = Width(*prefix)
+	start := func(at int) {
+		lead, tail, from, to = *prefix, "", at, at
+		lineW = Width(lead)
 		*prefix = rest
 	}
-	start()
-	empty := true // nothing but the prefix on the line yet
+	line := func() string { return concat3(lead, tail, para[from:to]) }
+	start(0)
+	empty := true // nothing but the indent on the line yet
 	gap := 0      // spaces before the next word: kept inside a line, dropped at a break
-	for word := range strings.SplitSeq(para, " ") {
+	for i := 0; i <= len(para); {
+		end := strings.IndexByte(para[i:], ' ')
+		if end < 0 {
+			end = len(para)
+		} else {
+			end += i
+		}
+		at, word := i, para[i:end]
+		i = end + 1
 		if word == "" {
 			gap++ // a run of spaces (columns in a row) stays as it is
 			continue
 		}
-		sep := max(1, gap+1)
+		sep := gap + 1 // the spaces before the word: para[to:at] on a line with words
 		gap = 0
 		ww := Width(word)
 		room := w - lineW
 		if !empty {
-			room -= sep // the spaces before the word
+			room -= sep
 		}
 		if ww <= room {
-			if !empty {
-				for range sep { // not strings.Repeat: one string less per word
-					line.WriteByte(' ')
-				}
+			if empty {
+				from = at
+			} else {
 				lineW += sep
 			}
-			line.WriteString(word)
+			to = end
 			lineW += ww
 			empty = false
 			continue
 		}
 		if !empty {
-			out = append(out, line.String())
-			start()
+			out = append(out, line())
+			start(at)
 			empty = true
 		}
 		// The word alone is too wide for a line: cut it hard.
@@ -88,16 +102,27 @@ func wrapLine(out []string, para string, w int, prefix *string, rest string) []s
 			if cut == "" {
 				break
 			}
-			line.WriteString(cut)
-			out = append(out, line.String())
+			out = append(out, concat3(lead, cut, ""))
 			word = ansi.TruncateLeft(word, Width(cut), "")
-			start()
+			start(end)
 		}
-		line.WriteString(word)
+		tail, from, to = word, end, end
 		lineW += Width(word)
 		empty = word == ""
 	}
-	return append(out, line.String())
+	return append(out, line())
+}
+
+// concat3 is a + b + c as a string of its own, made at its size: never a
+// piece of the text being wrapped (which a + b + c is when two of them are
+// empty), so a line remembered does not keep the whole text alive.
+func concat3(a, b, c string) string {
+	var sb strings.Builder
+	sb.Grow(len(a) + len(b) + len(c))
+	sb.WriteString(a)
+	sb.WriteString(b)
+	sb.WriteString(c)
+	return sb.String()
 }
 
 // Reflow lays out prose written as indented sections (the rules pages) at
