@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -31,7 +32,15 @@ type homeScreen struct {
 }
 
 func newHomeScreen() *homeScreen {
-	return &homeScreen{items: []menuItem{
+	return &homeScreen{items: homeItems()}
+}
+
+// homeItems are home's fixed rows, made once and shared by every session's
+// home screen (made for each, they were a dozen objects a session kept for
+// as long as it lasted). Nothing changes them: a screen that shows fewer
+// works on a copy (rows).
+var homeItems = sync.OnceValue(func() []menuItem {
+	return []menuItem{
 		{"Quick play", fixed("start a game now; bots fill the empty seats"), quickPlay},
 		{"Play people", seekingHint, playPeople},
 		{"Create a table", fixed("choose the game, seats, bots and options"), func(a *app) tea.Cmd {
@@ -76,8 +85,8 @@ func newHomeScreen() *homeScreen {
 			return nil
 		}},
 		{"Quit", fixed(""), func(a *app) tea.Cmd { return a.askQuit() }},
-	}}
-}
+	}
+})
 
 func fixed(s string) func(*app) string { return func(*app) string { return s } }
 

@@ -233,3 +233,24 @@ func TestHomeSaysABotPlaysTheSeat(t *testing.T) {
 	}
 	checkFits(t, m, 80, 24)
 }
+
+// TestHomeRowsAreShared: every session's home screen reads one set of
+// fixed rows, made once, instead of keeping a dozen objects of its own;
+// a guest's home, which lacks a row, works on a copy and leaves the
+// shared rows whole.
+func TestHomeRowsAreShared(t *testing.T) {
+	a, b := newHomeScreen(), newHomeScreen()
+	if len(a.items) == 0 || &a.items[0] != &b.items[0] {
+		t.Fatal("two home screens hold rows of their own")
+	}
+	n := len(a.items)
+	guest := newApp(Deps{Games: registry()}, &fakeHub{}, Session{
+		Identity: lobby.Identity{Account: "guest:1", Guest: true}, Width: 80, Height: 24,
+	})
+	if rows := a.rows(guest); len(rows) != n-1 {
+		t.Errorf("a guest's home has %d rows, want %d (no %s)", len(rows), n-1, myProfile)
+	}
+	if len(b.items) != n || !slices.ContainsFunc(b.items, func(it menuItem) bool { return it.label == myProfile }) {
+		t.Errorf("a guest's home changed the shared rows: %d rows", len(b.items))
+	}
+}
