@@ -26,13 +26,12 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	env = append(env, "TERM="+pty.Term)
 	size := box.get()
 
-	var lastInput atomic.Int64
-	lastInput.Store(time.Now().UnixNano())
+	dog := s.newWatchdog(cancel)
 	remote := connStateFrom(sess.Context()).ip
 	limited := newInputLimiter(sess, s.cfg.InputPerSecond, s.cfg.InputBurst, func() {
 		s.abuse("input flood", id.Account, remote, "input beyond the per-session rate is dropped")
 	})
-	limited.last = &lastInput
+	limited.last = &dog.lastInput
 
 	// The program is made after its model, so Send reaches it through p,
 	// set before Run (the model only calls Send once it runs).
@@ -95,7 +94,8 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	)
 	quiet.p = p
 
-	defer s.startWatchdog(cancel, &lastInput, time.Now())()
+	dog.start(time.Now(), s.cfg.MaxSessionTime)
+	defer dog.stop()
 	// The program's input is detached when it ends, so that input typed
 	// meanwhile waits for whoever reads next (a session carried to another
 	// node) instead of vanishing into a program that has ended.
@@ -202,47 +202,79 @@ func (s *Server) filterMsg(_ tea.Model, msg tea.Msg) tea.Msg {
 	return msg
 }
 
-// startWatchdog ends the session after IdleTimeout without input or after
+// watchdog ends the session after IdleTimeout without input or after
 // MaxSessionTime in total, whichever comes first. It is a timer, not a
 // goroutine: it wakes when the earlier of the two is due, and sleeps on if
-// input came meanwhile. The session calls the returned stop when it ends.
-func (s *Server) startWatchdog(cancel context.CancelCauseFunc, lastInput *atomic.Int64, started time.Time) (stop func()) {
-	deadline := started.Add(s.cfg.MaxSessionTime)
-	var mu sync.Mutex // orders the timer's creation before its first check, and stop after it
-	var timer *time.Timer
-	stopped := false
-	idleAt := func() time.Time { return time.Unix(0, lastInput.Load()).Add(s.cfg.IdleTimeout) }
-	due := func(now time.Time) time.Duration {
-		next := idleAt()
-		if deadline.Before(next) {
-			next = deadline
-		}
-		return next.Sub(now)
+// input came meanwhile. It is one object with its state in fields (it
+// was half a dozen closures and variables a session kept for as long as
+// it lasted).
+type watchdog struct {
+	// lastInput is when the player last typed (UnixNano), set by the
+	// input reader.
+	lastInput atomic.Int64
+	cancel    context.CancelCauseFunc
+	idle      time.Duration
+
+	mu       sync.Mutex // orders the timer's creation before its first check, and stop after it
+	timer    *time.Timer
+	deadline time.Time
+	stopped  bool
+}
+
+// newWatchdog returns a watchdog for a session that ends with cancel,
+// counting input from now. It runs once started.
+func (s *Server) newWatchdog(cancel context.CancelCauseFunc) *watchdog {
+	w := &watchdog{cancel: cancel, idle: s.cfg.IdleTimeout}
+	w.lastInput.Store(time.Now().UnixNano())
+	return w
+}
+
+// start arms the watchdog for a session that started at started and may
+// last longest. The session calls stop when it ends.
+func (w *watchdog) start(started time.Time, longest time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.deadline = started.Add(longest)
+	w.timer = time.AfterFunc(w.due(time.Now()), w.check)
+}
+
+// stop disarms the watchdog for good.
+func (w *watchdog) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	if w.timer != nil {
+		w.timer.Stop()
 	}
-	check := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if stopped {
-			return
-		}
-		now := time.Now()
-		switch {
-		case !now.Before(deadline):
-			cancel(errTooLong)
-		case !now.Before(idleAt()):
-			cancel(errIdle)
-		default:
-			timer.Reset(due(now))
-		}
+}
+
+// idleAt is when the session counts as idle if no input comes first.
+func (w *watchdog) idleAt() time.Time { return time.Unix(0, w.lastInput.Load()).Add(w.idle) }
+
+// due is how long from now until the earlier of idleAt and the deadline.
+func (w *watchdog) due(now time.Time) time.Duration {
+	next := w.idleAt()
+	if w.deadline.Before(next) {
+		next = w.deadline
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	timer = time.AfterFunc(due(time.Now()), check)
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		stopped = true
-		timer.Stop()
+	return next.Sub(now)
+}
+
+// check ends the session if it is idle or too long, else sleeps on.
+func (w *watchdog) check() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	now := time.Now()
+	switch {
+	case !now.Before(w.deadline):
+		w.cancel(errTooLong)
+	case !now.Before(w.idleAt()):
+		w.cancel(errIdle)
+	default:
+		w.timer.Reset(w.due(now))
 	}
 }
 

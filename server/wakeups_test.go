@@ -147,3 +147,32 @@ func TestIdleSessionsDoNotWake(t *testing.T) {
 		t.Errorf("%d idle sessions woke %d times in 3 s, want 0; where they slept:\n%s", sessions, n, woke)
 	}
 }
+
+// TestWatchdogIsFewObjects: a session's idle and length watchdog is one
+// object, its timer and the timer's callback, kept for as long as the
+// session lasts (it was half a dozen closures and variables more), and it
+// still ends an idle session with the idle reason.
+func TestWatchdogIsFewObjects(t *testing.T) {
+	s := &Server{cfg: Config{IdleTimeout: time.Hour}}
+	cancel := func(error) {}
+	if n := testing.AllocsPerRun(50, func() {
+		w := s.newWatchdog(cancel)
+		w.start(time.Now(), time.Hour)
+		w.stop()
+	}); n > 3 {
+		t.Errorf("a watchdog takes %.0f objects, want at most 3", n)
+	}
+	ended := make(chan error, 1)
+	s.cfg.IdleTimeout = time.Millisecond
+	w := s.newWatchdog(func(err error) { ended <- err })
+	w.start(time.Now(), time.Hour)
+	defer w.stop()
+	select {
+	case err := <-ended:
+		if err != errIdle {
+			t.Errorf("an idle session ended with %v, want %v", err, errIdle)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("an idle session was not ended")
+	}
+}
