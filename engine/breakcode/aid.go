@@ -108,6 +108,7 @@ type aidSolver struct {
 	// out) may hold given its answers; okSet[j] is the same as a bitset.
 	ok    [][]uint32
 	okSet []bitset
+	ids   [][]int32 // the hand id of each set in ok
 	// whole[j] is set when ok[j] is every set of a hand's size, shared.
 	whole []bool
 	heard []int // answers heard from each opponent
@@ -365,6 +366,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	}
 	s.ok = make([][]uint32, len(notes))
 	s.whole = make([]bool, len(notes))
+	s.ids = make([][]int32, len(notes))
 	s.zetas = make([][]uint64, len(notes))
 	s.heard = make([]int, len(notes))
 	for j, hs := range notes {
@@ -404,12 +406,23 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	var ids []int32
 	for j, hs := range notes {
 		if prev != nil && !prev.whole[j] {
-			// Only the answers heard since the last time can rule sets out.
+			// Only the answers heard since the last time can rule sets
+			// out. The ids come with the sets when the lists were short
+			// enough to keep them, else they are worked out again.
 			fresh := hs[prev.heard[j]:]
-			s.ok[j] = dirtyU32(buf, len(prev.sets[j]))[:0]
-			for _, m := range prev.sets[j] {
-				if fits(s.localID(uint32(m)), fresh) {
+			list := prev.sets[j]
+			s.ok[j] = dirtyU32(buf, len(list))[:0]
+			s.ids[j] = dirtyI32(buf, len(list))[:0]
+			for i, m := range list {
+				var id int32
+				if prev.ids != nil {
+					id = prev.ids[j][i]
+				} else {
+					id = s.localID(uint32(m))
+				}
+				if fits(id, fresh) {
 					s.ok[j] = append(s.ok[j], uint32(m))
+					s.ids[j] = append(s.ids[j], id)
 				}
 			}
 			continue
@@ -419,13 +432,14 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 			sets, ids = s.appendHands(dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0])
 		}
 		if len(hs) == 0 && len(wrong) == 0 {
-			s.ok[j], s.whole[j] = sets, true
+			s.ok[j], s.ids[j], s.whole[j] = sets, ids, true
 			continue
 		}
-		s.ok[j] = dirtyU32(buf, len(ids))[:0]
+		s.ok[j], s.ids[j] = dirtyU32(buf, len(ids))[:0], dirtyI32(buf, len(ids))[:0]
 		for i, id := range ids {
 			if fits(id, hs) {
 				s.ok[j] = append(s.ok[j], sets[i])
+				s.ids[j] = append(s.ids[j], id)
 			}
 		}
 	}
@@ -443,9 +457,10 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 // keptLists returns the opponents' lists for the next view of the same
 // seat to start from, or nil when they are too long to be worth keeping.
 // A list of every hand (an opponent who has answered nothing) is only
-// marked, not kept. The lists are written into reuse (the seat's lists
-// the solver started from, which nothing reads after this) when it has
-// room, else into new memory.
+// marked, not kept; the sets' hand ids are kept beside them when they
+// are few. The lists are written into reuse (the seat's lists the solver
+// started from, which nothing reads after this) where it has room, else
+// into new memory.
 func (s *aidSolver) keptLists(reuse *aidLists) *aidLists {
 	total := 0
 	for j, l := range s.ok {
@@ -460,28 +475,43 @@ func (s *aidSolver) keptLists(reuse *aidLists) *aidLists {
 	if kept == nil || len(kept.sets) != len(s.ok) {
 		kept = &aidLists{sets: make([][]uint16, len(s.ok)), whole: make([]bool, len(s.ok))}
 	}
+	withIDs := total <= keptIDsMax
+	if !withIDs {
+		kept.ids = nil
+	} else if len(kept.ids) != len(s.ok) {
+		kept.ids = make([][]int32, len(s.ok))
+	}
 	kept.handSize, kept.mine, kept.heard = s.handSize, s.mine, s.heard
 	for j, l := range s.ok {
 		kept.whole[j] = s.whole[j]
 		set := kept.sets[j][:0]
 		if !s.whole[j] {
-			if cap(set) < len(l) {
-				set = make([]uint16, 0, len(l))
-			}
+			set = slices.Grow(set, len(l))
 			for _, m := range l {
 				set = append(set, uint16(m))
 			}
 		}
 		kept.sets[j] = set
+		if withIDs {
+			ids := kept.ids[j][:0]
+			if !s.whole[j] {
+				ids = append(ids, s.ids[j]...)
+			}
+			kept.ids[j] = ids
+		}
 	}
 	return kept
 }
 
-// keptListsMax bounds the sets kept per seat between views (2 bytes each:
-// a local set of at most 16 tiles). It lets every list of a 2–4-player
-// game be kept once someone has answered, in the 12 KB a seat was
-// allowed when each set took 8.
-const keptListsMax = 6144
+// keptListsMax bounds the sets kept per seat between views, 2 bytes each
+// (a local set of at most 16 tiles), and keptIDsMax the sets whose hand
+// ids (4 bytes more) are kept beside them; either way a seat keeps at
+// most the 12 KB it was allowed when every set took 8 bytes. That lets
+// every list of a 2–4-player game be kept once someone has answered.
+const (
+	keptListsMax = 6144
+	keptIDsMax   = 2048
+)
 
 // aidLists is where a seat's last aid started from: the sets each opponent
 // may hold given the answers heard then. Answers only ever accumulate, so
@@ -491,6 +521,7 @@ type aidLists struct {
 	handSize int
 	mine     uint32     // the seat's own tiles: the pool is the rest
 	sets     [][]uint16 // per opponent, in seat order: local sets
+	ids      [][]int32  // the hand id of each set (nil: not kept)
 	whole    []bool     // per opponent: may hold any hand (sets is empty)
 	heard    []int      // answers heard from each opponent then
 }

@@ -374,13 +374,13 @@ func TestAppendHandsListsEveryHand(t *testing.T) {
 // TestAidMemoIsNeverStaleNorAnotherSeats.)
 func TestAidKeepsListsFromTheFirstAnswer(t *testing.T) {
 	for n := 2; n <= 4; n++ {
-		for seed := range uint64(3) {
-			s := askedPosition(t, n, 1, seed)
+		for seed, asks := range [...]int{1, 1, 1, 3, 3, 3} {
+			s := askedPosition(t, n, asks, uint64(seed))
 			for seat := range n {
 				s.View(engine.SeatViewer(engine.Seat(seat)))
 				l := s.aidMemo[seat].lists
 				if l == nil {
-					t.Fatalf("%dp seed %d: seat %d kept no lists after one question", n, seed, seat)
+					t.Fatalf("%dp seed %d: seat %d kept no lists after %d questions", n, seed, seat, asks)
 				}
 				kept := 0
 				for j, set := range l.sets {
@@ -391,6 +391,26 @@ func TestAidKeepsListsFromTheFirstAnswer(t *testing.T) {
 						t.Fatalf("%dp seed %d: seat %d: opponent %d kept no sets", n, seed, seat, j)
 					}
 					kept += len(set)
+					if l.ids == nil {
+						continue
+					}
+					// Kept ids are the hands the kept sets are.
+					var pool []int
+					for p := range tileCount {
+						if s.hands[seat]&(1<<p) == 0 {
+							pool = append(pool, p)
+						}
+					}
+					table := handsOfSize(s.handSize)
+					for i, m := range set {
+						var phys uint32
+						for rest := uint32(m); rest != 0; rest &= rest - 1 {
+							phys |= 1 << pool[bits.TrailingZeros32(rest)]
+						}
+						if got, want := l.ids[j][i], table.id(phys); got != want {
+							t.Fatalf("%dp seed %d: seat %d: opponent %d's set %b kept with id %d, is %d", n, seed, seat, j, m, got, want)
+						}
+					}
 				}
 				if kept > keptListsMax {
 					t.Fatalf("%dp seed %d: seat %d kept %d sets", n, seed, seat, kept)

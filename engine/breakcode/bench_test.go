@@ -138,6 +138,12 @@ func cloneMemos(memos []aidMemo) []aidMemo {
 				c.sets[j] = slices.Clone(l.sets[j])
 			}
 			c.whole, c.heard = slices.Clone(l.whole), slices.Clone(l.heard)
+			if l.ids != nil {
+				c.ids = make([][]int32, len(l.ids))
+				for j := range l.ids {
+					c.ids[j] = slices.Clone(l.ids[j])
+				}
+			}
 			out[i].lists = &c
 		}
 	}
