@@ -154,7 +154,7 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 		possible, centres, c.centre = s.solve4()
 	}
 	// Equal bitsets (all of them, before anyone has answered) are one
-	// slice: their numbers are worked out once.
+	// slice: their numbers are worked out once, and their marks shared.
 	var last bitset
 	var lastHands int
 	var lastMarks []uint32
@@ -162,7 +162,7 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 		if last == nil || &last[0] != &b[0] {
 			last, lastHands, lastMarks = b, s.distinct(b), s.marks(b)
 		}
-		return lastHands, slices.Clone(lastMarks)
+		return lastHands, lastMarks // read only, like every list of the counts
 	}
 	c.handSets = make([][]uint32, s.n)
 	c.marks = make([][]uint32, s.n)
@@ -319,6 +319,7 @@ func newAidSolver(v View, prev *aidLists) *aidSolver { return newAidSolverIn(v, 
 func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	me := int(v.Viewer.Seat)
 	s := &aidSolver{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), buf: buf}
+	s.pool = make([]int, 0, tileCount)
 	mine, _ := maskOf(v.Hand)
 	s.mine = mine
 	var local [tileCount]int
@@ -353,22 +354,28 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 		variant int
 		code    uint8
 	}
+	// Each opponent's answers, all in one array.
+	total := 0
+	for seat := range s.n {
+		if seat != me {
+			total += len(v.Seats[seat].Notes)
+		}
+	}
+	answers := make([]heard, 0, total)
 	notes := make([][]heard, 0, s.n-1)
 	for seat := range s.n {
 		if seat == me {
 			continue
 		}
-		hs := make([]heard, 0, len(v.Seats[seat].Notes))
+		start := len(answers)
 		for _, n := range v.Seats[seat].Notes {
-			hs = append(hs, heard{variantOf(n.Card, n.Number), n.Code})
+			answers = append(answers, heard{variantOf(n.Card, n.Number), n.Code})
 		}
-		notes = append(notes, hs)
+		notes = append(notes, answers[start:len(answers):len(answers)])
 	}
-	s.ok = make([][]uint32, len(notes))
-	s.whole = make([]bool, len(notes))
-	s.ids = make([][]int32, len(notes))
-	s.zetas = make([][]uint64, len(notes))
-	s.heard = make([]int, len(notes))
+	opps := len(notes)
+	s.ok, s.ids, s.zetas = make([][]uint32, opps), make([][]int32, opps), make([][]uint64, opps)
+	s.whole, s.heard = make([]bool, opps), make([]int, opps)
 	for j, hs := range notes {
 		s.heard[j] = len(hs)
 	}
@@ -481,7 +488,7 @@ func (s *aidSolver) keptLists(reuse *aidLists) *aidLists {
 	} else if len(kept.ids) != len(s.ok) {
 		kept.ids = make([][]int32, len(s.ok))
 	}
-	kept.handSize, kept.mine, kept.heard = s.handSize, s.mine, s.heard
+	kept.handSize, kept.mine, kept.heard = s.handSize, s.mine, append(kept.heard[:0], s.heard...)
 	for j, l := range s.ok {
 		kept.whole[j] = s.whole[j]
 		set := kept.sets[j][:0]

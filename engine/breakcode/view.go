@@ -219,16 +219,25 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 		}
 		if s.aid && aid {
 			counts := s.seatAid(me, v)
+			var sheet tileSheet
+			for i := range s.n {
+				if i != me {
+					sheet.reserve(counts.handSets[i])
+					sheet.reserve(counts.marks[i])
+				}
+			}
+			sheet.reserve(counts.centreSets)
+			sheet.reserve(counts.centreMarks)
 			for i := range s.n {
 				if i != me {
 					v.Seats[i].Possible = counts.hands[i]
-					v.Seats[i].PossibleHands = tileSets(counts.handSets[i])
-					v.Seats[i].Marks = tileSets(counts.marks[i])
+					v.Seats[i].PossibleHands = sheet.carve(counts.handSets[i])
+					v.Seats[i].Marks = sheet.carve(counts.marks[i])
 				}
 			}
 			v.CentrePossible = counts.centre
-			v.CentreSets = tileSets(counts.centreSets)
-			v.CentreMarks = tileSets(counts.centreMarks)
+			v.CentreSets = sheet.carve(counts.centreSets)
+			v.CentreMarks = sheet.carve(counts.centreMarks)
 		}
 	}
 	if omni {
@@ -362,23 +371,50 @@ func tileText(ts []Tile) string {
 
 // tileSets writes physical tile sets as tiles (nil for none).
 func tileSets(masks []uint32) [][]Tile {
+	var sheet tileSheet
+	sheet.reserve(masks)
+	return sheet.carve(masks)
+}
+
+// tileSheet writes the tile sets of several lists (a view's aid: marks and
+// listed hands for each seat and the centre, a dozen or more lists) into
+// one array of tiles and one of sets, each made at its size once reserve
+// has seen every list: two allocations a view instead of two a list. Each
+// set and each list is capped at its own end, so appending to one never
+// writes over the next.
+type tileSheet struct {
+	nTiles, nSets int
+	made          bool
+	tiles         []Tile
+	sets          [][]Tile
+}
+
+// reserve makes room for the sets of masks.
+func (t *tileSheet) reserve(masks []uint32) {
+	t.nSets += len(masks)
+	for _, m := range masks {
+		t.nTiles += bits.OnesCount32(m & (1<<tileCount - 1))
+	}
+}
+
+// carve writes masks as tiles (nil for none; a nil set for an empty mask).
+func (t *tileSheet) carve(masks []uint32) [][]Tile {
 	if len(masks) == 0 {
 		return nil
 	}
-	// One array holds every set's tiles (a view has a dozen or more of
-	// these lists: the aid's marks and listed hands for each seat).
-	total := 0
+	if !t.made {
+		t.made = true
+		t.tiles, t.sets = make([]Tile, 0, t.nTiles), make([][]Tile, 0, t.nSets)
+	}
+	start := len(t.sets)
 	for _, m := range masks {
-		total += bits.OnesCount32(m & (1<<tileCount - 1))
-	}
-	all := make([]Tile, 0, total)
-	out := make([][]Tile, len(masks))
-	for i, m := range masks {
-		start := len(all)
-		all = appendTiles(all, m)
-		if len(all) > start {
-			out[i] = all[start:len(all):len(all)]
+		from := len(t.tiles)
+		t.tiles = appendTiles(t.tiles, m)
+		var set []Tile
+		if len(t.tiles) > from {
+			set = t.tiles[from:len(t.tiles):len(t.tiles)]
 		}
+		t.sets = append(t.sets, set)
 	}
-	return out
+	return t.sets[start:len(t.sets):len(t.sets)]
 }
