@@ -8,6 +8,8 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/tui/widget"
 )
 
@@ -198,6 +200,15 @@ func (a *app) keyBarFor(ks []key.Binding) string {
 		p.keys = make(map[string]string, 4)
 	}
 	h, bl := a.helpModel(), &looksFor(a.st.dark, a.st.basic).bar
+	if bl.plain(ks) {
+		// Whether keys fit is known from their texts' widths: no bar is
+		// drawn until the keys kept are known, and then once.
+		width := h.Width()
+		kept := keptKeys(ks, func(ks []key.Binding) bool { return bl.layout(width, ks).fits(h.Ellipsis) })
+		bar := bl.draw(kept, bl.layout(width, kept))
+		p.keys[string(in)] = bar
+		return bar
+	}
 	// Most bars fit whole: the bar drawn to see whether the keys fit is
 	// the bar, not drawn a second time. drawn is the bar of the keys fits
 	// saw last; keptKeys's answer is as long as ks only when it is ks
@@ -281,6 +292,11 @@ type barLooks struct {
 	descPre, descSuf string
 	sep, tail        string // the separator and the ellipsis after a space, styled
 	ok               bool   // every style only wraps a line
+	// measured says the styles' texts are counted by textsafe.SimpleWidth
+	// (the prefixes and suffixes no cells at all), so an item's width is
+	// the sum of its parts' (layout): sepW and tailW are sep's and tail's.
+	measured    bool
+	sepW, tailW int
 }
 
 func newBarLooks(h help.Model) barLooks {
@@ -291,7 +307,142 @@ func newBarLooks(h help.Model) barLooks {
 	b.sep = h.Styles.ShortSeparator.Inline(true).Render(h.ShortSeparator)
 	b.tail = " " + h.Styles.Ellipsis.Inline(true).Render(h.Ellipsis)
 	b.ok = okKey && okDesc
+	b.measured = b.ok
+	for _, s := range []string{b.keyPre, b.keySuf, b.descPre, b.descSuf} {
+		if w, ok := textsafe.SimpleWidth(s); !ok || w != 0 {
+			b.measured = false
+		}
+	}
+	var okSep, okTail bool
+	b.sepW, okSep = textsafe.SimpleWidth(b.sep)
+	b.tailW, okTail = textsafe.SimpleWidth(b.tail)
+	b.measured = b.measured && okSep && okTail
 	return b
+}
+
+// plain reports whether the bar of ks can be laid out from its texts'
+// widths (layout): the looks are measured and every key's text is plain
+// (plainHelp).
+func (b *barLooks) plain(ks []key.Binding) bool {
+	if !b.measured {
+		return false
+	}
+	for _, k := range ks {
+		if kh := k.Help(); !plainHelp(kh.Key) || !plainHelp(kh.Desc) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainHelp reports whether s is text textsafe.SimpleWidth counts without
+// any escape sequence: its width adds up with its neighbours', and
+// stripping the bar of its styles leaves it as it is (barLayout.fits).
+func plainHelp(s string) bool {
+	_, ok := textsafe.SimpleWidth(s)
+	return ok && strings.IndexByte(s, '\x1b') < 0
+}
+
+// barLayout is how help.Model.ShortHelpView lays out a bar of keys: the
+// keys before end are drawn (the disabled ones drawing nothing), then the
+// ellipsis when tail; size is the bar's bytes, and last the last key
+// drawn, if any.
+type barLayout struct {
+	end     int
+	tail    bool
+	size    int
+	last    key.Help
+	hasLast bool
+}
+
+// layout lays out ks within width as ShortHelpView would, each item (the
+// separator, the key and its description) measured as the sum of its
+// parts' widths instead of made as a string and measured: keys are left
+// out one by one until a bar fits (keptKeys), which measured and threw
+// away a bar per try. ks must be plain (b.plain).
+func (b *barLooks) layout(width int, ks []key.Binding) barLayout {
+	var l barLayout
+	total := 0
+	for i, k := range ks {
+		if !k.Enabled() {
+			continue
+		}
+		kh := k.Help()
+		kw, _ := textsafe.SimpleWidth(kh.Key)
+		dw, _ := textsafe.SimpleWidth(kh.Desc)
+		w := kw + 1 + dw
+		n := len(b.keyPre) + len(kh.Key) + len(b.keySuf) + 1 + len(b.descPre) + len(kh.Desc) + len(b.descSuf)
+		if total > 0 {
+			w += b.sepW
+			n += len(b.sep)
+		}
+		// As help.Model.shouldAddItem: past the width the ellipsis ends
+		// the bar if it has room, and the item is drawn if it has not.
+		if width > 0 && total+w > width && total+b.tailW < width {
+			l.end, l.tail, l.size = i, true, l.size+len(b.tail)
+			return l
+		}
+		total += w
+		l.size += n
+		l.last, l.hasLast = kh, true
+	}
+	l.end = len(ks)
+	return l
+}
+
+// fits reports whether the bar laid out is whole: it does not end with
+// ellipsis, unstyled (keyBarFor's test for a bar drawn).
+func (l barLayout) fits(ellipsis string) bool {
+	switch {
+	case ellipsis == "":
+		return true
+	case l.tail:
+		return false
+	case !l.hasLast:
+		return true // an empty bar
+	}
+	return !endsWith(ellipsis, l.last.Key, " ", l.last.Desc)
+}
+
+// endsWith reports whether the parts, one after another, end with suffix.
+func endsWith(suffix string, parts ...string) bool {
+	for i := len(parts) - 1; i >= 0 && suffix != ""; i-- {
+		p := parts[i]
+		if len(p) >= len(suffix) {
+			return strings.HasSuffix(p, suffix)
+		}
+		if !strings.HasSuffix(suffix, p) {
+			return false
+		}
+		suffix = suffix[:len(suffix)-len(p)]
+	}
+	return suffix == ""
+}
+
+// draw writes the bar of ks laid out as l, into one string of its size.
+func (b *barLooks) draw(ks []key.Binding, l barLayout) string {
+	var sb strings.Builder
+	sb.Grow(l.size)
+	for _, k := range ks[:l.end] {
+		if !k.Enabled() {
+			continue
+		}
+		if sb.Len() > 0 {
+			sb.WriteString(b.sep)
+		}
+		kh := k.Help()
+		sb.WriteString(b.keyPre)
+		sb.WriteString(kh.Key)
+		sb.WriteString(b.keySuf)
+		sb.WriteByte(' ')
+		sb.WriteString(b.descPre)
+		sb.WriteString(kh.Desc)
+		sb.WriteString(b.descSuf)
+	}
+	if l.tail {
+		sb.WriteString(b.tail)
+	}
+	return sb.String()
 }
 
 // shortHelpView is h.ShortHelpView(ks) for h of these looks, byte for
@@ -299,6 +450,9 @@ func newBarLooks(h help.Model) barLooks {
 // each key and description put between its style's prefix and suffix.
 // Text that is not one plain line is left to h.
 func (b *barLooks) shortHelpView(h help.Model, ks []key.Binding) string {
+	if b.plain(ks) {
+		return b.draw(ks, b.layout(h.Width(), ks))
+	}
 	if !b.ok {
 		return h.ShortHelpView(ks)
 	}

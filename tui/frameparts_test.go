@@ -51,3 +51,38 @@ func TestKeyBarRemembersBarsInTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyBarLooksAreMeasured: every set of looks lays its bars out from
+// their texts' widths (barLooks.measured), so the tests that hold the key
+// bar to help.Model's (TestKeyBarIsTheKeysKeptDrawn,
+// TestShortHelpViewIsTheHelpModels) test that way of laying out.
+func TestKeyBarLooksAreMeasured(t *testing.T) {
+	for _, dark := range []bool{false, true} {
+		for _, basic := range []bool{false, true} {
+			if !looksFor(dark, basic).bar.measured {
+				t.Errorf("dark %v, basic %v: the key bar's looks are not measured", dark, basic)
+			}
+		}
+	}
+}
+
+// TestEndsWith: endsWith sees a suffix across the parts as in one string.
+func TestEndsWith(t *testing.T) {
+	for _, c := range []struct {
+		suffix string
+		parts  []string
+		want   bool
+	}{
+		{"…", []string{"g", " ", "guess…"}, true},
+		{"…", []string{"g…", " ", ""}, false},
+		{"s …", []string{"g", "s", " ", "…"}, true},
+		{"x …", []string{"g", "s", " ", "…"}, false},
+		{"", []string{"a"}, true},
+		{"ab", []string{"", "a", "", "b"}, true},
+		{"abc", []string{"b", "c"}, false},
+	} {
+		if got := endsWith(c.suffix, c.parts...); got != c.want {
+			t.Errorf("endsWith(%q, %q) = %v, want %v", c.suffix, c.parts, got, c.want)
+		}
+	}
+}
