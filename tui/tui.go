@@ -816,7 +816,7 @@ func titleBar(title, titleEnd *widget.Painter, text, right string, w int) string
 	if more {
 		// New with every move: a painter that remembered it held every
 		// title of the session's last 256 moves.
-		after = title.Fresh(" · " + rest)
+		after = title.FreshOf(" · ", rest, "")
 	}
 	end := titleEnd.Render(right)
 	// The pieces are measured apart and the bar written once: a move

@@ -815,7 +815,7 @@ func (b *Board) questionsHead() string {
 		if k.ask {
 			head = "Ask a question"
 		}
-		m.key, m.line = k, " "+b.paint.Heading.Render(head)+b.paint.Dim.Fresh("  (deck: "+strconv.Itoa(k.pile)+")")
+		m.key, m.line = k, " "+b.paint.Heading.Render(head)+b.paint.Dim.FreshOf("  (deck: ", strconv.Itoa(k.pile), ")")
 	}
 	return b.qhead.line
 }
@@ -1264,22 +1264,22 @@ func (b *Board) seatHead(i int, k headKey, tiles []bc.Tile) (head string, frame 
 
 // drawHead draws what seatHead remembers.
 func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []string, hasParts bool) {
-	indent := strings.Repeat(" ", k.labelW+4)
 	if k.centre {
 		label := "Centre" + strings.Repeat(" ", max(0, k.labelW-6))
 		var aid []string
 		if k.flags.possible > 0 {
-			aid = append(aid, b.paint.Dim.Fresh("["+strconv.Itoa(k.flags.possible)+" possible "+plural(k.flags.possible, "set", "sets")+"]"))
+			aid = append(aid, b.paint.Dim.FreshOf("[", strconv.Itoa(k.flags.possible), plural(k.flags.possible, " possible set]", " possible sets]")))
 		}
 		if k.framed {
 			rows := b.framedTiles(tiles, k.hidden)
-			return "  " + label + "  " + rows[0], []string{indent + joinParts(rows[1], aid), indent + rows[2]}, true
+			indent := strings.Repeat(" ", k.labelW+4)
+			return "  " + label + "  " + rows[0], []string{joinParts(indent, rows[1], aid), indent + rows[2]}, true
 		}
 		text := b.hiddenText(k.hidden)
 		if tiles != nil {
 			text = b.handText(tiles)
 		}
-		return "  " + label + "  " + joinParts(text, aid), nil, true
+		return joinParts("  "+label+"  ", text, aid), nil, true
 	}
 	mark := headMark(k.toMove)
 	label := widget.Truncate(k.label, k.labelW, "…")
@@ -1288,7 +1288,8 @@ func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []strin
 	if k.framed {
 		flags := b.appendFlags(room[:0], k.flags)
 		rows := b.framedTiles(tiles, 0)
-		return headLine(mark, label, pad, rows[:1]), []string{indent + joinParts(rows[1], flags), indent + rows[2]}, true
+		indent := strings.Repeat(" ", k.labelW+4)
+		return headLine(mark, label, pad, rows[:1]), []string{joinParts(indent, rows[1], flags), indent + rows[2]}, true
 	}
 	parts := room[:0]
 	if tiles != nil {
@@ -1363,12 +1364,26 @@ func useFramed(h, nBlocks, seats, framedRows, w int, wasFramed bool) bool {
 // status lines, the questions' heading and six cards, and the gap.
 const sheetsReserve = 2 + 1 + 6 + 1
 
-// joinParts is first followed by the parts, two spaces apart.
-func joinParts(first string, parts []string) string {
-	if len(parts) == 0 {
+// joinParts is lead and first followed by the parts, two spaces apart,
+// made as one string (a seat's flags change with most moves, and each
+// time this line is made again).
+func joinParts(lead, first string, parts []string) string {
+	if len(parts) == 0 && lead == "" {
 		return first
 	}
-	return first + "  " + strings.Join(parts, "  ")
+	n := len(lead) + len(first)
+	for _, p := range parts {
+		n += 2 + len(p)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteString(lead)
+	sb.WriteString(first)
+	for _, p := range parts {
+		sb.WriteString("  ")
+		sb.WriteString(p)
+	}
+	return sb.String()
 }
 
 // framedTiles draws tiles as a row of framed tiles, three lines: the top
@@ -1595,7 +1610,7 @@ func (b *Board) flags(k flagKey) []string {
 // appendFlags appends flags(k) to f.
 func (b *Board) appendFlags(f []string, k flagKey) []string {
 	if k.possible > 0 {
-		f = append(f, b.paint.Dim.Fresh("["+strconv.Itoa(k.possible)+" possible]"))
+		f = append(f, b.paint.Dim.FreshOf("[", strconv.Itoa(k.possible), " possible]"))
 	}
 	switch {
 	case k.gotIt:
@@ -1604,7 +1619,7 @@ func (b *Board) appendFlags(f []string, k flagKey) []string {
 		f = append(f, b.paint.Error.Render("✗ out"))
 	}
 	if n := k.guesses; n > 0 && !k.gotIt && !k.out {
-		f = append(f, b.paint.Dim.Fresh(strconv.Itoa(n)+" wrong "+plural(n, "guess", "guesses")))
+		f = append(f, b.paint.Dim.FreshOf(strconv.Itoa(n), " wrong ", plural(n, "guess", "guesses")))
 	}
 	return f
 }

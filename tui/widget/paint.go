@@ -149,6 +149,17 @@ func (p *Painter) Fresh(s string) string {
 	return p.render(s)
 }
 
+// FreshOf is Fresh(a + b + c), made as one string: a text put together
+// for the call (a count between words, a turn in a title) is not made
+// first and then made again between the style's prefix and suffix.
+func (p *Painter) FreshOf(a, b, c string) string {
+	p.check()
+	if p.line && strings.IndexAny(a, "\n\r\t") < 0 && strings.IndexAny(b, "\n\r\t") < 0 && strings.IndexAny(c, "\n\r\t") < 0 {
+		return p.wrap[:p.cut] + a + b + c + p.wrap[p.cut:]
+	}
+	return p.style.Render(a + b + c)
+}
+
 // Len is how many texts the Painter remembers now.
 func (p *Painter) Len() int {
 	if p.line {

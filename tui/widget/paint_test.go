@@ -213,6 +213,26 @@ func TestFreshIsRenderForgotten(t *testing.T) {
 	}
 }
 
+// TestFreshOfIsFreshOfTheWhole: FreshOf(a, b, c) is Fresh(a + b + c) for
+// a style that only colours text and for one lipgloss must draw, with a
+// line break in any of the parts, and remembers nothing either.
+func TestFreshOfIsFreshOfTheWhole(t *testing.T) {
+	colours := lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("#7D9CFF"))
+	padded := colours.Padding(0, 1)
+	for _, st := range []lipgloss.Style{colours, padded} {
+		p := NewPainter(&st)
+		for _, c := range [][3]string{{"[", "42", " possible]"}, {"", "", ""}, {" · ", "mara to ask", ""},
+			{"two\n", "lines", ""}, {"a", "b\tc", "d"}, {"x", "y", "\r\nz"}, {"李", " … ", "✓"}} {
+			if got, want := p.FreshOf(c[0], c[1], c[2]), p.Fresh(c[0]+c[1]+c[2]); got != want {
+				t.Errorf("FreshOf(%q) = %q, want %q", c, got, want)
+			}
+		}
+		if n := p.Len(); n != 0 {
+			t.Errorf("the painter remembers %d strings after only FreshOf", n)
+		}
+	}
+}
+
 // TestPainterKeepsAFewTextsInItself: a painter that draws a handful of
 // texts again and again (a board's headings, a seat's name) keeps them in
 // itself, with no map for the collector to scan, and draws them again
