@@ -154,10 +154,22 @@ func (p *Painter) Fresh(s string) string {
 // first and then made again between the style's prefix and suffix.
 func (p *Painter) FreshOf(a, b, c string) string {
 	p.check()
-	if p.line && strings.IndexAny(a, "\n\r\t") < 0 && strings.IndexAny(b, "\n\r\t") < 0 && strings.IndexAny(c, "\n\r\t") < 0 {
+	if p.line && oneLine(a) && oneLine(b) && oneLine(c) {
 		return p.wrap[:p.cut] + a + b + c + p.wrap[p.cut:]
 	}
 	return p.style.Render(a + b + c)
+}
+
+// oneLine reports whether s has no newline, carriage return or tab (as
+// strings.IndexAny(s, "\n\r\t") < 0, byte by byte: the texts are short).
+func oneLine(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\n', '\r', '\t':
+			return false
+		}
+	}
+	return true
 }
 
 // Len is how many texts the Painter remembers now.
