@@ -44,10 +44,16 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	me := int(v.Viewer.Seat)
 	k := &knowledge{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), centreKnown: -1, buf: buf}
 	mine, _ := maskOf(v.Hand)
+	k.pool = make([]int, 0, tileCount)
 	for p := range tileCount {
 		if mine&(1<<p) == 0 {
 			k.pool = append(k.pool, p)
 		}
+	}
+	k.opps = make([]int, 0, v.Players-1)
+	k.ok = make([][]uint32, 0, v.Players-1)
+	if v.Players > 2 {
+		k.okSet = make([][]bool, 0, v.Players-1)
 	}
 	k.full = 1<<len(k.pool) - 1
 	k.handID = dirtyI32(buf, 1<<len(k.pool)) // filled below
@@ -72,10 +78,13 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 		}
 	}
 	// Hands this seat already guessed wrong (2 players) are ruled out.
-	wrong := map[int32]bool{}
+	var wrong map[int32]bool // nil (none) reads as false
 	if v.Players == 2 {
 		for _, g := range v.Seats[me].Guesses {
 			if m, err := maskOf(g.Tiles); err == nil && !g.Right && len(g.Tiles) == k.handSize {
+				if wrong == nil {
+					wrong = map[int32]bool{}
+				}
 				wrong[k.table.id(m)] = true
 			}
 		}
@@ -875,11 +884,16 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 	codes := k.answerCodes(vs, k.ok[0], k.ok[1])
 	index := make([][64]uint8, len(vs))
 	counts := make([][]uint32, len(vs))
+	cells := 0
+	for _, c := range codes {
+		cells += len(c) * len(c)
+	}
+	table := zeroU32(k.buf, cells) // every question's counts, lent by the decision
 	for i, c := range codes {
 		for x, code := range c {
 			index[i][code] = uint8(x)
 		}
-		counts[i] = make([]uint32, len(c)*len(c))
+		counts[i], table = table[:len(c)*len(c)], table[len(c)*len(c):]
 	}
 	// Each set's numbered answers to all the questions, side by side, and
 	// where each set is in its list: a deal then reads two short rows
@@ -905,12 +919,52 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 			counts[i][int(ra[i])*len(codes[i])+int(rb[i])]++
 		}
 	})
-	hist := make([][]float64, len(vs))
-	for i, c := range counts {
-		for _, w := range c {
+	return nonzero(k.buf, counts)
+}
+
+// nonzeroRow returns row's nonzero entries as weights, in order (nil for
+// none), in an array lent by buf.
+func nonzeroRow[T uint32 | int64](buf *scratch, row []T) []float64 {
+	n := 0
+	for _, w := range row {
+		if w != 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := dirtyF64(buf, n)[:0]
+	for _, w := range row {
+		if w != 0 {
+			out = append(out, float64(w))
+		}
+	}
+	return out
+}
+
+// nonzero returns each row's nonzero entries as weights, in order (nil for
+// a row with none), in one array lent by buf.
+func nonzero[T uint32 | int64](buf *scratch, rows [][]T) [][]float64 {
+	n := 0
+	for _, row := range rows {
+		for _, w := range row {
 			if w != 0 {
-				hist[i] = append(hist[i], float64(w))
+				n++
 			}
+		}
+	}
+	all := dirtyF64(buf, n)[:0]
+	hist := make([][]float64, len(rows))
+	for i, row := range rows {
+		start := len(all)
+		for _, w := range row {
+			if w != 0 {
+				all = append(all, float64(w))
+			}
+		}
+		if len(all) > start {
+			hist[i] = all[start:len(all):len(all)]
 		}
 	}
 	return hist
@@ -1028,6 +1082,7 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		order = append(append([]int{top}, order[:top]...), order[top+1:]...)
 	}
 	most := math.Inf(-1) // the most information of a question counted so far
+	pairsOf := make([]int64, widest*widest)
 	for _, i := range order {
 		if prune && bound[i] < most-pruneGap(len(vs)) {
 			continue
@@ -1038,7 +1093,8 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		if !same {
 			sideB.spread(slots)
 		}
-		pairs := make([]int64, nx*nx)
+		pairs := pairsOf[:nx*nx]
+		clear(pairs)
 		for r := 0; r+1 < len(layer); r++ {
 			sign := int64(1 - 2*(r%2))
 			for s := layer[r]; s < layer[r+1]; s++ {
@@ -1098,17 +1154,14 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 				pairs[xs*nx+ys] -= pairs[xs*nx+y]
 			}
 		}
-		for _, w := range pairs {
-			if w != 0 {
-				hist[i] = append(hist[i], float64(w))
-			}
+		// Counted, even if no deal is left: not nil, which means left out.
+		hist[i] = nonzeroRow(k.buf, pairs)
+		if hist[i] == nil {
+			hist[i] = []float64{}
 		}
 		sideA.reset(nx, slots)
 		if !same {
 			sideB.reset(nx, slots)
-		}
-		if hist[i] == nil {
-			hist[i] = []float64{} // counted, though no deal is left: not left out
 		}
 		most = max(most, entropy(hist[i]))
 	}

@@ -140,6 +140,13 @@ func zeroF64(s *scratch, n int) []float64 {
 	return s.f64.take(n)
 }
 
+func dirtyF64(s *scratch, n int) []float64 {
+	if s == nil {
+		return make([]float64, n)
+	}
+	return s.f64.takeDirty(n)
+}
+
 func zeroBools(s *scratch, n int) []bool {
 	if s == nil {
 		return make([]bool, n)
