@@ -918,27 +918,35 @@ func (b *Board) sheetLabels() ([]string, int) {
 	return m.labels, m.w
 }
 
-// seatLabels are the sheets' labels and what they were made from.
+// seatLabels are the sheets' labels and what they were made from. The
+// names the labels are made from are kept in one slice and the bots in
+// another (the context's first, then the view's): a board keeps them for
+// as long as the session lasts, two objects fewer than a slice each.
 type seatLabels struct {
-	made      bool
-	names     []string // the context's names
-	bots      []bool   // the context's bots
-	seatNames []string // the view's names (when the context has none)
-	seatBots  []bool   // the view's bots
-	viewer    engine.Viewer
-	replay    bool
-	labels    []string
-	w         int
+	made bool
+	// names are the context's names, then the view's (used when the
+	// context has none); nNames is how many are the context's.
+	names  []string
+	nNames int
+	// bots are the context's bots, then the view's; nBots is how many
+	// are the context's.
+	bots   []bool
+	nBots  int
+	viewer engine.Viewer
+	replay bool
+	labels []string
+	w      int
 }
 
 // same reports whether b's labels are made from what m's were.
 func (m *seatLabels) same(b *Board) bool {
-	if m.viewer != b.v.Viewer || m.replay != b.c.Replay || len(m.seatNames) != len(b.v.Seats) ||
-		!slices.Equal(m.names, b.c.Names) || !slices.Equal(m.bots, b.c.Bots) {
+	seatNames, seatBots := m.names[m.nNames:], m.bots[m.nBots:]
+	if m.viewer != b.v.Viewer || m.replay != b.c.Replay || len(seatNames) != len(b.v.Seats) || len(seatBots) != len(b.v.Seats) ||
+		!slices.Equal(m.names[:m.nNames], b.c.Names) || !slices.Equal(m.bots[:m.nBots], b.c.Bots) {
 		return false
 	}
 	for i, sv := range b.v.Seats {
-		if m.seatNames[i] != sv.Name || m.seatBots[i] != sv.Bot {
+		if seatNames[i] != sv.Name || seatBots[i] != sv.Bot {
 			return false
 		}
 	}
@@ -949,12 +957,13 @@ func (m *seatLabels) same(b *Board) bool {
 func (m *seatLabels) remember(b *Board) {
 	m.made = true
 	m.viewer, m.replay = b.v.Viewer, b.c.Replay
-	m.names = append(m.names[:0], b.c.Names...)
-	m.bots = append(m.bots[:0], b.c.Bots...)
-	m.seatNames, m.seatBots = m.seatNames[:0], m.seatBots[:0]
+	m.names = slices.Grow(m.names[:0], len(b.c.Names)+len(b.v.Seats))
+	m.bots = slices.Grow(m.bots[:0], len(b.c.Bots)+len(b.v.Seats))
+	m.names, m.nNames = append(m.names, b.c.Names...), len(b.c.Names)
+	m.bots, m.nBots = append(m.bots, b.c.Bots...), len(b.c.Bots)
 	for _, sv := range b.v.Seats {
-		m.seatNames = append(m.seatNames, sv.Name)
-		m.seatBots = append(m.seatBots, sv.Bot)
+		m.names = append(m.names, sv.Name)
+		m.bots = append(m.bots, sv.Bot)
 	}
 }
 

@@ -301,3 +301,39 @@ func TestPaintersRememberOnlyWhatRepeats(t *testing.T) {
 		t.Fatal("the aid's counts were not drawn: the test checks nothing")
 	}
 }
+
+// TestSeatLabelsRememberInTwoSlices: what the sheets' labels are made
+// from (the context's names and bots, the view's) is kept in two slices,
+// not four, and still tells a change of any of them from none.
+func TestSeatLabelsRememberInTwoSlices(t *testing.T) {
+	st := deal(t, 3, 7)
+	b := New(new(colourBoardStyles()), testKeys())
+	c := board.Context{Viewer: engine.SeatViewer(0), Names: []string{"mara", "Bo", "Kai"}, Bots: []bool{false, false, true},
+		Status: st.Status(), Width: 100, Height: 30}
+	b.SetView(st.View(engine.SeatViewer(0)), c)
+	var m seatLabels
+	if n := testing.AllocsPerRun(1, func() { m = seatLabels{}; m.remember(b) }); n > 2 {
+		t.Errorf("remembering the labels' sources took %.0f objects, want 2", n)
+	}
+	if !m.same(b) {
+		t.Fatal("the labels' sources differ from the board they were taken from")
+	}
+	for name, change := range map[string]func(c *board.Context){
+		"a context name": func(c *board.Context) { c.Names = []string{"mara", "Bob", "Kai"} },
+		"a context bot":  func(c *board.Context) { c.Bots = []bool{false, true, true} },
+		"no names":       func(c *board.Context) { c.Names = nil },
+		"the viewer":     func(c *board.Context) { c.Viewer = engine.SeatViewer(1) },
+	} {
+		c2 := c
+		change(&c2)
+		b.SetView(st.View(c2.Viewer), c2)
+		if m.same(b) {
+			t.Errorf("%s changed and the labels' sources still read the same", name)
+		}
+	}
+	v := st.View(engine.SeatViewer(0))
+	b.SetView(v, c)
+	if !m.same(b) {
+		t.Fatal("the board set back as it was reads as changed")
+	}
+}
