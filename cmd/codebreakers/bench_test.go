@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,33 +17,50 @@ import (
 )
 
 // BenchmarkIdleSessionHeap opens interactive guest sessions on the real UI
-// (home screen, 80×24) and reports the heap each one holds while idle. The
-// clients live in the same process, so the figure includes their SSH state
-// (but no terminal emulator).
+// (home screen, 80×24) and reports the heap each one holds while idle, the
+// part of it a collection scans and its objects. The clients live in the
+// same process, so the figures include their SSH state (but no terminal
+// emulator).
 func BenchmarkIdleSessionHeap(b *testing.B) {
 	_, addr := startInstance(b, dataDir(b), "--max-sessions-per-ip", "1000", "--connections-per-minute", "100000")
 	const sessions = 20
 	guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
-	var perSession float64
+	var perSession, scan, objects float64
 	for b.Loop() {
-		runtime.GC()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
+		before := heapNow()
 		clients := make([]*gossh.Client, 0, sessions)
 		for i := range sessions {
 			c := dial(b, addr, guest)
 			clients = append(clients, c)
 			openRaw(b, c, fmt.Sprintf("guest%d", i))
 		}
-		runtime.GC()
-		var after runtime.MemStats
-		runtime.ReadMemStats(&after)
-		perSession = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / sessions
+		after := heapNow()
+		perSession = float64(after.bytes-before.bytes) / sessions
+		scan = float64(after.scan-before.scan) / sessions
+		objects = float64(after.objects-before.objects) / sessions
 		for _, c := range clients {
 			_ = c.Close()
 		}
 	}
 	b.ReportMetric(perSession/1024, "KiB-heap/session")
+	b.ReportMetric(scan/1024, "KiB-scan/session")
+	b.ReportMetric(objects, "objs/session")
+}
+
+// heapUse is the live heap just after a collection: its bytes, the bytes
+// a collection scans of it (the part that holds pointers), and its
+// objects. The latter two are what marking costs.
+type heapUse struct{ bytes, scan, objects int64 }
+
+// heapNow is the heap in use after two collections (as liveHeap).
+func heapNow() heapUse {
+	runtime.GC()
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(sample)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return heapUse{bytes: int64(ms.HeapAlloc), scan: int64(sample[0].Value.Uint64()), objects: int64(ms.HeapObjects)}
 }
 
 // rawOut collects output bytes for a quick text search.
