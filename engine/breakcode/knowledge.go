@@ -1209,9 +1209,11 @@ type subsetSide struct {
 	list []uint32
 	// weight[j] is how many deals give this opponent list[j].
 	weight []float64
-	// subs[j*per : (j+1)*per] are the slots of every subset of list[j]
-	// (per = 2^handSize), worked out once for all questions.
+	// subs[at[j] : at[j]+per] are the slots of every subset of list[j]
+	// (per = 2^handSize): from the table shared by every 3-player decision
+	// (see subsetSlots15x5), or worked out once for all questions.
 	subs []int32
+	at   []int32
 	per  int
 	// codes[i*len(list)+j] is list[j]'s answer to question i.
 	codes []uint8
@@ -1231,8 +1233,18 @@ type subsetSide struct {
 
 func newSubsetSide(buf *scratch, list []uint32, weight []float64, slot []int32, handSize int) *subsetSide {
 	per := 1 << handSize
-	side := &subsetSide{list: list, weight: weight, per: per, subs: dirtyI32(buf, len(list)*per)[:0], ans: dirtyU8(buf, len(list))}
-	for _, m := range list {
+	side := &subsetSide{list: list, weight: weight, per: per, at: dirtyI32(buf, len(list)), ans: dirtyU8(buf, len(list))}
+	if len(slot) == 1<<15 && handSize == 5 {
+		// 15 unseen tiles and hands of 5: every set's row is in the table.
+		side.subs = subsetSlots15x5()
+		for j, m := range list {
+			side.at[j] = int32(colex15x5(m) * 32)
+		}
+		return side
+	}
+	side.subs = dirtyI32(buf, len(list)*per)[:0]
+	for j, m := range list {
+		side.at[j] = int32(len(side.subs))
 		for s := m; ; s = (s - 1) & m {
 			side.subs = append(side.subs, slot[s])
 			if s == 0 {
@@ -1242,6 +1254,53 @@ func newSubsetSide(buf *scratch, list []uint32, weight []float64, slot []int32, 
 	}
 	return side
 }
+
+// subsOf returns the slots of every subset of list[j].
+func (side *subsetSide) subsOf(j int) []int32 {
+	at := side.at[j]
+	return side.subs[at : at+int32(side.per)]
+}
+
+// subsetSlots15x5 holds, for every set of 5 of 15 tiles in colex order
+// (see colex15x5), the slots (smallSets(15, 5)) of its 32 subsets: 384 KB
+// made once and only read, where every 3-player decision used to work out
+// a row per hand each opponent may hold, a few thousand of them.
+var subsetSlots15x5 = sync.OnceValue(func() []int32 {
+	slot := smallSets15x5().slot
+	out := make([]int32, 0, binom(15, 5)*32)
+	forSubsets(1<<15-1, 5, func(m uint32) {
+		for s := m; ; s = (s - 1) & m {
+			out = append(out, slot[s])
+			if s == 0 {
+				break
+			}
+		}
+	})
+	return out
+})
+
+// colex15x5 returns the rank of a set of 5 of 15 tiles in colexicographic
+// order (the order of the sets as numbers): the sum of binom(b, i+1) over
+// its tiles b, the lowest first.
+func colex15x5(m uint32) int {
+	r := 0
+	for i := 0; m != 0; i++ {
+		r += int(colexShares[i][bits.TrailingZeros32(m)])
+		m &= m - 1
+	}
+	return r
+}
+
+// colexShares[i][b] is binom(b, i+1): what tile b adds to a set's colex
+// rank as its (i+1)-th lowest.
+var colexShares = func() (t [5][16]int32) {
+	for i := range t {
+		for b := range t[i] {
+			t[i][b] = int32(binom(b, i+1))
+		}
+	}
+	return
+}()
 
 // answer fills codes: every member's answer to every variant of vs.
 func (side *subsetSide) answer(k *knowledge, vs []int) {
@@ -1302,7 +1361,7 @@ func (side *subsetSide) spread(slots int) {
 		}
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
 		bit := uint64(1) << x
-		for _, sl := range side.subs[j*side.per : (j+1)*side.per] {
+		for _, sl := range side.subsOf(j) {
 			row[sl]++
 			side.nz[sl] |= bit
 		}
@@ -1312,7 +1371,7 @@ func (side *subsetSide) spread(slots int) {
 // reset zeroes what spread set: by clearing all of it when that is less
 // work (many hands, few answers), else by undoing each hand's subsets.
 func (side *subsetSide) reset(nx, slots int) {
-	if nx*slots < 8*len(side.subs) {
+	if nx*slots < 8*len(side.list)*side.per {
 		clear(side.cnt[:nx*slots])
 		clear(side.nz)
 		return
@@ -1322,7 +1381,7 @@ func (side *subsetSide) reset(nx, slots int) {
 			continue
 		}
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
-		for _, sl := range side.subs[j*side.per : (j+1)*side.per] {
+		for _, sl := range side.subsOf(j) {
 			row[sl] = 0
 			side.nz[sl] = 0
 		}
