@@ -158,11 +158,12 @@ func BenchmarkTitleBarNewTitle(b *testing.B) {
 	for i := range texts {
 		texts[i] = fmt.Sprintf("table · ABCD · player %d to ask", i)
 	}
+	var place titlePlace
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		i++
-		_ = titleBar(title, end, texts[i%len(texts)], "move 7", 100)
+		_ = titleBar(title, end, &place, texts[i%len(texts)], "move 7", 100)
 	}
 }
 

@@ -64,6 +64,7 @@ type textPaints struct {
 	// The title bar's pieces (the place, the rest of the title, the right
 	// part) styled: a move changes only the rest.
 	title, titleEnd widget.Painter
+	place           titlePlace
 }
 
 // paints is the session's text styles as Painters, made on first use and
@@ -89,7 +90,7 @@ func (a *app) titleBar(title, right string, w int) string {
 	if p.bar == "" || title != p.barTitle || right != p.barRight || w != p.barW {
 		paint := a.paints()
 		p.barTitle, p.barRight, p.barW = title, right, w
-		p.bar = titleBar(&paint.title, &paint.titleEnd, title, right, w)
+		p.bar = titleBar(&paint.title, &paint.titleEnd, &paint.place, title, right, w)
 	}
 	return p.bar
 }

@@ -806,12 +806,21 @@ func sizeMessage(w, h int) string {
 }
 
 // titleBar draws " TITLE ...... right " in exactly w cells, the title in
-// the title style and right in the titleEnd style.
-func titleBar(title, titleEnd *widget.Painter, text, right string, w int) string {
+// the title style and right in the titleEnd style. last, if not nil, is
+// the place as drawn before, used again while it is the same.
+func titleBar(title, titleEnd *widget.Painter, last *titlePlace, text, right string, w int) string {
 	// The first part names the place in capitals; the rest (codes, names,
 	// whose turn) keeps its case.
 	head, rest, more := strings.Cut(text, " · ")
-	place := title.Render(strings.ToUpper(head))
+	var place string
+	if last != nil && last.place != "" && last.head == head {
+		place = last.place
+	} else {
+		place = title.Render(strings.ToUpper(head))
+		if last != nil {
+			*last = titlePlace{head: head, place: place}
+		}
+	}
 	var after string
 	if more {
 		// New with every move: a painter that remembered it held every
@@ -837,6 +846,12 @@ func titleBar(title, titleEnd *widget.Painter, text, right string, w int) string
 	b.WriteByte(' ')
 	return b.String()
 }
+
+// titlePlace is the title bar's place (the title's first part, in
+// capitals, styled) as last drawn, with the text it came from: a move
+// changes only the rest of the title, and the place was upper-cased
+// again, a new string, for every bar.
+type titlePlace struct{ head, place string }
 
 // fitBlock splits s into exactly h lines, each at most w cells wide.
 func fitBlock(s string, w, h int) []string {

@@ -465,16 +465,24 @@ func TestTitleBarIsItsPiecesJoined(t *testing.T) {
 		}
 		return left + strings.Repeat(" ", gap) + r
 	}
-	for _, c := range [][2]string{
-		{"table · ABCD · mara to ask", "move 7"},
-		{"home", ""},
-		{"table · 李 é́ · kai", "12s ⏱"},
-		{"", "right"},
-	} {
-		for w := 0; w <= 90; w++ {
-			got, want := titleBar(title, end, c[0], c[1], w), joined(c[0], c[1], w)
-			if got != want {
+	// The titles take turns, so the place remembered (last) must change
+	// with them.
+	var last titlePlace
+	for w := 0; w <= 90; w++ {
+		for _, c := range [][2]string{
+			{"table · ABCD · mara to ask", "move 7"},
+			{"table · ABCD · kai to ask", "move 8"},
+			{"home", ""},
+			{"table · 李 é́ · kai", "12s ⏱"},
+			{"", "right"},
+			{"replay · 1A2B", "move 3"},
+		} {
+			want := joined(c[0], c[1], w)
+			if got := titleBar(title, end, nil, c[0], c[1], w); got != want {
 				t.Fatalf("%q %q at %d columns: %q, want %q", c[0], c[1], w, got, want)
+			}
+			if got := titleBar(title, end, &last, c[0], c[1], w); got != want {
+				t.Fatalf("%q %q at %d columns, after another title: %q, want %q", c[0], c[1], w, got, want)
 			}
 		}
 	}
