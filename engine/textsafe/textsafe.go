@@ -111,6 +111,40 @@ func Clean(s string, maxWidth int) Text {
 	return Text(Cut(b.String(), maxWidth))
 }
 
+// IsClean reports whether Clean(s, 0) is s itself: valid UTF-8 with no
+// escape, control or dropped character, and no whitespace but single
+// spaces between other characters. Text that was cleaned at its door (an
+// engine's log event, a handle) is, and a caller that would only copy it
+// again can use it as it is.
+func IsClean(s string) bool {
+	space := true // a space here would be trimmed: at the start, or after a space
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ':
+				if space {
+					return false
+				}
+				space = true
+			case c < 0x20 || c == 0x7f:
+				return false
+			default:
+				space = false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size <= 1) || (r >= 0x80 && r <= 0x9f) || unicode.IsSpace(r) || dropped(r) {
+			return false
+		}
+		space = false
+		i += size
+	}
+	return !space || s == ""
+}
+
 // dropped reports runes that must never reach a screen: C0 controls and
 // DEL, Unicode format characters (bidi embeddings, overrides and isolates,
 // zero-width spaces and joiners, the BOM, tag characters), and noncharacters.

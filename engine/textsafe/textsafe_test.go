@@ -65,6 +65,31 @@ func TestCleanWidth(t *testing.T) {
 	}
 }
 
+// TestIsCleanIsCleanUnchanged: IsClean holds exactly for the text Clean
+// gives back unchanged, on texts with every kind of thing Clean removes.
+func TestIsCleanIsCleanUnchanged(t *testing.T) {
+	for _, s := range []string{"", "a", "mara asked: sum of your tiles → bot-Bo 16, bot-Cy 4", "李白 · é ✓",
+		" lead", "trail ", "two  spaces", "tab\there", "line\nbreak", "\x1b[1mbold\x1b[m", "\u009b2J", "a\u202eb",
+		"zero\u200bwidth", "\xff", "nbsp\u00a0here", "\u3000", "\ufffd", "del\x7f", " ", "\ufeffbom"} {
+		if got, want := IsClean(s), string(Clean(s, 0)) == s; got != want {
+			t.Errorf("IsClean(%q) = %v, but Clean gives %q", s, got, Clean(s, 0))
+		}
+	}
+}
+
+// FuzzIsClean: IsClean says true only of text Clean leaves as it is, and
+// of all of it.
+func FuzzIsClean(f *testing.F) {
+	for _, s := range []string{"a b", " a", "a  b", "\x1b[m", "日本\r\n", "\u2028", "\u00a0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := IsClean(s), string(Clean(s, 0)) == s; got != want {
+			t.Fatalf("IsClean(%q) = %v, Clean gives %q", s, got, Clean(s, 0))
+		}
+	})
+}
+
 // FuzzClean checks that nothing an attacker sends survives as a control
 // character or escape, and that the width cap holds.
 func FuzzClean(f *testing.F) {

@@ -95,6 +95,11 @@ func (c *LogCache) find(text string, p int) int {
 // cells, continuation lines indented. It breaks at spaces only, so a name
 // like "bot-Cy" is never split across lines.
 func wrapEvent(text string, w int) []string {
+	// An engine's event is clean already: only cut, not copied clean. The
+	// lines are strings of their own (wrapLine), so none keeps text alive.
+	if textsafe.IsClean(text) {
+		return WrapIndent(textsafe.Cut(text, 400), w, "", "  ")
+	}
 	return WrapIndent(textsafe.Clean(text, 400).String(), w, "", "  ")
 }
 
