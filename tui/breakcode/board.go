@@ -639,8 +639,10 @@ func (b *Board) lowerBlock(w, h int) []string {
 	// The rows are written into one buffer and cut out of it, so the block
 	// costs one string rather than one per row. The left column's widths
 	// are the last frame's where its lines are the same (most of them: the
-	// question cards stay while the log moves on).
-	widths := make([]int, len(left))
+	// question cards stay while the log moves on). The widths and the
+	// rows are written over the last frame's slices, which nothing else
+	// holds (drawLines copies the rows): index i only reads index i.
+	widths := slices.Grow(m.widths[:0], len(left))[:len(left)]
 	size := 0 // the block's bytes, to make its string at its size
 	for i := range rows {
 		if i < len(left) {
@@ -687,7 +689,8 @@ func (b *Board) lowerBlock(w, h int) []string {
 		ends = append(ends, sb.Len())
 	}
 	all, start := sb.String(), 0
-	out := make([]string, rows)
+	out := slices.Grow(m.lines[:0], rows)[:rows]
+	clear(out[rows:cap(out)]) // rows of an older block, which they would keep alive
 	for i, end := range ends {
 		out[i], start = all[start:end], end
 	}
@@ -1253,11 +1256,26 @@ func (b *Board) seatHead(i int, k headKey, tiles []bc.Tile) (head string, frame 
 	if m.made && m.key == k && sameTiles {
 		return m.head, m.frame, m.hasAny
 	}
-	if was := m.key; m.made && sameTiles && !k.centre && was.toMove != k.toMove {
+	if was := m.key; m.made && sameTiles && !k.centre {
 		// Only whose turn it is changed (every move does this to two
 		// seats): the head line is its mark and then the rest as before.
-		if was.toMove = k.toMove; was == k {
-			m.head = headMark(k.toMove) + m.head[len(headMark(!k.toMove)):]
+		// Or the flags did (the aid's count moves with most answers),
+		// which a framed seat shows on its frame's first row: that row is
+		// made again, and the rest kept.
+		turn, flags := was.toMove != k.toMove, was.flags != k.flags
+		was.toMove, was.flags = k.toMove, k.flags
+		if was == k && (turn || flags) && (!flags || k.framed) {
+			if turn {
+				m.head = headMark(k.toMove) + m.head[len(headMark(!k.toMove)):]
+			}
+			if flags {
+				var room [3]string // at most three flags, on the stack
+				rows := b.framedTiles(tiles, 0)
+				indent := m.frame[1][:k.labelW+4] // the rows' indent, as drawHead made it
+				// A new slice: the old one is compared as a block's
+				// (drawnBlock), so it must not change.
+				m.frame = []string{joinParts(indent, rows[1], b.appendFlags(room[:0], k.flags)), m.frame[1]}
+			}
 			m.key = k
 			return m.head, m.frame, m.hasAny
 		}
