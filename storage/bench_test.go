@@ -2,8 +2,10 @@ package storage
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -298,97 +300,207 @@ type floorGame struct {
 	length int
 }
 
+// floor is the 2,000-table floor's games over one file (newFloor).
+type floor struct {
+	db      *DB
+	games   []floorGame
+	started atomic.Int64
+	moves   []engine.Move
+}
+
+// newFloor starts the floor's 2,000 games in db, beside 2,000 finished
+// ones, each live game part way through so that finishes come spread out.
+func newFloor(b *testing.B, db *DB) *floor {
+	const tables = 2000
+	busyFile(b, db, 0, 2000, 20)
+	f := &floor{db: db, games: make([]floorGame, tables), moves: make([]engine.Move, 60)}
+	for i := range f.moves {
+		f.moves[i] = move(i%3, `{"ask":3,"answer":"2 (b, d)"}`)
+	}
+	var wg sync.WaitGroup
+	var n atomic.Int64
+	for range 64 {
+		wg.Go(func() {
+			for i := int(n.Add(1)) - 1; i < tables; i = int(n.Add(1)) - 1 {
+				g := &f.games[i]
+				f.start(b, g)
+				for range i * 7 % g.length {
+					f.turn(b, g)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return f
+}
+
+// start puts a new game with a fresh random id at g's table, seating two
+// of 4,000 accounts.
+func (f *floor) start(b *testing.B, g *floorGame) {
+	const accounts = 4000
+	id, err := f.db.NewGameID()
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := f.started.Add(1)
+	lg := sampleLive(id)
+	lg.Seats[0].AccountID = fmt.Sprintf("SHA256:acct%05d", n%accounts)
+	lg.Seats[2].AccountID = fmt.Sprintf("SHA256:acct%05d", (n+accounts/2+1)%accounts)
+	if err := f.db.StartGame(lg); err != nil {
+		b.Fatal(err)
+	}
+	g.live, g.next, g.length = lg, 0, 30+int(n*7919%31)
+}
+
+// turn is one table's turn: a move, or once its game is long enough a
+// finish (its whole record, stats and index) and a new game in its place.
+func (f *floor) turn(b *testing.B, g *floorGame) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.next < g.length {
+		if err := f.db.AppendMove(g.live.ID, g.next, f.moves[1]); err != nil {
+			b.Error(err)
+		}
+		g.next++
+		return
+	}
+	fg := FinishedGame{LiveGame: g.live, Result: engine.Result{Winners: []engine.Seat{0}, Summary: "Ann won."}}
+	fg.Record.Moves = f.moves[:g.length]
+	if err := f.db.FinishGame(fg); err != nil {
+		b.Error(err)
+	}
+	f.start(b, g)
+}
+
+// floorMetrics measures the file's commits over a part of a benchmark.
+type floorMetrics struct {
+	db                            *DB
+	counter                       *commitCounter
+	commits, writes, nanos, pages int64
+	cpu                           time.Duration
+}
+
+func measureFloor(b *testing.B, db *DB, counter *commitCounter) *floorMetrics {
+	st := db.bolt.Stats()
+	return &floorMetrics{db: db, counter: counter, commits: counter.commits.Load(), writes: counter.writes.Load(),
+		nanos: counter.nanos.Load(), pages: int64(st.TxStats.GetWrite()), cpu: cpuTime(b)}
+}
+
+// report reports the process's CPU per op (fsyncs included), writes and
+// pages per commit, and the mean commit's duration since m was taken.
+func (m *floorMetrics) report(b *testing.B, ops int) {
+	cpu := cpuTime(b) - m.cpu
+	commits := m.counter.commits.Load() - m.commits
+	st := m.db.bolt.Stats()
+	b.ReportMetric(float64(cpu.Microseconds())/float64(ops), "cpu-µs/op")
+	b.ReportMetric(float64(m.counter.writes.Load()-m.writes)/float64(commits), "writes/commit")
+	b.ReportMetric(float64(int64(st.TxStats.GetWrite())-m.pages)/float64(commits), "pages/commit")
+	b.ReportMetric(float64(m.counter.nanos.Load()-m.nanos)/1e6/float64(commits), "ms/commit")
+}
+
 // BenchmarkFloorMoves models the 2,000-table floor's writes: 2,000 live
 // games each appending in turn (every game's moves interleaved with all the
 // others'), each game finishing after 30 to 60 moves (FinishGame with its
 // whole record, stats and index under two of 4,000 accounts) and a new game
 // with a fresh random id starting in its place, with writers callers in
-// flight at once (the floor's ~3.3 writes a commit). The file starts as a
-// busy server's: 2,000 finished games beside the live ones, each live game
-// part way through. One op is one table's turn: a move, or a finish and a
-// start. It reports the process's CPU per op (fsyncs included), writes and
-// pages per commit, and the mean commit's duration.
+// flight at once. The file starts as a busy server's: 2,000 finished games
+// beside the live ones, each live game part way through. One op is one
+// table's turn: a move, or a finish and a start. It reports the process's
+// CPU per op (fsyncs included), writes and pages per commit, and the mean
+// commit's duration.
 func BenchmarkFloorMoves(b *testing.B) {
-	const tables, accounts = 2000, 4000
 	for _, writers := range []int{4, 16} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
 			db, counter := openCounted(b)
-			busyFile(b, db, 0, 2000, 20)
-			m := move(1, `{"ask":3,"answer":"2 (b, d)"}`)
-			moves := make([]engine.Move, 60)
-			for i := range moves {
-				moves[i] = move(i%3, `{"ask":3,"answer":"2 (b, d)"}`)
-			}
-			games := make([]floorGame, tables)
-			var started atomic.Int64
-			start := func(g *floorGame) {
-				id, err := db.NewGameID()
-				if err != nil {
-					b.Fatal(err)
-				}
-				n := started.Add(1)
-				lg := sampleLive(id)
-				lg.Seats[0].AccountID = fmt.Sprintf("SHA256:acct%05d", n%accounts)
-				lg.Seats[2].AccountID = fmt.Sprintf("SHA256:acct%05d", (n+accounts/2+1)%accounts)
-				if err := db.StartGame(lg); err != nil {
-					b.Fatal(err)
-				}
-				g.live, g.next, g.length = lg, 0, 30+int(n*7919%31)
-			}
-			turn := func(g *floorGame) {
-				g.mu.Lock()
-				defer g.mu.Unlock()
-				if g.next < g.length {
-					if err := db.AppendMove(g.live.ID, g.next, m); err != nil {
-						b.Error(err)
-					}
-					g.next++
-					return
-				}
-				fg := FinishedGame{LiveGame: g.live, Result: engine.Result{Winners: []engine.Seat{0}, Summary: "Ann won."}}
-				fg.Record.Moves = moves[:g.length]
-				if err := db.FinishGame(fg); err != nil {
-					b.Error(err)
-				}
-				start(g)
-			}
-			// Every game part way through, so finishes come spread out.
-			var wg sync.WaitGroup
-			var n atomic.Int64
-			for range 64 {
-				wg.Go(func() {
-					for i := int(n.Add(1)) - 1; i < tables; i = int(n.Add(1)) - 1 {
-						g := &games[i]
-						start(g)
-						for range i * 7 % g.length {
-							turn(g)
-						}
-					}
-				})
-			}
-			wg.Wait()
-			commits0, writes0, nanos0 := counter.commits.Load(), counter.writes.Load(), counter.nanos.Load()
-			st0 := db.bolt.Stats()
-			pages0 := st0.TxStats.GetWrite()
+			f := newFloor(b, db)
 			var op atomic.Int64
+			var wg sync.WaitGroup
 			b.ResetTimer()
-			cpu0 := cpuTime(b)
+			m := measureFloor(b, db, counter)
 			for range writers {
 				wg.Go(func() {
 					for i := op.Add(1) - 1; i < int64(b.N); i = op.Add(1) - 1 {
-						turn(&games[i%tables])
+						f.turn(b, &f.games[i%int64(len(f.games))])
 					}
 				})
 			}
 			wg.Wait()
-			cpu := cpuTime(b) - cpu0
+			m.report(b, b.N)
 			b.StopTimer()
-			commits := counter.commits.Load() - commits0
-			b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
-			b.ReportMetric(float64(counter.writes.Load()-writes0)/float64(commits), "writes/commit")
-			st := db.bolt.Stats()
-			b.ReportMetric(float64(st.TxStats.GetWrite()-pages0)/float64(commits), "pages/commit")
-			b.ReportMetric(float64(counter.nanos.Load()-nanos0)/1e6/float64(commits), "ms/commit")
+		})
+	}
+}
+
+// BenchmarkFloorPaced is BenchmarkFloorMoves with the turns coming as the
+// floor's do, not as fast as the file takes them: at random (Poisson)
+// times, rate a second on average (the 2,000-table play stores ~560 writes
+// a second), each from a table whose previous turn is long done. Besides
+// the CPU per op and the commits' fill it reports each turn's latency from
+// its arrival to its durable answer (p50, p99), which the writer's
+// gathering (gatherGap; gap=0 turns it off) trades against fuller commits.
+func BenchmarkFloorPaced(b *testing.B) {
+	const rate = 560.0
+	for _, gap := range []time.Duration{0, gatherGap} {
+		b.Run(fmt.Sprintf("gap=%v", gap), func(b *testing.B) {
+			db, counter := openCounted(b)
+			db.gatherGap = gap // before the floor's first write
+			f := newFloor(b, db)
+			rng := rand.New(rand.NewPCG(1, 2))
+			lat := make([]time.Duration, b.N)
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			m := measureFloor(b, db, counter)
+			at := time.Now()
+			for i := range b.N {
+				at = at.Add(time.Duration(rng.ExpFloat64() / rate * float64(time.Second)))
+				time.Sleep(time.Until(at))
+				arrived := time.Now()
+				g := &f.games[rng.IntN(len(f.games))]
+				wg.Go(func() {
+					f.turn(b, g)
+					lat[i] = time.Since(arrived)
+				})
+			}
+			wg.Wait()
+			m.report(b, b.N)
+			b.StopTimer()
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1e3, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1e3, "p99-ms")
+		})
+	}
+}
+
+// BenchmarkFloorGameEnds models the floor's game-end burst: the 2,000
+// tables' games end close together, writers at a time, each table storing
+// its finished game (record with every move, stats and index under two
+// accounts, listing, live header and log dropped) and starting the next
+// (a new live header). One op is one table's game end and restart. It
+// reports the process's CPU per op (fsyncs included), writes and pages per
+// commit, and the mean commit's duration.
+func BenchmarkFloorGameEnds(b *testing.B) {
+	for _, writers := range []int{64} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			db, counter := openCounted(b)
+			f := newFloor(b, db)
+			var op atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			m := measureFloor(b, db, counter)
+			for range writers {
+				wg.Go(func() {
+					for i := op.Add(1) - 1; i < int64(b.N); i = op.Add(1) - 1 {
+						g := &f.games[i%int64(len(f.games))]
+						g.mu.Lock()
+						g.length = g.next // ends at its next turn
+						g.mu.Unlock()
+						f.turn(b, g)
+					}
+				})
+			}
+			wg.Wait()
+			m.report(b, b.N)
+			b.StopTimer()
 		})
 	}
 }

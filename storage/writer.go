@@ -57,30 +57,79 @@ func (db *DB) write(apply func(tx *bolt.Tx) error) error {
 	return err
 }
 
+// gatherGap bounds how long the writer holds a commit back for company:
+// while writes keep coming (the previous commit carried more than one), the
+// next commit waits for as many as the previous carried, but starts no
+// later than gatherGap after the previous one started. A commit costs about
+// the same CPU whatever it carries (two fdatasyncs, the meta and free-list
+// pages, the root and branch pages: ~0.3–0.5 ms), a write little beside it
+// (~10 µs), so fuller commits cost less a write. A commit takes ~3 ms on
+// the floor, so the wait adds at most a few ms to a write, and nothing
+// when commits are slower than gatherGap (a busy file) or writes come one
+// at a time (the previous commit was alone: a single writer never waits).
+const gatherGap = 6 * time.Millisecond
+
 // writeLoop is the only goroutine that writes to the file. It takes the
-// first pending request, gathers every other one already waiting, and
-// commits them together. It returns once requests is closed and drained.
+// first pending request, gathers every other one already waiting (and,
+// while writes keep coming, a few more: gatherGap), and commits them
+// together. It returns once requests is closed and drained.
 func (db *DB) writeLoop() {
 	defer close(db.writerDone)
 	group := make([]writeRequest, 0, 64)
+	var timer *time.Timer
+	var prevStart time.Time
+	prevWrites := 0
 	for first := range db.requests {
-		group = append(group[:0], first)
-	gather:
-		for len(group) < maxGroup {
-			select {
-			case req, ok := <-db.requests:
-				if !ok {
-					break gather
+		group = drain(db.requests, append(group[:0], first))
+		if want := min(prevWrites, maxGroup); len(group) < want {
+			if until := time.Until(prevStart.Add(db.gatherGap)); until > 0 {
+				if timer == nil {
+					timer = time.NewTimer(until)
+				} else {
+					timer.Reset(until)
 				}
-				group = append(group, req)
-			default:
-				break gather
+				group = gather(db.requests, group, want, timer.C)
+				timer.Stop()
 			}
 		}
+		prevStart, prevWrites = time.Now(), len(group)
 		db.commit(group)
 		clear(group) // drop references to finished closures
 		db.trim()
 	}
+}
+
+// drain adds to group every request already waiting, up to maxGroup.
+func drain(requests <-chan writeRequest, group []writeRequest) []writeRequest {
+	for len(group) < maxGroup {
+		select {
+		case req, ok := <-requests:
+			if !ok {
+				return group
+			}
+			group = append(group, req)
+		default:
+			return group
+		}
+	}
+	return group
+}
+
+// gather adds requests to group as they come until it holds want of them,
+// deadline fires or requests is closed.
+func gather(requests <-chan writeRequest, group []writeRequest, want int, deadline <-chan time.Time) []writeRequest {
+	for len(group) < want {
+		select {
+		case req, ok := <-requests:
+			if !ok {
+				return group
+			}
+			group = append(group, req)
+		case <-deadline:
+			return group
+		}
+	}
+	return group
 }
 
 // trimRetry is how long the writer waits to trim the live log again after

@@ -423,3 +423,120 @@ func TestWritesQueuedDuringACommitShareTheNext(t *testing.T) {
 		t.Fatalf("commits carried %v writes; want [1 %d]", gate.groups, waiting)
 	}
 }
+
+// TestGatherTakesCompanyUntilEnough: the writer's wait for company
+// (gather) returns once the group holds as many writes as wanted, taking
+// no more than that, or at once when the deadline has passed or the
+// requests are closed, keeping what it took.
+func TestGatherTakesCompanyUntilEnough(t *testing.T) {
+	reqs := make(chan writeRequest, 8)
+	for range 5 {
+		reqs <- request(nil)
+	}
+	never := make(chan time.Time)
+	group := gather(reqs, []writeRequest{request(nil)}, 4, never)
+	if len(group) != 4 || len(reqs) != 2 {
+		t.Fatalf("gather for 4 took the group to %d with %d left waiting; want 4 and 2", len(group), len(reqs))
+	}
+	fired := make(chan time.Time, 1)
+	fired <- time.Now()
+	group = gather(make(chan writeRequest), group[:1], 4, fired)
+	if len(group) != 1 {
+		t.Fatalf("gather past its deadline returned %d writes; want the 1 it had", len(group))
+	}
+	close(reqs)
+	group = gather(reqs, group[:1], 100, never)
+	if len(group) != 3 {
+		t.Fatalf("gather from closed requests returned %d writes; want the 1 it had and the 2 left", len(group))
+	}
+}
+
+// TestDrainTakesWhatWaitsUpToMaxGroup: one commit carries whatever is
+// waiting, but never more than maxGroup.
+func TestDrainTakesWhatWaitsUpToMaxGroup(t *testing.T) {
+	reqs := make(chan writeRequest, maxGroup+10)
+	for range maxGroup + 10 {
+		reqs <- request(nil)
+	}
+	if group := drain(reqs, []writeRequest{request(nil)}); len(group) != maxGroup || len(reqs) != 11 {
+		t.Fatalf("drain took %d with %d left; want %d and 11", len(group), len(reqs), maxGroup)
+	}
+}
+
+// TestLoneWriterIsNeverHeldBack: writes that come one at a time each commit
+// alone and at once, whatever the gathering gap: a commit waits for company
+// only after one that had some. With a gap of an hour, a wait would hang
+// the test.
+func TestLoneWriterIsNeverHeldBack(t *testing.T) {
+	counter := &commitCounter{}
+	opt := quietOptions()
+	opt.Observer = counter
+	db, err := Open(filepath.Join(t.TempDir(), "codebreakers.db"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.gatherGap = time.Hour // before the first write
+	ids := startGames(t, db, 1)
+	for i := range 20 {
+		if err := db.AppendMove(ids[0], i, move(0, `{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c, w := counter.commits.Load(), counter.writes.Load(); c != w {
+		t.Fatalf("%d writes one at a time took %d commits; want one each", w, c)
+	}
+}
+
+// TestHeldCommitStartsAtClose: a commit held back for company (the previous
+// one carried three writes) waits for it, but not past Close: the held
+// write is answered, committed, and is in the file.
+func TestHeldCommitStartsAtClose(t *testing.T) {
+	db, path := openTemp(t)
+	db.gatherGap = time.Hour // before the first write
+	ids := startGames(t, db, 3)
+	// Three moves waiting together when the writer starts make its first
+	// commit; so the next write waits for two more, for up to an hour.
+	pauseWriter(db)
+	first := make([]writeRequest, len(ids))
+	db.requests = make(chan writeRequest, 256)
+	for i, id := range ids {
+		first[i] = request(db.appendApply(id, 0, []byte(`{"seat":0,"action":{}}`)))
+		db.requests <- first[i]
+	}
+	db.writerDone = make(chan struct{})
+	db.closed = false
+	go db.writeLoop()
+	for _, req := range first {
+		if err := <-req.done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	held := make(chan error, 1)
+	go func() { held <- db.AppendMove(ids[0], 1, move(0, `{}`)) }()
+	select {
+	case err := <-held:
+		t.Fatalf("the write after a commit with company was answered at once (%v); want it held for company", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-held; err != nil {
+		t.Fatalf("the held write: %v", err)
+	}
+	db2, err := Open(path, quietOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db2.Close()
+	games, err := db2.LiveGames()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		if g.ID == ids[0] && len(g.Record.Moves) != 2 {
+			t.Fatalf("game %s has %d moves after Close; want 2", g.ID, len(g.Record.Moves))
+		}
+	}
+}
