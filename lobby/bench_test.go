@@ -2,12 +2,16 @@ package lobby
 
 import (
 	"fmt"
+	"log/slog"
+	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/storage"
 )
 
 // BenchmarkFanOut measures one accepted action at a table with 10 seated
@@ -120,4 +124,98 @@ func startedTable(b *testing.B, h *Hub, people int, spec TableSpec) ([]*Conn, st
 		b.Fatal(err)
 	}
 	return seats, code
+}
+
+// BenchmarkBreakCodeGameCycle plays Break the Code games as the load test's
+// tables do, over a real bbolt file: two people (their moves chosen by
+// easy bots from their own views) and an easy bot, every move durable
+// before it is shown; at the end the host asks for a rematch and the guest
+// gets ready, which deals the next game. One op is one game, start to
+// finish and restart. It reports the process's CPU per game and per move,
+// and apart the CPU of the game's end and restart: from the move that ends
+// it (the finished game stored) through the rematch to the next game's
+// first turn.
+func BenchmarkBreakCodeGameCycle(b *testing.B) {
+	db, err := storage.Open(filepath.Join(b.TempDir(), "arcade.db"), storage.Options{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = db.Close() })
+	h := testHub(b, db, nil, breakcode.Game{})
+	spec := TableSpec{Game: breakcode.ID, Seats: 3, Bots: 1, BotLevel: breakcode.LevelEasy}
+	seats, _ := startedTable(b, h, 2, spec)
+	helpers := make([]engine.Bot, len(seats))
+	for i := range helpers {
+		if helpers[i], err = (breakcode.Game{}).NewBot(engine.Seat(i), breakcode.LevelEasy, uint64(7+i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// next waits for a person's turn or the game's end, and says which.
+	next := func() (who int, v TableView) {
+		for {
+			for i, c := range seats {
+				v := c.View()
+				if v.Phase != Playing {
+					return -1, v
+				}
+				if bv, ok := v.Board.(breakcode.View); ok && bv.YourTurn() {
+					return i, v
+				}
+			}
+			select {
+			case <-seats[0].Updates():
+			case <-seats[1].Updates():
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
+	var moves int
+	var endCPU time.Duration
+	b.ResetTimer()
+	cpu0 := processCPU(b)
+	for range b.N {
+		var lastMove time.Duration
+		for {
+			who, v := next()
+			if who < 0 {
+				break
+			}
+			act, err := helpers[v.Board.(breakcode.View).Viewer.Seat].Act(v.Board)
+			if err != nil || act == nil {
+				b.Fatalf("helper: %s %v", act, err)
+			}
+			before := processCPU(b)
+			if err := seats[who].Act(act); err != nil {
+				b.Fatal(err)
+			}
+			moves++
+			lastMove = before
+		}
+		// The end: the final move (a person's, or a bot's after it) and the
+		// finished game's write, then the rematch and the new deal.
+		if err := seats[0].Rematch(); err != nil {
+			b.Fatal(err)
+		}
+		if err := seats[1].SetReady(true); err != nil {
+			b.Fatal(err)
+		}
+		if _, v := next(); v.Phase != Playing {
+			b.Fatalf("phase %v after the rematch", v.Phase)
+		}
+		endCPU += processCPU(b) - lastMove
+	}
+	cpu := processCPU(b) - cpu0
+	b.StopTimer()
+	b.ReportMetric(float64(cpu.Microseconds())/1e3/float64(b.N), "cpu-ms/game")
+	b.ReportMetric(float64(moves)/float64(b.N), "person-moves/game")
+	b.ReportMetric(float64(endCPU.Microseconds())/1e3/float64(b.N), "end-cpu-ms/game")
+}
+
+// processCPU is the process's user and system CPU so far.
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
