@@ -130,7 +130,7 @@ func (a *app) keyBar(ks []key.Binding) string {
 	// the one found moved to the front.
 	w := a.helpWidth()
 	for i := range p.last {
-		if l := &p.last[i]; l.bar != "" && l.w == w && sameFaces(l.faces, ks) {
+		if l := &p.last[i]; l.bar != "" && sameInput(l.in, w, ks) {
 			bar := l.bar
 			if i > 0 {
 				hit := *l
@@ -140,15 +140,11 @@ func (a *app) keyBar(ks []key.Binding) string {
 			return bar
 		}
 	}
-	bar := a.keyBarFor(ks)
-	// The oldest makes room, its faces' slice reused for the newest.
+	bar := a.keyBarFor(ks) // leaves the keys' input in p.scratch
+	// The oldest makes room, its bytes reused for the newest.
 	oldest := p.last[len(p.last)-1]
 	copy(p.last[1:], p.last[:len(p.last)-1])
-	l := &p.last[0]
-	l.bar, l.w, l.faces = bar, w, oldest.faces[:0]
-	for _, k := range ks {
-		l.faces = append(l.faces, faceOf(k))
-	}
+	p.last[0] = lastBar{bar: bar, in: append(oldest.in[:0], p.scratch...)}
 	return bar
 }
 
@@ -158,35 +154,47 @@ func (a *app) keyBar(ks []key.Binding) string {
 // every key encoded for it first (keysInput).
 const lastBars = 4
 
-// lastBar is a key bar drawn, for the width and the keys it shows.
+// lastBar is a key bar drawn, with what it was drawn from: its keys'
+// input as keysInput encodes it. Bytes, which the collector does not
+// scan, where a copy of each key's texts was strings it did.
 type lastBar struct {
-	bar   string
-	w     int
-	faces []keyFace
+	bar string
+	in  []byte
 }
 
-// keyFace is what the key bar shows of a binding.
-type keyFace struct {
-	key, desc string
-	enabled   bool
-}
-
-func faceOf(k key.Binding) keyFace {
-	h := k.Help()
-	return keyFace{h.Key, h.Desc, k.Enabled()}
-}
-
-// sameFaces reports whether ks show as faces.
-func sameFaces(faces []keyFace, ks []key.Binding) bool {
-	if len(faces) != len(ks) {
+// sameInput reports whether w and ks are what in encodes (keysInput),
+// reading it key by key without encoding them.
+func sameInput(in []byte, w int, ks []key.Binding) bool {
+	n, in, ok := readUvarint(in)
+	if !ok || n != uint64(max(0, w)) {
 		return false
 	}
-	for i, k := range ks {
-		if faces[i] != faceOf(k) {
+	if n, in, ok = readUvarint(in); !ok || n != uint64(len(ks)) {
+		return false
+	}
+	for _, k := range ks {
+		if len(in) == 0 || (in[0] == 1) != k.Enabled() {
 			return false
 		}
+		in = in[1:]
+		h := k.Help()
+		for _, text := range [2]string{h.Key, h.Desc} {
+			if n, in, ok = readUvarint(in); !ok || n != uint64(len(text)) || len(in) < len(text) || string(in[:len(text)]) != text {
+				return false
+			}
+			in = in[len(text):]
+		}
 	}
-	return true
+	return len(in) == 0
+}
+
+// readUvarint reads a uvarint off the front of b.
+func readUvarint(b []byte) (uint64, []byte, bool) {
+	n, size := binary.Uvarint(b)
+	if size <= 0 {
+		return 0, b, false
+	}
+	return n, b[size:], true
 }
 
 // keyBarFor is keyBar from the bars remembered by their inputs.

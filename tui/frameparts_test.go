@@ -86,3 +86,50 @@ func TestEndsWith(t *testing.T) {
 		}
 	}
 }
+
+// TestSameInputIsTheEncodingCompared: sameInput reads keysInput's bytes
+// exactly: it holds for the width and keys encoded and for no other
+// width, list, text or enabled state.
+func TestSameInputIsTheEncodingCompared(t *testing.T) {
+	km := newKeys()
+	off := km.start
+	off.SetEnabled(false)
+	pool := []key.Binding{km.back, km.quit, km.ready, km.start, off, km.chat, km.help, km.leave,
+		withHelp(km.chat, "c", "chat"), withHelp(km.chat, "c", "chats"), withHelp(km.chat, "cc", "hat"), withHelp(km.chat, "", "")}
+	rng := rand.New(rand.NewPCG(5, 6))
+	pick := func() []key.Binding {
+		ks := make([]key.Binding, rng.IntN(4))
+		for i := range ks {
+			ks[i] = pool[rng.IntN(len(pool))]
+		}
+		return ks
+	}
+	same := 0
+	for range 5000 {
+		a, b := pick(), pick()
+		wa, wb := 78+rng.IntN(2), 78+rng.IntN(2)
+		in := keysInput(nil, wa, a)
+		want := string(in) == string(keysInput(nil, wb, b))
+		if want {
+			same++
+		}
+		if got := sameInput(in, wb, b); got != want {
+			t.Fatalf("sameInput(keysInput(%d, %v), %d, %v) = %v, want %v", wa, helpTexts(a), wb, helpTexts(b), got, want)
+		}
+		if len(in) > 0 && sameInput(in[:len(in)-1], wa, a) {
+			t.Fatalf("sameInput holds for a cut input of %v", helpTexts(a))
+		}
+	}
+	if same == 0 {
+		t.Fatal("no two inputs were the same: the test does not cover that case")
+	}
+}
+
+// helpTexts are the keys' help texts, for messages.
+func helpTexts(ks []key.Binding) []string {
+	var out []string
+	for _, k := range ks {
+		out = append(out, k.Help().Key+" "+k.Help().Desc)
+	}
+	return out
+}
