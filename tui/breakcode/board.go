@@ -718,25 +718,27 @@ func (b *Board) statusLines(w int) []string {
 	case b.c.Replay:
 		s = ""
 	case v.Phase == bc.Finished:
-		s = b.paint.Strong.Render("The game is over.")
+		s = " " + b.paint.Strong.Render("The game is over.")
 	case !seated:
-		s = "You are watching. " + b.name(v.ToMove) + " is to move."
+		s = " You are watching. " + b.name(v.ToMove) + " is to move."
 	case int(me) < len(v.Seats) && v.Seats[me].GotIt:
-		s = b.paint.Good.Render("✓ You broke the code!") + " Waiting for the round to finish."
+		s = " " + b.paint.Good.Render("✓ You broke the code!") + " Waiting for the round to finish."
 	case int(me) < len(v.Seats) && v.Seats[me].Out:
-		s = "You have guessed and are out; you still answer questions."
+		s = " You have guessed and are out; you still answer questions."
 	case v.Phase == bc.LastChance && v.YourTurn():
-		s = b.paint.Strong.Render("Your last chance:") + " guess the code to tie (g), or pass (p)."
+		s = " " + b.paint.Strong.Render("Your last chance:") + " guess the code to tie (g), or pass (p)."
 	case v.Phase == bc.LastChance:
-		s = b.name(v.ToMove) + " has a last chance to tie."
+		s = " " + b.name(v.ToMove) + " has a last chance to tie."
 	case v.YourTurn():
-		s = b.paint.Strong.Render("▸ Your turn:") + " ask a question (enter) or guess the " + b.target() + " (g)."
+		s = " " + b.paint.Strong.Render("▸ Your turn:") + " ask a question (enter) or guess the " + b.target() + " (g)."
 	default:
-		s = "Waiting for " + b.paint.Strong.Render(b.name(v.ToMove)) + " to ask or guess."
+		s = " Waiting for " + b.paint.Strong.Render(b.name(v.ToMove)) + " to ask or guess."
 	}
-	var lines []string
+	// Each line is made with its leading space in the one concatenation,
+	// and the slice at the size of the most lines there can be.
+	lines := make([]string, 0, 3)
 	if s != "" {
-		lines = append(lines, " "+s)
+		lines = append(lines, s)
 	}
 	if v.RoundClosing && v.Phase != bc.Finished {
 		lines = append(lines, " "+b.paint.Dim.Render("Someone broke the code: this is the last round."))

@@ -639,3 +639,49 @@ func TestNotepadOffersScrollAsItOpens(t *testing.T) {
 		t.Errorf("a notepad that scrolls opens with keys %v (after a scroll: %v)", first, keys)
 	}
 }
+
+// TestStatusLinesSayEachCase: the lines under the sheets say whose turn it
+// is and what the viewer can do, each line one space in from the edge,
+// for every case: watching, the viewer's turn and another's, a last
+// chance (the viewer's and another's), broken the code, out, the game
+// over, the last round and an error; a replay has none.
+func TestStatusLinesSayEachCase(t *testing.T) {
+	seats := []bc.SeatView{{Name: "mara"}, {Name: "Bo"}, {Name: "Kai"}}
+	with := func(f func(*bc.SeatView)) []bc.SeatView {
+		s := slices.Clone(seats)
+		f(&s[0])
+		return s
+	}
+	me, watcher := engine.SeatViewer(0), engine.Spectator()
+	for _, c := range []struct {
+		v      bc.View
+		replay bool
+		err    string
+		want   []string
+	}{
+		{v: bc.View{Viewer: watcher, Seats: seats, ToMove: 1}, want: []string{" You are watching. Bo is to move."}},
+		{v: bc.View{Viewer: me, Seats: seats, ToMove: 0}, want: []string{" ▸ Your turn: ask a question (enter) or guess the code (g)."}},
+		{v: bc.View{Viewer: me, Seats: seats, ToMove: 0, CentreSize: 2}, want: []string{" ▸ Your turn: ask a question (enter) or guess the centre (g)."}},
+		{v: bc.View{Viewer: me, Seats: seats, ToMove: 2}, want: []string{" Waiting for Kai to ask or guess."}},
+		{v: bc.View{Viewer: me, Seats: seats, ToMove: 0, Phase: bc.LastChance}, want: []string{" Your last chance: guess the code to tie (g), or pass (p)."}},
+		{v: bc.View{Viewer: me, Seats: seats, ToMove: 1, Phase: bc.LastChance}, want: []string{" Bo has a last chance to tie."}},
+		{v: bc.View{Viewer: me, Seats: with(func(s *bc.SeatView) { s.GotIt = true }), ToMove: 1, RoundClosing: true},
+			want: []string{" ✓ You broke the code! Waiting for the round to finish.", " Someone broke the code: this is the last round."}},
+		{v: bc.View{Viewer: me, Seats: with(func(s *bc.SeatView) { s.Out = true }), ToMove: 1},
+			want: []string{" You have guessed and are out; you still answer questions."}},
+		{v: bc.View{Viewer: me, Seats: seats, Phase: bc.Finished, RoundClosing: true}, want: []string{" The game is over."}},
+		{v: bc.View{Viewer: me, Seats: seats, ToMove: 2}, err: "not your turn", want: []string{" Waiting for Kai to ask or guess.", " ! not your turn"}},
+		{v: bc.View{Viewer: me, Seats: seats, ToMove: 2}, replay: true, want: []string{}},
+	} {
+		b := New(new(colourBoardStyles()), testKeys())
+		b.v, b.has, b.err = c.v, true, c.err
+		b.c = board.Context{Viewer: c.v.Viewer, Replay: c.replay, Names: []string{"mara", "Bo", "Kai"}, Width: 80, Height: 24}
+		var got []string
+		for _, l := range b.statusLines(80) {
+			got = append(got, ansi.Strip(l))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%+v: status lines %q, want %q", c.v, got, c.want)
+		}
+	}
+}
