@@ -56,6 +56,12 @@ type screen struct {
 	// id-nameBase; ids finds a content's id.
 	names []string
 	ids   map[string]cell
+	// clusters remembers how a held-back run of characters splits into
+	// cells (see flush): splitting and measuring clusters was a third of
+	// the screen's work, and the server sends the same runs every frame.
+	// What a run splits into depends only on its bytes and on ids, which
+	// never change once given, so a remembered split is always right.
+	clusters map[string][]cell
 	// replies are the answers to the server's queries, for the caller to
 	// send back as input.
 	replies []byte
@@ -109,6 +115,17 @@ func (s *screen) Write(p []byte) (int, error) {
 			s.printASCII(p[i:j])
 			i = j
 			continue
+		}
+		// A whole, valid UTF-8 character in the ground state is what the
+		// parser would collect byte by byte and hand to print: decode it
+		// here at once. Anything else (a character split across writes,
+		// invalid bytes) goes through the parser.
+		if p[i] >= 0xC2 && p[i] <= 0xF4 && s.p.State() == parser.GroundState {
+			if r, n := utf8.DecodeRune(p[i:]); n > 1 {
+				s.print(r)
+				i += n
+				continue
+			}
 		}
 		s.p.Advance(p[i])
 		i++
@@ -207,15 +224,42 @@ func (s *screen) flush() {
 		s.grapheme = g[:0]
 		return
 	}
+	cells, ok := s.clusters[string(g)] // no copy to look up
+	if !ok {
+		cells = s.cells(g)
+		if len(g) <= maxClusterKey && len(s.clusters) < maxClusters {
+			if s.clusters == nil {
+				s.clusters = make(map[string][]cell)
+			}
+			s.clusters[string(g)] = cells
+		}
+	}
+	for _, c := range cells {
+		s.put(c)
+	}
+	s.grapheme = s.grapheme[:0]
+}
+
+// Bounds of screen.clusters: the server draws the same few runs of
+// non-ASCII characters (borders, marks) again and again.
+const (
+	maxClusters   = 128
+	maxClusterKey = 512
+)
+
+// cells splits held-back characters into grapheme clusters, one cell
+// each, measured as the emulator measures them.
+func (s *screen) cells(g []byte) []cell {
+	var cells []cell
 	for len(g) > 0 {
 		cluster, width := ansi.FirstGraphemeCluster(g, ansi.GraphemeWidth)
 		if len(cluster) == 0 {
 			break
 		}
-		s.put(s.id(cluster)<<widthBits | cell(min(width, 1<<widthBits-1)))
+		cells = append(cells, s.id(cluster)<<widthBits|cell(min(width, 1<<widthBits-1)))
 		g = g[len(cluster):]
 	}
-	s.grapheme = s.grapheme[:0]
+	return cells
 }
 
 // id is content's id, made the first time it is seen.

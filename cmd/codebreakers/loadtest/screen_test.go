@@ -135,6 +135,12 @@ func edgeCases(w int) []string {
 		"nul\x00here\x07bel\x7fdel",
 		"a\x1b[1\n2Hb\x1b[3\x18c", // controls inside a sequence, CAN
 		"\xe6\xbc\xa2\xff\xfe\xc3(\xe2\x82x",
+		// Runs of characters whose split into cells the screen remembers:
+		// the same run again (after a reset too), marks joining it.
+		"◆○│ ◆○│\r\n◆○│\x1bc◆○│e\u0301 e\u0301\x1b[?1049h◆○│",
+		strings.Repeat("─", 2*w) + "\x1b[H" + strings.Repeat("─", 2*w),      // a run too long to remember
+		"\ufffd\u0085\u00a0\xe0\x80\x80\xf4\x90\x80\x80\xc0\xaf|\U0010ffff", // U+FFFD, C1 as UTF-8, overlong, out of range
+		"\x1b[1\u00e9H\x1b]2;\u00e9\u00e9\x07\u00e9",                        // characters inside sequences
 	}
 }
 
