@@ -56,6 +56,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write the server's CPU profile over the playing phase (the seekers phase with -no-play) to this file")
 	fs.StringVar(&cfg.EchoTrace, "echo-trace", "", "record execution traces over the timed echoes: the server's to PREFIX.server, the generator's to PREFIX.generator, the echoes to PREFIX.echoes")
 	fs.BoolVar(&cfg.VTEmulator, "vt-emulator", false, "read the simulated players' screens with the x/vt terminal emulator instead of the generator's lean screen model (several times the generator's CPU)")
+	fs.IntVar(&cfg.GeneratorProcs, "generator-procs", 0, "the load generator's own GOMAXPROCS for the run (0: the default; the server keeps its own)")
 	fs.StringVar(&cfg.GeneratorCPUProfile, "generator-cpuprofile", "", "write the load generator's own CPU profile over the playing phase to this file")
 	fs.StringVar(&cfg.HeapProfile, "heapprofile", "", "write the server's heap profile, once the -idle sessions are held, to this file (and at the end of the play to FILE.play)")
 	fs.Var(&serverArgs, "server-arg", "extra flag for `serve` (repeatable), e.g. -server-arg=--fps=10")

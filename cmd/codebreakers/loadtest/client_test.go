@@ -152,3 +152,21 @@ func BenchmarkScreenRead(b *testing.B) {
 		}
 	})
 }
+
+// TestLimitProcs: -generator-procs sets the generator's GOMAXPROCS for
+// the run and puts it back after; 0 leaves it alone.
+func TestLimitProcs(t *testing.T) {
+	was := runtime.GOMAXPROCS(0)
+	restore := limitProcs(1)
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("GOMAXPROCS during the run = %d, want 1", got)
+	}
+	restore()
+	if got := runtime.GOMAXPROCS(0); got != was {
+		t.Errorf("GOMAXPROCS after the run = %d, want %d back", got, was)
+	}
+	limitProcs(0)()
+	if got := runtime.GOMAXPROCS(0); got != was {
+		t.Errorf("limitProcs(0) changed GOMAXPROCS to %d, want %d", got, was)
+	}
+}
