@@ -223,6 +223,7 @@ type ReportConfig struct {
 	FinishWindow                                      string
 	Seed                                              uint64
 	ServerArgs                                        []string
+	GeneratorProcs                                    int `json:",omitempty"`
 }
 
 // TargetReport holds the idle-phase figures of one server process.
@@ -286,7 +287,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(), EchoSettle: cfg.EchoSettle.String(),
 		EchoPlayers: cfg.EchoPlayers, EchoGap: cfg.EchoGap.String(),
 		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, PlayAsSeated: cfg.PlayAsSeated, ServerArgs: cfg.ServerArgs,
-		FinishGames: cfg.FinishGames, FinishWindow: cfg.FinishWindow.String(), Seed: cfg.Seed,
+		FinishGames: cfg.FinishGames, FinishWindow: cfg.FinishWindow.String(), Seed: cfg.Seed, GeneratorProcs: cfg.GeneratorProcs,
 	}}
 	dir, err := os.MkdirTemp("", "codebreakers-loadtest-")
 	if err != nil {
