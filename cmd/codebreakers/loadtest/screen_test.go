@@ -339,6 +339,31 @@ func BenchmarkScreenWrite(b *testing.B) {
 	b.Run("screen", func(b *testing.B) { feed(b, newScreen(stream.w, stream.h)) })
 }
 
+// BenchmarkScreenWriteAll feeds every recorded session to a lean screen
+// of its own, so the borders, marks and wide characters of the game
+// screens (a sixth of some sessions' bytes) weigh as they do in a play.
+func BenchmarkScreenWriteAll(b *testing.B) {
+	streams := recordedStreams(b)
+	screens := make([]*screen, len(streams))
+	total := 0
+	for i, r := range streams {
+		screens[i] = newScreen(r.w, r.h)
+		total += len(r.data)
+	}
+	b.SetBytes(int64(total))
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, r := range streams {
+			for p := r.data; len(p) > 0; {
+				n := min(len(p), 32<<10)
+				_, _ = screens[i].Write(p[:n])
+				p = p[n:]
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(total), "ns/byte")
+}
+
 // TestScreenIsSmall: a simulated player's lean screen, a frame drawn on
 // its alternate screen, holds a few KB (an 80×24 grid of 4-byte cells
 // and the parser), where an emulator holds two screens of full cells.
