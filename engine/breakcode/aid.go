@@ -533,16 +533,9 @@ type aidLists struct {
 	heard    []int      // answers heard from each opponent then
 }
 
-// localID returns the hand id of a local set of handSize tiles (the
-// table's colex lookup, reading the pool's physical indices in order).
-func (s *aidSolver) localID(local uint32) int32 {
-	r := int32(0)
-	for i := 0; local != 0; i++ {
-		r += s.table.binom[i][s.pool[bits.TrailingZeros32(local)]]
-		local &= local - 1
-	}
-	return s.table.byColex[r]
-}
+// localID returns the hand id of a local set of handSize tiles (see
+// handTable.localID).
+func (s *aidSolver) localID(local uint32) int32 { return s.table.localID(s.pool, local) }
 
 // appendHands appends every local set of handSize tiles, in increasing
 // order of the pool indices it holds (its lowest tile first), to sets and

@@ -145,15 +145,20 @@ func (k *knowledge) gives(id int32, heard []heardAnswer) bool {
 	return true
 }
 
-// localID returns the hand id of a local set of handSize tiles (the
-// table's colex lookup, reading the pool's physical indices in order).
-func (k *knowledge) localID(local uint32) int32 {
+// localID returns the hand id of a local set of handSize tiles (see
+// handTable.localID).
+func (k *knowledge) localID(local uint32) int32 { return k.table.localID(k.pool, local) }
+
+// localID returns the hand id of local, a set of indices into pool (the
+// physical index of each unseen tile, ascending): the table's colex
+// lookup, reading the pool's physical indices in order.
+func (t *handTable) localID(pool []int, local uint32) int32 {
 	r := int32(0)
 	for i := 0; local != 0; i++ {
-		r += k.table.binom[i][k.pool[bits.TrailingZeros32(local)]]
+		r += t.binom[i][pool[bits.TrailingZeros32(local)]]
 		local &= local - 1
 	}
-	return k.table.byColex[r]
+	return t.byColex[r]
 }
 
 // forSubsets calls fn for every subset of set with exactly size bits, in a
