@@ -398,6 +398,27 @@ func (m *floorMetrics) report(b *testing.B, ops int) {
 	b.ReportMetric(float64(m.counter.nanos.Load()-m.nanos)/1e6/float64(commits), "ms/commit")
 }
 
+// benchFloor runs b.N ops on a fresh floor, writers callers at once, op
+// doing the i-th, and reports what measureFloor measured.
+func benchFloor(b *testing.B, writers int, op func(f *floor, i int64)) {
+	db, counter := openCounted(b)
+	f := newFloor(b, db)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	m := measureFloor(b, db, counter)
+	for range writers {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(b.N); i = next.Add(1) - 1 {
+				op(f, i)
+			}
+		})
+	}
+	wg.Wait()
+	m.report(b, b.N)
+	b.StopTimer()
+}
+
 // BenchmarkFloorMoves models the 2,000-table floor's writes: 2,000 live
 // games each appending in turn (every game's moves interleaved with all the
 // others'), each game finishing after 30 to 60 moves (FinishGame with its
@@ -411,22 +432,9 @@ func (m *floorMetrics) report(b *testing.B, ops int) {
 func BenchmarkFloorMoves(b *testing.B) {
 	for _, writers := range []int{4, 16} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			db, counter := openCounted(b)
-			f := newFloor(b, db)
-			var op atomic.Int64
-			var wg sync.WaitGroup
-			b.ResetTimer()
-			m := measureFloor(b, db, counter)
-			for range writers {
-				wg.Go(func() {
-					for i := op.Add(1) - 1; i < int64(b.N); i = op.Add(1) - 1 {
-						f.turn(b, &f.games[i%int64(len(f.games))])
-					}
-				})
-			}
-			wg.Wait()
-			m.report(b, b.N)
-			b.StopTimer()
+			benchFloor(b, writers, func(f *floor, i int64) {
+				f.turn(b, &f.games[i%int64(len(f.games))])
+			})
 		})
 	}
 }
@@ -481,26 +489,13 @@ func BenchmarkFloorPaced(b *testing.B) {
 func BenchmarkFloorGameEnds(b *testing.B) {
 	for _, writers := range []int{64} {
 		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			db, counter := openCounted(b)
-			f := newFloor(b, db)
-			var op atomic.Int64
-			var wg sync.WaitGroup
-			b.ResetTimer()
-			m := measureFloor(b, db, counter)
-			for range writers {
-				wg.Go(func() {
-					for i := op.Add(1) - 1; i < int64(b.N); i = op.Add(1) - 1 {
-						g := &f.games[i%int64(len(f.games))]
-						g.mu.Lock()
-						g.length = g.next // ends at its next turn
-						g.mu.Unlock()
-						f.turn(b, g)
-					}
-				})
-			}
-			wg.Wait()
-			m.report(b, b.N)
-			b.StopTimer()
+			benchFloor(b, writers, func(f *floor, i int64) {
+				g := &f.games[i%int64(len(f.games))]
+				g.mu.Lock()
+				g.length = g.next // ends at its next turn
+				g.mu.Unlock()
+				f.turn(b, g)
+			})
 		})
 	}
 }
