@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/charmbracelet/colorprofile"
 )
@@ -132,5 +133,22 @@ func TestColoursSharedBetweenRenderers(t *testing.T) {
 	r.Close(waitLimit)
 	if shared.Len() != 4 {
 		t.Errorf("%d sequences remembered after an unshared renderer drew, want 4", shared.Len())
+	}
+}
+
+// TestColoursKeepTheirOwnKeys: a sequence remembered is a string of its
+// own, not a piece of the line it was found in: the table is the server's
+// and lives as long as it, and must not keep whole frames alive.
+func TestColoursKeepTheirOwnKeys(t *testing.T) {
+	var c Colours
+	line := strings.Repeat("x", 4096) + "\x1b[38;2;255;0;0m" + "red"
+	seq := line[4096 : len(line)-3]
+	c.reduced(colorprofile.ANSI256, seq)
+	start := uintptr(unsafe.Pointer(unsafe.StringData(line)))
+	for k := range *c.table.Load() {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(k.seq)))
+		if p >= start && p < start+uintptr(len(line)) {
+			t.Fatalf("the remembered sequence %q points into the line it came from", k.seq)
+		}
 	}
 }
