@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/codebreakers/codebreakers/cmd/codebreakers/loadtest"
 )
 
 // unit is a parsed systemd unit: section → key → values (keys may repeat).
@@ -119,6 +121,9 @@ func TestSystemdUnit(t *testing.T) {
 	}
 	if env["CODEBREAKERS_DATA_DIR"] != "/var/lib/"+u.last("Service", "StateDirectory") {
 		t.Errorf("data dir %q is not the state directory", env["CODEBREAKERS_DATA_DIR"])
+	}
+	if env["GODEBUG"] != loadtest.DeployGODEBUG {
+		t.Errorf("GODEBUG = %q, want %q: the load test measures the server with the deploy's runtime settings", env["GODEBUG"], loadtest.DeployGODEBUG)
 	}
 	if addr := env["CODEBREAKERS_METRICS_ADDR"]; addr != "" && !strings.HasPrefix(addr, "127.0.0.1:") {
 		t.Errorf("metrics on %q: keep them on loopback by default", addr)
@@ -266,6 +271,9 @@ func TestContainerfile(t *testing.T) {
 	}
 	if env["CODEBREAKERS_DATA_DIR"] != "/data" {
 		t.Errorf("CODEBREAKERS_DATA_DIR = %q, want the volume /data", env["CODEBREAKERS_DATA_DIR"])
+	}
+	if env["GODEBUG"] != loadtest.DeployGODEBUG {
+		t.Errorf("GODEBUG = %q, want %q: the load test measures the server with the deploy's runtime settings", env["GODEBUG"], loadtest.DeployGODEBUG)
 	}
 	checkKnownSettings(t, path, env)
 }

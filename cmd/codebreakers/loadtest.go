@@ -59,6 +59,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&cfg.GeneratorProcs, "generator-procs", 0, "the load generator's own GOMAXPROCS for the run (0: the default; the server keeps its own)")
 	fs.StringVar(&cfg.GeneratorCPUProfile, "generator-cpuprofile", "", "write the load generator's own CPU profile over the playing phase to this file")
 	fs.StringVar(&cfg.HeapProfile, "heapprofile", "", "write the server's heap profile, once the -idle sessions are held, to this file (and at the end of the play to FILE.play)")
+	fs.StringVar(&cfg.ServerGODEBUG, "server-godebug", loadtest.DeployGODEBUG, "GODEBUG settings the server under test starts with, as deploy/codebreakers.service gives them (this environment's own GODEBUG settings win; empty: none)")
 	fs.Var(&serverArgs, "server-arg", "extra flag for `serve` (repeatable), e.g. -server-arg=--fps=10")
 	fs.StringVar(&jsonPath, "json", "loadtest.json", "where to write the report as JSON (empty: nowhere)")
 	fs.StringVar(&cfg.ClusterPostgres, "cluster-postgres", "", "run two cluster nodes on this PostgreSQL (with -cluster-nats) instead of one server")

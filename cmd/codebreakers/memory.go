@@ -221,6 +221,21 @@ func formatBytes(n uint64) string {
 	return fmt.Sprintf("%d MiB", n>>20)
 }
 
+// stacksShrink reports whether the collector shrinks goroutine stacks
+// under this GODEBUG (the runtime reads it once at start; the last
+// setting of a name wins). deploy/codebreakers.service turns shrinking
+// off (gcshrinkstackoff=1): see DeployGODEBUG in the load generator for
+// why, and RUNBOOK.md for the trade.
+func stacksShrink(godebug string) bool {
+	shrink := true
+	for _, kv := range strings.Split(godebug, ",") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(kv), "gcshrinkstackoff="); ok {
+			shrink = v == "0"
+		}
+	}
+	return shrink
+}
+
 // applyGC sets the collector as g says and logs it.
 func applyGC(g gcSettings, log *slog.Logger) {
 	debug.SetMemoryLimit(g.Limit)
@@ -229,5 +244,6 @@ func applyGC(g gcSettings, log *slog.Logger) {
 	if g.Limit != math.MaxInt64 {
 		limit = formatBytes(uint64(g.Limit))
 	}
-	log.Info("garbage collector", "memory_limit", limit, "limit_from", g.LimitFrom, "gc_percent", g.Percent, "percent_from", g.PercentFrom)
+	log.Info("garbage collector", "memory_limit", limit, "limit_from", g.LimitFrom, "gc_percent", g.Percent, "percent_from", g.PercentFrom,
+		"stacks_shrink", stacksShrink(os.Getenv("GODEBUG")))
 }

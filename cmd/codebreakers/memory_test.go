@@ -133,3 +133,21 @@ func TestMemoryLimitRefusesNonsense(t *testing.T) {
 		t.Error("serve accepted --memory-limit lots")
 	}
 }
+
+// TestStacksShrinkReadsGODEBUG: the start-up log says whether goroutine
+// stacks shrink as the runtime will read GODEBUG — shrinking unless
+// gcshrinkstackoff is set, the last setting winning.
+func TestStacksShrinkReadsGODEBUG(t *testing.T) {
+	for godebug, want := range map[string]bool{
+		"":                                      true,
+		"gctrace=1":                             true,
+		"gcshrinkstackoff=1":                    false,
+		"gctrace=1, gcshrinkstackoff=1":         false,
+		"gcshrinkstackoff=1,gcshrinkstackoff=0": true,
+		"gcshrinkstackoff=0,gcshrinkstackoff=1": false,
+	} {
+		if got := stacksShrink(godebug); got != want {
+			t.Errorf("stacksShrink(%q) = %v, want %v", godebug, got, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package loadtest
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,5 +169,28 @@ func TestLimitProcs(t *testing.T) {
 	limitProcs(0)()
 	if got := runtime.GOMAXPROCS(0); got != was {
 		t.Errorf("limitProcs(0) changed GOMAXPROCS to %d, want %d", got, was)
+	}
+}
+
+// TestServerEnvAddsGODEBUG: the server under test gets the deploy unit's
+// GODEBUG settings added to this process's environment, whose own GODEBUG
+// settings come last so that they win; nothing else changes, and an empty
+// setting leaves the environment as it is.
+func TestServerEnvAddsGODEBUG(t *testing.T) {
+	base := []string{"HOME=/root", "PATH=/bin"}
+	got := serverEnv(base, DeployGODEBUG)
+	if want := []string{"HOME=/root", "PATH=/bin", "GODEBUG=" + DeployGODEBUG}; !slices.Equal(got, want) {
+		t.Errorf("serverEnv = %q, want %q", got, want)
+	}
+	own := []string{"GODEBUG=gctrace=1,gcshrinkstackoff=0", "PATH=/bin"}
+	got = serverEnv(own, DeployGODEBUG)
+	if want := []string{"PATH=/bin", "GODEBUG=" + DeployGODEBUG + ",gctrace=1,gcshrinkstackoff=0"}; !slices.Equal(got, want) {
+		t.Errorf("serverEnv with the environment's own GODEBUG = %q, want %q (its settings last, so they win)", got, want)
+	}
+	if g := godebugOf(got); g != DeployGODEBUG+",gctrace=1,gcshrinkstackoff=0" {
+		t.Errorf("godebugOf = %q", g)
+	}
+	if got := serverEnv(own, ""); !slices.Equal(got, own) {
+		t.Errorf("serverEnv with no settings = %q, want the environment unchanged", got)
 	}
 }

@@ -101,7 +101,7 @@ func startCluster(ctx context.Context, cfg Config, dir string) ([]*target, error
 			"--idle-timeout", "2h", "--bot-delay", cfg.BotDelay.String(), "--log-level", "warn",
 			"--postgres", cfg.ClusterPostgres, "--nats", cfg.ClusterNATS, "--node-name", n, "--node-addr", link,
 			"--peer-keys", peerFile}, cfg.ServerArgs...)
-		t, err := startTarget(ctx, n, addr, cfg.Binary, args, 60*time.Second)
+		t, err := startTarget(ctx, n, addr, cfg.Binary, args, serverEnv(os.Environ(), cfg.ServerGODEBUG), 60*time.Second)
 		if err != nil {
 			return nodes, err
 		}

@@ -75,9 +75,11 @@ type target struct {
 }
 
 // startTarget runs bin with args (which must make it listen on addr) and
-// waits until addr accepts connections.
-func startTarget(ctx context.Context, name, addr, bin string, args []string, limit time.Duration) (*target, error) {
+// env (nil: this process's environment), and waits until addr accepts
+// connections.
+func startTarget(ctx context.Context, name, addr, bin string, args, env []string, limit time.Duration) (*target, error) {
 	cmd := exec.Command(bin, args...)
+	cmd.Env = env
 	logs := &tailBuffer{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the generator
@@ -143,6 +145,49 @@ func freeAddr() (string, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().String(), nil
+}
+
+// DeployGODEBUG is the GODEBUG deploy/codebreakers.service and the
+// container image start the server with, so that a load test measures the
+// server as it is deployed (a test in deploy keeps them the same).
+// gcshrinkstackoff=1: the collector leaves goroutine stacks at the size
+// they grew to. A session's goroutines grow their stacks drawing a frame
+// and idle on a shallow one between moves; shrinking them at every
+// collection and growing them again at the next move made the collections
+// at 2,000 tables half as costly again and the keypress tail four times
+// longer (BENCHMARKS.md, issue 20), for 16 KB a session kept.
+const DeployGODEBUG = "gcshrinkstackoff=1"
+
+// serverEnv is environ with godebug's settings added to its GODEBUG, the
+// environment's own settings winning (the runtime reads GODEBUG left to
+// right, the last setting of a name taking effect).
+func serverEnv(environ []string, godebug string) []string {
+	if godebug == "" {
+		return environ
+	}
+	env := make([]string, 0, len(environ)+1)
+	own := ""
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			own = v
+			continue
+		}
+		env = append(env, kv)
+	}
+	if own != "" {
+		godebug += "," + own
+	}
+	return append(env, "GODEBUG="+godebug)
+}
+
+// godebugOf is the GODEBUG in env ("" if none).
+func godebugOf(env []string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // tailBuffer keeps the last max bytes written, for error reports.

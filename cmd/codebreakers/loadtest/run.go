@@ -34,6 +34,10 @@ type Config struct {
 	Binary string
 	// ServerArgs are extra flags for `serve` (e.g. --fps 10).
 	ServerArgs []string
+	// ServerGODEBUG is the GODEBUG the server under test starts with, on
+	// top of this process's own (whose settings win): the deploy unit's,
+	// DeployGODEBUG, unless a run asks otherwise ("" for none).
+	ServerGODEBUG string
 	// Floor measures the floor server first (default on; see NoFloor).
 	NoFloor bool
 	// Held is how many idle sessions are held while new ones churn; Idle is
@@ -223,6 +227,7 @@ type ReportConfig struct {
 	FinishWindow                                      string
 	Seed                                              uint64
 	ServerArgs                                        []string
+	ServerGODEBUG                                     string
 	GeneratorProcs                                    int `json:",omitempty"`
 }
 
@@ -286,7 +291,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		NoIdle: cfg.NoIdle, Seekers: cfg.Seekers, SeekRate: cfg.SeekRate,
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(), EchoSettle: cfg.EchoSettle.String(),
 		EchoPlayers: cfg.EchoPlayers, EchoGap: cfg.EchoGap.String(),
-		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, PlayAsSeated: cfg.PlayAsSeated, ServerArgs: cfg.ServerArgs,
+		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, PlayAsSeated: cfg.PlayAsSeated, ServerArgs: cfg.ServerArgs, ServerGODEBUG: cfg.ServerGODEBUG,
 		FinishGames: cfg.FinishGames, FinishWindow: cfg.FinishWindow.String(), Seed: cfg.Seed, GeneratorProcs: cfg.GeneratorProcs,
 	}}
 	dir, err := os.MkdirTemp("", "codebreakers-loadtest-")
@@ -301,7 +306,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return rep, err
 		}
 		fl, err := startTarget(ctx, "floor", addr, cfg.Binary,
-			[]string{"loadtest", "floor", "-addr", addr, "-host-key", filepath.Join(dir, "floor_host_key")}, 30*time.Second)
+			[]string{"loadtest", "floor", "-addr", addr, "-host-key", filepath.Join(dir, "floor_host_key")}, nil, 30*time.Second)
 		if err != nil {
 			return rep, err
 		}
@@ -345,14 +350,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		args = append(args, "--pprof-addr", pprofAddr)
 	}
-	srv, err := startTarget(ctx, "server", addr, cfg.Binary, args, 60*time.Second)
+	srv, err := startTarget(ctx, "server", addr, cfg.Binary, args, serverEnv(os.Environ(), cfg.ServerGODEBUG), 60*time.Second)
 	if err != nil {
 		return rep, err
 	}
 	srv.metricsAddr = metricsAddr
 	srv.pprofAddr = pprofAddr
 	defer srv.stop()
-	fmt.Fprintf(cfg.Log, "server: pid %d on %s\n", srv.pid(), addr)
+	fmt.Fprintf(cfg.Log, "server: pid %d on %s (GODEBUG %q)\n", srv.pid(), addr, godebugOf(serverEnv(os.Environ(), cfg.ServerGODEBUG)))
 	if !cfg.NoIdle {
 		r, clients, err := measureIdle(ctx, cfg, srv, serverOpener(cfg))
 		rep.Server = r
