@@ -1234,6 +1234,18 @@ type seatHead struct {
 	head   string
 	frame  []string
 	hasAny bool
+	// flags says where the flags are on the line that shows them (the
+	// head line, or the first framed row when framed): after its first
+	// at bytes, two spaces apart, with two spaces before the first when
+	// sep. A move changes the aid's counts of most seats and of the
+	// centre, and only that part is made again (withFlags).
+	flags flagsAt
+}
+
+// flagsAt is where a line's flags begin (seatHead.flags).
+type flagsAt struct {
+	at  int
+	sep bool
 }
 
 // flagsOf is what flags says of sv.
@@ -1258,25 +1270,39 @@ func (b *Board) seatHead(i int, k headKey, tiles []bc.Tile) (head string, frame 
 	if m.made && m.key == k && sameTiles {
 		return m.head, m.frame, m.hasAny
 	}
-	if was := m.key; m.made && sameTiles && !k.centre {
+	if was := m.key; m.made && sameTiles {
 		// Only whose turn it is changed (every move does this to two
-		// seats): the head line is its mark and then the rest as before.
-		// Or the flags did (the aid's count moves with most answers),
-		// which a framed seat shows on its frame's first row: that row is
-		// made again, and the rest kept.
+		// seats), or the flags did (the aid's counts move with most
+		// answers, the centre's too), or both: the head line is the new
+		// mark and then the rest as before, and the line that shows the
+		// flags (the head, or a framed row) is what it held before them
+		// followed by the new flags. The rest is kept.
 		turn, flags := was.toMove != k.toMove, was.flags != k.flags
 		was.toMove, was.flags = k.toMove, k.flags
-		if was == k && (turn || flags) && (!flags || k.framed) {
+		if was == k && (turn || flags) {
+			oldMark, mark := "", ""
 			if turn {
-				m.head = headMark(k.toMove) + m.head[len(headMark(!k.toMove)):]
+				oldMark, mark = headMark(!k.toMove), headMark(k.toMove)
 			}
-			if flags {
-				var room [3]string // at most three flags, on the stack
-				rows := b.framedTiles(tiles, 0)
-				indent := m.frame[1][:k.labelW+4] // the rows' indent, as drawHead made it
+			var room [3]string // at most three flags, on the stack
+			switch {
+			case flags && k.framed:
 				// A new slice: the old one is compared as a block's
 				// (drawnBlock), so it must not change.
-				m.frame = []string{joinParts(indent, rows[1], b.appendFlags(room[:0], k.flags)), m.frame[1]}
+				row := m.frame[0]
+				m.frame = []string{withFlags("", row[:m.flags.at], m.flags.sep, b.headFlags(room[:0], k)), m.frame[1]}
+			case flags:
+				fl := b.headFlags(room[:0], k)
+				m.head = withFlags(mark, m.head[len(oldMark):m.flags.at], m.flags.sep, fl)
+				m.flags.at += len(mark) - len(oldMark)
+				m.hasAny = k.centre || k.hasHand || len(fl) > 0
+				turn = false // the mark is in
+			}
+			if turn {
+				m.head = mark + m.head[len(oldMark):]
+				if !k.framed {
+					m.flags.at += len(mark) - len(oldMark)
+				}
 			}
 			m.key = k
 			return m.head, m.frame, m.hasAny
@@ -1287,45 +1313,79 @@ func (b *Board) seatHead(i int, k headKey, tiles []bc.Tile) (head string, frame 
 	if tiles == nil {
 		m.tiles = nil
 	}
-	m.head, m.frame, m.hasAny = b.drawHead(k, tiles)
+	m.head, m.frame, m.hasAny, m.flags = b.drawHead(k, tiles)
 	return m.head, m.frame, m.hasAny
 }
 
+// headFlags appends the flags of the head k to f: a seat's (appendFlags),
+// or the centre's count of possible sets.
+func (b *Board) headFlags(f []string, k headKey) []string {
+	if !k.centre {
+		return b.appendFlags(f, k.flags)
+	}
+	if n := k.flags.possible; n > 0 {
+		f = append(f, b.paint.Dim.FreshOf("[", strconv.Itoa(n), plural(n, " possible set]", " possible sets]")))
+	}
+	return f
+}
+
+// withFlags is mark and base followed by the flags, two spaces apart (and
+// two spaces before the first when sep), made as one string.
+func withFlags(mark, base string, sep bool, flags []string) string {
+	n := len(mark) + len(base)
+	for _, f := range flags {
+		n += 2 + len(f)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteString(mark)
+	sb.WriteString(base)
+	for i, f := range flags {
+		if i > 0 || sep {
+			sb.WriteString("  ")
+		}
+		sb.WriteString(f)
+	}
+	return sb.String()
+}
+
 // drawHead draws what seatHead remembers.
-func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []string, hasParts bool) {
+func (b *Board) drawHead(k headKey, tiles []bc.Tile) (head string, frame []string, hasParts bool, at flagsAt) {
+	var room [4]string // the tiles and at most three flags, on the stack
 	if k.centre {
 		label := "Centre" + strings.Repeat(" ", max(0, k.labelW-6))
-		var aid []string
-		if k.flags.possible > 0 {
-			aid = append(aid, b.paint.Dim.FreshOf("[", strconv.Itoa(k.flags.possible), plural(k.flags.possible, " possible set]", " possible sets]")))
-		}
+		aid := b.headFlags(room[:0], k)
 		if k.framed {
 			rows := b.framedTiles(tiles, k.hidden)
 			indent := strings.Repeat(" ", k.labelW+4)
-			return "  " + label + "  " + rows[0], []string{joinParts(indent, rows[1], aid), indent + rows[2]}, true
+			return "  " + label + "  " + rows[0], []string{joinParts(indent, rows[1], aid), indent + rows[2]}, true,
+				flagsAt{at: len(indent) + len(rows[1]), sep: true}
 		}
 		text := b.hiddenText(k.hidden)
 		if tiles != nil {
 			text = b.handText(tiles)
 		}
-		return joinParts("  "+label+"  ", text, aid), nil, true
+		lead := "  " + label + "  "
+		return joinParts(lead, text, aid), nil, true, flagsAt{at: len(lead) + len(text), sep: true}
 	}
 	mark := headMark(k.toMove)
 	label := widget.Truncate(k.label, k.labelW, "…")
 	pad := k.labelW - widget.Width(label)
-	var room [4]string // the tiles and at most three flags, on the stack
 	if k.framed {
 		flags := b.appendFlags(room[:0], k.flags)
 		rows := b.framedTiles(tiles, 0)
 		indent := strings.Repeat(" ", k.labelW+4)
-		return headLine(mark, label, pad, rows[:1]), []string{joinParts(indent, rows[1], flags), indent + rows[2]}, true
+		return headLine(mark, label, pad, rows[:1]), []string{joinParts(indent, rows[1], flags), indent + rows[2]}, true,
+			flagsAt{at: len(indent) + len(rows[1]), sep: true}
 	}
 	parts := room[:0]
+	at = flagsAt{at: len(mark) + len(label) + max(0, pad) + 2}
 	if tiles != nil {
 		parts = append(parts, b.handText(tiles))
+		at = flagsAt{at: at.at + len(parts[0]), sep: true}
 	}
 	parts = b.appendFlags(parts, k.flags)
-	return headLine(mark, label, pad, parts), nil, len(parts) > 0
+	return headLine(mark, label, pad, parts), nil, len(parts) > 0, at
 }
 
 // headMark is what a seat's head line starts with: the mark of the seat
