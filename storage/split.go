@@ -62,8 +62,19 @@ func (s *Split) NewGameID() (string, error) {
 	return "", errors.New("new game id: no free id found")
 }
 
-// StartGame stores a new live game in the node's file.
-func (s *Split) StartGame(g LiveGame) error { return s.live.StartGame(g) }
+// StartGame stores a new live game in the node's file, unless the shared
+// database already holds a finished game under its id: the node's file
+// forgets a game's id once it is finished there (and never knew the ids
+// another node finished).
+func (s *Split) StartGame(g LiveGame) error {
+	switch _, err := s.Shared.Game(g.ID); {
+	case err == nil:
+		return fmt.Errorf("start game %s: finished already: %w", g.ID, ErrGameExists)
+	case !errors.Is(err, ErrNotFound):
+		return fmt.Errorf("start game %s: look for it in the shared database: %w", g.ID, err)
+	}
+	return s.live.StartGame(g)
+}
 
 // AppendMove appends to a live game's log in the node's file.
 func (s *Split) AppendMove(gameID string, index int, m engine.Move) error {

@@ -179,6 +179,34 @@ func TestGameIDsUniqueAcrossNodes(t *testing.T) {
 	}
 }
 
+// TestFinishedIDNeverStartsAgain: a game finished on one node is in the
+// shared database only; neither that node (whose file forgot the id) nor
+// another may start a live game under its id.
+func TestFinishedIDNeverStartsAgain(t *testing.T) {
+	url := pg.Get(t).NewDatabase(t)
+	a, b := node(t, url), node(t, url)
+	id, err := a.NewGameID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := storage.LiveGame{ID: id, Seats: []storage.SeatRecord{{AccountID: "SHA256:mara", Handle: "mara"}, {Bot: true, Handle: "bot"}},
+		Record: engine.Record{Game: "breakcode", Players: []engine.Player{{Name: "mara"}, {Name: "bot", Bot: true}}}}
+	if err := a.StartGame(live); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.FinishGame(storage.FinishedGame{LiveGame: live, Result: engine.Result{Winners: []engine.Seat{0}}}); err != nil {
+		t.Fatal(err)
+	}
+	for name, n := range map[string]*storage.Split{"the node that finished it": a, "another node": b} {
+		if err := n.StartGame(live); !errors.Is(err, storage.ErrGameExists) {
+			t.Errorf("%s starts finished game %s again: %v, want ErrGameExists", name, id, err)
+		}
+		if games, _ := n.LiveGames(); len(games) != 0 {
+			t.Errorf("%s holds a live game after the refusal: %+v", name, games)
+		}
+	}
+}
+
 // TestConcurrentFinishesKeepEveryUpdate: two nodes finishing rated games of
 // the same players at the same time lose no stats and no rating change.
 func TestConcurrentFinishesKeepEveryUpdate(t *testing.T) {

@@ -197,6 +197,9 @@ func testFinishedGamesHistoryAndStats(t *testing.T, open Opener) {
 		if err := db.FinishGame(fg); !errors.Is(err, storage.ErrGameExists) {
 			t.Errorf("FinishGame twice: %v", err)
 		}
+		if err := db.StartGame(g); !errors.Is(err, storage.ErrGameExists) {
+			t.Errorf("StartGame with a finished game's id: %v, want storage.ErrGameExists", err)
+		}
 		got, err := db.Game(id)
 		if err != nil || !reflect.DeepEqual(got, fg) {
 			t.Fatalf("Game(%s) =\n%+v, %v\nwant\n%+v", id, got, err, fg)
