@@ -179,7 +179,8 @@ func TestAFrameThatChangedNothingIsKept(t *testing.T) {
 
 // TestLineFitsIsFitLineBlock: the remembered fitting of a board's lines
 // fits them as fitLineBlock does, frame after frame, as lines change, grow
-// too wide, come back and the width changes under lines that stay.
+// too wide, come back and the width changes under lines that stay, and
+// leaves the board's lines (which the board keeps) as they were.
 func TestLineFitsIsFitLineBlock(t *testing.T) {
 	var f lineFits
 	red := lipgloss.NewStyle().Foreground(lipgloss.Color("#FF0000"))
@@ -192,9 +193,13 @@ func TestLineFitsIsFitLineBlock(t *testing.T) {
 	for round, w := range []int{80, 20, 20, 12, 80, 12} {
 		for i, lines := range frames {
 			for _, h := range []int{2, 5} {
-				got := f.block(slices.Clone(lines), w, h)
+				in := slices.Clone(lines) // a board's lines, which it keeps
+				got := f.block(in, w, h)
 				if want := fitLineBlock(slices.Clone(lines), w, h); !slices.Equal(got, want) {
 					t.Fatalf("round %d, frame %d at %d×%d: %q, fitLineBlock %q", round, i, w, h, got, want)
+				}
+				if !slices.Equal(in, lines) {
+					t.Fatalf("round %d, frame %d at %d×%d: fitting changed the board's lines to %q", round, i, w, h, in)
 				}
 			}
 		}

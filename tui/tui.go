@@ -650,26 +650,26 @@ func (a *app) render() string {
 
 	var body string
 	var bodyLines []string // set instead of body by the screen, which fits its own lines
-	var keyLines []string
+	// The key bar is one line whatever its keys (keyBarHeight).
+	var keys string
+	bodyH := h - 3 - keyBarHeight
 	switch {
 	case a.confirmQuit:
-		keyLines = a.keyBarLines([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
-		body = lipgloss.Place(w, h-3-len(keyLines), lipgloss.Center, lipgloss.Center,
+		keys = a.keyBar([]key.Binding{a.km.yes, withHelp(a.km.no, "n/esc", "stay")})
+		body = lipgloss.Place(w, bodyH, lipgloss.Center, lipgloss.Center,
 			a.st.strong.Render("Leave the game and quit?")+"\n\n"+
 				strings.Join(widget.Wrap(a.quitOutcome(), w-4), "\n"))
 	case a.showHelp:
-		keyLines = a.keyBarLines([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
-		body = a.fullHelp(s, w, h-3-len(keyLines))
+		keys = a.keyBar([]key.Binding{withHelp(a.km.help, "?/esc", "close help"), a.km.quit})
+		body = a.fullHelp(s, w, bodyH)
 	default:
-		// The key bar is one line whatever its keys (keyBarHeight), so
-		// the screen is laid out first and its bar made once, after:
+		// The screen is laid out first and its bar made once, after:
 		// laying out may change which keys work (a notepad just opened
 		// learns that it scrolls) and the bar shows the screen as drawn.
-		s.setSize(a, w, h-3-keyBarHeight)
-		keyLines = a.keyBarLines(s.shortHelp(a))
-		bodyLines = s.body(a, w, h-3-len(keyLines))
+		s.setSize(a, w, bodyH)
+		keys = a.keyBar(s.shortHelp(a))
+		bodyLines = s.body(a, w, bodyH)
 	}
-	bodyH := h - 3 - len(keyLines)
 	if bodyLines == nil {
 		bodyLines = wrapBlock(body, w, bodyH)
 	}
@@ -679,10 +679,7 @@ func (a *app) render() string {
 	p := &a.parts
 	lines := append(p.lines[:0], bar, rule)
 	lines = append(lines, bodyLines...)
-	lines = append(lines, rule)
-	for _, k := range keyLines {
-		lines = append(lines, a.keyLine(k, w))
-	}
+	lines = append(lines, rule, a.keyLine(keys, w))
 	if len(lines) > h {
 		lines = lines[:h]
 	}
@@ -886,10 +883,16 @@ func fitLineBlock(lines []string, w, h int) []string {
 type lineFits struct {
 	w       int
 	in, out []string // row i was in[i], fitted out[i]
+	// lines is the slice block's answer is gathered in, kept from frame
+	// to frame: the board's lines are its own (board.Lines), and were
+	// copied for every frame to be fitted in place.
+	lines []string
 }
 
 // block is fitLineBlock(lines, w, h), lines fitted as before not measured
-// again. Like fitLineBlock it fits lines in place.
+// again. Unlike fitLineBlock it leaves lines as they are: the answer is
+// f's own slice, which the caller may append to and change until it
+// calls block again.
 func (f *lineFits) block(lines []string, w, h int) []string {
 	if h <= 0 {
 		return nil
@@ -900,22 +903,22 @@ func (f *lineFits) block(lines []string, w, h int) []string {
 	if len(lines) > h {
 		lines = lines[:h]
 	}
+	out := slices.Grow(f.lines[:0], h)
 	for i, l := range lines {
 		switch {
 		case i < len(f.in) && f.in[i] == l:
-			lines[i] = f.out[i]
-			continue
 		case i < len(f.in):
 			f.in[i], f.out[i] = l, fitLine(l, w)
 		default:
 			f.in, f.out = append(f.in, l), append(f.out, fitLine(l, w))
 		}
-		lines[i] = f.out[i]
+		out = append(out, f.out[i])
 	}
-	for len(lines) < h {
-		lines = append(lines, "")
+	for len(out) < h {
+		out = append(out, "")
 	}
-	return lines
+	f.lines = out
+	return out
 }
 
 // wrapBlock splits s into exactly h lines of at most w cells, word-wrapping

@@ -104,8 +104,9 @@ type Board interface {
 // does not split a view the board joined a moment before: every seat's
 // screen draws the board after every move.
 type Lines interface {
-	// ViewLines is strings.Split(View(), "\n"). The slice is the
-	// caller's; the strings may be shared with the board's memory.
+	// ViewLines is strings.Split(View(), "\n"). The slice may be
+	// shared with the board's memory: callers must not change it (an
+	// append copies it, as the board clips it).
 	ViewLines() []string
 }
 

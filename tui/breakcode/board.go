@@ -72,9 +72,11 @@ type Board struct {
 	// another are held back (SetBusy, holds).
 	busy bool
 
-	// shortHelp is each key bar list made so far, by what it shows (at
-	// most 2⁹ of them; a game meets a handful).
-	shortHelp map[helpState][]key.Binding
+	// shortHelp is each key bar list made so far, with what it shows
+	// (at most 2⁹ of them; a game meets a handful): a few, looked
+	// through in turn, which cost less than a map's lookup on every
+	// frame and its table for the collector to scan.
+	shortHelp []helpList
 	// gen counts SetView's calls; drawn are the lines last drawn (outside
 	// the guess entry), remembered by drawKey.
 	gen   uint64
@@ -401,16 +403,21 @@ func (b *Board) name(s engine.Seat) string {
 // made once and shared, so callers must not change it.
 func (b *Board) ShortHelp() []key.Binding {
 	st := b.helpState()
-	if ks, ok := b.shortHelp[st]; ok {
-		return ks
+	for _, l := range b.shortHelp {
+		if l.st == st {
+			return l.keys
+		}
 	}
 	ks := b.makeShortHelp(st)
 	ks = ks[:len(ks):len(ks)] // a caller's append copies it
-	if b.shortHelp == nil {
-		b.shortHelp = make(map[helpState][]key.Binding, 4)
-	}
-	b.shortHelp[st] = ks
+	b.shortHelp = append(b.shortHelp, helpList{st: st, keys: ks})
 	return ks
+}
+
+// helpList is a key bar list ShortHelp made, and what it shows.
+type helpList struct {
+	st   helpState
+	keys []key.Binding
 }
 
 // helpState is everything ShortHelp reads from the board, one bit a fact.
@@ -525,9 +532,9 @@ func (b *Board) ViewLines() []string {
 	if !b.drawn.ok || b.drawn.key != k {
 		b.drawn = drawnLines{ok: true, key: k, lines: slices.Clip(b.drawLines())}
 	}
-	// The caller's copy has room for the board's whole height: the table
-	// pads the lines to it (fitLineBlock), which grew a second copy.
-	return append(make([]string, 0, max(len(b.drawn.lines), b.c.Height)), b.drawn.lines...)
+	// Shared, not a copy for every frame: the table reads the lines and
+	// fits them into a slice of its own.
+	return b.drawn.lines
 }
 
 // drawKey is everything drawLines reads from the board outside the guess
