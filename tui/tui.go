@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -906,7 +907,7 @@ func (f *lineFits) block(lines []string, w, h int) []string {
 	out := slices.Grow(f.lines[:0], h)
 	for i, l := range lines {
 		switch {
-		case i < len(f.in) && f.in[i] == l:
+		case i < len(f.in) && sameString(f.in[i], l):
 		case i < len(f.in):
 			f.in[i], f.out[i] = l, fitLine(l, w)
 		default:
@@ -919,6 +920,16 @@ func (f *lineFits) block(lines []string, w, h int) []string {
 	}
 	f.lines = out
 	return out
+}
+
+// sameString reports whether a and b are one string: the same bytes in
+// memory, not only equal ones. A board gives the lines it kept as they
+// were and makes a changed line anew, so comparing contents (lineFits)
+// mostly compared a changed line with the one before it, a row of the
+// questions beside the log equal for most of its length; a line made anew
+// the same as before is only fitted again, which gives the same line.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // wrapBlock splits s into exactly h lines of at most w cells, word-wrapping
