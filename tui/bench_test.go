@@ -84,7 +84,8 @@ func breakCodeBenchCases(b *testing.B, f func(b *testing.B, m *app, conn *fakeCo
 		name string
 		v    engine.Viewer
 	}{{"seat", engine.SeatViewer(0)}, {"spectator", engine.Spectator()}} {
-		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
+		// 100×30 is the load test's terminal (BenchmarkTablesPlay's).
+		for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 40}} {
 			b.Run(fmt.Sprintf("%s/%dx%d", who.name, sz[0], sz[1]), func(b *testing.B) {
 				m, conn, views := breakCodeBench(b, who.v, sz[0], sz[1])
 				f(b, m, conn, views)

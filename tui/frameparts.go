@@ -39,10 +39,6 @@ type frameParts struct {
 	// at keyLineW.
 	keyBar, keyLineText string
 	keyLineW            int
-
-	// lines is the slice a frame's lines are gathered in (render), kept
-	// empty between frames.
-	lines []string
 }
 
 // keyLine is the key bar k as the frame's line w cells wide, remembered:

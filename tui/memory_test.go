@@ -137,16 +137,27 @@ func TestFramesMatchAColdSession(t *testing.T) {
 	}
 }
 
-// TestJoinedAsIsJoin: joinedAs(frame, lines) is frame ==
-// strings.Join(lines, "\n") for lines with and without newlines of their
-// own, empty ones, and frames one byte off.
-func TestJoinedAsIsJoin(t *testing.T) {
-	cases := [][]string{nil, {""}, {"", ""}, {"a"}, {"a", "b"}, {"a\nb"}, {"a", "", "b"}, {"ab", "c"}, {"\x1b[1mx\x1b[m", "李"}}
-	for _, lines := range cases {
-		joined := strings.Join(lines, "\n")
-		for _, frame := range []string{joined, joined + "\n", "\n" + joined, joined + "x", strings.TrimSuffix(joined, "b"), "a\nb", "ab\nc", ""} {
-			if got, want := joinedAs(frame, lines), frame == joined; got != want {
-				t.Errorf("joinedAs(%q, %q) = %v, want %v", frame, lines, got, want)
+// TestFrameTextIsItsLinesJoined: a frame written from its pieces is
+// strings.Join of its lines, cut to n, and joinedAs(frame) is frame ==
+// that join, for lines with and without newlines of their own, empty
+// ones, and frames one byte off.
+func TestFrameTextIsItsLinesJoined(t *testing.T) {
+	bodies := [][]string{nil, {""}, {"", ""}, {"a"}, {"a", "b"}, {"a\nb"}, {"a", "", "b"}, {"ab", "c"}, {"\x1b[1mx\x1b[m", "李"}}
+	pieces := [][3]string{{"", "", ""}, {"T", "─", "k"}, {"a", "b", "c"}, {"\x1b[7m T \x1b[m", "──", " enter ask"}}
+	for _, body := range bodies {
+		for _, pc := range pieces {
+			all := append(append([]string{pc[0], pc[1]}, body...), pc[1], pc[2])
+			for n := range len(all) + 1 {
+				f := frameText{bar: pc[0], rule: pc[1], body: body, keys: pc[2], n: n}
+				joined := strings.Join(all[:n], "\n")
+				if got := f.join(); got != joined {
+					t.Fatalf("%q cut to %d: joined %q, want %q", all, n, got, joined)
+				}
+				for _, frame := range []string{joined, joined + "\n", "\n" + joined, joined + "x", strings.TrimSuffix(joined, "b"), "a\nb", "ab\nc", ""} {
+					if got, want := f.joinedAs(frame), frame == joined; got != want {
+						t.Errorf("%q cut to %d: joinedAs(%q) = %v, want %v", all, n, frame, got, want)
+					}
+				}
 			}
 		}
 	}

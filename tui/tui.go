@@ -675,36 +675,72 @@ func (a *app) render() string {
 		bodyLines = wrapBlock(body, w, bodyH)
 	}
 	// The title bar and the rules are exactly w cells and the body's lines
-	// are fitted, so only the key bar is left to fit. The lines are
-	// gathered in the session's own slice, kept from frame to frame.
-	p := &a.parts
-	lines := append(p.lines[:0], bar, rule)
-	lines = append(lines, bodyLines...)
-	lines = append(lines, rule, a.keyLine(keys, w))
-	if len(lines) > h {
-		lines = lines[:h]
+	// are fitted, so only the key bar is left to fit. The frame is written
+	// from its pieces, not gathered into a slice of lines first.
+	f := frameText{bar: bar, rule: rule, body: bodyLines, keys: a.keyLine(keys, w)}
+	f.n = min(h, len(bodyLines)+4)
+	if f.joinedAs(a.frame) {
+		// Nothing on screen changed, as after a key that only sent a
+		// move: the frame drawn before stands, and nothing is written.
+		return a.frame
 	}
-	frame := a.frame
-	if !joinedAs(frame, lines) {
-		frame = strings.Join(lines, "\n")
-	}
-	// (Nothing on screen changed, as after a key that only sent a move:
-	// the frame drawn before stands, and nothing is joined or written.)
-	clear(lines) // the lines are in the frame now: the slice keeps none alive
-	p.lines = lines[:0]
-	return frame
+	return f.join()
 }
 
-// joinedAs reports whether frame is strings.Join(lines, "\n"), without
-// joining them.
-func joinedAs(frame string, lines []string) bool {
-	for i, l := range lines {
+// frameText is a frame's lines as its pieces: the title bar and a rule,
+// the body's lines, a rule and the key line; the first n of them. The
+// lines were gathered into one slice and joined: every string of the frame
+// written into a slice of pointers and cleared out of it again, work the
+// collector shares in while it marks (write barriers), on every frame.
+type frameText struct {
+	bar, rule string
+	body      []string
+	keys      string
+	n         int
+}
+
+// line is the frame's line i (0 ≤ i < n).
+func (f *frameText) line(i int) string {
+	switch {
+	case i == 0:
+		return f.bar
+	case i == 1:
+		return f.rule
+	case i-2 < len(f.body):
+		return f.body[i-2]
+	case i-2 == len(f.body):
+		return f.rule
+	}
+	return f.keys
+}
+
+// join is the frame's lines joined by newlines, made as one string.
+func (f *frameText) join() string {
+	size := max(0, f.n-1)
+	for i := range f.n {
+		size += len(f.line(i))
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for i := range f.n {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(f.line(i))
+	}
+	return b.String()
+}
+
+// joinedAs reports whether frame is f.join(), without joining.
+func (f *frameText) joinedAs(frame string) bool {
+	for i := range f.n {
 		if i > 0 {
 			if frame == "" || frame[0] != '\n' {
 				return false
 			}
 			frame = frame[1:]
 		}
+		l := f.line(i)
 		if !strings.HasPrefix(frame, l) {
 			return false
 		}
