@@ -873,9 +873,7 @@ func titleBar(title, titleEnd *widget.Painter, last *titlePlace, text, right str
 	b.WriteByte(' ')
 	b.WriteString(place)
 	b.WriteString(after)
-	for range gap {
-		b.WriteByte(' ')
-	}
+	widget.WriteSpaces(&b, gap)
 	b.WriteString(end)
 	b.WriteByte(' ')
 	return b.String()

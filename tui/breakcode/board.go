@@ -689,9 +689,7 @@ func (b *Board) lowerBlock(w, h int) []string {
 			pad = 0
 		}
 		sb.WriteString(l)
-		for range pad + 2 {
-			sb.WriteByte(' ')
-		}
+		widget.WriteSpaces(&sb, pad+2)
 		sb.WriteString(r)
 		ends = append(ends, sb.Len())
 	}
@@ -1416,9 +1414,7 @@ func headLine(mark, label string, pad int, parts []string) string {
 	sb.Grow(n)
 	sb.WriteString(mark)
 	sb.WriteString(label)
-	for range max(0, pad) + 2 {
-		sb.WriteByte(' ')
-	}
+	widget.WriteSpaces(&sb, max(0, pad)+2)
 	for i, p := range parts {
 		if i > 0 {
 			sb.WriteString("  ")

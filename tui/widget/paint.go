@@ -251,3 +251,18 @@ func NewPaints(st *board.Styles) Paints {
 		Error: MakePainter(&st.Error), Good: MakePainter(&st.Good),
 	}
 }
+
+// spaces is a run of spaces that WriteSpaces writes from.
+const spaces = "                                                                " // 64
+
+// WriteSpaces writes n spaces (none when n ≤ 0) to sb, a run at a time:
+// a frame pads many lines by dozens of cells (the questions beside the
+// log, the title bar's gap), and writing them a byte at a time was a
+// tenth of laying out the board's lower block.
+func WriteSpaces(sb *strings.Builder, n int) {
+	for n > 0 {
+		k := min(n, len(spaces))
+		sb.WriteString(spaces[:k])
+		n -= k
+	}
+}

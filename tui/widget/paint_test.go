@@ -336,3 +336,16 @@ func TestPaintsAreOneObject(t *testing.T) {
 		t.Errorf("Heading.Render = %q, want %q", got, want)
 	}
 }
+
+// TestWriteSpacesIsRepeat: WriteSpaces writes strings.Repeat(" ", n), for
+// runs shorter and longer than the one it writes from, and nothing for n ≤ 0.
+func TestWriteSpacesIsRepeat(t *testing.T) {
+	for _, n := range []int{-3, 0, 1, 2, 63, 64, 65, 127, 128, 129, 300} {
+		var sb strings.Builder
+		sb.WriteString("x")
+		WriteSpaces(&sb, n)
+		if got, want := sb.String(), "x"+strings.Repeat(" ", max(0, n)); got != want {
+			t.Errorf("WriteSpaces(%d) wrote %q, want %d spaces", n, got[1:], max(0, n))
+		}
+	}
+}
