@@ -25,8 +25,17 @@ func SimpleWidth(s string) (w int, ok bool) {
 		c := s[i]
 		switch {
 		case c >= 0x20 && c < 0x7f:
-			w++
-			i++
+			// A run of printable ASCII, the most of any line: counted
+			// eight bytes at a time while all eight are (asciiRun).
+			j := i + 1
+			for j+8 <= len(s) && asciiRun(s[j:j+8]) {
+				j += 8
+			}
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
+				j++
+			}
+			w += j - i
+			i = j
 		case c == 0x1b:
 			n, ok := csiLen(s[i:])
 			if !ok {
@@ -46,6 +55,20 @@ func SimpleWidth(s string) (w int, ok bool) {
 		}
 	}
 	return w, true
+}
+
+// asciiRun reports whether every byte of the eight in b is printable
+// ASCII (0x20 to 0x7e), testing them at once: no byte is below 0x20 (no
+// byte less 0x20 borrows into its top bit) and none is above 0x7e (none
+// has its top bit set, before or after adding 1).
+func asciiRun(b string) bool {
+	_ = b[7]
+	x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (x - 0x20*ones) &^ x & highs
+	above := (x + ones | x) & highs
+	return below|above == 0
 }
 
 // csiLen is the length of the CSI sequence (ESC [, digits, ';' and ':'
