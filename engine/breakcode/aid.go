@@ -80,16 +80,7 @@ func (b bitset) superClosure(buf *scratch) bitset {
 		x |= (x & 0x00000000ffffffff) << 32
 		out[w] = x
 	}
-	// The other tile bits index words.
-	for step := 1; step < len(out); step <<= 1 {
-		for base := 0; base < len(out); base += 2 * step {
-			lo, hi := out[base:base+step], out[base+step:base+2*step]
-			hi = hi[:len(lo)]
-			for w := range lo {
-				hi[w] |= lo[w]
-			}
-		}
-	}
+	orWords(out) // the other tile bits index words
 	return out
 }
 
@@ -1187,7 +1178,7 @@ func zeta16x4(f []uint64) {
 		x += x << 32                        // tile bit 1: lanes 2 and 3 take 0 and 1
 		f[w] = x
 	}
-	addHalves(f)
+	addWords(f)
 }
 
 // mobius32x2 inverts the zeta transform on f (two 32-bit lanes a word),
@@ -1197,41 +1188,5 @@ func mobius32x2(f []uint64) {
 	for w := range f {
 		f[w] -= (f[w] & 0xffffffff) << 32 // tile bit 0: lane 1 gives back lane 0
 	}
-	for w := 0; w+1 < len(f); w += 2 {
-		f[w+1] -= f[w]
-	}
-	for w := 0; w+3 < len(f); w += 4 {
-		f[w+2] -= f[w]
-		f[w+3] -= f[w+1]
-	}
-	for step := 4; step < len(f); step <<= 1 {
-		for base := 0; base < len(f); base += 2 * step {
-			lo, hi := f[base:base+step], f[base+step:base+2*step]
-			hi = hi[:len(lo)]
-			for w := range lo {
-				hi[w] -= lo[w]
-			}
-		}
-	}
-}
-
-// addHalves is the zeta transform over the tile bits that index words:
-// every upper half of a block takes the lower half.
-func addHalves(f []uint64) {
-	for w := 0; w+1 < len(f); w += 2 {
-		f[w+1] += f[w]
-	}
-	for w := 0; w+3 < len(f); w += 4 {
-		f[w+2] += f[w]
-		f[w+3] += f[w+1]
-	}
-	for step := 4; step < len(f); step <<= 1 {
-		for base := 0; base < len(f); base += 2 * step {
-			lo, hi := f[base:base+step], f[base+step:base+2*step]
-			hi = hi[:len(lo)]
-			for w := range lo {
-				hi[w] += lo[w]
-			}
-		}
-	}
+	subWords(f)
 }

@@ -663,7 +663,7 @@ func (k *knowledge) zetaOf(list []uint32) subsetCounts {
 		x += x << 32                        // tile 1: lanes 2 and 3 take 0 and 1
 		narrow[w] = x
 	}
-	zetaWords(narrow) // tiles 2 and up: the bits of the word index
+	addWords(narrow) // tiles 2 and up: the bits of the word index
 	// Every word of f is written below.
 	f := subsetCounts(dirtyU64(k.buf, max(1, 1<<len(k.pool)/2)))
 	for w := range f {
@@ -671,19 +671,6 @@ func (k *knowledge) zetaOf(list []uint32) subsetCounts {
 		f[w] = x&0xffff | (x>>16&0xffff)<<32
 	}
 	return f
-}
-
-// zetaWords is a zeta transform over the bits of the word index, lane by
-// lane: in every block, the upper half adds the lower half, word by word.
-func zetaWords(f []uint64) {
-	for bit := 1; bit < len(f); bit <<= 1 {
-		for base := 0; base < len(f); base += 2 * bit {
-			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
-			for w := range hi {
-				hi[w] += lo[w]
-			}
-		}
-	}
 }
 
 // orConv returns, for every set S, the sum over A ∪ B = S of fa(A)·fb(B),
@@ -724,7 +711,7 @@ func (f subsetCounts) zeta() {
 	for w := range f {
 		f[w] += (f[w] & lowLane) << 32 // tile 0: odd sets take the even ones
 	}
-	zetaWords(f) // tile i+1 is bit i of the word index
+	addWords(f) // tile i+1 is bit i of the word index
 }
 
 // mobius inverts zeta.
@@ -732,14 +719,7 @@ func (f subsetCounts) mobius() {
 	for w := range f {
 		f[w] -= (f[w] & lowLane) << 32
 	}
-	for bit := 1; bit < len(f); bit <<= 1 {
-		for base := 0; base < len(f); base += 2 * bit {
-			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
-			for w := range hi {
-				hi[w] -= lo[w]
-			}
-		}
-	}
+	subWords(f) // tile i+1 is bit i of the word index
 }
 
 // entropy returns the Shannon entropy in bits of a weighted distribution.
