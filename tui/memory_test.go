@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -211,12 +212,22 @@ func TestLineFitsIsFitLineBlock(t *testing.T) {
 						in[j] = strings.Clone(in[j])
 					}
 				}
-				got := f.block(in, w, h)
+				got := f.block(in, w, h, math.MaxInt)
 				if want := fitLineBlock(slices.Clone(lines), w, h); !slices.Equal(got, want) {
 					t.Fatalf("round %d, frame %d at %d×%d: %q, fitLineBlock %q", round, i, w, h, got, want)
 				}
 				if !slices.Equal(in, lines) {
 					t.Fatalf("round %d, frame %d at %d×%d: fitting changed the board's lines to %q", round, i, w, h, in)
+				}
+				// Lines the board fitted itself (board.Fitted) are taken
+				// as they are, and the rows before them fitted; the next
+				// frame, fitted by the session again, is fitted right.
+				for _, from := range []int{0, 1, 2} {
+					want := fitLineBlock(slices.Clone(lines), w, h)
+					copy(want[min(from, len(want)):], in[min(from, len(in), h):min(len(in), h)])
+					if got := f.block(in, w, h, from); !slices.Equal(got, want) {
+						t.Fatalf("round %d, frame %d at %d×%d, fitted from %d: %q, want %q", round, i, w, h, from, got, want)
+					}
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -532,7 +533,11 @@ func (s *tableScreen) boardLines(a *app, w, h int) (lines, strip []string) {
 		main = "\n  Waiting for the table…"
 	default:
 		if lb, ok := s.board.(board.Lines); ok {
-			return s.fits.block(lb.ViewLines(), w, max(0, h-len(strip))), strip
+			lines, fitted := lb.ViewLines(), math.MaxInt
+			if fb, ok := s.board.(board.Fitted); ok {
+				fitted = fb.FittedFrom(w)
+			}
+			return s.fits.block(lines, w, max(0, h-len(strip)), fitted), strip
 		}
 		main = s.board.View() // laid out by setSize
 	}

@@ -925,10 +925,11 @@ type lineFits struct {
 }
 
 // block is fitLineBlock(lines, w, h), lines fitted as before not measured
-// again. Unlike fitLineBlock it leaves lines as they are: the answer is
-// f's own slice, which the caller may append to and change until it
-// calls block again.
-func (f *lineFits) block(lines []string, w, h int) []string {
+// again, and lines from fitted on taken as they are: the board that drew
+// them fitted them to w (board.Fitted). Unlike fitLineBlock it leaves
+// lines as they are: the answer is f's own slice, which the caller may
+// append to and change until it calls block again.
+func (f *lineFits) block(lines []string, w, h, fitted int) []string {
 	if h <= 0 {
 		return nil
 	}
@@ -941,6 +942,12 @@ func (f *lineFits) block(lines []string, w, h int) []string {
 	out := slices.Grow(f.lines[:0], h)
 	for i, l := range lines {
 		switch {
+		case i >= fitted:
+			out = append(out, l)
+			// The rest are too (fitted is where they begin), so f's rows
+			// stay in step with the lines; a row it keeps from before
+			// still holds a line and its fit.
+			continue
 		case i < len(f.in) && sameString(f.in[i], l):
 		case i < len(f.in):
 			f.in[i], f.out[i] = l, fitLine(l, w)

@@ -110,6 +110,17 @@ type Lines interface {
 	ViewLines() []string
 }
 
+// Fitted is a Lines board that fits some of its lines to its width
+// itself, laid out cell by cell, so that the session need not measure
+// them again on every frame.
+type Fitted interface {
+	// FittedFrom says which of the lines ViewLines gave last the board
+	// fitted: from that index on, each is at most w cells wide, where w
+	// is the width the board was last given (SetSize). For any other w,
+	// or if it fitted none, it is at least the number of lines.
+	FittedFrom(w int) int
+}
+
 // Held is the action Update returns for a key a busy board held back. It
 // is empty, which no encoded action is, so it can never be sent by
 // mistake for a move.

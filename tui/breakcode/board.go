@@ -6,6 +6,7 @@ package breakcode
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,6 +82,9 @@ type Board struct {
 	// the guess entry), remembered by drawKey.
 	gen   uint64
 	drawn drawnLines
+	// fit is where the lines ViewLines gave last start to be fitted to
+	// their width by the board itself, and fitW that width (FittedFrom).
+	fit, fitW int
 	// heads are the sheets' head lines as last drawn, by seat (the
 	// centre's after the seats').
 	heads []seatHead
@@ -526,15 +530,31 @@ func (b *Board) View() string { return strings.Join(b.ViewLines(), "\n") }
 // which only sends the move) costs a comparison.
 func (b *Board) ViewLines() []string {
 	if b.guessing {
-		return b.drawLines()
+		lines, fit := b.drawLines()
+		b.fit, b.fitW = fit, b.c.Width
+		return lines
 	}
 	k := b.drawKey()
 	if !b.drawn.ok || b.drawn.key != k {
-		b.drawn = drawnLines{ok: true, key: k, lines: slices.Clip(b.drawLines())}
+		lines, fit := b.drawLines()
+		b.drawn = drawnLines{ok: true, key: k, lines: slices.Clip(lines), fit: fit}
 	}
+	b.fit, b.fitW = b.drawn.fit, b.c.Width
 	// Shared, not a copy for every frame: the table reads the lines and
 	// fits them into a slice of its own.
 	return b.drawn.lines
+}
+
+// FittedFrom implements board.Fitted: in a wide window the lower block
+// (the questions beside the log), the last of the lines, is laid out to
+// the width cell by cell (lowerBlock), and measuring its rows again, a
+// new set with every move as the log moves on, was most of what the
+// session spent fitting a frame.
+func (b *Board) FittedFrom(w int) int {
+	if w != b.fitW {
+		return math.MaxInt
+	}
+	return b.fit
 }
 
 // drawKey is everything drawLines reads from the board outside the guess
@@ -551,11 +571,13 @@ type drawKey struct {
 	framed       bool
 }
 
-// drawnLines are the lines drawn last and what they were drawn from.
+// drawnLines are the lines drawn last and what they were drawn from, and
+// where the lines fitted by the board begin (FittedFrom).
 type drawnLines struct {
 	ok    bool
 	key   drawKey
 	lines []string
+	fit   int
 }
 
 func (b *Board) drawKey() drawKey {
@@ -567,14 +589,18 @@ func (b *Board) drawKey() drawKey {
 	return k
 }
 
-// drawLines draws the board's lines (ViewLines).
-func (b *Board) drawLines() []string {
+// drawLines draws the board's lines (ViewLines), and says from which of
+// them on each is at most the board's width wide as drawn (FittedFrom):
+// the lower block's rows in a wide window, which lowerBlock lays out
+// cell by cell (the questions padded or cut to their column, the log's
+// lines wrapped to its own); none of them otherwise.
+func (b *Board) drawLines() ([]string, int) {
 	w, h := max(20, b.c.Width), max(4, b.c.Height)
 	if !b.has {
-		return []string{"", "  Dealing the tiles…"}
+		return []string{"", "  Dealing the tiles…"}, math.MaxInt
 	}
 	if b.notepad {
-		return oneLineEach(b.notepadView(w, h))
+		return oneLineEach(b.notepadView(w, h)), math.MaxInt
 	}
 	status := b.statusLines(w)
 	leftH := 1 + max(1, len(b.v.FaceUp))
@@ -584,8 +610,15 @@ func (b *Board) drawLines() []string {
 	sheets := b.sheets(w, h, max(1, h-len(status)-leftH-1))
 	out := append(sheets, "")
 	out = append(out, status...)
+	fit := math.MaxInt
+	if w >= wideLayout && w == b.c.Width {
+		fit = len(out)
+	}
 	out = append(out, b.lowerBlock(w, max(leftH, h-len(out)))...)
-	return oneLineEach(out)
+	if lines := oneLineEach(out); len(lines) != len(out) {
+		return lines, math.MaxInt // a line was split: the rows moved
+	}
+	return out, fit
 }
 
 // oneLineEach is lines with any line that holds a newline (such as an

@@ -578,7 +578,7 @@ func stateOf(b *Board) string {
 	c.paint, c.logs, c.seatNotes = paint{}, widget.LogCache{}, nil
 	c.shortHelp, c.labels, c.frames, c.heads, c.drawn = nil, seatLabels{}, nil, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
-	c.sheetScratch = nil
+	c.sheetScratch, c.fit, c.fitW = nil, 0, 0
 	return fmt.Sprintf("%+v", c)
 }
 

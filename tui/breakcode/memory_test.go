@@ -19,7 +19,7 @@ import (
 // boardMemory are the fields of Board that only remember what was drawn;
 // cold forgets them. boardState are the rest: what the board shows.
 var (
-	boardMemory = []string{"paint", "logs", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch"}
+	boardMemory = []string{"paint", "logs", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch", "fit", "fitW"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
 		"notepad", "scroll", "noteOverflow", "err", "errWhy", "framed", "busy", "gen"}
 )
@@ -31,7 +31,7 @@ func cold(b *Board) *Board {
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
 	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
-	c.sheetScratch = nil
+	c.sheetScratch, c.fit, c.fitW = nil, 0, 0
 	return &c
 }
 
@@ -62,6 +62,12 @@ func colourBoardStyles() Styles {
 // drew draws exactly what a board that forgot it all draws, key bar
 // included.
 func TestRememberedPiecesAreNeverStale(t *testing.T) {
+	fitted := 0 // lines the board said it fitted, checked
+	defer func() {
+		if fitted == 0 {
+			t.Error("the board fitted no line itself: FittedFrom is not checked")
+		}
+	}()
 	steps := [][]string{{}, {"down"}, {"right"}, {"3"}, {"n"}, {"down", "down"}, {"n"}, {"g"}, {"1"}, {"esc"}, {"up"}}
 	sizes := [][2]int{{100, 30}, {80, 24}, {60, 20}, {120, 40}, {100, 31}}
 	for _, n := range []int{2, 3, 4} {
@@ -76,10 +82,12 @@ func TestRememberedPiecesAreNeverStale(t *testing.T) {
 				var log []engine.Event
 				check := func(what string) {
 					t.Helper()
-					if got, want := b.ViewLines(), cold(b).ViewLines(); !slices.Equal(got, want) {
+					got, want := b.ViewLines(), cold(b).ViewLines()
+					if !slices.Equal(got, want) {
 						t.Fatalf("%dp %v game %d, %s: the board drew\n%s\nwhere one that forgot what it drew draws\n%s",
 							n, viewer, game, what, strings.Join(got, "\n"), strings.Join(want, "\n"))
 					}
+					fittedLinesFit(t, fmt.Sprintf("%dp %v game %d, %s", n, viewer, game, what), b, got, &fitted)
 					if got, want := keyText(b.ShortHelp()), keyText(cold(b).ShortHelp()); got != want {
 						t.Fatalf("%dp %v, %s: key bar %q, afresh %q", n, viewer, what, got, want)
 					}
@@ -337,5 +345,22 @@ func TestSeatLabelsRememberInTwoSlices(t *testing.T) {
 	b.SetView(v, c)
 	if !m.same(b) {
 		t.Fatal("the board set back as it was reads as changed")
+	}
+}
+
+// fittedLinesFit checks that every line the board says it fitted
+// (FittedFrom) is at most the board's width wide, that it says none for
+// another width, and counts the lines checked into n.
+func fittedLinesFit(t *testing.T, what string, b *Board, lines []string, n *int) {
+	t.Helper()
+	w := b.c.Width
+	if from := b.FittedFrom(w + 1); from < len(lines) {
+		t.Fatalf("%s: the board says it fitted lines from %d to %d columns, not drawn at that width", what, from, w+1)
+	}
+	for i := min(b.FittedFrom(w), len(lines)); i < len(lines); i++ {
+		*n++
+		if got := widget.Width(lines[i]); got > w {
+			t.Fatalf("%s: line %d, which the board says it fitted to %d columns, is %d wide: %q", what, i, w, got, lines[i])
+		}
 	}
 }
