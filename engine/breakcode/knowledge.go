@@ -1074,8 +1074,10 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		}
 		nx := len(codes[i])
 		tally(i)
+		sideA.clean(nx, slots)
 		sideA.spread(slots)
 		if !same {
+			sideB.clean(nx, slots)
 			sideB.spread(slots)
 		}
 		pairs := pairsOf[:nx*nx]
@@ -1214,6 +1216,9 @@ type subsetSide struct {
 	cnt []uint16
 	// nz[slot[S]] has bit x set when cnt for S and x is not zero.
 	nz []uint64
+	// zeroed is how much of cnt, from its start, is known to be zero
+	// between questions (see clean).
+	zeroed int
 }
 
 func newSubsetSide(buf *scratch, list []uint32, weight []float64, slot []int32, handSize int) *subsetSide {
@@ -1299,11 +1304,23 @@ func (side *subsetSide) answer(k *knowledge, vs []int) {
 	}
 }
 
-// grow makes room for questions with up to nx answers.
+// grow makes room for questions with up to nx answers. cnt is zeroed
+// only as far as the questions counted need it (see clean): pruning
+// leaves most questions uncounted, and the widest may be one of them.
 func (side *subsetSide) grow(buf *scratch, nx, slots int) {
-	side.cnt = zeroU16(buf, nx*slots)
+	side.cnt = dirtyU16(buf, nx*slots)
+	side.zeroed = 0
 	side.nz = zeroU64(buf, slots)
 	side.total = make([]int64, nx)
+}
+
+// clean makes sure cnt is zero for answers below nx before a spread;
+// reset keeps what was zeroed so.
+func (side *subsetSide) clean(nx, slots int) {
+	if n := nx * slots; n > side.zeroed {
+		clear(side.cnt[side.zeroed:n])
+		side.zeroed = n
+	}
 }
 
 // tally numbers each member's answer to question i (index maps answers

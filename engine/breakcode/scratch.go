@@ -126,11 +126,11 @@ func dirtyU8(s *scratch, n int) []uint8 {
 	return s.u8.takeDirty(n)
 }
 
-func zeroU16(s *scratch, n int) []uint16 {
+func dirtyU16(s *scratch, n int) []uint16 {
 	if s == nil {
 		return make([]uint16, n)
 	}
-	return s.u16.take(n)
+	return s.u16.takeDirty(n)
 }
 
 func zeroF64(s *scratch, n int) []float64 {
