@@ -35,20 +35,38 @@ type frameParts struct {
 	scratch []byte
 	// The key bars drawn last, the newest first.
 	last [lastBars]lastBar
-	// keyLineText is the key bar line last fitted (keyLine), from keyBar
-	// at keyLineW.
-	keyBar, keyLineText string
-	keyLineW            int
+	// keyLines are the key bar lines last fitted (keyLine), the newest
+	// first: a seat's bar changes with its turn, and back.
+	keyLines [lastBars]keyLineFit
 }
 
 // keyLine is the key bar k as the frame's line w cells wide, remembered:
-// the bar changes seldom, and the line was made again on every frame.
+// the bar changes seldom, and the line was made again on every frame. A
+// few are kept, as a seat's bar goes from one to another and back with
+// its turn, and one kept line was made again on most moves.
 func (a *app) keyLine(k string, w int) string {
 	p := &a.parts
-	if k != p.keyBar || w != p.keyLineW || p.keyLineText == "" {
-		p.keyBar, p.keyLineW, p.keyLineText = k, w, fitLine(" "+k, w)
+	for i := range p.keyLines {
+		if l := p.keyLines[i]; l.line != "" && l.w == w && l.bar == k {
+			if i > 0 {
+				copy(p.keyLines[1:i+1], p.keyLines[:i])
+				p.keyLines[0] = l
+			}
+			return l.line
+		}
 	}
-	return p.keyLineText
+	line := fitLine(" "+k, w)
+	copy(p.keyLines[1:], p.keyLines[:len(p.keyLines)-1])
+	p.keyLines[0] = keyLineFit{bar: k, w: w, line: line}
+	return line
+}
+
+// keyLineFit is a key bar line as fitted (keyLine): the bar, the width
+// and the line.
+type keyLineFit struct {
+	bar  string
+	w    int
+	line string
 }
 
 // textPaints are the session's text styles as Painters: each line

@@ -235,15 +235,30 @@ func TestLineFitsIsFitLineBlock(t *testing.T) {
 }
 
 // TestKeyLineIsTheBarFitted: the key bar's line is the bar after a space
-// cut to the width, remembered by the bar and the width.
+// cut to the width, remembered by the bar and the width: bars and widths
+// taken in turn, more of them than are kept, each is the bar fitted, and
+// one met again among the last few is the line made before.
 func TestKeyLineIsTheBarFitted(t *testing.T) {
 	m := newTestApp(t, &fakeHub{}, nil, 80, 24)
-	for _, c := range []struct {
+	type barAt struct {
 		bar string
 		w   int
-	}{{"enter ask · esc back", 80}, {"enter ask · esc back", 10}, {"g guess · enter ask · esc back", 10}, {"g guess · enter ask · esc back", 80}} {
-		if got, want := m.keyLine(c.bar, c.w), fitLine(" "+c.bar, c.w); got != want {
-			t.Errorf("keyLine(%q, %d) = %q, want %q", c.bar, c.w, got, want)
+	}
+	cases := []barAt{{"enter ask · esc back", 80}, {"enter ask · esc back", 10}, {"g guess · enter ask · esc back", 10},
+		{"g guess · enter ask · esc back", 80}, {"p pass · esc back", 80}, {"", 80}, {"enter ask · esc back", 12}}
+	made := map[barAt]string{}
+	for round := range 3 {
+		for i, c := range cases {
+			for _, c := range []barAt{c, cases[(i+1)%len(cases)], c} { // a bar, another, and the first again
+				got := m.keyLine(c.bar, c.w)
+				if want := fitLine(" "+c.bar, c.w); got != want {
+					t.Fatalf("round %d: keyLine(%q, %d) = %q, want %q", round, c.bar, c.w, got, want)
+				}
+				if was, ok := made[c]; ok && round == 0 && i > 0 && c == cases[i] && unsafe.StringData(was) != unsafe.StringData(got) {
+					t.Errorf("keyLine(%q, %d) met again two bars later was made again", c.bar, c.w)
+				}
+				made[c] = got
+			}
 		}
 	}
 }
