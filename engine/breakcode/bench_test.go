@@ -475,3 +475,20 @@ func BenchmarkUnionsDense(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkNewKnowledge times what a bot's decision starts with: the
+// seat's knowledge (every hand's id over its pool, the opponents' lists)
+// after two questions, on a scratch reused as in play.
+func BenchmarkNewKnowledge(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		b.Run(fmt.Sprintf("%dp", n), func(b *testing.B) {
+			s := askedPosition(b, n, 2, 1)
+			v := s.view(engine.SeatViewer(s.toMove))
+			for b.Loop() {
+				buf := getScratch()
+				newKnowledgeIn(v, buf)
+				putScratch(buf)
+			}
+		})
+	}
+}

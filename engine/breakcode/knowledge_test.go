@@ -1,6 +1,7 @@
 package breakcode
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -43,6 +44,42 @@ func TestSubsetSlotsTableMatchesWorkedOut(t *testing.T) {
 		}
 		if got := own.subsOf(j); !slices.Equal(got, want) {
 			t.Fatalf("set %015b: worked-out row %v, want %v", m, got, want)
+		}
+	}
+}
+
+// TestPoolRanksMatchLocalID: the two-table rank gives every set of a
+// hand's size the hand id handTable.localID gives it, for random pools of
+// 15 and 16 unseen tiles (hands of 5 and 4, the green 5s seen, unseen or
+// split), and for the pool of 16 the sets of 5 too (the table of 5s read
+// with a 4-tile hand's pool cannot happen in play, but the ranks must not
+// depend on the pool's size).
+func TestPoolRanksMatchLocalID(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 16))
+	for trial := range 60 {
+		handSize := 5 - trial%2
+		own := rng.Perm(tileCount)[:handSize]
+		if trial%6 == 0 {
+			own[0] = 10 // one green 5 held
+		}
+		var mine uint32
+		for _, p := range own {
+			mine |= 1 << p
+		}
+		var pool []int
+		for p := range tileCount {
+			if mine&(1<<p) == 0 {
+				pool = append(pool, p)
+			}
+		}
+		for _, size := range []int{4, 5} {
+			table := handsOfSize(size)
+			ranks := table.poolRanks(pool)
+			forSubsets(1<<len(pool)-1, size, func(m uint32) {
+				if got, want := ranks.id(table, m), table.localID(pool, m); got != want {
+					t.Fatalf("pool %v, set %016b: id %d, localID %d", pool, m, got, want)
+				}
+			})
 		}
 	}
 }
