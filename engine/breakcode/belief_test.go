@@ -166,3 +166,40 @@ func sameCentre(t *testing.T, k *knowledge, what string, got, want belief) {
 		}
 	}
 }
+
+// pairCounts, kept in 16-bit lanes, counts for every set the pairs whose
+// union it is, as pair by pair, when both lists hold every set of five of
+// 15 tiles (the largest counts: 630 on sets of 9) and on random halves.
+func TestPairCountsInNarrowLanes(t *testing.T) {
+	k := newKnowledge(newState(true, make([]engine.Player, 3), 5).view(engine.SeatViewer(0)))
+	rng := rand.New(rand.NewPCG(20, 630))
+	var all, halfA, halfB []uint32
+	forSubsets(k.full, k.handSize, func(m uint32) {
+		all = append(all, m)
+		if rng.IntN(2) == 0 {
+			halfA = append(halfA, m)
+		}
+		if rng.IntN(2) == 0 {
+			halfB = append(halfB, m)
+		}
+	})
+	for _, lists := range [][2][]uint32{{all, all}, {halfA, halfB}, {halfA, all}} {
+		want := make([]uint32, k.full+1)
+		for _, a := range lists[0] {
+			for _, b := range lists[1] {
+				want[a|b]++
+			}
+		}
+		got := pairCounts(nil, k.zetaNarrow(lists[0]), k.zetaNarrow(lists[1]))
+		most := uint32(0)
+		for m := range k.full + 1 {
+			if c := narrowAt(got, m); c != want[m] {
+				t.Fatalf("%d×%d sets: set %015b counted %d, pair by pair %d", len(lists[0]), len(lists[1]), m, c, want[m])
+			}
+			most = max(most, want[m])
+		}
+		if len(lists[0]) == len(all) && len(lists[1]) == len(all) && most != 630 {
+			t.Fatalf("every set with every set: the largest count is %d, want 630", most)
+		}
+	}
+}

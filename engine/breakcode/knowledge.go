@@ -429,19 +429,52 @@ func (k *knowledge) marginals3(b *belief) {
 	k.marginals3Both(b)
 }
 
-// marginals3Both is marginals3 by transforms of both opponents' lists.
+// marginals3Both is marginals3 by transforms of both opponents' lists,
+// kept in four 16-bit lanes a word throughout (see pairCounts).
 func (k *knowledge) marginals3Both(b *belief) {
-	z := k.zetasOf(k.ok)
-	zA, zB := z[0], z[1]
+	zA := k.zetaNarrow(k.ok[0])
+	zB := zA
+	if !slices.Equal(k.ok[0], k.ok[1]) { // equal at the start of a game: once
+		zB = k.zetaNarrow(k.ok[1])
+	}
 	// A's weight: B's consistent sets among the tiles A leaves (the centre takes the rest).
 	for i, a := range k.ok[0] {
-		b.opp[0][i] = float64(zB.at(k.full &^ a))
+		b.opp[0][i] = float64(narrowAt(zB, k.full&^a))
 	}
 	for i, m := range k.ok[1] {
-		b.opp[1][i] = float64(zA.at(k.full &^ m))
+		b.opp[1][i] = float64(narrowAt(zA, k.full&^m))
 	}
-	pairs := orConvIn(k.buf, zA, zB)
-	k.addTargets(b, func(c uint32) uint32 { return pairs.at(k.full &^ c) })
+	pairs := pairCounts(k.buf, zA, zB)
+	k.addTargets(b, func(c uint32) uint32 { return narrowAt(pairs, k.full&^c) })
+}
+
+// pairCounts returns, for every set S, how many pairs of a set a of A's
+// list and a set b of B's have a ∪ b = S (on the sets of twice a hand's
+// size, the disjoint pairs: the deals leaving the centre the rest),
+// given the zeta transforms of the two lists in four 16-bit lanes a word
+// (zetaNarrow); the counts come in the same lanes.
+//
+// The lanes need no widening to 32 bits, as orConv's do: every count is
+// small — a and b of h tiles each make up S in C(|S|,h)·C(h,2h-|S|) ways
+// at most, 630 for hands of 5 — and the transform is worked out on whole
+// words, exactly modulo 2^64, so lanes may carry into and borrow from each
+// other on the way and still end as their counts, the last word being the
+// counts' own. The products are up to 3,003² and the first two tiles'
+// Möbius steps (the lanes) are taken on them as whole numbers before
+// packing; the other tiles index words (subWords), half as many as two
+// lanes a word would need.
+func pairCounts(buf *scratch, za, zb []uint64) []uint64 {
+	g := dirtyU64(buf, len(za)) // every word written below
+	for w := range g {
+		x, y := za[w], zb[w]
+		p0 := (x & 0xffff) * (y & 0xffff)
+		p1 := (x >> 16 & 0xffff) * (y >> 16 & 0xffff)
+		p2 := (x >> 32 & 0xffff) * (y >> 32 & 0xffff)
+		p3 := (x >> 48) * (y >> 48)
+		g[w] = p0 + (p1-p0)<<16 + (p2-p0)<<32 + (p3-p2-p1+p0)<<48
+	}
+	subWords(g)
+	return g
 }
 
 // marginals3Free is marginals3 when opponent free (0 or 1) has answered
@@ -455,15 +488,15 @@ func (k *knowledge) marginals3Both(b *belief) {
 // the transforms give.
 func (k *knowledge) marginals3Free(b *belief, free int) {
 	other := 1 - free
-	z := k.zetaOf(k.ok[other])
+	z := k.zetaNarrow(k.ok[other])
 	for i, a := range k.ok[free] {
-		b.opp[free][i] = float64(z.at(k.full &^ a))
+		b.opp[free][i] = float64(narrowAt(z, k.full&^a))
 	}
 	beside := float64(binom(len(k.pool)-k.handSize, k.handSize))
 	for i := range k.ok[other] {
 		b.opp[other][i] = beside
 	}
-	k.addTargets(b, func(c uint32) uint32 { return z.at(k.full &^ c) })
+	k.addTargets(b, func(c uint32) uint32 { return narrowAt(z, k.full&^c) })
 }
 
 // forJoint3 visits every 3-player deal (opponent A's set, opponent B's set;
@@ -707,6 +740,20 @@ func (f subsetCounts) same(g subsetCounts) bool {
 // fit 16 bits, so the transform runs on four 16-bit lanes a word (set m in
 // word m/4, lane m%4), twice as fast again, before widening to two lanes.
 func (k *knowledge) zetaOf(list []uint32) subsetCounts {
+	narrow := k.zetaNarrow(list)
+	// Every word of f is written below.
+	f := subsetCounts(dirtyU64(k.buf, max(1, 1<<len(k.pool)/2)))
+	for w := range f {
+		x := narrow[w>>1] >> (32 * (w & 1)) // sets 2w and 2w+1
+		f[w] = x&0xffff | (x>>16&0xffff)<<32
+	}
+	return f
+}
+
+// zetaNarrow is the zeta transform of list's indicator in four 16-bit
+// lanes a word, set m in lane m%4 of word m/4 (see narrowAt): the counts,
+// at most 3,003, fit.
+func (k *knowledge) zetaNarrow(list []uint32) []uint64 {
 	narrow := zeroU64(k.buf, max(1, 1<<len(k.pool)/4))
 	for _, m := range list {
 		narrow[m>>2] |= 1 << (16 * (m & 3))
@@ -717,14 +764,11 @@ func (k *knowledge) zetaOf(list []uint32) subsetCounts {
 		narrow[w] = x
 	}
 	addWords(narrow) // tiles 2 and up: the bits of the word index
-	// Every word of f is written below.
-	f := subsetCounts(dirtyU64(k.buf, max(1, 1<<len(k.pool)/2)))
-	for w := range f {
-		x := narrow[w>>1] >> (32 * (w & 1)) // sets 2w and 2w+1
-		f[w] = x&0xffff | (x>>16&0xffff)<<32
-	}
-	return f
+	return narrow
 }
+
+// narrowAt returns the count of set m in a table of four 16-bit lanes a word.
+func narrowAt(f []uint64, m uint32) uint32 { return uint32(f[m>>2]>>(16*(m&3))) & 0xffff }
 
 // orConv returns, for every set S, the sum over A ∪ B = S of fa(A)·fb(B),
 // given the zeta transforms of fa and fb; each product must stay below
