@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/codebreakers/codebreakers/cmd/codebreakers/loadtest"
 )
 
 // unit is a parsed systemd unit: section → key → values (keys may repeat).
@@ -122,8 +120,8 @@ func TestSystemdUnit(t *testing.T) {
 	if env["CODEBREAKERS_DATA_DIR"] != "/var/lib/"+u.last("Service", "StateDirectory") {
 		t.Errorf("data dir %q is not the state directory", env["CODEBREAKERS_DATA_DIR"])
 	}
-	if env["GODEBUG"] != loadtest.DeployGODEBUG {
-		t.Errorf("GODEBUG = %q, want %q: the load test measures the server with the deploy's runtime settings", env["GODEBUG"], loadtest.DeployGODEBUG)
+	if env["GODEBUG"] != deployGODEBUG(t) {
+		t.Errorf("GODEBUG = %q, want %q: the load test measures the server with the deploy's runtime settings", env["GODEBUG"], deployGODEBUG(t))
 	}
 	if addr := env["CODEBREAKERS_METRICS_ADDR"]; addr != "" && !strings.HasPrefix(addr, "127.0.0.1:") {
 		t.Errorf("metrics on %q: keep them on loopback by default", addr)
@@ -272,8 +270,8 @@ func TestContainerfile(t *testing.T) {
 	if env["CODEBREAKERS_DATA_DIR"] != "/data" {
 		t.Errorf("CODEBREAKERS_DATA_DIR = %q, want the volume /data", env["CODEBREAKERS_DATA_DIR"])
 	}
-	if env["GODEBUG"] != loadtest.DeployGODEBUG {
-		t.Errorf("GODEBUG = %q, want %q: the load test measures the server with the deploy's runtime settings", env["GODEBUG"], loadtest.DeployGODEBUG)
+	if env["GODEBUG"] != deployGODEBUG(t) {
+		t.Errorf("GODEBUG = %q, want %q: the load test measures the server with the deploy's runtime settings", env["GODEBUG"], deployGODEBUG(t))
 	}
 	checkKnownSettings(t, path, env)
 }
@@ -318,6 +316,23 @@ func goModVersion(t *testing.T) string {
 // checkKnownSettings makes sure every CODEBREAKERS_* variable a deploy file
 // sets is one the binary reads, so a renamed flag cannot silently stop
 // applying.
+// deployGODEBUG is the GODEBUG the load generator starts its server with
+// (loadtest.DeployGODEBUG, read from its source: deploy and cmd do not
+// import each other), which the unit and the image must set too so that a
+// load test measures the server as it is deployed.
+func deployGODEBUG(t *testing.T) string {
+	t.Helper()
+	raw, err := os.ReadFile("../cmd/codebreakers/loadtest/proc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^const DeployGODEBUG = "([^"]*)"$`).FindSubmatch(raw)
+	if m == nil {
+		t.Fatal("cmd/codebreakers/loadtest/proc.go: no const DeployGODEBUG = \"…\"")
+	}
+	return string(m[1])
+}
+
 func checkKnownSettings(t *testing.T, file string, env map[string]string) {
 	t.Helper()
 	var source strings.Builder
