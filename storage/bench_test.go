@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -443,21 +444,28 @@ func BenchmarkFloorMoves(b *testing.B) {
 // floor's do, not as fast as the file takes them: at random (Poisson)
 // times, rate a second on average (the 2,000-table play stores ~560 writes
 // a second), each from a table whose previous turn is long done. Besides
-// the CPU per op and the commits' fill it reports each turn's latency from
-// its arrival to its durable answer (p50, p99), which the writer's
-// gathering (gatherGap; gap=0 turns it off) trades against fuller commits.
+// the CPU per op and the commits' fill it reports the writer goroutine's
+// own CPU per write (writer-µs/write: bbolt's commits, fsyncs included,
+// without the benchmark's callers) and each turn's latency from its
+// arrival to its durable answer (p50, p99), which the writer's gathering
+// (gatherGap; gap=0 turns it off) trades against fuller commits.
 func BenchmarkFloorPaced(b *testing.B) {
 	const rate = 560.0
 	for _, gap := range []time.Duration{0, gatherGap} {
 		b.Run(fmt.Sprintf("gap=%v", gap), func(b *testing.B) {
 			db, counter := openCounted(b)
-			db.gatherGap = gap // before the floor's first write
 			f := newFloor(b, db)
+			onWriter(b, db, func() { db.gatherGap = gap })
+			writerCPU := func() (cpu time.Duration, ok bool) {
+				onWriter(b, db, func() { cpu, ok = threadCPU() })
+				return cpu, ok
+			}
 			rng := rand.New(rand.NewPCG(1, 2))
 			lat := make([]time.Duration, b.N)
 			var wg sync.WaitGroup
 			b.ResetTimer()
 			m := measureFloor(b, db, counter)
+			writer0, _ := writerCPU()
 			at := time.Now()
 			for i := range b.N {
 				at = at.Add(time.Duration(rng.ExpFloat64() / rate * float64(time.Second)))
@@ -471,12 +479,37 @@ func BenchmarkFloorPaced(b *testing.B) {
 			}
 			wg.Wait()
 			m.report(b, b.N)
+			if writer, ok := writerCPU(); ok {
+				b.ReportMetric(float64((writer-writer0).Microseconds())/float64(counter.writes.Load()-m.writes), "writer-µs/write")
+			}
 			b.StopTimer()
 			slices.Sort(lat)
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1e3, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1e3, "p99-ms")
 		})
 	}
+}
+
+// onWriter runs fn on db's writer goroutine, between two commits: there it
+// may change what the writer reads (gatherGap) without a race.
+func onWriter(b *testing.B, db *DB, fn func()) {
+	b.Helper()
+	if err := db.write(func(*bolt.Tx) error { fn(); return nil }); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// threadCPU locks the calling goroutine to its thread (for good: called on
+// the writer, whose goroutine ends with the DB) and returns the thread's
+// CPU time so far; ok is false where the system cannot tell (not Linux).
+func threadCPU() (cpu time.Duration, ok bool) {
+	const rusageThread = 1 // RUSAGE_THREAD (Linux)
+	runtime.LockOSThread()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }
 
 // BenchmarkFloorGameEnds models the floor's game-end burst: the 2,000

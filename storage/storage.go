@@ -5,8 +5,8 @@
 // Every write goes through one writer goroutine that gathers whatever is
 // pending and applies it in a single transaction (group commit), so many
 // tables appending moves at the same time share each fsync; while writes
-// keep coming it holds a commit back a few ms for company (gatherGap), so
-// that commits, whose cost hardly depends on what they carry, carry more.
+// keep coming it commits once every gatherGap (10 ms), so that commits,
+// whose cost hardly depends on what they carry, carry more.
 // Callers block until their own write is durable and get their own error
 // back.
 //
@@ -193,8 +193,8 @@ type DB struct {
 	live      *liveState
 	trimAfter time.Time
 	// gatherGap is how long the writer may hold a commit back for company
-	// (the constant gatherGap; tests and benchmarks change it before any
-	// write).
+	// (the constant gatherGap; tests change it before any write,
+	// benchmarks on the writer goroutine).
 	gatherGap time.Duration
 
 	// idMu guards reserved: ids handed out by NewGameID but not yet started.

@@ -57,22 +57,28 @@ func (db *DB) write(apply func(tx *bolt.Tx) error) error {
 	return err
 }
 
-// gatherGap bounds how long the writer holds a commit back for company:
-// while writes keep coming (the previous commit carried more than one), the
-// next commit waits for as many as the previous carried, but starts no
-// later than gatherGap after the previous one started. A commit costs about
-// the same CPU whatever it carries (two fdatasyncs, the meta and free-list
-// pages, the root and branch pages: ~0.3–0.5 ms), a write little beside it
-// (~10 µs), so fuller commits cost less a write. A commit takes ~3 ms on
-// the floor, so the wait adds at most a few ms to a write, and nothing
-// when commits are slower than gatherGap (a busy file) or writes come one
-// at a time (the previous commit was alone: a single writer never waits).
-const gatherGap = 6 * time.Millisecond
+// gatherGap is how often the writer commits while writes keep coming: after
+// a commit that carried more than one write, the next one starts gatherGap
+// after it started, carrying every write that came meanwhile (up to
+// maxGroup; a commit taking longer than gatherGap is followed at once).
+// A commit costs about the same CPU whatever it carries — two fdatasyncs
+// (which on a small VM cost CPU, not only waiting), the meta and free-list
+// pages, the root and branch pages — and a write little beside it, so
+// fuller commits cost less a write. Waiting only for as many writes as the
+// previous commit carried (until 080e7b8's 6 ms) settled at ~2 writes a
+// commit on the 2,000-table floor, commits following each other as fast as
+// the disk took them; a fixed period caps commits at 100 a second under
+// load, ~5.7 writes each at 560 writes/s, and halves the writer's CPU per
+// write (BenchmarkFloorPaced writer-µs/write, BENCHMARKS.md issue 20) for
+// ~6 ms more at the median and p99 of a write. Writes that come one at a
+// time (the previous commit was alone) never wait.
+const gatherGap = 10 * time.Millisecond
 
 // writeLoop is the only goroutine that writes to the file. It takes the
 // first pending request, gathers every other one already waiting (and,
-// while writes keep coming, a few more: gatherGap), and commits them
-// together. It returns once requests is closed and drained.
+// while writes keep coming, every one that comes until gatherGap after the
+// previous commit started), and commits them together. It returns once
+// requests is closed and drained.
 func (db *DB) writeLoop() {
 	defer close(db.writerDone)
 	group := make([]writeRequest, 0, 64)
@@ -81,14 +87,14 @@ func (db *DB) writeLoop() {
 	prevWrites := 0
 	for first := range db.requests {
 		group = drain(db.requests, append(group[:0], first))
-		if want := min(prevWrites, maxGroup); len(group) < want {
+		if prevWrites > 1 && len(group) < maxGroup {
 			if until := time.Until(prevStart.Add(db.gatherGap)); until > 0 {
 				if timer == nil {
 					timer = time.NewTimer(until)
 				} else {
 					timer.Reset(until)
 				}
-				group = gather(db.requests, group, want, timer.C)
+				group = gather(db.requests, group, maxGroup, timer.C)
 				timer.Stop()
 			}
 		}

@@ -488,15 +488,60 @@ func TestLoneWriterIsNeverHeldBack(t *testing.T) {
 	}
 }
 
-// TestHeldCommitStartsAtClose: a commit held back for company (the previous
-// one carried three writes) waits for it, but not past Close: the held
-// write is answered, committed, and is in the file.
-func TestHeldCommitStartsAtClose(t *testing.T) {
-	db, path := openTemp(t)
+// TestBusyWriterWaitsOutTheGap: after a commit with company, the next one
+// waits out the gap even once more writes have come than the previous
+// commit carried (waiting only for that many left commits at ~2 writes on
+// the floor), and then carries them all. With a gap of an hour, Close is
+// what starts it.
+func TestBusyWriterWaitsOutTheGap(t *testing.T) {
+	counter := &commitCounter{}
+	opt := quietOptions()
+	opt.Observer = counter
+	db, err := Open(filepath.Join(t.TempDir(), "codebreakers.db"), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	db.gatherGap = time.Hour // before the first write
 	ids := startGames(t, db, 3)
-	// Three moves waiting together when the writer starts make its first
-	// commit; so the next write waits for two more, for up to an hour.
+	commitTogether(t, db, ids)
+	commits, writes := counter.commits.Load(), counter.writes.Load()
+	held := make(chan error, 2*len(ids))
+	for _, id := range ids {
+		go func() {
+			for i := 1; i <= 2; i++ {
+				if err := db.AppendMove(id, i, move(0, `{}`)); err != nil {
+					held <- err
+					return
+				}
+			}
+			held <- nil
+		}()
+	}
+	// Twice as many writes as the previous commit carried cannot all come
+	// (each game's second waits for its first), so watch for any answer.
+	select {
+	case err := <-held:
+		t.Fatalf("a write after a commit with company was answered before the gap ended (%v); want it held", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for range ids {
+		if err := <-held; !errors.Is(err, ErrClosed) {
+			t.Fatalf("a game's second write after Close: %v; want ErrClosed (its first was held to Close)", err)
+		}
+	}
+	if c, w := counter.commits.Load()-commits, counter.writes.Load()-writes; c != 1 || w != int64(len(ids)) {
+		t.Fatalf("the held writes took %d commits carrying %d; want 1 carrying all %d", c, w, len(ids))
+	}
+}
+
+// commitTogether makes the writer's next commit carry move 0 of every game
+// of ids, queued before the writer starts again, and waits for it.
+func commitTogether(t *testing.T, db *DB, ids []string) {
+	t.Helper()
 	pauseWriter(db)
 	first := make([]writeRequest, len(ids))
 	db.requests = make(chan writeRequest, 256)
@@ -512,6 +557,18 @@ func TestHeldCommitStartsAtClose(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestHeldCommitStartsAtClose: a commit held back for company (the previous
+// one carried three writes) waits for it, but not past Close: the held
+// write is answered, committed, and is in the file.
+func TestHeldCommitStartsAtClose(t *testing.T) {
+	db, path := openTemp(t)
+	db.gatherGap = time.Hour // before the first write
+	ids := startGames(t, db, 3)
+	// Three moves waiting together when the writer starts make its first
+	// commit; so the next write waits for company, for up to an hour.
+	commitTogether(t, db, ids)
 	held := make(chan error, 1)
 	go func() { held <- db.AppendMove(ids[0], 1, move(0, `{}`)) }()
 	select {
