@@ -262,3 +262,109 @@ func TestKeyLineIsTheBarFitted(t *testing.T) {
 		}
 	}
 }
+
+// linePieces are the kinds of text a board's lines are made of, and some
+// no board makes (escapes cut short, a stray continuation byte, a control
+// character, a rune textsafe.SimpleWidth leaves to the parser), for lines
+// made at random out of them.
+// (one piece in eight).
+var linePieces = [2][]string{
+	{"a", "sum 14 · ", "  ", "▶ ", "│", "╰────╯", "李", "\x1b[1m", "\x1b[38;2;148;148;148m", "\x1b[m", "1m", "[33 possible sets]"},
+	{"\x1b[", "\x1b[3", "\x80", "\xe2\x94", "\t", "é", "👍", "\x1b]8;;\x07"},
+}
+
+// randomLine is n pieces of linePieces drawn by next.
+func randomLine(next func(int) int, n int) string {
+	var sb strings.Builder
+	for range n {
+		kind := linePieces[0]
+		if next(8) == 0 {
+			kind = linePieces[1]
+		}
+		sb.WriteString(kind[next(len(kind))])
+	}
+	return sb.String()
+}
+
+// TestWidthAfterIsSimpleWidth: a line's width counted from the line before
+// it in its row, only the middle they do not share, is what
+// textsafe.SimpleWidth counts of the whole line, whenever it answers; over
+// lines made at random, each changed in a piece or two at its start, its
+// middle or its end, and for a sheet's head whose turn mark changed.
+func TestWidthAfterIsSimpleWidth(t *testing.T) {
+	seed := uint64(20)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int((seed >> 33) % uint64(n))
+	}
+	answered := 0
+	for range 20000 {
+		old := randomLine(next, 4+next(20))
+		ow, ok := textsafe.SimpleWidth(old)
+		if !ok {
+			ow = -1
+		}
+		cut := next(len(old) + 1)
+		end := cut + next(min(12, len(old)-cut+1)) // a piece or two
+		l := old[:cut] + randomLine(next, next(3)) + old[end:]
+		got, ok := widthAfter(old, ow, l)
+		if !ok {
+			continue
+		}
+		answered++
+		if want, wok := textsafe.SimpleWidth(l); !wok || got != want {
+			t.Fatalf("widthAfter(%q, %d, %q) = %d, SimpleWidth %d (ok %v)", old, ow, l, got, want, wok)
+		}
+	}
+	if answered < 1000 {
+		t.Fatalf("widthAfter answered %d of 20000 changed lines: it is not being tried", answered)
+	}
+	dim := "\x1b[38;2;148;148;148m"
+	head := "  Bo      " + strings.Repeat("│"+dim+" ?? \x1b[m│ ", 5) + dim + "[3 possible sets]\x1b[m"
+	for _, c := range [][2]string{{"▶ " + head[2:], head}, {head, "▶ " + head[2:]}, {head, strings.Replace(head, "[3 ", "[12 ", 1)}} {
+		ow, _ := textsafe.SimpleWidth(c[0])
+		want, _ := textsafe.SimpleWidth(c[1])
+		if got, ok := widthAfter(c[0], ow, c[1]); !ok || got != want {
+			t.Errorf("widthAfter(%q, %d, %q) = %d, %v; want %d, true", c[0], ow, c[1], got, ok, want)
+		}
+	}
+}
+
+// TestLineFitsFollowsRowsThatMove: frames made at random, some rows kept,
+// some changed in a piece, some moved a row or two up or down, some new,
+// are fitted by lineFits as fitLineBlock fits them, at widths in turn.
+func TestLineFitsFollowsRowsThatMove(t *testing.T) {
+	seed := uint64(7)
+	next := func(n int) int {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return int((seed >> 33) % uint64(n))
+	}
+	var f lineFits
+	var lines []string
+	for frame := range 3000 {
+		w := []int{12, 30, 30, 30, 80}[frame/600]
+		prev := lines
+		lines = make([]string, 2+next(10))
+		for i := range lines {
+			j := i + next(5) - 2 // the row above or below, or this one
+			switch k := next(6); {
+			case k < 3 && j >= 0 && j < len(prev):
+				lines[i] = prev[j]
+				if k == 0 {
+					lines[i] = strings.Clone(lines[i]) // made anew
+				}
+			case k == 3 && i < len(prev):
+				old := prev[i]
+				cut := next(len(old) + 1)
+				lines[i] = old[:cut] + randomLine(next, next(3)) + old[cut+next(len(old)-cut+1):]
+			default:
+				lines[i] = randomLine(next, next(30))
+			}
+		}
+		h := 1 + next(12)
+		got := f.block(lines, w, h, math.MaxInt)
+		if want := fitLineBlock(slices.Clone(lines), w, h); !slices.Equal(got, want) {
+			t.Fatalf("frame %d at %d×%d: %q, fitLineBlock %q", frame, w, h, got, want)
+		}
+	}
+}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/analysis"
+	"github.com/codebreakers/codebreakers/engine/textsafe"
 	"github.com/codebreakers/codebreakers/engine/words"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
@@ -916,12 +917,23 @@ func fitLineBlock(lines []string, w, h int) []string {
 // measuring every line again (they are styled, so longer in bytes than
 // the width) was a tenth of drawing it.
 type lineFits struct {
-	w       int
-	in, out []string // row i was in[i], fitted out[i]
+	w    int
+	rows []fitRow
 	// lines is the slice block's answer is gathered in, kept from frame
 	// to frame: the board's lines are its own (board.Lines), and were
 	// copied for every frame to be fitted in place.
 	lines []string
+}
+
+// fitRow is a row as lineFits last fitted it: the line in, fitted out,
+// and in's width as textsafe.SimpleWidth counts it, or -1 where it was not
+// counted. A changed line mostly begins and ends as the one before it in
+// its row (a sheet's head after a move changes its turn mark, a count
+// changes at the end of a row), and only the middle they do not share is
+// counted (widthAfter).
+type fitRow struct {
+	in, out string
+	w       int
 }
 
 // block is fitLineBlock(lines, w, h), lines fitted as before not measured
@@ -929,38 +941,169 @@ type lineFits struct {
 // them fitted them to w (board.Fitted). Unlike fitLineBlock it leaves
 // lines as they are: the answer is f's own slice, which the caller may
 // append to and change until it calls block again.
+//
+// A line that was a row or two above or below on the frame before is
+// taken as it was fitted there: a sheet's answers grow by a line with
+// most moves and the sheets share their rows out again, so the lines
+// under them move down or up a row.
 func (f *lineFits) block(lines []string, w, h, fitted int) []string {
 	if h <= 0 {
 		return nil
 	}
 	if f.w != w {
-		f.w, f.in, f.out = w, f.in[:0], f.out[:0]
+		f.w, f.rows = w, f.rows[:0]
 	}
 	if len(lines) > h {
 		lines = lines[:h]
 	}
 	out := slices.Grow(f.lines[:0], h)
+	// back are rows i-1 and i-2 as they were before this frame: the rows
+	// from i on still are.
+	var back [2]fitRow
 	for i, l := range lines {
-		switch {
-		case i >= fitted:
+		if i >= fitted {
 			out = append(out, l)
 			// The rest are too (fitted is where they begin), so f's rows
 			// stay in step with the lines; a row it keeps from before
 			// still holds a line and its fit.
 			continue
-		case i < len(f.in) && sameString(f.in[i], l):
-		case i < len(f.in):
-			f.in[i], f.out[i] = l, fitLine(l, w)
-		default:
-			f.in, f.out = append(f.in, l), append(f.out, fitLine(l, w))
 		}
-		out = append(out, f.out[i])
+		if i < len(f.rows) && sameString(f.rows[i].in, l) {
+			back[0], back[1] = f.rows[i], back[0]
+			out = append(out, f.rows[i].out)
+			continue
+		}
+		was := fitRow{w: -1}
+		if i < len(f.rows) {
+			was = f.rows[i]
+		}
+		r := fitRow{in: l, out: l, w: -1} // at most w bytes, so at most w cells
+		if len(l) > w {
+			var ok bool
+			if r, ok = f.moved(l, i, &back); !ok {
+				r.in = l
+				r.out, r.w = fitAfter(was.in, was.w, l, w)
+			}
+		}
+		back[0], back[1] = was, back[0]
+		if i < len(f.rows) {
+			f.rows[i] = r
+		} else {
+			f.rows = append(f.rows, r)
+		}
+		out = append(out, r.out)
 	}
 	for len(out) < h {
 		out = append(out, "")
 	}
 	f.lines = out
 	return out
+}
+
+// moved is the row that held l on the frame before, a row or two above
+// row i (back) or below it, if any did.
+func (f *lineFits) moved(l string, i int, back *[2]fitRow) (fitRow, bool) {
+	for k := range back {
+		if i > k && back[k].in == l {
+			return back[k], true
+		}
+	}
+	for j := i + 1; j <= i+2 && j < len(f.rows); j++ {
+		if f.rows[j].in == l {
+			return f.rows[j], true
+		}
+	}
+	return fitRow{}, false
+}
+
+// fitAfter is fitLine(l, w), and l's width as textsafe.SimpleWidth counts
+// it (-1 where it was not counted: l is at most w bytes, or SimpleWidth
+// cannot count it), given the line before it in its row, old, and old's
+// width ow counted the same way (-1 if not).
+func fitAfter(old string, ow int, l string, w int) (string, int) {
+	if len(l) <= w {
+		return l, -1 // at most w bytes, so at most w cells
+	}
+	n, ok := widthAfter(old, ow, l)
+	if !ok {
+		if n, ok = textsafe.SimpleWidth(l); !ok {
+			return fitLine(l, w), -1
+		}
+	}
+	// widget.Width(l) is n when SimpleWidth counts l (fitLine).
+	if n > w {
+		return ansi.Truncate(l, w, "…"), n
+	}
+	return l, n
+}
+
+// widthAfter is textsafe.SimpleWidth(l) counted from old, whose
+// SimpleWidth is ow (ok false when ow < 0, or when l and old share too
+// little of their starts and ends to be worth it), counting only the
+// middle in which they differ. The shared start and end are cut at an
+// escape (ESC): in a line SimpleWidth counts, an ESC always begins a part
+// of its own (it is no printable byte, no part of a rune, and a CSI
+// sequence ends before another ESC), so old's width is the widths before,
+// between and after the cuts added up. For l the same holds when its
+// middle is counted whole (ok), as it begins and ends at the same bytes
+// as old's (TestWidthAfterIsSimpleWidth).
+func widthAfter(old string, ow int, l string) (int, bool) {
+	if ow < 0 {
+		return 0, false
+	}
+	end := commonEnd(old, l)
+	if end == len(old) && end == len(l) {
+		return ow, true // equal lines, made anew
+	}
+	start := commonStart(old[:len(old)-end], l[:len(l)-end])
+	// old[:from] and old[to:] are l[:from] and l[len(l)-(len(old)-to):],
+	// and each cut is the line's start or end or an ESC.
+	from := max(0, strings.LastIndexByte(old[:start], 0x1b))
+	to := len(old)
+	if e := strings.IndexByte(old[len(old)-end:], 0x1b); e >= 0 {
+		to = len(old) - end + e
+	}
+	if to-from > len(old)/2 {
+		return 0, false // counting both middles would cost more than l alone
+	}
+	wo, ok := textsafe.SimpleWidth(old[from:to])
+	if !ok || wo > ow {
+		return 0, false
+	}
+	wl, ok := textsafe.SimpleWidth(l[from : len(l)-(len(old)-to)])
+	if !ok {
+		return 0, false
+	}
+	return ow - wo + wl, true
+}
+
+// commonStart is how many bytes a and b begin with alike, compared eight
+// at a time while they last.
+func commonStart(a, b string) int {
+	m, n := min(len(a), len(b)), 0
+	for ; n+8 <= m && word(a[n:]) == word(b[n:]); n += 8 {
+	}
+	for ; n < m && a[n] == b[n]; n++ {
+	}
+	return n
+}
+
+// commonEnd is how many bytes a and b end with alike, compared eight at a
+// time while they last.
+func commonEnd(a, b string) int {
+	m, n := min(len(a), len(b)), 0
+	for ; n+8 <= m && word(a[len(a)-n-8:]) == word(b[len(b)-n-8:]); n += 8 {
+	}
+	for ; n < m && a[len(a)-n-1] == b[len(b)-n-1]; n++ {
+	}
+	return n
+}
+
+// word is the first eight bytes of s as one number.
+func word(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // sameString reports whether a and b are one string: the same bytes in
