@@ -848,12 +848,14 @@ func titleBar(title, titleEnd *widget.Painter, last *titlePlace, text, right str
 	// whose turn) keeps its case.
 	head, rest, more := strings.Cut(text, " · ")
 	var place string
+	var placeW int
 	if last != nil && last.place != "" && last.head == head {
-		place = last.place
+		place, placeW = last.place, last.placeW
 	} else {
 		place = title.Render(strings.ToUpper(head))
+		placeW = widget.Width(place)
 		if last != nil {
-			*last = titlePlace{head: head, place: place}
+			last.head, last.place, last.placeW = head, place, placeW
 		}
 	}
 	var after string
@@ -862,10 +864,20 @@ func titleBar(title, titleEnd *widget.Painter, last *titlePlace, text, right str
 		// title of the session's last 256 moves.
 		after = title.FreshOf(" · ", rest, "")
 	}
-	end := titleEnd.Render(right)
+	var end string
+	var endW int
+	if last != nil && last.end != "" && last.right == right {
+		end, endW = last.end, last.endW
+	} else {
+		end = titleEnd.Render(right)
+		endW = widget.Width(end)
+		if last != nil {
+			last.right, last.end, last.endW = right, end, endW
+		}
+	}
 	// The pieces are measured apart and the bar written once: a move
 	// changes the title, so the bar is made again on most frames.
-	gap := w - 1 - widget.Width(place) - widget.Width(after) - widget.Width(end) - 1
+	gap := w - 1 - placeW - widget.Width(after) - endW - 1
 	if gap < 1 {
 		return ansi.Truncate(" "+place+after, w, "…")
 	}
@@ -881,10 +893,16 @@ func titleBar(title, titleEnd *widget.Painter, last *titlePlace, text, right str
 }
 
 // titlePlace is the title bar's place (the title's first part, in
-// capitals, styled) as last drawn, with the text it came from: a move
+// capitals, styled) as last drawn, with the text it came from, and its
+// right part (right, styled as end) likewise, each with its width: a move
 // changes only the rest of the title, and the place was upper-cased
-// again, a new string, for every bar.
-type titlePlace struct{ head, place string }
+// again, a new string, for every bar, and both were measured again.
+type titlePlace struct {
+	head, place string
+	placeW      int
+	right, end  string
+	endW        int
+}
 
 // fitBlock splits s into exactly h lines, each at most w cells wide.
 func fitBlock(s string, w, h int) []string {
