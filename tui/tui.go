@@ -975,9 +975,11 @@ func (f *lineFits) block(lines []string, w, h, fitted int) []string {
 		lines = lines[:h]
 	}
 	out := slices.Grow(f.lines[:0], h)
-	// back are rows i-1 and i-2 as they were before this frame: the rows
-	// from i on still are.
-	var back [2]fitRow
+	// The rows before i are this frame's; what rows i-1 and i-2 held
+	// before it is in back (row j's in back.rows[j&1]) where they changed,
+	// and still in f.rows where they did not (back.changed[j&1] false).
+	// The rows from i on are as before.
+	var back backRows
 	for i, l := range lines {
 		if i >= fitted {
 			out = append(out, l)
@@ -987,7 +989,7 @@ func (f *lineFits) block(lines []string, w, h, fitted int) []string {
 			continue
 		}
 		if i < len(f.rows) && sameString(f.rows[i].in, l) {
-			back[0], back[1] = f.rows[i], back[0]
+			back.changed[i&1] = false
 			out = append(out, f.rows[i].out)
 			continue
 		}
@@ -1003,7 +1005,7 @@ func (f *lineFits) block(lines []string, w, h, fitted int) []string {
 				r.out, r.w = fitAfter(was.in, was.w, l, w)
 			}
 		}
-		back[0], back[1] = was, back[0]
+		back.rows[i&1], back.changed[i&1] = was, true
 		if i < len(f.rows) {
 			f.rows[i] = r
 		} else {
@@ -1018,12 +1020,26 @@ func (f *lineFits) block(lines []string, w, h, fitted int) []string {
 	return out
 }
 
+// backRows are what the two rows before the one lineFits.block fits held
+// before the frame, where they changed (block): row j's at j&1, so a row
+// kept as it was costs a flag, not a copy of it. Every row lineFits and
+// backRows hold is a line and its fit at f.w (a zero row is "" fitted),
+// so a row looked up here is right to take whenever its line is l.
+type backRows struct {
+	rows    [2]fitRow
+	changed [2]bool
+}
+
 // moved is the row that held l on the frame before, a row or two above
 // row i (back) or below it, if any did.
-func (f *lineFits) moved(l string, i int, back *[2]fitRow) (fitRow, bool) {
-	for k := range back {
-		if i > k && back[k].in == l {
-			return back[k], true
+func (f *lineFits) moved(l string, i int, back *backRows) (fitRow, bool) {
+	for j := max(0, i-2); j < i; j++ {
+		r := &f.rows[j]
+		if back.changed[j&1] {
+			r = &back.rows[j&1]
+		}
+		if r.in == l {
+			return *r, true
 		}
 	}
 	for j := i + 1; j <= i+2 && j < len(f.rows); j++ {
