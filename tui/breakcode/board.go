@@ -1496,19 +1496,7 @@ func joinParts(lead, first string, parts []string) string {
 	if len(parts) == 0 && lead == "" {
 		return first
 	}
-	n := len(lead) + len(first)
-	for _, p := range parts {
-		n += 2 + len(p)
-	}
-	var sb strings.Builder
-	sb.Grow(n)
-	sb.WriteString(lead)
-	sb.WriteString(first)
-	for _, p := range parts {
-		sb.WriteString("  ")
-		sb.WriteString(p)
-	}
-	return sb.String()
+	return withFlags(lead, first, true, parts)
 }
 
 // framedTiles draws tiles as a row of framed tiles, three lines: the top
