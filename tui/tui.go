@@ -1050,14 +1050,11 @@ func (f *lineFits) moved(l string, i int, back *backRows) (fitRow, bool) {
 	return fitRow{}, false
 }
 
-// fitAfter is fitLine(l, w), and l's width as textsafe.SimpleWidth counts
-// it (-1 where it was not counted: l is at most w bytes, or SimpleWidth
-// cannot count it), given the line before it in its row, old, and old's
-// width ow counted the same way (-1 if not).
+// fitAfter is fitLine(l, w) for a line longer than w bytes (block takes a
+// shorter one as it is), and l's width as textsafe.SimpleWidth counts it
+// (-1 where SimpleWidth cannot count it), given the line before it in its
+// row, old, and old's width ow counted the same way (-1 if not).
 func fitAfter(old string, ow int, l string, w int) (string, int) {
-	if len(l) <= w {
-		return l, -1 // at most w bytes, so at most w cells
-	}
 	n, ok := widthAfter(old, ow, l)
 	if !ok {
 		if n, ok = textsafe.SimpleWidth(l); !ok {

@@ -350,14 +350,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		args = append(args, "--pprof-addr", pprofAddr)
 	}
-	srv, err := startTarget(ctx, "server", addr, cfg.Binary, args, serverEnv(os.Environ(), cfg.ServerGODEBUG), 60*time.Second)
+	env := serverEnv(os.Environ(), cfg.ServerGODEBUG)
+	srv, err := startTarget(ctx, "server", addr, cfg.Binary, args, env, 60*time.Second)
 	if err != nil {
 		return rep, err
 	}
 	srv.metricsAddr = metricsAddr
 	srv.pprofAddr = pprofAddr
 	defer srv.stop()
-	fmt.Fprintf(cfg.Log, "server: pid %d on %s (GODEBUG %q)\n", srv.pid(), addr, godebugOf(serverEnv(os.Environ(), cfg.ServerGODEBUG)))
+	fmt.Fprintf(cfg.Log, "server: pid %d on %s (GODEBUG %q)\n", srv.pid(), addr, godebugOf(env))
 	if !cfg.NoIdle {
 		r, clients, err := measureIdle(ctx, cfg, srv, serverOpener(cfg))
 		rep.Server = r
