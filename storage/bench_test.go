@@ -155,17 +155,18 @@ func BenchmarkCheckFile(b *testing.B) {
 // and the time they took.
 type commitCounter struct{ commits, writes, nanos atomic.Int64 }
 
-// openCounted opens a new file whose commits counter counts, closed when b ends.
-func openCounted(b *testing.B) (*DB, *commitCounter) {
-	b.Helper()
+// openCounted opens a new file whose commits counter counts, closed when
+// the test or benchmark ends.
+func openCounted(tb testing.TB) (*DB, *commitCounter) {
+	tb.Helper()
 	counter := &commitCounter{}
 	opt := quietOptions()
 	opt.Observer = counter
-	db, err := Open(filepath.Join(b.TempDir(), "codebreakers.db"), opt)
+	db, err := Open(filepath.Join(tb.TempDir(), "codebreakers.db"), opt)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	b.Cleanup(func() { _ = db.Close() })
+	tb.Cleanup(func() { _ = db.Close() })
 	return db, counter
 }
 

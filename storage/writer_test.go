@@ -468,14 +468,7 @@ func TestDrainTakesWhatWaitsUpToMaxGroup(t *testing.T) {
 // only after one that had some. With a gap of an hour, a wait would hang
 // the test.
 func TestLoneWriterIsNeverHeldBack(t *testing.T) {
-	counter := &commitCounter{}
-	opt := quietOptions()
-	opt.Observer = counter
-	db, err := Open(filepath.Join(t.TempDir(), "codebreakers.db"), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, counter := openCounted(t)
 	db.gatherGap = time.Hour // before the first write
 	ids := startGames(t, db, 1)
 	for i := range 20 {
@@ -494,14 +487,7 @@ func TestLoneWriterIsNeverHeldBack(t *testing.T) {
 // the floor), and then carries them all. With a gap of an hour, Close is
 // what starts it.
 func TestBusyWriterWaitsOutTheGap(t *testing.T) {
-	counter := &commitCounter{}
-	opt := quietOptions()
-	opt.Observer = counter
-	db, err := Open(filepath.Join(t.TempDir(), "codebreakers.db"), opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, counter := openCounted(t)
 	db.gatherGap = time.Hour // before the first write
 	ids := startGames(t, db, 3)
 	commitTogether(t, db, ids)
