@@ -687,6 +687,16 @@ func (s *aidSolver) solve3() ([]bitset, bitset, int) {
 	}
 	// A may hold a when some B set fits in what a leaves; the centre takes the rest.
 	pa, pb := s.besides(s.ok[0], s.ok[1], s.okSet[1]), s.besides(s.ok[1], s.ok[0], s.okSet[0])
+	if s.anySet(s.ok[0]) || s.anySet(s.ok[1]) {
+		// Every disjoint pair of sets the answers allow is a deal (the
+		// centre takes the rest), so its sets are possible ones: the
+		// unions of the possible sets are those of the allowed sets. When
+		// one opponent may hold any set, that makes them one closure (see
+		// unions), where the possible lists (no longer every set) would
+		// pair up set by set.
+		centres := s.complements(s.unions(s.ok[0], s.ok[1], s.okSet[0], s.okSet[1], 0, 1))
+		return []bitset{pa, pb}, centres, s.distinct(centres)
+	}
 	la, lb := s.listOf(pa), s.listOf(pb)
 	// A side that may be any set makes the unions a closure (see unions),
 	// cheaper than a search however dense the lists.
