@@ -187,8 +187,8 @@ func (s *aidSolver) allFree() bool {
 	if s.n < 3 || s.centreSeen {
 		return false
 	}
-	for _, l := range s.ok {
-		if !s.anySet(l) {
+	for j, l := range s.ok {
+		if !s.whole[j] && !s.anySet(l) {
 			return false
 		}
 	}
@@ -399,9 +399,15 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	// needs them: one with no list kept, filtered by all its answers. An
 	// opponent who has answered nothing (and no wrong guess to rule out)
 	// may hold any of them: it shares the one list, which nothing writes
-	// to after this.
+	// to after this (see below).
 	var sets []uint32
 	var ids []int32
+	listAll := func() {
+		if sets == nil {
+			all := binom(s.poolBits, s.handSize)
+			sets, ids = s.appendHands(dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0])
+		}
+	}
 	for j, hs := range notes {
 		if prev != nil && !prev.whole[j] {
 			// Only the answers heard since the last time can rule sets
@@ -425,14 +431,11 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 			}
 			continue
 		}
-		if sets == nil {
-			all := binom(s.poolBits, s.handSize)
-			sets, ids = s.appendHands(dirtyU32(buf, all)[:0], dirtyI32(buf, all)[:0])
-		}
 		if len(hs) == 0 && len(wrong) == 0 {
-			s.ok[j], s.ids[j], s.whole[j] = sets, ids, true
+			s.whole[j] = true // listed below
 			continue
 		}
+		listAll()
 		s.ok[j], s.ids[j] = dirtyU32(buf, len(ids))[:0], dirtyI32(buf, len(ids))[:0]
 		for i, id := range ids {
 			if fits(id, hs) {
@@ -441,8 +444,24 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 			}
 		}
 	}
+	// Opponents who may hold any set share one bitset of every set. When
+	// no one has answered (3–4 players, the centre unseen: allFree) that
+	// bitset is all the aid reads, and every hand is not listed at all.
+	free := s.n >= 3 && !s.centreSeen && !slices.Contains(s.whole, false)
+	var every bitset
 	s.okSet = make([]bitset, 0, len(s.ok))
 	for j := range s.ok {
+		if s.whole[j] {
+			if !free {
+				listAll()
+				s.ok[j], s.ids[j] = sets, ids
+			}
+			if every == nil {
+				every = s.everySet()
+			}
+			s.okSet = append(s.okSet, every)
+			continue
+		}
 		set := s.bitset()
 		for _, m := range s.ok[j] {
 			set.set(m)
@@ -450,6 +469,18 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 		s.okSet = append(s.okSet, set)
 	}
 	return s
+}
+
+// everySet returns the bitset of every local set of handSize tiles.
+func (s *aidSolver) everySet() bitset {
+	b := bitset(dirtyU64(s.buf, max(1, (1<<s.poolBits)/64)))
+	for w := range b {
+		b[w] = ^uint64(0)
+	}
+	if s.poolBits < 6 { // one word, part of it outside the pool
+		b[0] &= 1<<(1<<s.poolBits) - 1
+	}
+	return s.ofSize(b, s.handSize)
 }
 
 // keptLists returns the opponents' lists for the next view of the same
@@ -529,45 +560,27 @@ type aidLists struct {
 func (s *aidSolver) localID(local uint32) int32 { return s.table.localID(s.pool, local) }
 
 // appendHands appends every local set of handSize tiles, in increasing
-// order of the pool indices it holds (its lowest tile first), to sets and
-// its hand id to ids. Each set's colex rank (see handTable.colex) is the
-// sum of its tiles' shares; a step changes only the tiles from the one
-// that moved on, so only their shares are added again.
+// order (local sets are plain bit patterns, so Gosper's hack walks them),
+// to sets and its hand id to ids. The ids are read from the pool's rank
+// tables, two lookups a set, as newKnowledgeIn reads them.
 func (s *aidSolver) appendHands(sets []uint32, ids []int32) ([]uint32, []int32) {
-	h, n := s.handSize, s.poolBits
-	if h == 0 || h > n {
+	h := s.handSize
+	if h == 0 || h > s.poolBits {
 		return sets, ids
 	}
-	var at [tileCount]int         // the pool index of each tile of the set
-	var upTo [tileCount + 1]int32 // the rank of its first k tiles
-	var local [tileCount + 1]uint32
-	refill := func(from int) { // at[from:] follow at[from-1] and the shares are added from there
-		for k := from; k < h; k++ {
-			if k > 0 {
-				at[k] = at[k-1] + 1
-			}
-			upTo[k+1] = upTo[k] + s.table.binom[k][s.pool[at[k]]]
-			local[k+1] = local[k] | 1<<at[k]
+	var ranks *poolRanks
+	if s.poolBits <= 16 { // always, for a seat's view: its hand is at least 4 tiles
+		ranks = s.table.poolRanksIn(s.pool, s.buf)
+	}
+	for m := uint32(1)<<h - 1; m <= s.full; m = nextSubset(m) {
+		sets = append(sets, m)
+		if ranks != nil {
+			ids = append(ids, ranks.id(s.table, m))
+		} else {
+			ids = append(ids, s.localID(m))
 		}
 	}
-	at[0] = 0
-	refill(0)
-	for {
-		sets = append(sets, local[h])
-		ids = append(ids, s.table.byColex[upTo[h]])
-		// The last tile that can move one place up does; those after it follow.
-		k := h - 1
-		for k >= 0 && at[k] == n-h+k {
-			k--
-		}
-		if k < 0 {
-			return sets, ids
-		}
-		at[k]++
-		upTo[k+1] = upTo[k] + s.table.binom[k][s.pool[at[k]]]
-		local[k+1] = local[k] | 1<<at[k]
-		refill(k + 1)
-	}
+	return sets, ids
 }
 
 // localForms lists the local sets that are the canonical physical set c:

@@ -68,7 +68,7 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	all := dirtyU32(buf, binom(len(k.pool), k.handSize))[:0]
 	var ranks *poolRanks
 	if len(k.pool) <= 16 { // always, for a seat's view: its hand is at least 4 tiles
-		ranks = k.table.poolRanks(k.pool)
+		ranks = k.table.poolRanksIn(k.pool, buf)
 	}
 	for m := uint32(1)<<k.handSize - 1; m <= k.full; {
 		if ranks != nil {
@@ -184,8 +184,16 @@ type poolRanks struct {
 // poolRanks makes the tables for pool (at most 16 tiles). Entries for
 // sets of more tiles than a hand are left out (zero): no hand is read
 // from them.
-func (t *handTable) poolRanks(pool []int) *poolRanks {
+func (t *handTable) poolRanks(pool []int) *poolRanks { return t.poolRanksIn(pool, nil) }
+
+// poolRanksIn is poolRanks written over buf's one table (nil: a new one),
+// which a server would otherwise allocate, 7 KB, for every bot decision
+// and every seat's aid: it serves until the next poolRanksIn on buf.
+func (t *handTable) poolRanksIn(pool []int, buf *scratch) *poolRanks {
 	r := new(poolRanks)
+	if buf != nil {
+		r = &buf.ranks
+	}
 	share := func(rank, at int) (int32, bool) {
 		if rank >= len(t.binom) || at >= len(pool) {
 			return 0, false
@@ -195,10 +203,12 @@ func (t *handTable) poolRanks(pool []int) *poolRanks {
 	for m := 1; m < 256; m++ {
 		top := bits.Len(uint(m)) - 1
 		rest := m &^ (1 << top)
+		r.lo[m] = 0 // as new, whatever an earlier pool left
 		if v, ok := share(bits.OnesCount(uint(m))-1, top); ok {
 			r.lo[m] = r.lo[rest] + v
 		}
 		for c := range r.hi {
+			r.hi[c][m] = 0
 			if v, ok := share(c+bits.OnesCount(uint(m))-1, 8+top); ok {
 				r.hi[c][m] = r.hi[c][rest] + v
 			}

@@ -53,9 +53,12 @@ func TestSubsetSlotsTableMatchesWorkedOut(t *testing.T) {
 // 15 and 16 unseen tiles (hands of 5 and 4, the green 5s seen, unseen or
 // split), and for the pool of 16 the sets of 5 too (the table of 5s read
 // with a 4-tile hand's pool cannot happen in play, but the ranks must not
-// depend on the pool's size).
+// depend on the pool's size); and so does one scratch's table, written
+// over for each pool and size in turn.
 func TestPoolRanksMatchLocalID(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 16))
+	buf := getScratch() // one table written over for every pool and size
+	defer putScratch(buf)
 	for trial := range 60 {
 		handSize := 5 - trial%2
 		own := rng.Perm(tileCount)[:handSize]
@@ -74,10 +77,13 @@ func TestPoolRanksMatchLocalID(t *testing.T) {
 		}
 		for _, size := range []int{4, 5} {
 			table := handsOfSize(size)
-			ranks := table.poolRanks(pool)
+			ranks, lent := table.poolRanks(pool), table.poolRanksIn(pool, buf)
 			forSubsets(1<<len(pool)-1, size, func(m uint32) {
 				if got, want := ranks.id(table, m), table.localID(pool, m); got != want {
 					t.Fatalf("pool %v, set %016b: id %d, localID %d", pool, m, got, want)
+				}
+				if got, want := lent.id(table, m), table.localID(pool, m); got != want {
+					t.Fatalf("pool %v, set %016b: id %d from the lent table, localID %d", pool, m, got, want)
 				}
 			})
 		}

@@ -17,6 +17,8 @@ type scratch struct {
 	bools arena[bool]
 	f64   arena[float64]
 	u8    arena[uint8]
+	// ranks is the one rank table it lends (see handTable.poolRanksIn).
+	ranks poolRanks
 }
 
 // scratchPool holds the arenas not in use. A pool rather than a field of
