@@ -190,9 +190,11 @@ func (t *handTable) poolRanks(pool []int) *poolRanks { return t.poolRanksIn(pool
 // which a server would otherwise allocate, 7 KB, for every bot decision
 // and every seat's aid: it serves until the next poolRanksIn on buf.
 func (t *handTable) poolRanksIn(pool []int, buf *scratch) *poolRanks {
-	r := new(poolRanks)
+	var r *poolRanks
 	if buf != nil {
 		r = &buf.ranks
+	} else {
+		r = new(poolRanks)
 	}
 	share := func(rank, at int) (int32, bool) {
 		if rank >= len(t.binom) || at >= len(pool) {

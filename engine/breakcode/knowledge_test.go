@@ -89,3 +89,18 @@ func TestPoolRanksMatchLocalID(t *testing.T) {
 		}
 	}
 }
+
+// A scratch's rank table is written over, not allocated: every seat's aid
+// and every bot decision makes one, 7 KB each.
+func TestPoolRanksInAllocatesNothing(t *testing.T) {
+	buf := getScratch()
+	defer putScratch(buf)
+	pool := make([]int, 0, tileCount)
+	for p := 5; p < tileCount; p++ {
+		pool = append(pool, p)
+	}
+	table := handsOfSize(5)
+	if n := testing.AllocsPerRun(10, func() { table.poolRanksIn(pool, buf) }); n != 0 {
+		t.Fatalf("poolRanksIn with a scratch: %v allocations, want none", n)
+	}
+}
