@@ -113,6 +113,21 @@ type aidSolver struct {
 	centreSeen bool
 	// buf lends the bitsets and transforms (nil: they are allocated).
 	buf *scratch
+	// room holds the short per-opponent slices above (at most three
+	// opponents) and the pool: with the solver itself lent by a scratch,
+	// setting up a seat's aid allocates none of them.
+	room struct {
+		pool  [tileCount]int
+		ok    [3][]uint32
+		okSet [3]bitset
+		ids   [3][]int32
+		whole [3]bool
+		heard [3]int
+		zetas [3][]uint64
+		// Every answer heard, and each opponent's share of them.
+		answers [64]heardAnswer
+		notes   [3][]heardAnswer
+	}
 }
 
 // aidOf computes the aid for the seat viewing v (which must be a seat's
@@ -309,8 +324,14 @@ func newAidSolver(v View, prev *aidLists) *aidSolver { return newAidSolverIn(v, 
 // allocated), for as long as buf lends them.
 func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	me := int(v.Viewer.Seat)
-	s := &aidSolver{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), buf: buf}
-	s.pool = make([]int, 0, tileCount)
+	var s *aidSolver
+	if buf != nil {
+		s = &buf.aid
+	} else {
+		s = new(aidSolver)
+	}
+	*s = aidSolver{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), buf: buf}
+	s.pool = s.room.pool[:0]
 	mine, _ := maskOf(v.Hand)
 	s.mine = mine
 	var local [tileCount]int
@@ -341,10 +362,6 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 			}
 		}
 	}
-	type heard struct {
-		variant int
-		code    uint8
-	}
 	// Each opponent's answers, all in one array.
 	total := 0
 	for seat := range s.n {
@@ -352,32 +369,39 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 			total += len(v.Seats[seat].Notes)
 		}
 	}
-	answers := make([]heard, 0, total)
-	notes := make([][]heard, 0, s.n-1)
+	answers, notes := s.room.answers[:0], s.room.notes[:0]
+	if total > len(s.room.answers) || s.n-1 > len(s.room.notes) {
+		answers, notes = make([]heardAnswer, 0, total), make([][]heardAnswer, 0, s.n-1)
+	}
 	for seat := range s.n {
 		if seat == me {
 			continue
 		}
 		start := len(answers)
 		for _, n := range v.Seats[seat].Notes {
-			answers = append(answers, heard{variantOf(n.Card, n.Number), n.Code})
+			answers = append(answers, heardAnswer{variantOf(n.Card, n.Number), n.Code})
 		}
 		notes = append(notes, answers[start:len(answers):len(answers)])
 	}
 	opps := len(notes)
-	s.ok, s.ids, s.zetas = make([][]uint32, opps), make([][]int32, opps), make([][]uint64, opps)
-	s.whole, s.heard = make([]bool, opps), make([]int, opps)
+	if opps <= len(s.room.ok) {
+		r := &s.room
+		s.ok, s.ids, s.zetas, s.whole, s.heard = r.ok[:opps], r.ids[:opps], r.zetas[:opps], r.whole[:opps], r.heard[:opps]
+	} else {
+		s.ok, s.ids, s.zetas = make([][]uint32, opps), make([][]int32, opps), make([][]uint64, opps)
+		s.whole, s.heard = make([]bool, opps), make([]int, opps)
+	}
 	for j, hs := range notes {
 		s.heard[j] = len(hs)
 	}
-	fits := func(id int32, hs []heard) bool {
+	fits := func(id int32, hs []heardAnswer) bool {
 		for _, w := range wrong {
 			if w == id {
 				return false
 			}
 		}
 		for _, h := range hs {
-			if h.variant < 0 || s.table.byVariant[h.variant][id] != h.code {
+			if h.v < 0 || s.table.byVariant[h.v][id] != h.code {
 				return false
 			}
 		}
@@ -449,7 +473,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	// bitset is all the aid reads, and every hand is not listed at all.
 	free := s.n >= 3 && !s.centreSeen && !slices.Contains(s.whole, false)
 	var every bitset
-	s.okSet = make([]bitset, 0, len(s.ok))
+	s.okSet = s.room.okSet[:0]
 	for j := range s.ok {
 		if s.whole[j] {
 			if !free {

@@ -415,3 +415,26 @@ func TestAidKeepsListsFromTheFirstAnswer(t *testing.T) {
 		}
 	}
 }
+
+// Setting up a seat's aid with a scratch allocates nothing once the
+// scratch has lent its tables before: the solver, its per-opponent slices
+// and the answers heard all live in the scratch (a server sets one up
+// for every seat after every move).
+func TestAidSetUpAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops scratches at random")
+	}
+	for n := 2; n <= 4; n++ {
+		s := askedPosition(t, n, 3, 1)
+		v := s.viewAid(engine.SeatViewer(0), false)
+		allocs := testing.AllocsPerRun(20, func() {
+			buf := getScratch()
+			newAidSolverIn(v, nil, buf)
+			putScratch(buf)
+		})
+		// Below one on average: a collection may empty the pool once.
+		if allocs >= 1 {
+			t.Errorf("%dp: setting up the aid allocates %v times", n, allocs)
+		}
+	}
+}

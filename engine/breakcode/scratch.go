@@ -19,6 +19,8 @@ type scratch struct {
 	u8    arena[uint8]
 	// ranks is the one rank table it lends (see handTable.poolRanksIn).
 	ranks poolRanks
+	// aid is the one aid solver it lends (see newAidSolverIn).
+	aid aidSolver
 }
 
 // scratchPool holds the arenas not in use. A pool rather than a field of
