@@ -9,6 +9,7 @@ package lobby
 import (
 	"slices"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/codebreakers/codebreakers/engine"
 )
@@ -149,8 +150,15 @@ func (t *table) playedByPerson(s engine.Seat) bool {
 
 // eventLogs is what each viewer has seen of the game: logs[i] is seat i's
 // log of events and logs[seats] the spectators'. Each only grows between
-// trims, so published views share them instead of copying.
+// trims, so published views share them instead of copying. Viewers who
+// have seen the same events share one log (one array, not a copy per
+// viewer): in most games every event is for everyone, and the copies
+// were most of what a table kept for the collector to scan.
 type eventLogs [][]engine.Event
+
+// maxSharedViewers bounds the viewers whose logs push compares without
+// allocating (seats and spectators; more only cost an allocation).
+const maxSharedViewers = 9
 
 // push adds events to the log of every viewer, of a game with seats seats,
 // who may see them.
@@ -158,10 +166,38 @@ func (l *eventLogs) push(seats int, evs []engine.Event) {
 	if len(*l) != seats+1 {
 		*l = make(eventLogs, seats+1)
 	}
-	for i, log := range *l {
-		v := engine.Spectator()
+	var buf [maxSharedViewers][]engine.Event
+	old := append(buf[:0], (*l)...) // the logs before this push
+	viewer := func(i int) engine.Viewer {
 		if i < seats {
-			v = engine.SeatViewer(engine.Seat(i))
+			return engine.SeatViewer(engine.Seat(i))
+		}
+		return engine.Spectator()
+	}
+	for i := range *l {
+		v := viewer(i)
+		log, shared, owner := old[i], -1, true
+		for j := range old {
+			if j == i || !sameLog(old[j], log) {
+				continue
+			}
+			if j > i {
+				continue // i comes first: it appends in place, j follows it or copies
+			}
+			owner = false
+			if sameEvents(evs, viewer(j), v) {
+				shared = j
+				break
+			}
+		}
+		if shared >= 0 {
+			(*l)[i] = (*l)[shared]
+			continue
+		}
+		if !owner {
+			// An earlier viewer with this array appended its own events in
+			// place: this one's go to an array of its own.
+			log = slices.Clip(log)
 		}
 		for _, e := range evs {
 			if e.VisibleTo(v) {
@@ -173,6 +209,22 @@ func (l *eventLogs) push(seats int, evs []engine.Event) {
 		}
 		(*l)[i] = log
 	}
+}
+
+// sameLog says whether a and b are one log: the same events in the same array.
+func sameLog(a, b []engine.Event) bool {
+	return len(a) == len(b) && unsafe.SliceData(a) == unsafe.SliceData(b)
+}
+
+// sameEvents says whether viewers v and w read the same of evs.
+func sameEvents(evs []engine.Event, v, w engine.Viewer) bool {
+	for _, e := range evs {
+		seen := e.VisibleTo(v)
+		if seen != e.VisibleTo(w) || seen && e.For(v).Text != e.For(w).Text {
+			return false
+		}
+	}
+	return true
 }
 
 // last returns the last LogLen events of log i (a seat, or the number of
