@@ -106,7 +106,9 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 		list := dirtyU32(buf, len(all))[:0]
 		for _, m := range all {
 			id := k.handID[m]
-			if heard == nil || wrong[id] || !k.gives(id, heard) {
+			// (A nil map reads as false, but only after a call: most
+			// views have no wrong guesses to rule out.)
+			if heard == nil || (wrong != nil && wrong[id]) || !k.gives(id, heard) {
 				continue
 			}
 			list = append(list, m)
