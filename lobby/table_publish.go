@@ -158,7 +158,7 @@ type eventLogs [][]engine.Event
 
 // maxSharedViewers bounds the viewers whose logs push compares without
 // allocating (seats and spectators; more only cost an allocation).
-const maxSharedViewers = 9
+const maxSharedViewers = 16
 
 // push adds events to the log of every viewer, of a game with seats seats,
 // who may see them.
