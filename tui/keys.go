@@ -101,7 +101,7 @@ func newKeys() keys {
 	pass := b("p", "pass")
 	k.board = boardKeys{
 		Keys:      shared,
-		breakcode: bcboard.KeyMap{Keys: shared, Pass: pass},
+		breakcode: bcboard.KeyMap{Keys: shared, Pass: pass}.Shared(),
 		coding: codingboard.KeyMap{Keys: shared,
 			Tap: b("t", "tap"), Vote: b("v", "vote for data"), Stop: b("s", "stop")},
 		ifthen: ifboard.KeyMap{Keys: shared,

@@ -405,14 +405,20 @@ func (b *Board) name(s engine.Seat) string {
 // ShortHelp implements board.Board: the keys that work now. The list
 // depends only on a few facts about the board (helpState); each list is
 // made once and shared, so callers must not change it.
-func (b *Board) ShortHelp() []key.Binding {
-	st := b.helpState()
+func (b *Board) ShortHelp() []key.Binding { return b.helpFor(b.helpState()) }
+
+// helpFor is the key bar's list for st: the keys' shared one, or one the
+// board made and remembers.
+func (b *Board) helpFor(st helpState) []key.Binding {
+	if ks, ok := b.km.lists[st]; ok {
+		return ks
+	}
 	for _, l := range b.shortHelp {
 		if l.st == st {
 			return l.keys
 		}
 	}
-	ks := b.makeShortHelp(st)
+	ks := shortHelpFor(b.km, st)
 	ks = ks[:len(ks):len(ks)] // a caller's append copies it
 	b.shortHelp = append(b.shortHelp, helpList{st: st, keys: ks})
 	return ks
@@ -470,9 +476,8 @@ func (b *Board) helpState() helpState {
 	return st
 }
 
-// makeShortHelp is the key bar's list for st.
-func (b *Board) makeShortHelp(st helpState) []key.Binding {
-	km := b.km
+// shortHelpFor is the key bar's list for st, made from km.
+func shortHelpFor(km *KeyMap, st helpState) []key.Binding {
 	switch {
 	case st&helpGuessing != 0:
 		return []key.Binding{widget.Help(km.Submit, "enter", "send"), widget.Help(km.Cancel, "esc", "cancel")}

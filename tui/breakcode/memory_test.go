@@ -91,6 +91,9 @@ func TestRememberedPiecesAreNeverStale(t *testing.T) {
 					if got, want := keyText(b.ShortHelp()), keyText(cold(b).ShortHelp()); got != want {
 						t.Fatalf("%dp %v, %s: key bar %q, afresh %q", n, viewer, what, got, want)
 					}
+					if hs := b.helpState(); !slices.Contains(helpStates(), hs) {
+						t.Fatalf("%dp %v, %s: the key bar's state %b is not one Shared makes a list for", n, viewer, what, hs)
+					}
 				}
 				for move := 0; ; move++ {
 					if move == 3 {
@@ -362,5 +365,30 @@ func fittedLinesFit(t *testing.T, what string, b *Board, lines []string, n *int)
 		if got := widget.Width(lines[i]); got > w {
 			t.Fatalf("%s: line %d, which the board says it fitted to %d columns, is %d wide: %q", what, i, w, got, lines[i])
 		}
+	}
+}
+
+// TestSharedKeysGiveEveryBoardOneList: boards drawn with keys made Shared
+// (as every session's are) read the key bar's list from the keys, the
+// same array for all, and keep none of their own; each list reads as
+// the list a board with its own keys makes for that state.
+func TestSharedKeysGiveEveryBoardOneList(t *testing.T) {
+	shared := testKeys().Shared()
+	a, b := New(new(colourBoardStyles()), &shared), New(new(colourBoardStyles()), &shared)
+	own := New(new(colourBoardStyles()), testKeys())
+	for _, st := range helpStates() {
+		got, same := a.helpFor(st), b.helpFor(st)
+		if len(got) > 0 && &got[0] != &same[0] {
+			t.Errorf("state %b: two boards with shared keys hold two lists", st)
+		}
+		if want := own.helpFor(st); keyText(got) != keyText(want) {
+			t.Errorf("state %b: shared keys give %q, a board's own %q", st, keyText(got), keyText(want))
+		}
+	}
+	if len(a.shortHelp) != 0 || len(b.shortHelp) != 0 {
+		t.Errorf("boards with shared keys remembered lists of their own (%d, %d)", len(a.shortHelp), len(b.shortHelp))
+	}
+	if len(own.shortHelp) == 0 {
+		t.Error("a board with keys of its own remembered no list: the test does not reach it")
 	}
 }
