@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/codebreakers/codebreakers/server/frame"
 )
 
 // panicMsg carries a panic caught in one of the session's commands back to
@@ -60,14 +63,33 @@ func (g *guardModel) View() (v tea.View) {
 	if g.panicked {
 		return tea.NewView(sessionPanicText)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			g.panicked = true
-			g.report("view", r, string(debug.Stack()))
-			v = tea.NewView(sessionPanicText)
-		}
-	}()
+	defer g.recoverView(func() { v = tea.NewView(sessionPanicText) })
 	return g.inner.View()
+}
+
+// ViewLines is the inner view as lines (frame.LineViewer), under the
+// guard as View is. An inner model that has no lines has its view's
+// content cut into lines.
+func (g *guardModel) ViewLines() (v tea.View, lines []string) {
+	if g.panicked {
+		return tea.View{}, []string{sessionPanicText}
+	}
+	defer g.recoverView(func() { v, lines = tea.View{}, []string{sessionPanicText} })
+	if m, ok := g.inner.(frame.LineViewer); ok {
+		return m.ViewLines()
+	}
+	v = g.inner.View()
+	return v, strings.Split(v.Content, "\n")
+}
+
+// recoverView, deferred, turns a panic in drawing the view into a logged,
+// quitting session, and apologise into the view drawn instead.
+func (g *guardModel) recoverView(apologise func()) {
+	if r := recover(); r != nil {
+		g.panicked = true
+		g.report("view", r, string(debug.Stack()))
+		apologise()
+	}
 }
 
 // release lets the inner model give back what it holds (a table seat),

@@ -29,6 +29,7 @@ var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", 
 // checked in its package.)
 func coldFrame(m *app) string {
 	c := *m
+	c.frame = frameLines{} // its lines are m's until set
 	c.parts = frameParts{}
 	c.stack = slices.Clone(m.stack)
 	if ts, ok := c.top().(*tableScreen); ok {
@@ -39,7 +40,8 @@ func coldFrame(m *app) string {
 		cold.titleText = cold.makeTitle()
 		c.stack[len(c.stack)-1] = &cold
 	}
-	return c.render()
+	c.render()
+	return c.frame.joined()
 }
 
 // TestColdFrameForgetsEveryMemory: every field of tableScreen that is
@@ -74,6 +76,9 @@ func TestFramesMatchAColdSession(t *testing.T) {
 				t.Helper()
 				if got, want := m.View().Content, coldFrame(m); got != want {
 					t.Fatalf("%s: the session drew\n%s\nwhere one that forgot its pieces draws\n%s", what, got, want)
+				}
+				if _, lines := m.ViewLines(); slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "\n") }) {
+					t.Fatalf("%s: a line of the frame holds a newline: %q", what, lines)
 				}
 			}
 			w, h := sc.w, sc.h
@@ -138,41 +143,58 @@ func TestFramesMatchAColdSession(t *testing.T) {
 	}
 }
 
-// TestFrameTextIsItsLinesJoined: a frame written from its pieces is
-// strings.Join of its lines, cut to n, and joinedAs(frame) is frame ==
-// that join, for lines with and without newlines of their own, empty
-// ones, and frames one byte off.
-func TestFrameTextIsItsLinesJoined(t *testing.T) {
+// TestFrameLinesAreTheFramesLines: a frame set from its pieces has as its
+// lines strings.Split of its lines joined, cut to n, so its joined text
+// is that join, for lines with and without newlines of their own and
+// empty ones, whatever frame was set before. A frame set again as it was
+// keeps its lines as they were.
+func TestFrameLinesAreTheFramesLines(t *testing.T) {
 	bodies := [][]string{nil, {""}, {"", ""}, {"a"}, {"a", "b"}, {"a\nb"}, {"a", "", "b"}, {"ab", "c"}, {"\x1b[1mx\x1b[m", "李"}}
 	pieces := [][3]string{{"", "", ""}, {"T", "─", "k"}, {"a", "b", "c"}, {"\x1b[7m T \x1b[m", "──", " enter ask"}}
+	var fl frameLines
 	for _, body := range bodies {
 		for _, pc := range pieces {
 			all := append(append([]string{pc[0], pc[1]}, body...), pc[1], pc[2])
 			for n := range len(all) + 1 {
 				f := frameText{bar: pc[0], rule: pc[1], body: body, keys: pc[2], n: n}
 				joined := strings.Join(all[:n], "\n")
-				if got := f.join(); got != joined {
+				fl.set(&f)
+				if want := strings.Split(joined, "\n"); !slices.Equal(fl.lines, want) && (n > 0 || len(fl.lines) > 0) {
+					t.Fatalf("%q cut to %d: lines %q, want %q", all, n, fl.lines, want)
+				}
+				if got := fl.joined(); got != joined {
 					t.Fatalf("%q cut to %d: joined %q, want %q", all, n, got, joined)
 				}
-				for _, frame := range []string{joined, joined + "\n", "\n" + joined, joined + "x", strings.TrimSuffix(joined, "b"), "a\nb", "ab\nc", ""} {
-					if got, want := f.joinedAs(frame), frame == joined; got != want {
-						t.Errorf("%q cut to %d: joinedAs(%q) = %v, want %v", all, n, frame, got, want)
-					}
+				lines := slices.Clone(fl.lines)
+				fl.set(&f)
+				if !sameStrings(fl.lines, lines) {
+					t.Fatalf("%q cut to %d: set again, the frame's lines changed: %q", all, n, fl.lines)
 				}
 			}
+		}
+	}
+	for _, text := range []string{"", "one", "one\ntwo", "\n"} {
+		fl.setText(text)
+		if got, want := fl.lines, strings.Split(text, "\n"); !slices.Equal(got, want) || fl.joined() != text {
+			t.Errorf("setText(%q): lines %q, joined %q", text, got, fl.joined())
 		}
 	}
 }
 
 // TestAFrameThatChangedNothingIsKept: the enter that asks a question only
-// sends the move, so the session keeps the frame it has (the same string,
-// not an equal one joined again), and the next view draws a new one.
+// sends the move, so the session keeps the frame it has (the same lines,
+// not equal ones made again), and the next view draws a new one.
 func TestAFrameThatChangedNothingIsKept(t *testing.T) {
 	players := []engine.Player{{Name: "mara"}, {Name: "Bo"}, {Name: "Kai", Bot: true}}
 	views := traceGame(t, players, 7, 3, -1, -1, engine.SeatViewer(0))
 	m, conn := openTableAt(t, views, 100, 30)
 	showView(t, m, conn, views[0]) // mara's turn
 	before := m.View().Content
+	_, lines := m.ViewLines()
+	beforeLines := slices.Clone(lines)
+	if strings.Join(beforeLines, "\n") != before {
+		t.Fatalf("the frame's lines are not its text:\n%q\n%q", beforeLines, before)
+	}
 	if !strings.Contains(ansi.Strip(before), "your turn") {
 		t.Fatalf("not mara's turn:\n%s", ansi.Strip(before))
 	}
@@ -180,7 +202,7 @@ func TestAFrameThatChangedNothingIsKept(t *testing.T) {
 	if len(conn.acts) != 1 {
 		t.Fatalf("enter sent %d moves, want 1", len(conn.acts))
 	}
-	if after := m.View().Content; unsafe.StringData(after) != unsafe.StringData(before) || after != before {
+	if _, after := m.ViewLines(); !sameStrings(after, beforeLines) {
 		t.Fatal("the frame after a key that changed nothing on screen was made again")
 	}
 	showView(t, m, conn, views[1])
@@ -367,4 +389,12 @@ func TestLineFitsFollowsRowsThatMove(t *testing.T) {
 			t.Fatalf("frame %d at %d×%d: %q, fitLineBlock %q", frame, w, h, got, want)
 		}
 	}
+}
+
+// sameStrings reports whether a and b hold the very same strings, not
+// equal ones made apart.
+func sameStrings(a, b []string) bool {
+	return slices.EqualFunc(a, b, func(x, y string) bool {
+		return x == y && unsafe.StringData(x) == unsafe.StringData(y)
+	})
 }

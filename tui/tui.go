@@ -231,7 +231,7 @@ type app struct {
 	// frame is the screen as last drawn, by draw in Update (and Init)
 	// after a message that changed something, so that View only shows it
 	// and an idle session costs nothing to draw; drawn counts the frames.
-	frame string
+	frame frameLines
 	drawn int
 	parts frameParts // pieces of the frame around the body, remembered
 
@@ -623,28 +623,40 @@ func (a *app) Close() {
 }
 
 // View implements tea.Model: the frame drawn after the last message that
-// changed something. It changes nothing.
+// changed something, its lines joined. It changes nothing.
 func (a *app) View() tea.View {
-	v := tea.NewView(a.frame)
-	v.AltScreen = true
-	v.WindowTitle = "Codebreakers"
+	v, _ := a.ViewLines()
+	v.Content = a.frame.joined()
 	return v
+}
+
+// ViewLines is View with the frame as lines, which are not joined: the
+// server's renderer (frame.Hook, whose LineViewer this is) writes the
+// frame to the terminal line by line. The lines stay as they are until the
+// next Update.
+func (a *app) ViewLines() (tea.View, []string) {
+	v := tea.View{AltScreen: true, WindowTitle: "Codebreakers"}
+	return v, a.frame.lines
 }
 
 // draw makes the frame from the model as it is now: the screen on top is
 // told its size first (setSize), then drawn.
 func (a *app) draw() {
-	a.frame = a.render()
+	a.render()
 	a.drawn++
 }
 
-func (a *app) render() string {
+// render draws the frame into a.frame, which it leaves as it is when
+// nothing on screen changed.
+func (a *app) render() {
 	w, h := a.width, a.height
 	if a.quitting {
-		return ""
+		a.frame.setText("")
+		return
 	}
 	if a.tooSmall() {
-		return sizeMessage(w, h)
+		a.frame.setText(sizeMessage(w, h))
+		return
 	}
 	s := a.top()
 	bar := a.titleBar(s.title(a), s.titleRight(a), w)
@@ -680,12 +692,7 @@ func (a *app) render() string {
 	// from its pieces, not gathered into a slice of lines first.
 	f := frameText{bar: bar, rule: rule, body: bodyLines, keys: a.keyLine(keys, w)}
 	f.n = min(h, len(bodyLines)+4)
-	if f.joinedAs(a.frame) {
-		// Nothing on screen changed, as after a key that only sent a
-		// move: the frame drawn before stands, and nothing is written.
-		return a.frame
-	}
-	return f.join()
+	a.frame.set(&f)
 }
 
 // frameText is a frame's lines as its pieces: the title bar and a rule,
@@ -715,39 +722,62 @@ func (f *frameText) line(i int) string {
 	return f.keys
 }
 
-// join is the frame's lines joined by newlines, made as one string.
-func (f *frameText) join() string {
-	size := max(0, f.n-1)
-	for i := range f.n {
-		size += len(f.line(i))
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for i := range f.n {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(f.line(i))
-	}
-	return b.String()
+// frameLines is the frame on screen as its lines, none holding a newline.
+// The frame was kept as one string: every frame was written out whole, to
+// be cut into lines again by the server's renderer, and that copying was a
+// twentieth of a busy server's work. The slice is the frameLines' own,
+// written over by the next frame that differs.
+type frameLines struct {
+	lines []string
 }
 
-// joinedAs reports whether frame is f.join(), without joining.
-func (f *frameText) joinedAs(frame string) bool {
+// set makes f the frame. A line equal to the one it replaces is kept as
+// it was: after a key that only sent a move nothing is written at all, and
+// the renderer finds each kept line the very string it has on screen, so
+// comparing it costs nothing. Only a changed line is looked through for a
+// newline of its own, which is cut into as many lines.
+func (fl *frameLines) set(f *frameText) {
+	n := 0 // lines set so far
 	for i := range f.n {
-		if i > 0 {
-			if frame == "" || frame[0] != '\n' {
-				return false
-			}
-			frame = frame[1:]
-		}
 		l := f.line(i)
-		if !strings.HasPrefix(frame, l) {
-			return false
+		if n < len(fl.lines) && fl.lines[n] == l {
+			n++
+			continue
 		}
-		frame = frame[len(l):]
+		for more := true; more; n++ {
+			var part string
+			part, l, more = strings.Cut(l, "\n")
+			if n < len(fl.lines) {
+				fl.lines[n] = part
+			} else {
+				fl.lines = append(fl.lines, part)
+			}
+		}
 	}
-	return frame == ""
+	clear(fl.lines[n:])
+	fl.lines = fl.lines[:n]
+}
+
+// setText makes text, cut at its newlines, the frame.
+func (fl *frameLines) setText(text string) {
+	clear(fl.lines)
+	fl.lines = appendLines(fl.lines[:0], text)
+}
+
+// joined is the frame's lines joined by newlines, made anew: only View
+// asks for it, and the server's sessions do not ask View.
+func (fl *frameLines) joined() string { return strings.Join(fl.lines, "\n") }
+
+// appendLines appends s's lines (strings.Split(s, "\n")) to lines. A
+// frame's lines hold no newline as a rule; one that did would be shown on
+// as many rows, as it was when the frame was one string.
+func appendLines(lines []string, s string) []string {
+	for more := true; more; {
+		var line string
+		line, s, more = strings.Cut(s, "\n")
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // fullHelp draws every key of the screen and the global keys, in as many

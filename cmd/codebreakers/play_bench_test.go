@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime/metrics"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-	"unsafe"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -76,30 +76,35 @@ type autoPlayer struct {
 	title string
 	ready bool
 	// drawn is the frame last seen, to count the frames drawn.
-	drawn *byte
+	drawn []string
 }
 
 func (p *autoPlayer) Init() tea.Cmd { return p.inner.Init() }
 
-// View is the session's view; the model keeps it drawn, so asking twice
-// (here and in Update) costs nothing more.
+// View is the session's view (frame.Hook asks for ViewLines instead).
 func (p *autoPlayer) View() tea.View { return p.inner.View() }
+
+// ViewLines is the session's view as lines, as frame.Hook draws it; the
+// model keeps them drawn, so asking twice (here and in Update) costs
+// nothing more.
+func (p *autoPlayer) ViewLines() (tea.View, []string) {
+	return p.inner.(frame.LineViewer).ViewLines()
+}
 
 func (p *autoPlayer) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := p.inner.Update(msg)
 	if next != nil {
 		p.inner = next
 	}
-	content := p.inner.View().Content
-	if d := unsafe.StringData(content); d != p.drawn {
-		p.drawn = d // the model drew a new frame (it keeps the last one)
+	_, lines := p.ViewLines()
+	if !slices.Equal(lines, p.drawn) {
+		p.drawn = append(p.drawn[:0], lines...) // the model drew a new frame (it keeps its lines until then)
 		p.n.frames.Add(1)
 	}
-	if p.watcher {
+	if p.watcher || len(lines) == 0 {
 		return p, cmd
 	}
-	first, _, _ := strings.Cut(content, "\n")
-	title := ansi.Strip(first)
+	title := ansi.Strip(lines[0])
 	if title == p.title {
 		return p, cmd
 	}
@@ -114,7 +119,7 @@ func (p *autoPlayer) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case strings.Contains(title, "waiting for players") && !p.host && !p.ready:
 		key, p.ready = "r", true
 	case strings.Contains(title, "waiting for players") && p.host:
-		if !guestReadyRe.MatchString(ansi.Strip(content)) {
+		if !guestReadyRe.MatchString(ansi.Strip(strings.Join(lines, "\n"))) {
 			return p, cmd // not yet: look again at the next frame
 		}
 		key = "s"

@@ -3,6 +3,7 @@ package frame
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +83,26 @@ func BenchmarkRenderMove(b *testing.B) {
 	views[0].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 1"
 	views[1].WindowTitle = "BREAK THE CODE · table KQ7-M4X · turn 2"
 	renderInTurn(b, Options{Profile: colorprofile.TrueColor}, views[:]...)
+}
+
+// BenchmarkRenderLinesMove is BenchmarkRenderMove with each frame handed
+// over as lines (RenderLines), as a session hands its frames: a line the
+// move left as it was is the very string the frame before had.
+func BenchmarkRenderLinesMove(b *testing.B) {
+	first := strings.Split(boardLike(1), "\n")
+	second := slices.Clone(first)
+	second[0] = strings.Replace(second[0], "turn 1", "turn 2", 1)
+	for i := 8; i < 16; i++ { // the second frame's rows 8–15 differ
+		second[i] = strings.Replace(second[i], fmt.Sprintf("◆ %d\x1b", i), fmt.Sprintf("◇ %d\x1b", i), 1)
+	}
+	frames := [2][]string{first, second}
+	views := [2]tea.View{{WindowTitle: "BREAK THE CODE · table KQ7-M4X · turn 1"}, {WindowTitle: "BREAK THE CODE · table KQ7-M4X · turn 2"}}
+	r := New(io.Discard, Options{Width: 80, Height: 24, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		r.RenderLines(views[i%2], frames[i%2])
+	}
+	r.Close(time.Second)
 }

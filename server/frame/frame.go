@@ -10,7 +10,9 @@
 //
 // A program is bound to its Renderer by a Hook: the program runs without
 // Bubble Tea's renderer, and the Hook passes every view it asks for to
-// Render.
+// Render, or to RenderLines when the program has its frame as lines
+// (LineViewer), as the arcade's sessions do, so that no frame is joined
+// into one string only to be cut into lines again.
 //
 // Of a tea.View the Renderer honours:
 //   - Content, cut to the terminal's height and each line to its width,
@@ -32,6 +34,7 @@ import (
 	"bytes"
 	"io"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -104,18 +107,34 @@ type Renderer struct {
 	height  int
 	started bool
 	closed  bool
-	repaint bool   // the whole screen must be redrawn (first frame, resize)
-	content string // the view content on screen
-	// rows is how many of content's lines are on screen (it is cut to the
-	// screen's height). The lines are read from content itself: kept
-	// apart, a line that stayed the same kept the whole frame it was first
-	// drawn in alive, so a session held pieces of many old frames.
-	rows     int
-	title    string
-	cursor   *tea.Cursor
-	next     tea.View // the latest view, not yet drawn when pending
-	pending  bool
-	lastDraw time.Time
+	repaint bool // the whole screen must be redrawn (first frame, resize)
+	// shown is the content on screen as lines, all of them, and rows how
+	// many of them are on screen (it is cut to the screen's height). It
+	// is exactly the last frame drawn: a line that stayed the same is the
+	// new frame's string, not the one it was first drawn as, or a session
+	// would hold pieces of many old frames.
+	shown []string
+	rows  int
+	// text is the content shown, as Render took it (joined), when
+	// byText says it came so: a view that shows it again is then told by
+	// one comparison of strings, as when the renderer kept only text.
+	text   string
+	byText bool
+	title  string
+	// cursor is the cursor on screen.
+	cursor *tea.Cursor
+	// next is the latest view and nextLines its content, not yet drawn
+	// when pending. nextLines is the renderer's own copy (a caller's lines
+	// may change once Render returns); it and shown trade places when it
+	// is drawn, so neither is made again per frame.
+	next      tea.View
+	nextLines []string
+	// nextText is next's content as Render took it, when nextByText
+	// says it did.
+	nextText   string
+	nextByText bool
+	pending    bool
+	lastDraw   time.Time
 	// timer draws a view held back by the frame interval; it is made
 	// the first time one is, then reset, and armed says it is set.
 	timer *time.Timer
@@ -174,11 +193,60 @@ func (r *Renderer) Render(v tea.View) {
 	if r.closed {
 		return
 	}
-	if r.started && !r.repaint && r.onScreen(v) {
-		r.next, r.pending = tea.View{}, false // a change undone before it was drawn
+	if r.started && !r.repaint && r.onScreen(v) && r.contentShown(v.Content) {
+		r.drop()
 		return
 	}
-	r.next, r.pending = v, true
+	r.clearNext()
+	r.nextLines = appendLines(r.nextLines, v.Content)
+	r.take(v, v.Content, true)
+}
+
+// RenderLines is Render of v with lines as its content, as if v.Content
+// were strings.Join(lines, "\n"); v.Content is not read. It is for a
+// program that has its frame as lines already, which would otherwise be
+// joined into one string only to be cut into lines again here. A line must
+// hold no newline. The renderer keeps no hold on lines once it returns.
+func (r *Renderer) RenderLines(v tea.View, lines []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	if r.started && !r.repaint && r.onScreen(v) && linesShown(lines, r.shown) {
+		r.drop()
+		return
+	}
+	r.clearNext()
+	r.nextLines = append(r.nextLines, lines...)
+	if len(r.nextLines) == 0 {
+		r.nextLines = append(r.nextLines, "") // as the content "" is one empty line
+	}
+	r.take(v, "", false)
+}
+
+// drop forgets a view waiting to be drawn: the one now rendered is what is
+// on screen already, so the change was undone before it was drawn. It
+// holds r.mu.
+func (r *Renderer) drop() {
+	r.next, r.nextText, r.nextByText, r.pending = tea.View{}, "", false, false
+	r.clearNext()
+}
+
+// clearNext empties r.nextLines, letting go of the lines it held: they
+// hold only while a view waits to be drawn, so past its length the slice
+// is always cleared. It holds r.mu.
+func (r *Renderer) clearNext() {
+	clear(r.nextLines)
+	r.nextLines = r.nextLines[:0]
+}
+
+// take makes v, whose content is r.nextLines (and text, when byText says
+// Render took it so), the view to draw next: now, or when the frame
+// interval is up. It holds r.mu.
+func (r *Renderer) take(v tea.View, text string, byText bool) {
+	v.Content = "" // the content is r.nextLines
+	r.next, r.nextText, r.nextByText, r.pending = v, text, byText, true
 	if r.armed {
 		return // a frame is already due; it will draw this view
 	}
@@ -194,12 +262,53 @@ func (r *Renderer) Render(v tea.View) {
 	r.draw()
 }
 
-// onScreen reports whether v is what the terminal shows already.
+// onScreen reports whether v's title and cursor are what the terminal
+// shows already.
 func (r *Renderer) onScreen(v tea.View) bool {
-	if v.Content != r.content || v.WindowTitle != r.title || (v.Cursor == nil) != (r.cursor == nil) {
+	if v.WindowTitle != r.title || (v.Cursor == nil) != (r.cursor == nil) {
 		return false
 	}
 	return v.Cursor == nil || (v.Cursor.X == r.cursor.X && v.Cursor.Y == r.cursor.Y)
+}
+
+// linesShown reports whether lines are shown, as RenderLines reads them.
+func linesShown(lines, shown []string) bool {
+	if len(lines) == 0 {
+		return len(shown) == 1 && shown[0] == ""
+	}
+	return slices.Equal(lines, shown)
+}
+
+// contentShown reports whether content's lines are shown: by comparing it
+// with the content shown, when that came as one string too; otherwise by
+// walking it in place, without making a slice of its lines.
+func (r *Renderer) contentShown(content string) bool {
+	if r.byText {
+		return content == r.text
+	}
+	shown := r.shown
+	for i, more := 0, true; more; i++ {
+		var line string
+		line, content, more = strings.Cut(content, "\n")
+		if i >= len(shown) || shown[i] != line {
+			return false
+		}
+		if !more {
+			return i == len(shown)-1
+		}
+	}
+	return false
+}
+
+// appendLines appends content's lines (strings.Split(content, "\n")) to
+// lines.
+func appendLines(lines []string, content string) []string {
+	for more := true; more; {
+		var line string
+		line, content, more = strings.Cut(content, "\n")
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // drawDue draws the view that waited for the frame interval.
@@ -273,29 +382,27 @@ func (r *Renderer) draw() {
 		r.buf.WriteString(ansi.HideCursor) // no flicker while lines change
 	}
 
-	// The content's lines (at most the screen's height) are walked in
-	// place beside the ones on screen (the first r.rows lines of
-	// r.content): no slice of lines is made per frame, and none is kept.
-	n := 0
-	shown := r.content
-	for rest, more := v.Content, true; more && n < r.height; n++ {
-		var line string
-		line, rest, more = strings.Cut(rest, "\n")
-		if n < r.rows {
-			var was string
-			was, shown, _ = strings.Cut(shown, "\n")
-			if was == line {
-				continue
-			}
+	// The content's lines, at most the screen's height, beside the ones
+	// on screen (the first r.rows of r.shown).
+	lines := r.nextLines
+	n := min(len(lines), r.height)
+	for i, line := range lines[:n] {
+		if i < r.rows && r.shown[i] == line {
+			continue
 		}
-		r.writeLine(n, line)
+		r.writeLine(i, line)
 	}
 	for i := n; i < r.rows; i++ {
 		r.moveTo(1, i+1)
 		r.buf.WriteString(ansi.EraseEntireLine)
 	}
 	r.rows = n
-	r.content = v.Content
+	// The new lines are shown now, and the old ones' slice, let go of
+	// first, takes the next frame.
+	clear(r.shown)
+	r.shown, r.nextLines = lines, r.shown[:0]
+	r.text, r.byText = r.nextText, r.nextByText
+	r.nextText, r.nextByText = "", false
 
 	r.cursor = v.Cursor
 	if c := v.Cursor; c != nil {

@@ -19,7 +19,21 @@ type Hook struct {
 // Drawer is what a Hook draws on: a *Renderer, or a test's stand-in.
 type Drawer interface {
 	Render(tea.View)
+	RenderLines(v tea.View, lines []string)
 	Resize(width, height int)
+}
+
+// LineViewer is a model that has its view's content at hand as lines. The
+// Hook draws such a model's frames from ViewLines instead of View, so that
+// a frame made of lines is not joined into one string only for the
+// Renderer to cut it into lines again: joining was most of what drawing a
+// frame cost beyond laying it out.
+type LineViewer interface {
+	// ViewLines is View with its content as lines: strings.Join(lines,
+	// "\n") is what View().Content would be, and the view's own Content
+	// is not read. No line holds a newline. The lines stay as they are
+	// until the model's next Update.
+	ViewLines() (v tea.View, lines []string)
 }
 
 // NewHook returns the model for a program that draws m's views on r.
@@ -41,9 +55,14 @@ func (h *Hook) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return h, cmd
 }
 
-// View draws the model's view on the Renderer and returns an empty view to
-// Bubble Tea, which has no renderer to give it to.
+// View draws the model's view on the Renderer, as lines when the model is
+// a LineViewer, and returns an empty view to Bubble Tea, which has no
+// renderer to give it to.
 func (h *Hook) View() tea.View {
-	h.r.Render(h.inner.View())
+	if m, ok := h.inner.(LineViewer); ok {
+		h.r.RenderLines(m.ViewLines())
+	} else {
+		h.r.Render(h.inner.View())
+	}
 	return tea.View{}
 }

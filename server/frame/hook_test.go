@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,10 +17,18 @@ import (
 type recorder struct {
 	views []tea.View
 	sizes [][2]int
+	lines int // how many of views came as lines
 }
 
 func (r *recorder) Render(v tea.View)        { r.views = append(r.views, v) }
 func (r *recorder) Resize(width, height int) { r.sizes = append(r.sizes, [2]int{width, height}) }
+
+// RenderLines keeps v with lines joined as its content.
+func (r *recorder) RenderLines(v tea.View, lines []string) {
+	v.Content = strings.Join(lines, "\n")
+	r.lines++
+	r.views = append(r.views, v)
+}
 
 // counter is a model that shows how many messages it saw and the last size.
 type counter struct {
@@ -119,5 +128,29 @@ func TestDroppedViewPartsWriteNothing(t *testing.T) {
 
 	if got, want := frames(asking), frames(plain); got != want {
 		t.Errorf("dropped parts were written:\n got %q\nwant %q", got, want)
+	}
+}
+
+// linesOnly is a LineViewer whose View must not be asked for.
+type linesOnly struct{ lines []string }
+
+func (linesOnly) Init() tea.Cmd                         { return nil }
+func (m linesOnly) Update(tea.Msg) (tea.Model, tea.Cmd) { return m, nil }
+func (linesOnly) View() tea.View                        { panic("the hook joined a LineViewer's frame") }
+func (m linesOnly) ViewLines() (tea.View, []string) {
+	return tea.View{WindowTitle: "lined"}, m.lines
+}
+
+// TestHookDrawsALineViewersLines: a model that has its frame as lines is
+// drawn from them, never from its joined View.
+func TestHookDrawsALineViewersLines(t *testing.T) {
+	r := &recorder{}
+	h := NewHook(linesOnly{lines: []string{"one", "two"}}, r)
+	h.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if got := h.View(); got.Content != "" {
+		t.Errorf("Bubble Tea got a view: %+v", got)
+	}
+	if r.lines != 1 || len(r.views) != 1 || r.views[0].Content != "one\ntwo" || r.views[0].WindowTitle != "lined" {
+		t.Errorf("drawn: %d as lines, views %+v; want the lines, once", r.lines, r.views)
 	}
 }
