@@ -117,16 +117,18 @@ type aidSolver struct {
 	// opponents) and the pool: with the solver itself lent by a scratch,
 	// setting up a seat's aid allocates none of them.
 	room struct {
-		pool  [tileCount]int
 		ok    [3][]uint32
 		okSet [3]bitset
 		ids   [3][]int32
-		whole [3]bool
-		heard [3]int
 		zetas [3][]uint64
-		// Every answer heard, and each opponent's share of them.
-		answers [64]heardAnswer
-		notes   [3][]heardAnswer
+		// Each opponent's share of answers, below.
+		notes [3][]heardAnswer
+		// The rest holds no pointers: last, so that a collection scanning
+		// a scratch stops before it.
+		answers [64]heardAnswer // every answer heard
+		pool    [tileCount]int
+		whole   [3]bool
+		heard   [3]int
 	}
 }
 

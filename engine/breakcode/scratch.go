@@ -17,10 +17,12 @@ type scratch struct {
 	bools arena[bool]
 	f64   arena[float64]
 	u8    arena[uint8]
-	// ranks is the one rank table it lends (see handTable.poolRanksIn).
-	ranks poolRanks
 	// aid is the one aid solver it lends (see newAidSolverIn).
 	aid aidSolver
+	// ranks is the one rank table it lends (see handTable.poolRanksIn).
+	// Holding no pointers, it comes last: a collection scans an object
+	// only up to its last pointer, and this is 7 KB.
+	ranks poolRanks
 }
 
 // scratchPool holds the arenas not in use. A pool rather than a field of
