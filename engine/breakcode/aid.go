@@ -123,6 +123,8 @@ type aidSolver struct {
 		zetas [3][]uint64
 		// Each opponent's share of answers, below.
 		notes [3][]heardAnswer
+		// The sets each opponent may hold (see possible).
+		possible [3]bitset
 		// The rest holds no pointers: last, so that a collection scanning
 		// a scratch stops before it.
 		answers [64]heardAnswer // every answer heard
@@ -143,18 +145,21 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 	buf := getScratch()
 	defer putScratch(buf)
 	s := newAidSolverIn(v, prev, buf)
-	c := aidCounts{hands: make([]int, s.n)}
+	// The counts' three per-seat slices in two allocations: they are kept
+	// (the seat's memo) until its next aid.
+	lists := make([][]uint32, 2*s.n)
+	c := aidCounts{hands: make([]int, s.n), handSets: lists[:s.n:s.n], marks: lists[s.n:]}
 	me := int(v.Viewer.Seat)
 	var possible []bitset
 	var centres bitset // nil once the centre is seen (the view shows it)
 	switch {
 	case s.n == 2:
-		possible = []bitset{s.okSet[0]}
+		possible = s.possible(s.okSet[0])
 	case s.allFree():
 		// No one has answered yet: every deal of the unseen tiles fits, so
 		// each opponent, and the centre, may be any set.
 		all := s.okSet[0]
-		possible = []bitset{all, all, all}[:s.n-1]
+		possible = s.possible(all, all, all)[:s.n-1]
 		centres = all
 	case s.n == 3:
 		possible, centres, c.centre = s.solve3()
@@ -172,8 +177,6 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 		}
 		return lastHands, lastMarks // read only, like every list of the counts
 	}
-	c.handSets = make([][]uint32, s.n)
-	c.marks = make([][]uint32, s.n)
 	j := 0
 	for seat := range s.n {
 		if seat == me {
@@ -196,6 +199,12 @@ func aidOf(v View, prev *aidLists) (aidCounts, *aidLists) {
 		}
 	}
 	return c, s.keptLists(prev)
+}
+
+// possible returns sets, the sets each opponent (at most three) may hold,
+// in a slice of the solver's rather than a new one per view.
+func (s *aidSolver) possible(sets ...bitset) []bitset {
+	return append(s.room.possible[:0], sets...)
 }
 
 // allFree reports whether, with 3–4 players, every opponent may still
@@ -720,9 +729,9 @@ func (s *aidSolver) solve3() ([]bitset, bitset, int) {
 			}
 		}
 		if found {
-			return []bitset{pa, pb}, nil, 1
+			return s.possible(pa, pb), nil, 1
 		}
-		return []bitset{pa, pb}, nil, 0
+		return s.possible(pa, pb), nil, 0
 	}
 	// A may hold a when some B set fits in what a leaves; the centre takes the rest.
 	pa, pb := s.besides(s.ok[0], s.ok[1], s.okSet[1]), s.besides(s.ok[1], s.ok[0], s.okSet[0])
@@ -734,18 +743,18 @@ func (s *aidSolver) solve3() ([]bitset, bitset, int) {
 		// unions), where the possible lists (no longer every set) would
 		// pair up set by set.
 		centres := s.complements(s.unions(s.ok[0], s.ok[1], s.okSet[0], s.okSet[1], 0, 1))
-		return []bitset{pa, pb}, centres, s.distinct(centres)
+		return s.possible(pa, pb), centres, s.distinct(centres)
 	}
 	la, lb := s.listOf(pa), s.listOf(pb)
 	// A side that may be any set makes the unions a closure (see unions),
 	// cheaper than a search however dense the lists.
 	if s.dense(la, lb) && !s.anySet(la) && !s.anySet(lb) {
 		if centres, ok := s.centresBySearch3(spread(la), pb); ok {
-			return []bitset{pa, pb}, centres, s.distinct(centres)
+			return s.possible(pa, pb), centres, s.distinct(centres)
 		}
 	}
 	centres := s.complements(s.unions(la, lb, pa, pb, -1, -1))
-	return []bitset{pa, pb}, centres, s.distinct(centres)
+	return s.possible(pa, pb), centres, s.distinct(centres)
 }
 
 // searchBudget bounds the steps of a witness search (about 0.1 ms) before
@@ -857,7 +866,7 @@ func (s *aidSolver) searchCentres(find func(c, rest uint32, budget int) (found b
 // takes the rest, whatever it is: as in marginals4, a seen centre does not
 // narrow the opponents). The centre, once seen, counts one.
 func (s *aidSolver) solve4() ([]bitset, bitset, int) {
-	possible := make([]bitset, 3)
+	possible := s.possible(nil, nil, nil)
 	var pairs12 bitset
 	small := len(s.ok[0])*len(s.ok[1])*len(s.ok[2]) <= smallDeals
 	for j := range 3 {
