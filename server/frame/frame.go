@@ -109,10 +109,10 @@ type Renderer struct {
 	closed  bool
 	repaint bool // the whole screen must be redrawn (first frame, resize)
 	// shown is the content on screen as lines, all of them, and rows how
-	// many of them are on screen (it is cut to the screen's height). It
-	// is exactly the last frame drawn: a line that stayed the same is the
-	// new frame's string, not the one it was first drawn as, or a session
-	// would hold pieces of many old frames.
+	// many of them are on screen (it is cut to the screen's height). Each
+	// frame drawn writes its lines over it, so a line that stayed the same
+	// is the new frame's string, not the one it was first drawn as, or a
+	// session would hold pieces of many old frames.
 	shown []string
 	rows  int
 	// text is the content shown, as Render took it (joined), when
@@ -123,14 +123,15 @@ type Renderer struct {
 	title  string
 	// cursor is the cursor on screen.
 	cursor *tea.Cursor
-	// next is the latest view and nextLines its content, not yet drawn
-	// when pending. nextLines is the renderer's own copy (a caller's lines
-	// may change once Render returns); it and shown trade places when it
-	// is drawn, so neither is made again per frame.
-	next      tea.View
-	nextLines []string
-	// nextText is next's content as Render took it, when nextByText
-	// says it did.
+	// next is the latest view, not yet drawn when pending, with its
+	// content: nextText when nextByText says Render took it, else
+	// nextLines, the renderer's own copy of the lines (a caller's lines
+	// may change once RenderLines returns). A view drawn at once is drawn
+	// from the caller's lines; only one held for the frame interval is
+	// copied, and the copy is let go once drawn, so that an idle session
+	// keeps no second slice of lines for the collector to scan.
+	next       tea.View
+	nextLines  []string
 	nextText   string
 	nextByText bool
 	pending    bool
@@ -197,9 +198,7 @@ func (r *Renderer) Render(v tea.View) {
 		r.drop()
 		return
 	}
-	r.clearNext()
-	r.nextLines = appendLines(r.nextLines, v.Content)
-	r.take(v, v.Content, true)
+	r.take(v, nil, v.Content, true)
 }
 
 // RenderLines is Render of v with lines as its content, as if v.Content
@@ -217,38 +216,26 @@ func (r *Renderer) RenderLines(v tea.View, lines []string) {
 		r.drop()
 		return
 	}
-	r.clearNext()
-	r.nextLines = append(r.nextLines, lines...)
-	if len(r.nextLines) == 0 {
-		r.nextLines = append(r.nextLines, "") // as the content "" is one empty line
-	}
-	r.take(v, "", false)
+	r.take(v, lines, "", false)
 }
 
 // drop forgets a view waiting to be drawn: the one now rendered is what is
 // on screen already, so the change was undone before it was drawn. It
 // holds r.mu.
 func (r *Renderer) drop() {
-	r.next, r.nextText, r.nextByText, r.pending = tea.View{}, "", false, false
-	r.clearNext()
+	r.next, r.nextLines, r.nextText, r.nextByText, r.pending = tea.View{}, nil, "", false, false
 }
 
-// clearNext empties r.nextLines, letting go of the lines it held: they
-// hold only while a view waits to be drawn, so past its length the slice
-// is always cleared. It holds r.mu.
-func (r *Renderer) clearNext() {
-	clear(r.nextLines)
-	r.nextLines = r.nextLines[:0]
-}
-
-// take makes v, whose content is r.nextLines (and text, when byText says
-// Render took it so), the view to draw next: now, or when the frame
-// interval is up. It holds r.mu.
-func (r *Renderer) take(v tea.View, text string, byText bool) {
-	v.Content = "" // the content is r.nextLines
-	r.next, r.nextText, r.nextByText, r.pending = v, text, byText, true
+// take makes v, whose content is lines (or text, when byText says Render
+// took it so), the view to draw next: now, or when the frame interval is
+// up, from a copy of lines. It holds r.mu.
+func (r *Renderer) take(v tea.View, lines []string, text string, byText bool) {
+	v.Content = "" // the content is lines or text
+	r.next, r.pending = v, true
+	r.nextText, r.nextByText = text, byText
 	if r.armed {
-		return // a frame is already due; it will draw this view
+		r.keep(lines) // a frame is already due; it will draw this view
+		return
 	}
 	if wait := r.opts.MinInterval - time.Since(r.lastDraw); wait > 0 && r.started {
 		r.armed = true
@@ -257,9 +244,20 @@ func (r *Renderer) take(v tea.View, text string, byText bool) {
 		} else {
 			r.timer.Reset(wait)
 		}
+		r.keep(lines)
 		return
 	}
-	r.draw()
+	r.draw(lines)
+}
+
+// keep copies lines into r.nextLines, for the view held for the frame
+// interval. It holds r.mu.
+func (r *Renderer) keep(lines []string) {
+	clear(r.nextLines)
+	r.nextLines = r.nextLines[:0]
+	if !r.nextByText {
+		r.nextLines = append(r.nextLines, lines...)
+	}
 }
 
 // onScreen reports whether v's title and cursor are what the terminal
@@ -300,24 +298,13 @@ func (r *Renderer) contentShown(content string) bool {
 	return false
 }
 
-// appendLines appends content's lines (strings.Split(content, "\n")) to
-// lines.
-func appendLines(lines []string, content string) []string {
-	for more := true; more; {
-		var line string
-		line, content, more = strings.Cut(content, "\n")
-		lines = append(lines, line)
-	}
-	return lines
-}
-
 // drawDue draws the view that waited for the frame interval.
 func (r *Renderer) drawDue() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.armed = false
 	if !r.closed && r.pending {
-		r.draw()
+		r.draw(r.nextLines)
 	}
 }
 
@@ -332,7 +319,7 @@ func (r *Renderer) Close(wait time.Duration) bool {
 	}
 	if !r.closed {
 		if r.pending {
-			r.draw()
+			r.draw(r.nextLines)
 		}
 		r.closed = true
 		if r.started {
@@ -359,10 +346,12 @@ func (r *Renderer) Ask(query string) {
 	}
 }
 
-// draw writes the difference between the screen and r.next. It holds r.mu.
-func (r *Renderer) draw() {
-	v := r.next
-	r.next, r.pending = tea.View{}, false
+// draw writes the difference between the screen and r.next, whose content
+// is r.nextText when r.nextByText says so, else lines (none: one empty
+// line). It holds r.mu.
+func (r *Renderer) draw(lines []string) {
+	v, text, byText := r.next, r.nextText, r.nextByText
+	r.next, r.nextLines, r.nextText, r.nextByText, r.pending = tea.View{}, nil, "", false, false
 	r.buf.Reset()
 
 	if !r.started {
@@ -382,27 +371,39 @@ func (r *Renderer) draw() {
 		r.buf.WriteString(ansi.HideCursor) // no flicker while lines change
 	}
 
-	// The content's lines, at most the screen's height, beside the ones
-	// on screen (the first r.rows of r.shown).
-	lines := r.nextLines
-	n := min(len(lines), r.height)
-	for i, line := range lines[:n] {
-		if i < r.rows && r.shown[i] == line {
-			continue
+	// Each line of the content is written where it is on screen (the
+	// first r.rows lines shown are) and differs from the line there, and
+	// written over that line in r.shown.
+	was := r.rows
+	n := 0
+	switch {
+	case byText: // walked in place: no slice of its lines is made
+		for rest, more := text, true; more; n++ {
+			var line string
+			line, rest, more = strings.Cut(rest, "\n")
+			r.drawLine(n, was, line)
 		}
-		r.writeLine(i, line)
+	case len(lines) == 0:
+		r.drawLine(0, was, "") // as the content "" is one empty line
+		n = 1
+	default: // the rows first, then the lines shown, copied in one go
+		for i, line := range lines[:min(len(lines), r.height)] {
+			if i >= was || r.shown[i] != line {
+				r.writeLine(i, line)
+			}
+		}
+		n = len(lines)
+		clear(r.shown[min(n, len(r.shown)):])
+		r.shown = append(r.shown[:0], lines...)
 	}
-	for i := n; i < r.rows; i++ {
+	clear(r.shown[n:])
+	r.shown = r.shown[:n]
+	r.rows = min(n, r.height)
+	for i := r.rows; i < was; i++ {
 		r.moveTo(1, i+1)
 		r.buf.WriteString(ansi.EraseEntireLine)
 	}
-	r.rows = n
-	// The new lines are shown now, and the old ones' slice, let go of
-	// first, takes the next frame.
-	clear(r.shown)
-	r.shown, r.nextLines = lines, r.shown[:0]
-	r.text, r.byText = r.nextText, r.nextByText
-	r.nextText, r.nextByText = "", false
+	r.text, r.byText = text, byText
 
 	r.cursor = v.Cursor
 	if c := v.Cursor; c != nil {
@@ -413,6 +414,20 @@ func (r *Renderer) draw() {
 		r.out.enqueue(r.buf.Bytes())
 	}
 	r.lastDraw = time.Now()
+}
+
+// drawLine writes line as row i (from 0) if that row is on the screen and
+// is not already line (the first was rows are on screen), and makes it the
+// i-th line shown. It holds r.mu.
+func (r *Renderer) drawLine(i, was int, line string) {
+	if i < r.height && (i >= was || r.shown[i] != line) {
+		r.writeLine(i, line)
+	}
+	if i < len(r.shown) {
+		r.shown[i] = line
+	} else {
+		r.shown = append(r.shown, line)
+	}
 }
 
 // writeTitle writes ansi.SetWindowTitle(ansi.Strip(title)) into r.buf. A

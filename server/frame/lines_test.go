@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -175,5 +176,33 @@ func TestLinesWriteWhatTheJoinedContentWrote(t *testing.T) {
 				t.Errorf("Render wrote %d bytes with digest %s, the renderer before lines wrote %s", len(joined), got, want)
 			}
 		})
+	}
+}
+
+// TestHeldLinesAreTheRenderersOwn: lines held for the frame interval are
+// drawn as they were handed over, though the caller writes over its slice
+// (as a session does with its next frame) before they are drawn; and once
+// drawn, the renderer keeps no copy of them beside the lines it shows.
+func TestHeldLinesAreTheRenderersOwn(t *testing.T) {
+	w := make(writes, 4)
+	r := New(w, Options{Width: 20, Height: 5, MinInterval: time.Hour})
+	lines := []string{"one", "two"}
+	r.RenderLines(tea.View{}, lines)
+	w.next(t)
+	lines[1] = "held"
+	r.RenderLines(tea.View{}, lines) // held for an hour
+	lines[1] = "written over"
+	r.mu.Lock()
+	held := len(r.nextLines)
+	r.mu.Unlock()
+	if held != 2 {
+		t.Fatalf("the held view has %d lines of its own, want 2", held)
+	}
+	r.Close(waitLimit)
+	if got := w.next(t); !strings.Contains(got, "held") || strings.Contains(got, "written over") {
+		t.Errorf("closing drew %q, want the lines as they were handed over", got)
+	}
+	if r.nextLines != nil || !slices.Equal(r.shown, []string{"one", "held"}) {
+		t.Errorf("after drawing: a copy %q kept, %q shown", r.nextLines, r.shown)
 	}
 }
