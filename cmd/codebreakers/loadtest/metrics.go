@@ -298,15 +298,18 @@ type GCWork struct {
 	IdleSec      float64 `json:"idle_cpu_sec"`
 	PauseSec     float64 `json:"pause_cpu_sec"`
 	TotalSec     float64 `json:"total_cpu_sec"`
-	// At the end of the play (MB): the heap the next cycle may have to
-	// scan (what the last one scanned plus what was allocated with
-	// pointers since), the goroutine stacks the last cycle scanned, the
-	// globals holding pointers, and the heap the last cycle found live;
-	// then the goroutines and the sessions open.
+	// As first read after the play's last collection ended (MB; when
+	// AtCollection, else at the end of the play): the heap the cycle
+	// scanned (plus what was allocated with pointers in the half second
+	// or so before the read; at the end of the play that is every such
+	// allocation since the cycle), the goroutine stacks it scanned, the
+	// globals holding pointers, and the heap it found live; then, at the
+	// end of the play, the goroutines and the sessions open.
 	ScanHeapMB    float64 `json:"scan_heap_mb"`
 	ScanStackMB   float64 `json:"scan_stack_mb"`
 	ScanGlobalsMB float64 `json:"scan_globals_mb"`
 	LiveHeapMB    float64 `json:"live_heap_mb"`
+	AtCollection  bool    `json:"scan_read_at_collection"`
 	Goroutines    float64 `json:"goroutines"`
 	Sessions      float64 `json:"sessions"`
 	// PerSession divides them by the sessions open (nil without any).
@@ -325,8 +328,11 @@ type GCPerSession struct {
 }
 
 // gcWork reads the collector's figures between two scrapes of the
-// server's /metrics; nil when after lacks them (an older server).
-func gcWork(before, after scrape) *GCWork {
+// server's /metrics, and what it scanned from atLast, the scrape that
+// first saw the play's last collection (nil: none was seen; after's
+// figures are given instead, ScanAtCollection false); nil when after lacks
+// them (an older server).
+func gcWork(before, after, atLast scrape) *GCWork {
 	if _, ok := after["go_gc_scan_total_bytes"]; !ok {
 		return nil
 	}
@@ -335,16 +341,21 @@ func gcWork(before, after scrape) *GCWork {
 		return after.sum(name) - before.sum(name)
 	}
 	const mb = 1 << 20
+	scanned := after
+	if atLast != nil {
+		scanned = atLast
+	}
 	g := &GCWork{
 		AssistSec:     delta("mark_assist"),
 		DedicatedSec:  delta("mark_dedicated"),
 		IdleSec:       delta("mark_idle"),
 		PauseSec:      delta("pause"),
 		TotalSec:      delta("total"),
-		ScanHeapMB:    after.sum("go_gc_scan_heap_bytes") / mb,
-		ScanStackMB:   after.sum("go_gc_scan_stack_bytes") / mb,
-		ScanGlobalsMB: after.sum("go_gc_scan_globals_bytes") / mb,
-		LiveHeapMB:    after.sum("go_gc_heap_live_bytes") / mb,
+		ScanHeapMB:    scanned.sum("go_gc_scan_heap_bytes") / mb,
+		ScanStackMB:   scanned.sum("go_gc_scan_stack_bytes") / mb,
+		ScanGlobalsMB: scanned.sum("go_gc_scan_globals_bytes") / mb,
+		LiveHeapMB:    scanned.sum("go_gc_heap_live_bytes") / mb,
+		AtCollection:  atLast != nil,
 		Goroutines:    after.sum("go_sched_goroutines_goroutines"),
 		Sessions:      after.sum("codebreakers_sessions"),
 	}
@@ -360,7 +371,10 @@ func gcWork(before, after scrape) *GCWork {
 	return g
 }
 
-func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
+// serverMetrics reads the server's figures over the play from its /metrics
+// before and after it; atLast is the scrape that first saw the play's last
+// collection (nil: none), for what that collection scanned.
+func serverMetrics(before, after, atLast scrape, seconds float64) *ServerMetrics {
 	m := &ServerMetrics{
 		Action: histogramDelta(before, after, "codebreakers_action_duration_seconds"),
 		Commit: histogramDelta(before, after, "codebreakers_storage_commit_duration_seconds"),
@@ -383,7 +397,7 @@ func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
 	}
 	m.GCs = delta("go_gc_duration_seconds_count")
 	m.HeapMB = after.sum("go_memstats_heap_inuse_bytes") / (1 << 20)
-	m.GC = gcWork(before, after)
+	m.GC = gcWork(before, after, atLast)
 	writes := after.sum("codebreakers_storage_writes_total") - before.sum("codebreakers_storage_writes_total")
 	m.WritesPerSec = writes / seconds
 	if m.Commit.Count > 0 {
@@ -397,11 +411,15 @@ func serverMetrics(before, after scrape, seconds float64) *ServerMetrics {
 // serverCPUSec), what it scans and holds live at the end, and that per
 // session.
 func (g *GCWork) lines(collections, serverCPUSec float64) []string {
-	out := []string{fmt.Sprintf("server collector %.2f s CPU in the play's %.0f collections (assists %.2f, dedicated workers %.2f, idle workers %.2f, pauses %.3f; the server's CPU %.1f s); it scans heap %.0f MB, stacks %.1f MB, globals %.1f MB; live heap %.0f MB, %.0f goroutines",
+	when := "its last collection scanned"
+	if !g.AtCollection {
+		when = "at the end (no collection seen in the play) it would scan"
+	}
+	out := []string{fmt.Sprintf("server collector %.2f s CPU in the play's %.0f collections (assists %.2f, dedicated workers %.2f, idle workers %.2f, pauses %.3f; the server's CPU %.1f s); %s heap %.0f MB, stacks %.1f MB, globals %.1f MB, live heap %.0f MB; %.0f goroutines",
 		g.TotalSec, collections, g.AssistSec, g.DedicatedSec, g.IdleSec, g.PauseSec, serverCPUSec,
-		g.ScanHeapMB, g.ScanStackMB, g.ScanGlobalsMB, g.LiveHeapMB, g.Goroutines)}
+		when, g.ScanHeapMB, g.ScanStackMB, g.ScanGlobalsMB, g.LiveHeapMB, g.Goroutines)}
 	if p := g.PerSession; p != nil {
-		out = append(out, fmt.Sprintf("per session (%.0f open): scans heap %.1f KB, stacks %.1f KB; live heap %.1f KB, %.1f goroutines; collector %.2f ms CPU",
+		out = append(out, fmt.Sprintf("per session (%.0f open): scanned heap %.1f KB, stacks %.1f KB; live heap %.1f KB, %.1f goroutines; collector %.2f ms CPU",
 			g.Sessions, p.ScanHeapKB, p.ScanStackKB, p.LiveHeapKB, p.Goroutines, p.CPUMs))
 	}
 	return out
@@ -434,14 +452,26 @@ func runtimePerSession(before, after scrape, sessions int) *Runtime {
 	}
 }
 
+// collectionsSeen is what watchCollections saw: when each new collection
+// was first seen, in seconds from start (to within its interval), and the
+// scrape in which the last of them was first seen (nil: none was).
+type collectionsSeen struct {
+	at   []float64
+	last scrape
+}
+
 // watchCollections reads the server's collection count from its /metrics
 // every interval until ctx ends, and returns when each new collection was
-// first seen, in seconds from start (to within interval). The count grows
-// when a cycle's marking ends. A collection marks the whole live heap,
-// which on a busy machine is seconds of work that the tables' moves queue
-// behind, so the play's latency windows are read beside these times.
-func watchCollections(ctx context.Context, addr string, start time.Time, interval time.Duration) []float64 {
-	var at []float64
+// first seen. The count grows when a cycle's marking ends. A collection
+// marks the whole live heap, which on a busy machine is seconds of work
+// that the tables' moves queue behind, so the play's latency windows are
+// read beside these times. The scrape that first saw the last collection
+// tells what that cycle scanned: the runtime's scannable heap is set to
+// the cycle's scan work as it ends and grows with every allocation holding
+// pointers after, so a scrape at the end of the play, tens of seconds
+// after the collection, counts those allocations too.
+func watchCollections(ctx context.Context, addr string, start time.Time, interval time.Duration) collectionsSeen {
+	var seen collectionsSeen
 	last := -1.0
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
@@ -449,13 +479,14 @@ func watchCollections(ctx context.Context, addr string, start time.Time, interva
 		if m, err := readMetrics(ctx, addr); err == nil {
 			n := m.sum("go_gc_duration_seconds_count")
 			if last >= 0 && n > last {
-				at = append(at, time.Since(start).Seconds())
+				seen.at = append(seen.at, time.Since(start).Seconds())
+				seen.last = m
 			}
 			last = n
 		}
 		select {
 		case <-ctx.Done():
-			return at
+			return seen
 		case <-tick.C:
 		}
 	}

@@ -241,11 +241,11 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	actions0, games0 := actions.Load(), games.Load()
 	stopAtEnd := context.AfterFunc(playCtx, stopAll) // the early tables play in playAll
 	defer stopAtEnd()
-	collections := make(chan []float64, 1)
+	collections := make(chan collectionsSeen, 1)
 	if t.metricsAddr != "" {
 		go func() { collections <- watchCollections(playCtx, t.metricsAddr, t1, 500*time.Millisecond) }()
 	} else {
-		collections <- nil
+		collections <- collectionsSeen{}
 	}
 	meter := startCPUMeter()
 	stopProfile, err := startOwnProfile(cfg.GeneratorCPUProfile)
@@ -301,11 +301,13 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 		return r, err
 	}
 	r.Seconds = time.Since(t1).Seconds()
+	seen := <-collections // the play has ended: so has the watch
+	r.CollectionsAtSec = seen.at
 	if m1 != nil {
 		if m2, err := readMetrics(ctx, t.metricsAddr); err != nil {
 			errs.add(err)
 		} else {
-			r.Server = serverMetrics(m1, m2, r.Seconds)
+			r.Server = serverMetrics(m1, m2, seen.last, r.Seconds)
 		}
 	}
 	r.CPUPercent = float64((s2.CPU - s1.CPU).Microseconds()) / r.Seconds / 1e4
@@ -314,7 +316,6 @@ func runPlay(ctx context.Context, cfg Config, t *target) (*PlayReport, error) {
 	r.ActionsPerSec = float64(r.Actions) / r.Seconds
 	r.Latency, r.Actor = every.summary(), actor.summary()
 	r.OverTime = every.windows(t1, latencyWindow)
-	r.CollectionsAtSec = <-collections
 	r.Errors, r.Samples = errs.count()
 	fmt.Fprintf(cfg.Log, "play: %d actions (%.0f/s), %d games, every screen p50 %.1f p99 %.1f max %.1f ms, %d errors\n",
 		r.Actions, r.ActionsPerSec, r.Games, r.Latency.P50, r.Latency.P99, r.Latency.Max, r.Errors)

@@ -121,7 +121,7 @@ func TestServerMetricsAreTheDifferenceBetweenScrapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := serverMetrics(b, a, 10)
+	m := serverMetrics(b, a, nil, 10)
 	if m.GC != nil {
 		t.Errorf("collector figures %+v from scrapes without them, want none", m.GC)
 	}
@@ -179,7 +179,7 @@ func TestWatchCollectionsSeesEachNewCollection(t *testing.T) {
 	}))
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan []float64)
+	done := make(chan collectionsSeen)
 	go func() {
 		done <- watchCollections(ctx, strings.TrimPrefix(srv.URL, "http://"), time.Now(), time.Millisecond)
 	}()
@@ -187,12 +187,16 @@ func TestWatchCollectionsSeesEachNewCollection(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	cancel()
-	at := <-done
+	seen := <-done
+	at := seen.at
 	if len(at) != 2 {
 		t.Fatalf("collections seen at %v, want two (3→4 and 4→6)", at)
 	}
 	if at[0] > at[1] || at[0] < 0 {
 		t.Errorf("times %v should be in order from the start", at)
+	}
+	if got := seen.last.sum("go_gc_duration_seconds_count"); got != 6 {
+		t.Errorf("the scrape kept for the last collection counts %v collections, want the one that first saw it (6)", got)
 	}
 }
 
@@ -241,7 +245,7 @@ func TestGCWorkIsTheCollectorsCostAndWhatItScans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := serverMetrics(b, a, 60).GC
+	g := serverMetrics(b, a, nil, 60).GC
 	if g == nil {
 		t.Fatal("no collector figures from a scrape that has them")
 	}
@@ -258,18 +262,35 @@ func TestGCWorkIsTheCollectorsCostAndWhatItScans(t *testing.T) {
 	lines := g.lines(1, 55)
 	if len(lines) != 2 ||
 		!strings.Contains(lines[0], "4.25 s CPU in the play's 1 collections (assists 1.50, dedicated workers 2.25, idle workers 0.25, pauses 0.250; the server's CPU 55.0 s)") ||
-		!strings.Contains(lines[0], "heap 800 MB, stacks 40.0 MB, globals 1.0 MB; live heap 900 MB, 44000 goroutines") ||
-		!strings.Contains(lines[1], "per session (4000 open): scans heap 204.8 KB, stacks 10.2 KB; live heap 230.4 KB, 11.0 goroutines; collector 1.06 ms CPU") {
+		!strings.Contains(lines[0], "at the end (no collection seen in the play) it would scan heap 800 MB, stacks 40.0 MB, globals 1.0 MB, live heap 900 MB; 44000 goroutines") ||
+		!strings.Contains(lines[1], "per session (4000 open): scanned heap 204.8 KB, stacks 10.2 KB; live heap 230.4 KB, 11.0 goroutines; collector 1.06 ms CPU") {
 		t.Errorf("report lines:\n%s", strings.Join(lines, "\n"))
+	}
+
+	// With the scrape that first saw the last collection, what it scanned
+	// and found live come from there (the scannable heap grows after a
+	// collection with every allocation holding pointers); the CPU, the
+	// goroutines and the sessions still span the play.
+	atLast := scrape{"go_gc_scan_heap_bytes": 200 << 20, "go_gc_scan_stack_bytes": 20 << 20,
+		"go_gc_scan_globals_bytes": 1 << 20, "go_gc_heap_live_bytes": 400 << 20, "go_gc_scan_total_bytes": 221 << 20}
+	g = serverMetrics(b, a, atLast, 60).GC
+	if !g.AtCollection || g.ScanHeapMB != 200 || g.ScanStackMB != 20 || g.LiveHeapMB != 400 || g.Goroutines != 44000 || !near(g.TotalSec, 4.25) {
+		t.Errorf("read at the collection %+v, want heap 200, stacks 20, live 400 MB, 44000 goroutines, 4.25 s", g)
+	}
+	if p := g.PerSession; p == nil || !near(p.ScanHeapKB, 51.2) {
+		t.Errorf("per session %+v, want 51.2 KB scanned", p)
+	}
+	if l := g.lines(1, 55); !strings.Contains(l[0], "its last collection scanned heap 200 MB, stacks 20.0 MB, globals 1.0 MB, live heap 400 MB; 44000 goroutines") {
+		t.Errorf("report read at the collection:\n%s", strings.Join(l, "\n"))
 	}
 
 	// No sessions open: nothing to divide by.
 	delete(a, "codebreakers_sessions")
-	if g := gcWork(b, a); g == nil || g.PerSession != nil || len(g.lines(1, 55)) != 1 {
+	if g := gcWork(b, a, nil); g == nil || g.PerSession != nil || len(g.lines(1, 55)) != 1 {
 		t.Errorf("without sessions: %+v, want the totals and no per-session figures", g)
 	}
 	// An older server's /metrics, without the runtime's collector figures.
-	if g := gcWork(b, scrape{"go_gc_duration_seconds_count": 3}); g != nil {
+	if g := gcWork(b, scrape{"go_gc_duration_seconds_count": 3}, nil); g != nil {
 		t.Errorf("from a server without the figures: %+v, want none", g)
 	}
 }
@@ -291,7 +312,7 @@ func TestGCWorkReadsTheServersOwnMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := gcWork(b, a)
+	g := gcWork(b, a, nil)
 	if g == nil {
 		t.Fatal("the server's /metrics lack the collector's figures")
 	}
