@@ -114,8 +114,8 @@ type aidSolver struct {
 	// buf lends the bitsets and transforms (nil: they are allocated).
 	buf *scratch
 	// room holds the short per-opponent slices above (at most three
-	// opponents) and the pool: with the solver itself lent by a scratch,
-	// setting up a seat's aid allocates none of them.
+	// opponents), the answers heard and the pool: with the solver itself
+	// lent by a scratch, setting up a seat's aid allocates none of them.
 	room struct {
 		ok    [3][]uint32
 		okSet [3]bitset
@@ -481,7 +481,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	}
 	// Opponents who may hold any set share one bitset of every set. When
 	// no one has answered (3–4 players, the centre unseen: allFree) that
-	// bitset is all the aid reads, and every hand is not listed at all.
+	// bitset is all the aid reads, and no hand is listed at all.
 	free := s.n >= 3 && !s.centreSeen && !slices.Contains(s.whole, false)
 	var every bitset
 	s.okSet = s.room.okSet[:0]
