@@ -146,8 +146,9 @@ func TestFramesMatchAColdSession(t *testing.T) {
 // TestFrameLinesAreTheFramesLines: a frame set from its pieces has as its
 // lines strings.Split of its lines joined, cut to n, so its joined text
 // is that join, for lines with and without newlines of their own and
-// empty ones, whatever frame was set before. A frame set again as it was
-// keeps its lines as they were.
+// empty ones, whatever frame was set before, whose lines (which the
+// renderer may keep) are never written over. A frame set again as it was
+// keeps its very slice of lines.
 func TestFrameLinesAreTheFramesLines(t *testing.T) {
 	bodies := [][]string{nil, {""}, {"", ""}, {"a"}, {"a", "b"}, {"a\nb"}, {"a", "", "b"}, {"ab", "c"}, {"\x1b[1mx\x1b[m", "李"}}
 	pieces := [][3]string{{"", "", ""}, {"T", "─", "k"}, {"a", "b", "c"}, {"\x1b[7m T \x1b[m", "──", " enter ask"}}
@@ -158,20 +159,42 @@ func TestFrameLinesAreTheFramesLines(t *testing.T) {
 			for n := range len(all) + 1 {
 				f := frameText{bar: pc[0], rule: pc[1], body: body, keys: pc[2], n: n}
 				joined := strings.Join(all[:n], "\n")
+				prev, was := fl.lines, slices.Clone(fl.lines)
 				fl.set(&f)
+				if !sameStrings(prev, was) {
+					t.Fatalf("%q cut to %d: the frame before was written over (%q, was %q)", all, n, prev, was)
+				}
 				if want := strings.Split(joined, "\n"); !slices.Equal(fl.lines, want) && (n > 0 || len(fl.lines) > 0) {
 					t.Fatalf("%q cut to %d: lines %q, want %q", all, n, fl.lines, want)
 				}
 				if got := fl.joined(); got != joined {
 					t.Fatalf("%q cut to %d: joined %q, want %q", all, n, got, joined)
 				}
-				lines := slices.Clone(fl.lines)
+				lines := fl.lines
 				fl.set(&f)
-				if !sameStrings(fl.lines, lines) {
+				if unsafe.SliceData(fl.lines) != unsafe.SliceData(lines) || !sameStrings(fl.lines, lines) {
 					t.Fatalf("%q cut to %d: set again, the frame's lines changed: %q", all, n, fl.lines)
 				}
 			}
 		}
+	}
+	// Frames that differ in the middle, at the end, and by a line less.
+	frames := []frameText{
+		{bar: "T", rule: "─", body: []string{"a", "b", "c"}, keys: "k", n: 7},
+		{bar: "T", rule: "─", body: []string{"a", "B", "c"}, keys: "k", n: 7},
+		{bar: "T", rule: "─", body: []string{"a", "B", "c"}, keys: "K", n: 7},
+		{bar: "T", rule: "─", body: []string{"a", "B"}, keys: "K", n: 6},
+		{bar: "T2", rule: "─", body: []string{"a\nB"}, keys: "K", n: 5},
+	}
+	for i := range frames {
+		prev, was := fl.lines, slices.Clone(fl.lines)
+		fl.set(&frames[i])
+		if !sameStrings(prev, was) {
+			t.Fatalf("frame %d: the frame before was written over (%q, was %q)", i, prev, was)
+		}
+	}
+	if want := []string{"T2", "─", "a", "B", "─", "K"}; !slices.Equal(fl.lines, want) {
+		t.Errorf("after the frames: %q, want %q", fl.lines, want)
 	}
 	for _, text := range []string{"", "one", "one\ntwo", "\n"} {
 		fl.setText(text)

@@ -632,8 +632,8 @@ func (a *app) View() tea.View {
 
 // ViewLines is View with the frame as lines, which are not joined: the
 // server's renderer (frame.Hook, whose LineViewer this is) writes the
-// frame to the terminal line by line. The lines stay as they are until the
-// next Update.
+// frame to the terminal line by line, and may keep them: they are never
+// changed (a new frame is a new slice).
 func (a *app) ViewLines() (tea.View, []string) {
 	v := tea.View{AltScreen: true, WindowTitle: "Codebreakers"}
 	return v, a.frame.lines
@@ -725,43 +725,79 @@ func (f *frameText) line(i int) string {
 // frameLines is the frame on screen as its lines, none holding a newline.
 // The frame was kept as one string: every frame was written out whole, to
 // be cut into lines again by the server's renderer, and that copying was a
-// twentieth of a busy server's work. The slice is the frameLines' own,
-// written over by the next frame that differs.
+// twentieth of a busy server's work. A slice of lines, once set, is never
+// written again: a frame that differs gets a new one, so the renderer keeps
+// the very slice it was handed (ViewLines) as the lines it shows, and the
+// session and its renderer hold one slice of the frame's lines between
+// them, not a copy each for the collector to scan.
 type frameLines struct {
 	lines []string
 }
 
 // set makes f the frame. A line equal to the one it replaces is kept as
-// it was: after a key that only sent a move nothing is written at all, and
+// it was: after a key that only sent a move nothing is made at all, and
 // the renderer finds each kept line the very string it has on screen, so
 // comparing it costs nothing. Only a changed line is looked through for a
 // newline of its own, which is cut into as many lines.
 func (fl *frameLines) set(f *frameText) {
-	n := 0 // lines set so far
+	old := fl.lines
+	var lines []string // the new frame's, made at its first line that differs
+	n := 0             // lines gone through so far
 	for i := range f.n {
 		l := f.line(i)
-		if n < len(fl.lines) && fl.lines[n] == l {
+		if n < len(old) && old[n] == l { // kept as it was
+			if lines != nil {
+				lines = append(lines, l)
+			}
 			n++
 			continue
+		}
+		if k := cutKeptAs(l, old[min(n, len(old)):]); k > 0 {
+			if lines != nil {
+				lines = append(lines, old[n:n+k]...)
+			}
+			n += k
+			continue
+		}
+		if lines == nil {
+			lines = append(make([]string, 0, max(f.n, len(old))), old[:n]...)
 		}
 		for more := true; more; n++ {
 			var part string
 			part, l, more = strings.Cut(l, "\n")
-			if n < len(fl.lines) {
-				fl.lines[n] = part
-			} else {
-				fl.lines = append(fl.lines, part)
-			}
+			lines = append(lines, part)
 		}
 	}
-	clear(fl.lines[n:])
-	fl.lines = fl.lines[:n]
+	switch {
+	case lines != nil:
+		fl.lines = lines
+	case n != len(old): // the frame lost lines at its end
+		fl.lines = slices.Clone(old[:n])
+	}
+}
+
+// cutKeptAs is how many of lines a line l with a newline of its own is,
+// cut at its newlines, when they are its start; 0 when l is not kept there.
+func cutKeptAs(l string, lines []string) int {
+	// Such a line starts with the first line it was cut into and that
+	// newline; any other changed line is told apart here.
+	if len(lines) == 0 || len(l) <= len(lines[0]) || l[len(lines[0])] != '\n' || !strings.HasPrefix(l, lines[0]) {
+		return 0
+	}
+	k := 0
+	for more := true; more; k++ {
+		var part string
+		part, l, more = strings.Cut(l, "\n")
+		if k >= len(lines) || lines[k] != part {
+			return 0
+		}
+	}
+	return k
 }
 
 // setText makes text, cut at its newlines, the frame.
 func (fl *frameLines) setText(text string) {
-	clear(fl.lines)
-	fl.lines = appendLines(fl.lines[:0], text)
+	fl.lines = appendLines(nil, text)
 }
 
 // joined is the frame's lines joined by newlines, made anew: only View

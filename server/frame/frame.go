@@ -109,12 +109,15 @@ type Renderer struct {
 	closed  bool
 	repaint bool // the whole screen must be redrawn (first frame, resize)
 	// shown is the content on screen as lines, all of them, and rows how
-	// many of them are on screen (it is cut to the screen's height). Each
-	// frame drawn writes its lines over it, so a line that stayed the same
-	// is the new frame's string, not the one it was first drawn as, or a
-	// session would hold pieces of many old frames.
-	shown []string
-	rows  int
+	// many of them are on screen (it is cut to the screen's height). It is
+	// the very slice RenderLines was handed, or the renderer's own (ownShown)
+	// for a content Render took as text, which each such frame writes
+	// over. Either way it is the last frame's lines: a line that stayed
+	// the same is the new frame's string, not the one it was first drawn
+	// as, or a session would hold pieces of many old frames.
+	shown    []string
+	ownShown bool
+	rows     int
 	// text is the content shown, as Render took it (joined), when
 	// byText says it came so: a view that shows it again is then told by
 	// one comparison of strings, as when the renderer kept only text.
@@ -125,11 +128,7 @@ type Renderer struct {
 	cursor *tea.Cursor
 	// next is the latest view, not yet drawn when pending, with its
 	// content: nextText when nextByText says Render took it, else
-	// nextLines, the renderer's own copy of the lines (a caller's lines
-	// may change once RenderLines returns). A view drawn at once is drawn
-	// from the caller's lines; only one held for the frame interval is
-	// copied, and the copy is let go once drawn, so that an idle session
-	// keeps no second slice of lines for the collector to scan.
+	// nextLines, as RenderLines was handed them.
 	next       tea.View
 	nextLines  []string
 	nextText   string
@@ -205,7 +204,9 @@ func (r *Renderer) Render(v tea.View) {
 // were strings.Join(lines, "\n"); v.Content is not read. It is for a
 // program that has its frame as lines already, which would otherwise be
 // joined into one string only to be cut into lines again here. A line must
-// hold no newline. The renderer keeps no hold on lines once it returns.
+// hold no newline. The renderer keeps lines, to draw them later or as the
+// lines on screen, so the caller must not change them once handed over: a
+// new frame is a new slice (the same slice again is the same frame).
 func (r *Renderer) RenderLines(v tea.View, lines []string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -228,14 +229,14 @@ func (r *Renderer) drop() {
 
 // take makes v, whose content is lines (or text, when byText says Render
 // took it so), the view to draw next: now, or when the frame interval is
-// up, from a copy of lines. It holds r.mu.
+// up. It holds r.mu.
 func (r *Renderer) take(v tea.View, lines []string, text string, byText bool) {
 	v.Content = "" // the content is lines or text
 	r.next, r.pending = v, true
 	r.nextText, r.nextByText = text, byText
+	r.nextLines = lines
 	if r.armed {
-		r.keep(lines) // a frame is already due; it will draw this view
-		return
+		return // a frame is already due; it will draw this view
 	}
 	if wait := r.opts.MinInterval - time.Since(r.lastDraw); wait > 0 && r.started {
 		r.armed = true
@@ -244,20 +245,9 @@ func (r *Renderer) take(v tea.View, lines []string, text string, byText bool) {
 		} else {
 			r.timer.Reset(wait)
 		}
-		r.keep(lines)
 		return
 	}
 	r.draw(lines)
-}
-
-// keep copies lines into r.nextLines, for the view held for the frame
-// interval. It holds r.mu.
-func (r *Renderer) keep(lines []string) {
-	clear(r.nextLines)
-	r.nextLines = r.nextLines[:0]
-	if !r.nextByText {
-		r.nextLines = append(r.nextLines, lines...)
-	}
 }
 
 // onScreen reports whether v's title and cursor are what the terminal
@@ -377,27 +367,42 @@ func (r *Renderer) draw(lines []string) {
 	was := r.rows
 	n := 0
 	switch {
-	case byText: // walked in place: no slice of its lines is made
+	case byText: // walked in place, into the renderer's own lines
+		prev := r.shown
+		if !r.ownShown { // the caller's, never written: compared, then let go
+			r.shown, r.ownShown = make([]string, 0, len(prev)), true
+		}
 		for rest, more := text, true; more; n++ {
 			var line string
 			line, rest, more = strings.Cut(rest, "\n")
-			r.drawLine(n, was, line)
+			if n < r.height && (n >= was || prev[n] != line) {
+				r.writeLine(n, line)
+			}
+			if n < len(r.shown) {
+				r.shown[n] = line
+			} else {
+				r.shown = append(r.shown, line)
+			}
 		}
-	case len(lines) == 0:
-		r.drawLine(0, was, "") // as the content "" is one empty line
-		n = 1
-	default: // the rows first, then the lines shown, copied in one go
+	default:
+		if len(lines) == 0 {
+			lines = []string{""} // as the content "" is one empty line
+		}
 		for i, line := range lines[:min(len(lines), r.height)] {
 			if i >= was || r.shown[i] != line {
 				r.writeLine(i, line)
 			}
 		}
 		n = len(lines)
-		clear(r.shown[min(n, len(r.shown)):])
-		r.shown = append(r.shown[:0], lines...)
+		if r.ownShown {
+			clear(r.shown) // the renderer's own, let go of
+		}
+		r.shown, r.ownShown = lines, false
 	}
-	clear(r.shown[n:])
-	r.shown = r.shown[:n]
+	if r.ownShown {
+		clear(r.shown[n:])
+		r.shown = r.shown[:n]
+	}
 	r.rows = min(n, r.height)
 	for i := r.rows; i < was; i++ {
 		r.moveTo(1, i+1)
@@ -414,20 +419,6 @@ func (r *Renderer) draw(lines []string) {
 		r.out.enqueue(r.buf.Bytes())
 	}
 	r.lastDraw = time.Now()
-}
-
-// drawLine writes line as row i (from 0) if that row is on the screen and
-// is not already line (the first was rows are on screen), and makes it the
-// i-th line shown. It holds r.mu.
-func (r *Renderer) drawLine(i, was int, line string) {
-	if i < r.height && (i >= was || r.shown[i] != line) {
-		r.writeLine(i, line)
-	}
-	if i < len(r.shown) {
-		r.shown[i] = line
-	} else {
-		r.shown = append(r.shown, line)
-	}
 }
 
 // writeTitle writes ansi.SetWindowTitle(ansi.Strip(title)) into r.buf. A

@@ -31,8 +31,9 @@ type Drawer interface {
 type LineViewer interface {
 	// ViewLines is View with its content as lines: strings.Join(lines,
 	// "\n") is what View().Content would be, and the view's own Content
-	// is not read. No line holds a newline. The lines stay as they are
-	// until the model's next Update.
+	// is not read. No line holds a newline. The Renderer keeps the slice
+	// (RenderLines), so the model never changes it once handed over: a
+	// new frame is a new slice.
 	ViewLines() (v tea.View, lines []string)
 }
 
