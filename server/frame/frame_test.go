@@ -214,6 +214,25 @@ func (g lineGen) change(l genLine, width int) genLine {
 	return l
 }
 
+// next is lines made n long (new lines at the end) with one to three of
+// them changed (a cell, or now and then the whole line) for a screen of
+// the given width.
+func (g lineGen) next(lines []genLine, n, width int) []genLine {
+	for len(lines) < n {
+		lines = append(lines, g.line())
+	}
+	lines = lines[:n]
+	for range 1 + g.rng.IntN(3) {
+		i := g.rng.IntN(n)
+		if g.rng.IntN(4) == 0 {
+			lines[i] = g.line()
+		} else {
+			lines[i] = g.change(lines[i], width)
+		}
+	}
+	return lines
+}
+
 // TestScreenMatchesTheViewAfterRandomChanges draws a long run of random
 // frames, resizes included, into a virtual terminal and checks that every
 // row shows exactly what the latest view says. Most changes touch a single
@@ -231,20 +250,8 @@ func TestScreenMatchesTheViewAfterRandomChanges(t *testing.T) {
 			term.emu.Resize(w, h)
 			r.Resize(w, h)
 		}
-		n := 1 + rng.IntN(len(lines)+6)
-		for len(lines) < n {
-			lines = append(lines, gen.line())
-		}
-		lines = lines[:n]
-		for range 1 + rng.IntN(3) {
-			i := rng.IntN(n)
-			if rng.IntN(4) == 0 {
-				lines[i] = gen.line()
-			} else {
-				lines[i] = gen.change(lines[i], w)
-			}
-		}
-		texts := make([]string, n)
+		lines = gen.next(lines, 1+rng.IntN(len(lines)+6), w)
+		texts := make([]string, len(lines))
 		for i, l := range lines {
 			texts[i] = l.String()
 		}

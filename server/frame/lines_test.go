@@ -68,18 +68,7 @@ func randomFrames(seed uint64, n int) []randomFrame {
 			if n == 0 || rng.IntN(4) == 0 {
 				n = 1 + rng.IntN(h+4)
 			}
-			for len(lines) < n {
-				lines = append(lines, gen.line())
-			}
-			lines = lines[:n]
-			for range 1 + rng.IntN(3) {
-				i := rng.IntN(n)
-				if rng.IntN(4) == 0 {
-					lines[i] = gen.line()
-				} else {
-					lines[i] = gen.change(lines[i], w)
-				}
-			}
+			lines = gen.next(lines, n, w)
 		}
 		if len(lines) > 0 || rng.IntN(2) == 0 {
 			f.lines = make([]string, max(1, len(lines))) // an empty frame as one empty line…
