@@ -984,35 +984,47 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 	for _, c := range codes {
 		cells += len(c) * len(c)
 	}
-	table := zeroU32(k.buf, cells) // every question's counts, lent by the decision
+	table := zeroU32(k.buf, cells)   // every question's counts, lent by the decision
+	base := dirtyI32(k.buf, len(vs)) // where each question's counts start in table (every entry written)
+	at := 0
 	for i, c := range codes {
 		for x, code := range c {
 			index[i][code] = uint8(x)
 		}
-		counts[i], table = table[:len(c)*len(c)], table[len(c)*len(c):]
+		base[i] = int32(at)
+		counts[i] = table[at : at+len(c)*len(c)]
+		at += len(c) * len(c)
 	}
 	// Each set's numbered answers to all the questions, side by side, and
 	// where each set is in its list: a deal then reads two short rows
 	// instead of two rows of the answer table and an index per question.
+	// Side A's row holds the cell offset into table itself (question's base
+	// plus its answer times the width), so a deal adds side B's answer and
+	// counts: one add and one increment a question, no per-question slice.
 	nq := len(vs)
-	dense := func(list []uint32) (rows []uint8, at []int32) {
-		rows = dirtyU8(k.buf, len(list)*nq) // every entry written
-		at = dirtyI32(k.buf, int(k.full)+1) // read only at members of list
-		for j, m := range list {
-			at[m] = int32(j * nq)
-			ans := &k.table.answers[k.handID[m]]
-			for i, v := range vs {
-				rows[j*nq+i] = index[i][ans[v]]
-			}
+	rowsA := dirtyU32(k.buf, len(k.ok[0])*nq) // every entry written
+	atA := dirtyI32(k.buf, int(k.full)+1)     // read only at members of ok[0]
+	for j, m := range k.ok[0] {
+		atA[m] = int32(j * nq)
+		ans := &k.table.answers[k.handID[m]]
+		for i, v := range vs {
+			rowsA[j*nq+i] = uint32(int(base[i]) + int(index[i][ans[v]])*len(codes[i]))
 		}
-		return rows, at
 	}
-	rowsA, atA := dense(k.ok[0])
-	rowsB, atB := dense(k.ok[1])
+	rowsB := dirtyU8(k.buf, len(k.ok[1])*nq) // every entry written
+	atB := dirtyI32(k.buf, int(k.full)+1)    // read only at members of ok[1]
+	for j, m := range k.ok[1] {
+		atB[m] = int32(j * nq)
+		ans := &k.table.answers[k.handID[m]]
+		for i, v := range vs {
+			rowsB[j*nq+i] = index[i][ans[v]]
+		}
+	}
 	k.forJoint3(func(a, bb uint32) {
 		ra, rb := rowsA[atA[a]:atA[a]+int32(nq)], rowsB[atB[bb]:atB[bb]+int32(nq)]
-		for i := range nq {
-			counts[i][int(ra[i])*len(codes[i])+int(rb[i])]++
+		rb = rb[:len(ra)]
+		for i, o := range ra {
+			table[o+uint32(rb[i])]++
 		}
 	})
 	return nonzero(k.buf, counts)
