@@ -110,31 +110,21 @@ type Renderer struct {
 	repaint bool // the whole screen must be redrawn (first frame, resize)
 	// shown is the content on screen as lines, all of them, and rows how
 	// many of them are on screen (it is cut to the screen's height). It is
-	// the very slice RenderLines was handed, or the renderer's own (ownShown)
-	// for a content Render took as text, which each such frame writes
-	// over. Either way it is the last frame's lines: a line that stayed
-	// the same is the new frame's string, not the one it was first drawn
-	// as, or a session would hold pieces of many old frames.
-	shown    []string
-	ownShown bool
-	rows     int
-	// text is the content shown, as Render took it (joined), when
-	// byText says it came so: a view that shows it again is then told by
-	// one comparison of strings, as when the renderer kept only text.
-	text   string
-	byText bool
-	title  string
+	// the very slice RenderLines was handed (Render's, cut from its
+	// content): the last frame's lines, so a line that stayed the same is
+	// the new frame's string, not the one it was first drawn as, or a
+	// session would hold pieces of many old frames.
+	shown []string
+	rows  int
+	title string
 	// cursor is the cursor on screen.
 	cursor *tea.Cursor
-	// next is the latest view, not yet drawn when pending, with its
-	// content: nextText when nextByText says Render took it, else
-	// nextLines, as RenderLines was handed them.
-	next       tea.View
-	nextLines  []string
-	nextText   string
-	nextByText bool
-	pending    bool
-	lastDraw   time.Time
+	// next is the latest view, not yet drawn when pending, and nextLines
+	// its content, as RenderLines was handed them.
+	next      tea.View
+	nextLines []string
+	pending   bool
+	lastDraw  time.Time
 	// timer draws a view held back by the frame interval; it is made
 	// the first time one is, then reset, and armed says it is set.
 	timer *time.Timer
@@ -186,18 +176,10 @@ func (r *Renderer) Resize(width, height int) {
 
 // Render takes the program's latest view. It is drawn now, or at the end of
 // the current frame interval if the last frame was drawn less than one
-// interval ago. A view equal to what is on screen costs a comparison.
+// interval ago. It is RenderLines of the content's lines; a program that
+// has its frame as lines already hands them to RenderLines (LineViewer).
 func (r *Renderer) Render(v tea.View) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return
-	}
-	if r.started && !r.repaint && r.onScreen(v) && r.contentShown(v.Content) {
-		r.drop()
-		return
-	}
-	r.take(v, nil, v.Content, true)
+	r.RenderLines(v, strings.Split(v.Content, "\n"))
 }
 
 // RenderLines is Render of v with lines as its content, as if v.Content
@@ -217,23 +199,21 @@ func (r *Renderer) RenderLines(v tea.View, lines []string) {
 		r.drop()
 		return
 	}
-	r.take(v, lines, "", false)
+	r.take(v, lines)
 }
 
 // drop forgets a view waiting to be drawn: the one now rendered is what is
 // on screen already, so the change was undone before it was drawn. It
 // holds r.mu.
 func (r *Renderer) drop() {
-	r.next, r.nextLines, r.nextText, r.nextByText, r.pending = tea.View{}, nil, "", false, false
+	r.next, r.nextLines, r.pending = tea.View{}, nil, false
 }
 
-// take makes v, whose content is lines (or text, when byText says Render
-// took it so), the view to draw next: now, or when the frame interval is
-// up. It holds r.mu.
-func (r *Renderer) take(v tea.View, lines []string, text string, byText bool) {
-	v.Content = "" // the content is lines or text
+// take makes v, whose content is lines, the view to draw next: now, or
+// when the frame interval is up. It holds r.mu.
+func (r *Renderer) take(v tea.View, lines []string) {
+	v.Content = "" // the content is lines
 	r.next, r.pending = v, true
-	r.nextText, r.nextByText = text, byText
 	r.nextLines = lines
 	if r.armed {
 		return // a frame is already due; it will draw this view
@@ -265,27 +245,6 @@ func linesShown(lines, shown []string) bool {
 		return len(shown) == 1 && shown[0] == ""
 	}
 	return slices.Equal(lines, shown)
-}
-
-// contentShown reports whether content's lines are shown: by comparing it
-// with the content shown, when that came as one string too; otherwise by
-// walking it in place, without making a slice of its lines.
-func (r *Renderer) contentShown(content string) bool {
-	if r.byText {
-		return content == r.text
-	}
-	shown := r.shown
-	for i, more := 0, true; more; i++ {
-		var line string
-		line, content, more = strings.Cut(content, "\n")
-		if i >= len(shown) || shown[i] != line {
-			return false
-		}
-		if !more {
-			return i == len(shown)-1
-		}
-	}
-	return false
 }
 
 // drawDue draws the view that waited for the frame interval.
@@ -337,11 +296,10 @@ func (r *Renderer) Ask(query string) {
 }
 
 // draw writes the difference between the screen and r.next, whose content
-// is r.nextText when r.nextByText says so, else lines (none: one empty
-// line). It holds r.mu.
+// is lines (none: one empty line). It holds r.mu.
 func (r *Renderer) draw(lines []string) {
-	v, text, byText := r.next, r.nextText, r.nextByText
-	r.next, r.nextLines, r.nextText, r.nextByText, r.pending = tea.View{}, nil, "", false, false
+	v := r.next
+	r.next, r.nextLines, r.pending = tea.View{}, nil, false
 	r.buf.Reset()
 
 	if !r.started {
@@ -362,53 +320,23 @@ func (r *Renderer) draw(lines []string) {
 	}
 
 	// Each line of the content is written where it is on screen (the
-	// first r.rows lines shown are) and differs from the line there, and
-	// written over that line in r.shown.
+	// first r.rows lines shown are) and differs from the line there.
+	if len(lines) == 0 {
+		lines = []string{""} // as the content "" is one empty line
+	}
 	was := r.rows
-	n := 0
-	switch {
-	case byText: // walked in place, into the renderer's own lines
-		prev := r.shown
-		if !r.ownShown { // the caller's, never written: compared, then let go
-			r.shown, r.ownShown = make([]string, 0, len(prev)), true
+	for i, line := range lines[:min(len(lines), r.height)] {
+		if i >= was || r.shown[i] != line {
+			r.writeLine(i, line)
 		}
-		for rest, more := text, true; more; n++ {
-			var line string
-			line, rest, more = strings.Cut(rest, "\n")
-			if n < r.height && (n >= was || prev[n] != line) {
-				r.writeLine(n, line)
-			}
-			if n < len(r.shown) {
-				r.shown[n] = line
-			} else {
-				r.shown = append(r.shown, line)
-			}
-		}
-	default:
-		if len(lines) == 0 {
-			lines = []string{""} // as the content "" is one empty line
-		}
-		for i, line := range lines[:min(len(lines), r.height)] {
-			if i >= was || r.shown[i] != line {
-				r.writeLine(i, line)
-			}
-		}
-		n = len(lines)
-		if r.ownShown {
-			clear(r.shown) // the renderer's own, let go of
-		}
-		r.shown, r.ownShown = lines, false
 	}
-	if r.ownShown {
-		clear(r.shown[n:])
-		r.shown = r.shown[:n]
-	}
+	n := len(lines)
+	r.shown = lines
 	r.rows = min(n, r.height)
 	for i := r.rows; i < was; i++ {
 		r.moveTo(1, i+1)
 		r.buf.WriteString(ansi.EraseEntireLine)
 	}
-	r.text, r.byText = text, byText
 
 	r.cursor = v.Cursor
 	if c := v.Cursor; c != nil {
