@@ -762,11 +762,9 @@ func (fl *frameLines) set(f *frameText) {
 		if lines == nil {
 			lines = append(make([]string, 0, max(f.n, len(old))), old[:n]...)
 		}
-		for more := true; more; n++ {
-			var part string
-			part, l, more = strings.Cut(l, "\n")
-			lines = append(lines, part)
-		}
+		before := len(lines)
+		lines = appendLines(lines, l)
+		n += len(lines) - before
 	}
 	switch {
 	case lines != nil:
