@@ -17,10 +17,18 @@ import (
 // loadtestCmd runs `codebreakers loadtest`: it starts this binary as the
 // server (and a floor server to compare against), opens real SSH sessions
 // against them on loopback, prints a table and writes the figures as JSON.
-// `codebreakers loadtest floor` is the floor server itself.
+// `codebreakers loadtest floor` is the floor server itself; `codebreakers
+// loadtest echo` is the echo prober the generator starts (-echo-process).
 func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "floor" {
 		return floorCmd(ctx, args[1:], stderr)
+	}
+	if len(args) > 0 && args[0] == "echo" {
+		if err := loadtest.ProbeCmd(ctx, args[1:], stdout, stderr); errors.Is(err, loadtest.ErrUsage) {
+			return errUsage
+		} else {
+			return err //nolint:wrapcheck // says it is the echo prober's
+		}
 	}
 	var cfg loadtest.Config
 	var jsonPath string
@@ -45,6 +53,8 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&cfg.EchoSamples, "echo-samples", 100, "keypress echoes timed on idle sessions")
 	fs.IntVar(&cfg.EchoPlayers, "echo-players", 4, "sessions opened once the others are held that type -echo-samples more keys between them, each timed to its echo (0: none)")
 	fs.DurationVar(&cfg.EchoGap, "echo-gap", 200*time.Millisecond, "the pause between the -echo-players' keys")
+	fs.BoolVar(&cfg.EchoProcess, "echo-process", true, "time the -echo-players' echo a second time from a process of its own (loadtest echo), as a player's client is, not from the generator holding every session; both are reported")
+	fs.IntVar(&cfg.EchoProcessProcs, "echo-process-procs", 0, "the -echo-process prober's GOMAXPROCS (0: the default)")
 	fs.DurationVar(&cfg.EchoSettle, "echo-settle", 0, "a further pause before the echoes are timed, after the idle window (so the collections the ramp set off are over)")
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
 	fs.BoolVar(&cfg.PlayAsSeated, "play-as-seated", false, "each table starts playing as soon as it is seated instead of all together once every table is seated (only the -play-time after the last is seated is timed)")
@@ -212,11 +222,23 @@ func printIdle(w io.Writer, r *loadtest.Report) {
 	row("echo max ms", "", func(t *loadtest.TargetReport) float64 { return t.Echo.Max })
 	row("players' echo p50 ms", "", func(t *loadtest.TargetReport) float64 { return t.PlayersEcho.P50 })
 	row("players' echo p99 ms", "players_echo_p99", func(t *loadtest.TargetReport) float64 { return t.PlayersEcho.P99 })
+	row("prober's echo p50 ms", "", func(t *loadtest.TargetReport) float64 { return processEcho(t).Echo.P50 })
+	row("prober's echo p99 ms", "process_echo_p99", func(t *loadtest.TargetReport) float64 { return processEcho(t).Echo.P99 })
+	row("prober's echo max ms", "", func(t *loadtest.TargetReport) float64 { return processEcho(t).Echo.Max })
 	row("collections while echoing", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Server) })
 	row("generator's collections", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Generator) })
 	row("machine busy % while echoing", "", func(t *loadtest.TargetReport) float64 { return t.EchoMachineBusy })
 	row("generator % of a core then", "", func(t *loadtest.TargetReport) float64 { return t.EchoGeneratorCPU })
+	row("machine busy % while probing", "", func(t *loadtest.TargetReport) float64 { return processEcho(t).MachineBusy })
 	_ = tw.Flush()
+}
+
+// processEcho is t's echo timed by the prober, zero when not measured.
+func processEcho(t *loadtest.TargetReport) *loadtest.ProcessEcho {
+	if t.ProcessEcho == nil {
+		return &loadtest.ProcessEcho{}
+	}
+	return t.ProcessEcho
 }
 
 // stringList is a repeatable string flag.

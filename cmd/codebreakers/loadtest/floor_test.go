@@ -90,7 +90,7 @@ func TestPlayersTypeInTurnAndEveryKeyIsTimed(t *testing.T) {
 	}
 	// Five keys: the first two players get down then up, the third only down.
 	errs := &errorLog{}
-	got := timePlayers(ctx, Config{EchoSamples: 5, EchoGap: time.Millisecond, StepTimeout: limit}, players, errs)
+	got := timePlayers(ctx, Config{EchoSamples: 5, EchoGap: time.Millisecond, StepTimeout: limit}, players, errs).summary()
 	if n, first := errs.count(); n != 0 {
 		t.Fatalf("%d errors: %v", n, first)
 	}

@@ -81,6 +81,14 @@ type Config struct {
 	// from a client that is in use. 0: not measured.
 	EchoPlayers int
 	EchoGap     time.Duration
+	// EchoProcess has the players' echo timed a second time, by the echo
+	// prober: a process of its own (`loadtest echo`, probe.go) started
+	// once the generator's own echo players are done, with as many players
+	// typing as many keys as far apart, as a real player's client is a
+	// process of its own and not one that holds every other session.
+	// EchoProcessProcs, when above 0, is the prober's GOMAXPROCS.
+	EchoProcess      bool
+	EchoProcessProcs int
 	// PlayTime is how long the tables play; Think is a player's mean pause before
 	// acting; BotDelay is the server's pause before a bot acts.
 	PlayTime, Think, BotDelay time.Duration
@@ -221,6 +229,8 @@ type ReportConfig struct {
 	IdleWindow, EchoSettle, PlayTime, Think, BotDelay string
 	EchoPlayers                                       int
 	EchoGap                                           string
+	EchoProcess                                       bool `json:",omitempty"`
+	EchoProcessProcs                                  int  `json:",omitempty"`
 	AidOff                                            bool
 	PlayAsSeated                                      bool
 	FinishGames                                       int
@@ -255,6 +265,9 @@ type TargetReport struct {
 	// PlayersEcho is the keypress echo of Config.EchoPlayers sessions in
 	// use (see there); N is 0 when it was not measured.
 	PlayersEcho Latency `json:"keypress_echo_players"`
+	// ProcessEcho is the players' echo timed again by the echo prober, a
+	// process of its own (Config.EchoProcess; nil when not asked).
+	ProcessEcho *ProcessEcho `json:"keypress_echo_process,omitempty"`
 	// EchoGCs counts the garbage collections that ran while the echoes
 	// were timed, in the server (from its /metrics; -1 without them) and
 	// in this generator: a collection in either can hold a key or its
@@ -290,7 +303,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		Held: cfg.Held, Idle: cfg.Idle, FloorIdle: cfg.FloorIdle, Churn: cfg.Churn, Tables: cfg.Tables, Spectators: cfg.Spectators,
 		NoIdle: cfg.NoIdle, Seekers: cfg.Seekers, SeekRate: cfg.SeekRate,
 		Rate: cfg.Rate, Concurrency: cfg.Concurrency, IdleWindow: cfg.IdleWindow.String(), EchoSettle: cfg.EchoSettle.String(),
-		EchoPlayers: cfg.EchoPlayers, EchoGap: cfg.EchoGap.String(),
+		EchoPlayers: cfg.EchoPlayers, EchoGap: cfg.EchoGap.String(), EchoProcess: cfg.EchoProcess, EchoProcessProcs: cfg.EchoProcessProcs,
 		PlayTime: cfg.PlayTime.String(), Think: cfg.Think.String(), BotDelay: cfg.BotDelay.String(), AidOff: cfg.AidOff, PlayAsSeated: cfg.PlayAsSeated, ServerArgs: cfg.ServerArgs, ServerGODEBUG: cfg.ServerGODEBUG,
 		FinishGames: cfg.FinishGames, FinishWindow: cfg.FinishWindow.String(), Seed: cfg.Seed, GeneratorProcs: cfg.GeneratorProcs,
 	}}
@@ -380,6 +393,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		ratio("echo_p50", r.Echo.P50, rep.Floor.Echo.P50)
 		ratio("echo_p99", r.Echo.P99, rep.Floor.Echo.P99)
 		ratio("players_echo_p99", r.PlayersEcho.P99, rep.Floor.PlayersEcho.P99)
+		if r.ProcessEcho != nil && rep.Floor.ProcessEcho != nil {
+			ratio("process_echo_p99", r.ProcessEcho.Echo.P99, rep.Floor.ProcessEcho.Echo.P99)
+		}
 	}
 	if cfg.Seekers > 0 {
 		if !cfg.NoIdle {
@@ -588,9 +604,23 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	if cfg.EchoPlayers > 0 && ctx.Err() == nil {
 		players := openPlayers(ctx, cfg, t, open, &next, errs)
 		held = append(held, players...)
-		r.PlayersEcho = timePlayers(ctx, cfg, players, errs)
+		r.PlayersEcho = timePlayers(ctx, cfg, players, errs).summary()
 		fmt.Fprintf(cfg.Log, "%s: echo of %d players typing a key every %s: p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d)\n",
 			t.name, len(players), cfg.EchoGap, r.PlayersEcho.P50, r.PlayersEcho.P99, r.PlayersEcho.Max, r.PlayersEcho.N)
+	}
+	if cfg.EchoProcess && cfg.EchoPlayers > 0 && ctx.Err() == nil {
+		pe, err := probeEcho(ctx, cfg, t, &next)
+		if err != nil {
+			errs.add(err)
+		}
+		if r.ProcessEcho = pe; pe != nil {
+			for _, e := range pe.Errors {
+				errs.add(fmt.Errorf("echo prober: %s", e))
+			}
+			fmt.Fprintf(cfg.Log, "%s: echo of %d players in a process of their own (GOMAXPROCS %d): p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d failed; collections meanwhile: server %d, prober %d, generator %d; machine %.0f%% busy, the prober %.0f%% of a core)\n",
+				t.name, pe.Players, pe.Procs, pe.Echo.P50, pe.Echo.P99, pe.Echo.Max, pe.Echo.N, pe.Failed,
+				pe.ServerGCs, pe.GCs, pe.GeneratorGCs, pe.MachineBusy, pe.CPUPercent)
+		}
 	}
 	return r, held, ctx.Err()
 }
@@ -629,10 +659,10 @@ func openPlayers(ctx context.Context, cfg Config, t *target, open opener, next *
 }
 
 // timePlayers has players type cfg.EchoSamples keys between them, in
-// turn, one every cfg.EchoGap, and times each to its echo. As for the
-// idle echo, this generator's collector is held off meanwhile: its
-// collections are not the server's latency.
-func timePlayers(ctx context.Context, cfg Config, players []*client, errs *errorLog) Latency {
+// turn, one every cfg.EchoGap, and returns each one's time to its echo.
+// As for the idle echo, this process's collector is held off meanwhile:
+// its collections are not the server's latency.
+func timePlayers(ctx context.Context, cfg Config, players []*client, errs *errorLog) *samples {
 	runtime.GC()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	echo := &samples{}
@@ -646,7 +676,7 @@ func timePlayers(ctx context.Context, cfg Config, players []*client, errs *error
 		echo.add(d)
 		sleep(ctx, cfg.EchoGap)
 	}
-	return echo.summary()
+	return echo
 }
 
 // serverGCs is how many garbage collections t's Go runtime has finished
@@ -663,8 +693,11 @@ func serverGCs(ctx context.Context, t *target) int {
 }
 
 // generatorGCs is how many garbage collections this process has finished.
-func generatorGCs() int {
-	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+func generatorGCs() int { return gcCycles("/gc/cycles/total:gc-cycles") }
+
+// gcCycles reads one of the runtime's /gc/cycles counters.
+func gcCycles(name string) int {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0

@@ -89,6 +89,13 @@ func (s *samples) summary() Latency {
 	return Latency{N: len(d), P50: at(0.50), P99: at(0.99), Max: ms(d[len(d)-1])}
 }
 
+// all is a copy of every timing, in the order added.
+func (s *samples) all() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.d)
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // errorLog counts errors and keeps the first few for the report.
