@@ -208,3 +208,37 @@ func TestHandedLinesAreKeptNotCopied(t *testing.T) {
 	}
 	r.Close(waitLimit)
 }
+
+// TestEmptyFrameAgainWritesNothing: an empty frame is one empty line on
+// screen whichever way it comes (no lines, one empty line, or the content
+// ""), so the same empty frame again, even with a cursor to place, is
+// recognised as shown and writes nothing. The random frames above cannot
+// tell a redundant redraw from none when it writes no byte.
+func TestEmptyFrameAgainWritesNothing(t *testing.T) {
+	empties := []struct {
+		name   string
+		render func(r *Renderer, v tea.View)
+	}{
+		{"no lines", func(r *Renderer, v tea.View) { r.RenderLines(v, nil) }},
+		{"one empty line", func(r *Renderer, v tea.View) { r.RenderLines(v, []string{""}) }},
+		{"empty content", func(r *Renderer, v tea.View) { v.Content = ""; r.Render(v) }},
+	}
+	for _, first := range empties {
+		for _, again := range empties {
+			t.Run(first.name+" then "+again.name, func(t *testing.T) {
+				w := make(writes, 16)
+				r := New(w, Options{Width: 20, Height: 5, MinInterval: time.Nanosecond, Profile: colorprofile.TrueColor})
+				v := view("")
+				v.Cursor = tea.NewCursor(3, 0)
+				first.render(r, v)
+				w.next(t)
+				again.render(r, v)
+				time.Sleep(10 * time.Millisecond) // give a wrong write a chance to show
+				w.none(t)
+				if !linesShown(nil, r.shown) || !linesShown([]string{""}, r.shown) {
+					t.Errorf("after an empty frame the renderer shows %q, which does not read as empty", r.shown)
+				}
+			})
+		}
+	}
+}
