@@ -405,19 +405,6 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 	for j, hs := range notes {
 		s.heard[j] = len(hs)
 	}
-	fits := func(id int32, hs []heardAnswer) bool {
-		for _, w := range wrong {
-			if w == id {
-				return false
-			}
-		}
-		for _, h := range hs {
-			if h.v < 0 || s.table.byVariant[h.v][id] != h.code {
-				return false
-			}
-		}
-		return true
-	}
 	if prev != nil && len(prev.sets) == len(notes) && prev.handSize == s.handSize && prev.mine == mine {
 		// Only the answers heard since the last time can rule sets out.
 		for j, hs := range notes {
@@ -450,20 +437,16 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 			// enough to keep them, else they are worked out again.
 			fresh := hs[prev.heard[j]:]
 			list := prev.sets[j]
-			s.ok[j] = dirtyU32(buf, len(list))[:0]
-			s.ids[j] = dirtyI32(buf, len(list))[:0]
+			kept, keptIDs := dirtyU32(buf, len(list))[:0], dirtyI32(buf, len(list))[:0]
 			for i, m := range list {
-				var id int32
+				kept = append(kept, uint32(m))
 				if prev.ids != nil {
-					id = prev.ids[j][i]
+					keptIDs = append(keptIDs, prev.ids[j][i])
 				} else {
-					id = s.localID(uint32(m))
-				}
-				if fits(id, fresh) {
-					s.ok[j] = append(s.ok[j], uint32(m))
-					s.ids[j] = append(s.ids[j], id)
+					keptIDs = append(keptIDs, s.localID(uint32(m)))
 				}
 			}
+			s.ok[j], s.ids[j] = s.table.fitting(kept, keptIDs, fresh, wrong, kept[:0], keptIDs[:0])
 			continue
 		}
 		if len(hs) == 0 && len(wrong) == 0 {
@@ -471,13 +454,7 @@ func newAidSolverIn(v View, prev *aidLists, buf *scratch) *aidSolver {
 			continue
 		}
 		listAll()
-		s.ok[j], s.ids[j] = dirtyU32(buf, len(ids))[:0], dirtyI32(buf, len(ids))[:0]
-		for i, id := range ids {
-			if fits(id, hs) {
-				s.ok[j] = append(s.ok[j], sets[i])
-				s.ids[j] = append(s.ids[j], id)
-			}
-		}
+		s.ok[j], s.ids[j] = s.table.fitting(sets, ids, hs, wrong, dirtyU32(buf, len(ids))[:0], dirtyI32(buf, len(ids))[:0])
 	}
 	// Opponents who may hold any set share one bitset of every set. When
 	// no one has answered (3–4 players, the centre unseen: allFree) that

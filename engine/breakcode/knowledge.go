@@ -64,19 +64,23 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 		copy(k.handID[n:], k.handID[:n])
 	}
 	// Every local set of handSize tiles, in forSubsets' order: local sets
-	// are plain bit patterns, so Gosper's hack walks them directly.
-	all := dirtyU32(buf, binom(len(k.pool), k.handSize))[:0]
+	// are plain bit patterns, so Gosper's hack walks them directly. Their
+	// hand ids go beside them, for the filters below.
+	nAll := binom(len(k.pool), k.handSize)
+	all, allIDs := dirtyU32(buf, nAll)[:0], dirtyI32(buf, nAll)[:0]
 	var ranks *poolRanks
 	if len(k.pool) <= 16 { // always, for a seat's view: its hand is at least 4 tiles
 		ranks = k.table.poolRanksIn(k.pool, buf)
 	}
 	for m := uint32(1)<<k.handSize - 1; m <= k.full; {
+		var id int32
 		if ranks != nil {
-			k.handID[m] = ranks.id(k.table, m)
+			id = ranks.id(k.table, m)
 		} else {
-			k.handID[m] = k.localID(m)
+			id = k.localID(m)
 		}
-		all = append(all, m)
+		k.handID[m] = id
+		all, allIDs = append(all, m), append(allIDs, id)
 		r := m + m&-m
 		m = (r^m)>>(2+bits.TrailingZeros32(m)) | r
 	}
@@ -86,14 +90,11 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 		}
 	}
 	// Hands this seat already guessed wrong (2 players) are ruled out.
-	var wrong map[int32]bool // nil (none) reads as false
+	var wrong []int32
 	if v.Players == 2 {
 		for _, g := range v.Seats[me].Guesses {
 			if m, err := maskOf(g.Tiles); err == nil && !g.Right && len(g.Tiles) == k.handSize {
-				if wrong == nil {
-					wrong = map[int32]bool{}
-				}
-				wrong[k.table.id(m)] = true
+				wrong = append(wrong, k.table.id(m))
 			}
 		}
 	}
@@ -102,17 +103,8 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 			continue
 		}
 		k.opps = append(k.opps, i)
-		heard := k.heard(v.Seats[i].Notes)
-		list := dirtyU32(buf, len(all))[:0]
-		for _, m := range all {
-			id := k.handID[m]
-			// (A nil map reads as false, but only after a call: most
-			// views have no wrong guesses to rule out.)
-			if heard == nil || (wrong != nil && wrong[id]) || !k.gives(id, heard) {
-				continue
-			}
-			list = append(list, m)
-		}
+		list, _ := k.table.fitting(all, allIDs, k.heard(v.Seats[i].Notes), wrong,
+			dirtyU32(buf, len(all))[:0], dirtyI32(buf, len(all))[:0])
 		k.ok = append(k.ok, list)
 		if v.Players > 2 {
 			set := zeroBools(buf, 1<<len(k.pool))
@@ -131,28 +123,69 @@ type heardAnswer struct {
 	code uint8
 }
 
-// heard turns notes into answers to check hands against, or returns nil
-// when a note names no question (no hand can fit it).
+// heard turns notes into answers to check hands against; a note that
+// names no question comes out with variant -1, which no hand fits.
 func (k *knowledge) heard(notes []Note) []heardAnswer {
-	out := make([]heardAnswer, 0, len(notes)) // not nil, even with no notes
+	out := make([]heardAnswer, 0, len(notes))
 	for _, n := range notes {
-		v := variantOf(n.Card, n.Number)
-		if v < 0 {
-			return nil
-		}
-		out = append(out, heardAnswer{v, n.Code})
+		out = append(out, heardAnswer{variantOf(n.Card, n.Number), n.Code})
 	}
 	return out
 }
 
-// gives reports whether hand id gives every answer heard.
-func (k *knowledge) gives(id int32, heard []heardAnswer) bool {
+// fitting appends to sets and ids (returning them) the members of all,
+// whose hand ids allIDs holds side by side, that give every answer of
+// heard and are none of the hands wrong, in all's order. An answer to no
+// question (variant -1) leaves nothing. sets and ids may be all and
+// allIDs emptied (all[:0]): a set is written only where one was read.
+//
+// It narrows answer by answer: the first answer's pass reads every set,
+// each later one only what the passes before it left, and every pass is a
+// tight loop over one question's answers for all hands (byVariant). Most
+// sets fail the first answer, and testing each set against the answers in
+// turn cost a call and a loop a set. Which sets are kept, and their order,
+// do not depend on the way: a set is kept exactly when it fits every
+// answer.
+func (t *handTable) fitting(all []uint32, allIDs []int32, heard []heardAnswer, wrong []int32, sets []uint32, ids []int32) ([]uint32, []int32) {
 	for _, h := range heard {
-		if k.table.byVariant[h.v][id] != h.code {
-			return false
+		if h.v < 0 {
+			return sets, ids
 		}
 	}
-	return true
+	start := len(sets)
+	if len(heard) == 0 {
+		sets, ids = append(sets, all...), append(ids, allIDs...)
+	} else {
+		col, code := t.byVariant[heard[0].v], heard[0].code
+		for i, id := range allIDs {
+			if col[id] == code {
+				sets, ids = append(sets, all[i]), append(ids, id)
+			}
+		}
+		heard = heard[1:]
+	}
+	// Later answers and wrong guesses narrow what is kept, in place.
+	for _, h := range heard {
+		col, code, n := t.byVariant[h.v], h.code, start
+		for i := start; i < len(ids); i++ {
+			if id := ids[i]; col[id] == code {
+				sets[n], ids[n] = sets[i], id
+				n++
+			}
+		}
+		sets, ids = sets[:n], ids[:n]
+	}
+	if len(wrong) > 0 {
+		n := start
+		for i := start; i < len(ids); i++ {
+			if id := ids[i]; !slices.Contains(wrong, id) {
+				sets[n], ids[n] = sets[i], id
+				n++
+			}
+		}
+		sets, ids = sets[:n], ids[:n]
+	}
+	return sets, ids
 }
 
 // localID returns the hand id of a local set of handSize tiles (see

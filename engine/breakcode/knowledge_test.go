@@ -104,3 +104,65 @@ func TestPoolRanksInAllocatesNothing(t *testing.T) {
 		t.Fatalf("poolRanksIn with a scratch: %v allocations, want none", n)
 	}
 }
+
+// fitting keeps exactly the hands that give every answer heard and were
+// not guessed wrong, in their order, with their ids beside them, as
+// testing each hand against each answer does: for random lists and
+// answers (some a hand of the list gives, so that some hands fit; some
+// to no question, which nothing fits), written into new arrays and over
+// the list itself.
+func TestFittingKeepsExactlyTheHandsThatFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 5))
+	kept := 0
+	for trial := range 400 {
+		table := handsOfSize(4 + trial%2)
+		var all []uint32
+		var ids []int32
+		for id := range table.masks {
+			if rng.IntN(3) > 0 {
+				all, ids = append(all, uint32(id)*7), append(ids, int32(id)) // sets: any labels
+			}
+		}
+		some := ids[rng.IntN(len(ids))] // answers this hand gives
+		heard := make([]heardAnswer, rng.IntN(4))
+		for i := range heard {
+			v := rng.IntN(variants)
+			heard[i] = heardAnswer{v, table.byVariant[v][some]}
+			if rng.IntN(4) == 0 {
+				heard[i].code = uint8(rng.IntN(64))
+			}
+		}
+		if trial%50 == 7 {
+			heard = append(heard, heardAnswer{-1, 0})
+		}
+		var wrong []int32
+		for range rng.IntN(3) {
+			wrong = append(wrong, ids[rng.IntN(len(ids))])
+		}
+		var wantSets []uint32
+		var wantIDs []int32
+		for i, id := range ids {
+			fits := !slices.Contains(wrong, id)
+			for _, h := range heard {
+				fits = fits && h.v >= 0 && table.answers[id][h.v] == h.code
+			}
+			if fits {
+				wantSets, wantIDs = append(wantSets, all[i]), append(wantIDs, id)
+			}
+		}
+		kept += len(wantSets)
+		prefix := []uint32{99}
+		gotSets, gotIDs := table.fitting(all, ids, heard, wrong, slices.Clone(prefix), []int32{-9})
+		if !slices.Equal(gotSets[1:], wantSets) || !slices.Equal(gotIDs[1:], wantIDs) || gotSets[0] != 99 || gotIDs[0] != -9 {
+			t.Fatalf("trial %d, heard %v, wrong %v: kept %v %v, want %v %v", trial, heard, wrong, gotSets, gotIDs, wantSets, wantIDs)
+		}
+		a, b := slices.Clone(all), slices.Clone(ids)
+		gotSets, gotIDs = table.fitting(a, b, heard, wrong, a[:0], b[:0])
+		if !slices.Equal(gotSets, wantSets) || !slices.Equal(gotIDs, wantIDs) {
+			t.Fatalf("trial %d, in place: kept %v %v, want %v %v", trial, gotSets, gotIDs, wantSets, wantIDs)
+		}
+	}
+	if kept == 0 {
+		t.Fatal("no hand ever fitted: the test checks nothing")
+	}
+}
