@@ -83,10 +83,15 @@ func latencyBuckets() []float64 {
 //     /cpu/classes/user:cpu-seconds, the Go code's own, to compare them
 //     with (the runtime's classes are estimates comparable only with each
 //     other, not with the process's CPU time);
-//   - /sched/goroutines:goroutines — the goroutines whose stacks are scanned.
+//   - /sched/goroutines:goroutines — the goroutines whose stacks are scanned;
+//   - /sched/latencies:seconds — how long goroutines waited runnable before
+//     they ran (go_sched_latencies_seconds, a histogram whose bounds the
+//     exporter sets about a power of ten apart): a keypress's echo waits
+//     on a few goroutines in turn, so a server short of CPU time for them
+//     shows it here (issue 20's echo tail at 10,000 sessions).
 func gcRuntimeMetrics() collectors.GoRuntimeMetricsRule {
 	return collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(
-		`^(/gc/scan/[a-z]+:bytes|/gc/heap/(live|goal):bytes|/cpu/classes/gc/.*|/cpu/classes/user:cpu-seconds|/sched/goroutines:goroutines)$`)}
+		`^(/gc/scan/[a-z]+:bytes|/gc/heap/(live|goal):bytes|/cpu/classes/gc/.*|/cpu/classes/user:cpu-seconds|/sched/(goroutines:goroutines|latencies:seconds))$`)}
 }
 
 // New builds the collectors, plus Go runtime and process metrics.

@@ -164,6 +164,8 @@ func TestMetricsReportWhatTheCollectorScansAndCosts(t *testing.T) {
 		"go_cpu_classes_gc_mark_idle_cpu_seconds_total", "go_cpu_classes_gc_pause_cpu_seconds_total",
 		"go_cpu_classes_gc_total_cpu_seconds_total", "go_cpu_classes_user_cpu_seconds_total",
 		"go_sched_goroutines_goroutines",
+		// How long goroutines waited to run.
+		"go_sched_latencies_seconds_count", "go_sched_latencies_seconds_sum",
 	} {
 		if _, ok := s[name]; !ok {
 			t.Errorf("/metrics lacks %s", name)

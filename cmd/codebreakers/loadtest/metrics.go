@@ -199,7 +199,24 @@ func histogramDelta(before, after scrape, name string) Histogram {
 		return h
 	}
 	h.MeanMS = (after.sum(name+"_sum") - before.sum(name+"_sum")) / count * 1000
-	cum := map[float64]float64{}
+	bounds, cum := bucketsDelta(before, after, name)
+	at := func(q float64) float64 {
+		for _, b := range bounds {
+			if cum[b] >= q*count && !math.IsInf(b, 1) {
+				return b * 1000
+			}
+		}
+		return -1 // beyond the last bucket (JSON has no infinity)
+	}
+	h.P50MS, h.P99MS = at(0.5), at(0.99)
+	return h
+}
+
+// bucketsDelta is name's histogram buckets between before and after,
+// summed over labels: each bucket's upper bound (in the histogram's unit,
+// +Inf last) in order, and how many observations were at most it.
+func bucketsDelta(before, after scrape, name string) (bounds []float64, cum map[float64]float64) {
+	cum = map[float64]float64{}
 	for k, v := range after {
 		base, labels, _ := strings.Cut(k, "{")
 		if base != name+"_bucket" {
@@ -215,21 +232,65 @@ func histogramDelta(before, after scrape, name string) Histogram {
 		}
 		cum[b] += v - before[k]
 	}
-	bounds := make([]float64, 0, len(cum))
+	bounds = make([]float64, 0, len(cum))
 	for b := range cum {
 		bounds = append(bounds, b)
 	}
 	sort.Float64s(bounds)
-	at := func(q float64) float64 {
-		for _, b := range bounds {
-			if cum[b] >= q*count && !math.IsInf(b, 1) {
-				return b * 1000
-			}
-		}
-		return -1 // beyond the last bucket (JSON has no infinity)
+	return bounds, cum
+}
+
+// SchedLatency is what the server's scheduler latency histogram
+// (go_sched_latencies_seconds, the runtime's /sched/latencies: how long
+// each goroutine that became runnable waited before it ran) recorded over
+// a stretch of the run. A keypress wakes a few goroutines in turn (the
+// connection's reader, the session's input, its program, its writer), so
+// a server whose echo is slow because its goroutines wait for a CPU shows
+// it here, and one whose echo is slow elsewhere does not.
+type SchedLatency struct {
+	Count float64 `json:"count"`
+	// Over counts the waits longer than each of the histogram's bounds
+	// from 0.1 ms up (the exporter's bounds are about a power of ten apart).
+	Over []SchedOver `json:"over"`
+}
+
+// SchedOver is how many waits were longer than MS milliseconds.
+type SchedOver struct {
+	MS    float64 `json:"ms"`
+	Count float64 `json:"count"`
+}
+
+// schedLatency is the server's scheduler latencies between before and
+// after (nil when either scrape is missing or holds none).
+func schedLatency(before, after scrape) *SchedLatency {
+	const name = "go_sched_latencies_seconds"
+	if before == nil || after == nil {
+		return nil
 	}
-	h.P50MS, h.P99MS = at(0.5), at(0.99)
-	return h
+	bounds, cum := bucketsDelta(before, after, name)
+	if len(bounds) == 0 {
+		return nil
+	}
+	total := cum[bounds[len(bounds)-1]]
+	s := &SchedLatency{Count: total}
+	for _, b := range bounds {
+		if b >= 1e-4 && !math.IsInf(b, 1) {
+			s.Over = append(s.Over, SchedOver{MS: b * 1000, Count: total - cum[b]})
+		}
+	}
+	return s
+}
+
+// String reads as "n waits, k over 0.7 ms, j over 6.9 ms".
+func (s *SchedLatency) String() string {
+	if s == nil {
+		return "not read"
+	}
+	out := fmt.Sprintf("%.0f waits", s.Count)
+	for _, o := range s.Over {
+		out += fmt.Sprintf(", %.0f over %.2g ms", o.Count, o.MS)
+	}
+	return out
 }
 
 func labelValue(labels, name string) string {

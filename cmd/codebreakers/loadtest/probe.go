@@ -190,6 +190,9 @@ type ProcessEcho struct {
 	// did (its collector is held off meanwhile, so normally 0).
 	ServerGCs    int `json:"server_gcs_while_probed"`
 	GeneratorGCs int `json:"generator_gcs_while_probed"`
+	// ServerSched is the server's scheduler latencies while the prober
+	// ran (its sessions' opening included; nil without its /metrics).
+	ServerSched *SchedLatency `json:"server_sched_latency_while_probed,omitempty"`
 	// GeneratorCPU is the generator's CPU while the prober ran (percent
 	// of one core), the prober's start and its sessions' opening included.
 	GeneratorCPU float64 `json:"generator_cpu_percent_while_probed"`
@@ -225,16 +228,13 @@ func probeEcho(ctx context.Context, cfg Config, t *target, next *atomic.Int64) (
 
 	runtime.GC()
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	gcs0, gen0 := serverGCs(ctx, t), generatorGCs()
+	m0, gen0 := serverScrape(ctx, t), generatorGCs()
 	meter := startCPUMeter()
 	runErr := cmd.Run()
 	_, genCPU := meter.stop()
-	pe := &ProcessEcho{ServerGCs: -1, GeneratorGCs: generatorGCs() - gen0, GeneratorCPU: genCPU}
-	if gcs0 >= 0 {
-		if gcs1 := serverGCs(ctx, t); gcs1 >= 0 {
-			pe.ServerGCs = gcs1 - gcs0
-		}
-	}
+	m1 := serverScrape(ctx, t)
+	pe := &ProcessEcho{ServerGCs: gcsBetween(m0, m1), ServerSched: schedLatency(m0, m1),
+		GeneratorGCs: generatorGCs() - gen0, GeneratorCPU: genCPU}
 	if out.Len() == 0 {
 		return nil, fmt.Errorf("echo prober: %v, no report\n%s", runErr, logs.String())
 	}

@@ -279,9 +279,14 @@ type TargetReport struct {
 	// EchoMachineBusy is how busy all cores were while the echoes were
 	// timed (percent): other processes delay an echo too; EchoGeneratorCPU
 	// is this generator's share of that (percent of one core).
-	EchoMachineBusy  float64  `json:"machine_busy_percent_while_echo_timed"`
-	EchoGeneratorCPU float64  `json:"generator_cpu_percent_while_echo_timed"`
-	Errors           []string `json:"errors,omitempty"`
+	// EchoSched and PlayersSched are the server's scheduler latencies
+	// while the idle echo and the players' echo were timed (nil without
+	// its /metrics, or from a server that does not export them).
+	EchoSched        *SchedLatency `json:"server_sched_latency_while_echo_timed,omitempty"`
+	PlayersSched     *SchedLatency `json:"server_sched_latency_while_players_timed,omitempty"`
+	EchoMachineBusy  float64       `json:"machine_busy_percent_while_echo_timed"`
+	EchoGeneratorCPU float64       `json:"generator_cpu_percent_while_echo_timed"`
+	Errors           []string      `json:"errors,omitempty"`
 }
 
 // Run measures the floor (unless cfg.NoFloor), then the arcade idle, then
@@ -571,7 +576,7 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	// which the idle clients allocate little).
 	runtime.GC()
 	gcPercent := debug.SetGCPercent(-1)
-	gcs0, gen0 := serverGCs(ctx, t), generatorGCs()
+	m0, gen0 := serverScrape(ctx, t), generatorGCs()
 	stopTrace := startEchoTrace(ctx, cfg, t, errs)
 	meter := startCPUMeter()
 	echo := &samples{}
@@ -591,22 +596,21 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	}
 	stopTrace(echoLog)
 	r.Echo = echo.summary()
-	r.EchoGCs.Server, r.EchoGCs.Generator = -1, generatorGCs()-gen0
+	r.EchoGCs.Generator = generatorGCs() - gen0
 	r.EchoMachineBusy, r.EchoGeneratorCPU = meter.stop()
 	debug.SetGCPercent(gcPercent)
-	if gcs0 >= 0 {
-		if gcs1 := serverGCs(ctx, t); gcs1 >= 0 {
-			r.EchoGCs.Server = gcs1 - gcs0
-		}
-	}
-	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy, the generator %.0f%% of a core)\n",
-		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator, r.EchoMachineBusy, r.EchoGeneratorCPU)
+	m1 := serverScrape(ctx, t)
+	r.EchoGCs.Server, r.EchoSched = gcsBetween(m0, m1), schedLatency(m0, m1)
+	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy, the generator %.0f%% of a core; server's goroutines waiting to run: %s)\n",
+		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator, r.EchoMachineBusy, r.EchoGeneratorCPU, r.EchoSched)
 	if cfg.EchoPlayers > 0 && ctx.Err() == nil {
 		players := openPlayers(ctx, cfg, t, open, &next, errs)
 		held = append(held, players...)
+		m0 := serverScrape(ctx, t)
 		r.PlayersEcho = timePlayers(ctx, cfg, players, errs).summary()
-		fmt.Fprintf(cfg.Log, "%s: echo of %d players typing a key every %s: p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d)\n",
-			t.name, len(players), cfg.EchoGap, r.PlayersEcho.P50, r.PlayersEcho.P99, r.PlayersEcho.Max, r.PlayersEcho.N)
+		r.PlayersSched = schedLatency(m0, serverScrape(ctx, t))
+		fmt.Fprintf(cfg.Log, "%s: echo of %d players typing a key every %s: p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d; server's goroutines waiting to run: %s)\n",
+			t.name, len(players), cfg.EchoGap, r.PlayersEcho.P50, r.PlayersEcho.P99, r.PlayersEcho.Max, r.PlayersEcho.N, r.PlayersSched)
 	}
 	if cfg.EchoProcess && cfg.EchoPlayers > 0 && ctx.Err() == nil {
 		pe, err := probeEcho(ctx, cfg, t, &next)
@@ -617,9 +621,9 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 			for _, e := range pe.Errors {
 				errs.add(fmt.Errorf("echo prober: %s", e))
 			}
-			fmt.Fprintf(cfg.Log, "%s: echo of %d players in a process of their own (GOMAXPROCS %d): p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d failed; collections meanwhile: server %d, prober %d, generator %d; machine %.0f%% busy, the prober %.0f%% of a core)\n",
+			fmt.Fprintf(cfg.Log, "%s: echo of %d players in a process of their own (GOMAXPROCS %d): p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d failed; collections meanwhile: server %d, prober %d, generator %d; machine %.0f%% busy, the prober %.0f%% of a core; server's goroutines waiting to run: %s)\n",
 				t.name, pe.Players, pe.Procs, pe.Echo.P50, pe.Echo.P99, pe.Echo.Max, pe.Echo.N, pe.Failed,
-				pe.ServerGCs, pe.GCs, pe.GeneratorGCs, pe.MachineBusy, pe.CPUPercent)
+				pe.ServerGCs, pe.GCs, pe.GeneratorGCs, pe.MachineBusy, pe.CPUPercent, pe.ServerSched)
 		}
 	}
 	return r, held, ctx.Err()
@@ -679,17 +683,26 @@ func timePlayers(ctx context.Context, cfg Config, players []*client, errs *error
 	return echo
 }
 
-// serverGCs is how many garbage collections t's Go runtime has finished
-// (-1 when t has no /metrics).
-func serverGCs(ctx context.Context, t *target) int {
+// serverScrape reads t's /metrics (nil when t has none or they cannot be
+// read: the figures taken from them are then left out, not failed).
+func serverScrape(ctx context.Context, t *target) scrape {
 	if t.metricsAddr == "" {
-		return -1
+		return nil
 	}
 	m, err := readMetrics(ctx, t.metricsAddr)
 	if err != nil {
+		return nil
+	}
+	return m
+}
+
+// gcsBetween is how many garbage collections the server finished between
+// two scrapes (-1 when either is missing).
+func gcsBetween(before, after scrape) int {
+	if before == nil || after == nil {
 		return -1
 	}
-	return int(m.sum("go_gc_duration_seconds_count"))
+	return int(after.sum("go_gc_duration_seconds_count") - before.sum("go_gc_duration_seconds_count"))
 }
 
 // generatorGCs is how many garbage collections this process has finished.

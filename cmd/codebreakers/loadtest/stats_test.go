@@ -323,3 +323,35 @@ func TestGCWorkReadsTheServersOwnMetrics(t *testing.T) {
 		t.Errorf("at the end %+v, want scannable heap, stacks and globals, a live heap, goroutines and the 2 sessions", g)
 	}
 }
+
+// TestSchedLatencyCountsTheWaitsOverEachBound: the server's scheduler
+// latencies between two scrapes are the waits counted meanwhile, and the
+// tail is read as how many waited longer than each bound from 0.1 ms up
+// (the smaller bounds and +Inf are no tail worth a line).
+func TestSchedLatencyCountsTheWaitsOverEachBound(t *testing.T) {
+	const name = "go_sched_latencies_seconds_bucket"
+	b := scrape{name + `{le="6.4e-08"}`: 100, name + `{le="6.5e-06"}`: 900, name + `{le="0.000655"}`: 990,
+		name + `{le="0.0067"}`: 999, name + `{le="0.068"}`: 1000, name + `{le="+Inf"}`: 1000}
+	a := scrape{name + `{le="6.4e-08"}`: 200, name + `{le="6.5e-06"}`: 1700, name + `{le="0.000655"}`: 1980,
+		name + `{le="0.0067"}`: 1996, name + `{le="0.068"}`: 1999, name + `{le="+Inf"}`: 2000}
+	s := schedLatency(b, a)
+	want := &SchedLatency{Count: 1000, Over: []SchedOver{{MS: 0.655, Count: 10}, {MS: 6.7, Count: 3}, {MS: 68, Count: 1}}}
+	if s == nil || s.Count != want.Count || len(s.Over) != len(want.Over) {
+		t.Fatalf("sched latency %+v, want %+v", s, want)
+	}
+	for i, o := range s.Over {
+		if math.Abs(o.MS-want.Over[i].MS) > 1e-9 || o.Count != want.Over[i].Count {
+			t.Errorf("over[%d] = %+v, want %+v", i, o, want.Over[i])
+		}
+	}
+	if got := s.String(); got != "1000 waits, 10 over 0.66 ms, 3 over 6.7 ms, 1 over 68 ms" {
+		t.Errorf("reads %q", got)
+	}
+	// A server without the histogram, or a scrape missing, gives nothing.
+	if s := schedLatency(scrape{"go_goroutines": 5}, scrape{"go_goroutines": 6}); s != nil {
+		t.Errorf("no histogram: %+v, want nil", s)
+	}
+	if s := schedLatency(nil, a); s != nil || s.String() != "not read" {
+		t.Errorf("no scrape before: %+v, want nil", s)
+	}
+}
