@@ -111,7 +111,7 @@ func checkListed(t *testing.T, seed uint64, s *state, seat int, v View) {
 			}
 		}
 		slices.Sort(want)
-		if got := ids(sv.PossibleHands); !slices.Equal(got, want) || len(got) != sv.Possible {
+		if got := ids(sv.PossibleHands.Sets()); !slices.Equal(got, want) || len(got) != sv.Possible {
 			t.Fatalf("seed %d, turn %d, seat %d: seat %d's hands listed %v (ids %v), belief says %v", seed, s.turns, seat, opp, sv.PossibleHands, got, want)
 		}
 		if truth := k.table.id(s.hands[opp]); len(want) > 0 && !slices.Contains(want, truth) {
@@ -134,7 +134,7 @@ func checkListed(t *testing.T, seed uint64, s *state, seat int, v View) {
 		}
 	}
 	slices.Sort(want)
-	if got := ids(v.CentreSets); !slices.Equal(got, want) {
+	if got := ids(v.CentreSets.Sets()); !slices.Equal(got, want) {
 		t.Fatalf("seed %d, turn %d, seat %d: centre sets listed %v, belief says %v", seed, s.turns, seat, v.CentreSets, want)
 	}
 	if truth := k.table.id(s.centre); !slices.Contains(want, truth) {

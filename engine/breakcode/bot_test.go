@@ -93,9 +93,9 @@ func breakBlunder(v View, action []byte) string {
 	var listed [][]Tile
 	if v.Players == 2 {
 		opp := v.Seats[1-me]
-		count, listed = opp.Possible, opp.PossibleHands
+		count, listed = opp.Possible, opp.PossibleHands.Sets()
 	} else if v.Centre == nil {
-		count, listed = v.CentrePossible, v.CentreSets
+		count, listed = v.CentrePossible, v.CentreSets.Sets()
 	}
 	switch {
 	case a.Ask != nil && count == 1:

@@ -1,10 +1,12 @@
 package breakcode
 
 import (
-	"fmt"
+	"encoding/json"
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/codebreakers/codebreakers/engine"
 )
 
 // TestTileSetsListEverySetApart: tilesOf and tileSets list the same tiles
@@ -45,40 +47,133 @@ func TestTileSetsListEverySetApart(t *testing.T) {
 	}
 }
 
-// A tileSheet carves several lists (a view's marks and listed hands) from
-// one array each, with the tiles tileSets gives each list alone, and
-// keeps the lists apart: appending to one list, or to its last set, never
-// changes the next list.
-func TestTileSheetKeepsListsApart(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 8))
-	for range 200 {
-		lists := make([][]uint32, 1+rng.IntN(5))
-		var sheet tileSheet
-		for i := range lists {
-			lists[i] = make([]uint32, rng.IntN(4))
-			for j := range lists[i] {
-				lists[i][j] = rng.Uint32() & (1<<tileCount - 1) & rng.Uint32()
-			}
-			sheet.reserve(lists[i])
+// TestTileSetsReadAsTheirTiles: a view's TileSets reads, set by set and
+// whole, as the tiles its masks stand for, and encodes in JSON byte for
+// byte as the [][]Tile a view carried before (inside a struct, with
+// omitempty, nil, empty sets and both green 5s), and decodes back.
+func TestTileSetsReadAsTheirTiles(t *testing.T) {
+	type carrier struct {
+		A TileSets `json:"a,omitempty"`
+		B TileSets `json:"b"`
+	}
+	type carried struct {
+		A [][]Tile `json:"a,omitempty"`
+		B [][]Tile `json:"b"`
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for k := range 2000 {
+		var a, b []uint32
+		for range rng.IntN(6) {
+			a = append(a, canonical(rng.Uint32()&(1<<tileCount-1)&rng.Uint32()))
 		}
-		got := make([][][]Tile, len(lists))
-		for i, l := range lists {
-			got[i] = sheet.carve(l)
+		for range rng.IntN(3) {
+			m := uint32(0)
+			if rng.IntN(4) > 0 {
+				m = canonical(rng.Uint32() & (1<<tileCount - 1))
+			}
+			b = append(b, m)
 		}
-		for i, l := range lists {
-			if want := tileSets(l); !reflect.DeepEqual(got[i], want) {
-				t.Fatalf("list %d %b: %v, want %v", i, l, got[i], want)
+		got := carrier{A: tileSetsOf(a), B: tileSetsOf(b)}
+		if k%7 == 0 {
+			got.B = TileSets{} // empty, not nil: still encoded as a list
+		}
+		want := carried{A: tileSets(a), B: tileSets(b)}
+		if k%7 == 0 {
+			want.B = [][]Tile{}
+		}
+		gj, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wj, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(gj) != string(wj) {
+			t.Fatalf("%b %b: encoded %s, want %s", a, b, gj, wj)
+		}
+		if got.A.Len() != len(want.A) || !reflect.DeepEqual(got.A.Sets(), want.A) {
+			t.Fatalf("%b: sets %v, want %v", a, got.A.Sets(), want.A)
+		}
+		for i := range got.A.Len() {
+			if !reflect.DeepEqual(got.A.Set(i), want.A[i]) {
+				t.Fatalf("%b: set %d %v, want %v", a, i, got.A.Set(i), want.A[i])
 			}
 		}
-		for i := 0; i+1 < len(lists); i++ {
-			next := fmt.Sprint(got[i+1])
-			_ = append(got[i], []Tile{{Number: 99}})
-			if n := len(got[i]); n > 0 {
-				_ = append(got[i][n-1], Tile{Number: 99})
+		var back carrier
+		if err := json.Unmarshal(gj, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(back, got) {
+			t.Fatalf("%s decoded as %v, want %v", gj, back, got)
+		}
+	}
+}
+
+// TestViewsKeepTheirAidAfterLaterMoves: a seat's view shares its aid's
+// lists with the seat's memo (and with the seat's other views until what
+// it knows changes), so nothing the state does later may write over them:
+// every view taken in seeded random games encodes at the end exactly as it
+// did when it was taken.
+func TestViewsKeepTheirAidAfterLaterMoves(t *testing.T) {
+	type taken struct {
+		v    View
+		json string
+	}
+	for n := 2; n <= 4; n++ {
+		for g := range uint64(3) {
+			seed := 9_300_000 + uint64(n)*100 + g
+			rng := rand.New(rand.NewPCG(seed, 3))
+			s := newState(true, make([]engine.Player, n), seed)
+			var views []taken
+			aided := 0
+			for s.phase != Finished {
+				for seat := range n {
+					v := s.view(engine.SeatViewer(engine.Seat(seat)))
+					b, err := json.Marshal(v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					views = append(views, taken{v, string(b)})
+					if v.Seats[(seat+1)%n].Marks != nil {
+						aided++
+					}
+				}
+				if _, err := s.Apply(s.toMove, randomAction(rng, s)); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
 			}
-			if fmt.Sprint(got[i+1]) != next {
-				t.Fatalf("appending to list %d changed list %d", i, i+1)
+			if aided == 0 {
+				t.Fatalf("%dp seed %d: no view had the aid", n, seed)
 			}
+			for i, tk := range views {
+				b, err := json.Marshal(tk.v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(b) != tk.json {
+					t.Fatalf("%dp seed %d: view %d changed after later moves:\n was %s\n now %s", n, seed, i, tk.json, b)
+				}
+			}
+		}
+	}
+}
+
+// TestSeatViewWritesNoAid: a seat's view writes nothing out for its aid
+// (the counts, marks and listed sets are the seat's memo's): once the aid
+// is remembered, a view with it allocates exactly what a view without it
+// does.
+func TestSeatViewWritesNoAid(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		s := askedPosition(t, n, 3, 1)
+		seat := engine.SeatViewer(0)
+		if v := s.view(seat); v.Seats[1].Marks == nil {
+			t.Fatalf("%dp: the seat's view has no aid", n)
+		}
+		with := testing.AllocsPerRun(20, func() { _ = s.view(seat) })
+		without := testing.AllocsPerRun(20, func() { _ = s.viewAid(seat, false) })
+		if with != without {
+			t.Errorf("%dp: a view with its aid remembered allocates %v times, one without the aid %v", n, with, without)
 		}
 	}
 }

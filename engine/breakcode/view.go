@@ -1,7 +1,6 @@
 package breakcode
 
 import (
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -93,14 +92,16 @@ type SeatView struct {
 	// Marks are the aid's pencil marks: for each position of the seat's
 	// sorted hand (a, b, …), the tiles it may still show there, given all
 	// the viewer knows. Nil when not computed (as Possible).
-	Marks [][]Tile `json:"marks,omitempty"`
+	Marks TileSets `json:"marks,omitempty"`
 	// PossibleHands lists those hands when there are at most ListedMax of
 	// them (same conditions as Possible), so the notepad can name them.
-	PossibleHands [][]Tile `json:"possible_hands,omitempty"`
+	PossibleHands TileSets `json:"possible_hands,omitempty"`
 }
 
 // View is an immutable snapshot of a game for one viewer. It shares no
-// memory with the state.
+// memory the state writes: what it shares with the state (the public
+// record of the questions, the seat's aid lists) is never written again,
+// and a view is read-only.
 type View struct {
 	Viewer   engine.Viewer `json:"viewer"`
 	Players  int           `json:"players"`
@@ -121,9 +122,9 @@ type View struct {
 	CentrePossible int `json:"centre_possible,omitempty"`
 	// CentreMarks are the pencil marks of the centre, position by position
 	// (nil when not computed, or once the viewer has seen the centre).
-	CentreMarks [][]Tile `json:"centre_marks,omitempty"`
+	CentreMarks TileSets `json:"centre_marks,omitempty"`
 	// CentreSets lists those centre sets when there are at most ListedMax.
-	CentreSets [][]Tile `json:"centre_sets,omitempty"`
+	CentreSets TileSets `json:"centre_sets,omitempty"`
 	Aid        bool     `json:"aid"` // whether the table shows the aid counts
 	// FaceUp lists the face-up Question cards (card numbers) in table order.
 	FaceUp   []int `json:"face_up"`
@@ -218,26 +219,20 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 			v.Centre = tilesOf(s.centre)
 		}
 		if s.aid && aid {
+			// The aid's lists are the seat's memo's own (seatAid), shared
+			// read-only by every view of this seat until what it knows
+			// changes: nothing is carved for a view.
 			counts := s.seatAid(me, v)
-			var sheet tileSheet
-			for i := range s.n {
-				if i != me {
-					sheet.reserve(counts.handSets[i])
-					sheet.reserve(counts.marks[i])
-				}
-			}
-			sheet.reserve(counts.centreSets)
-			sheet.reserve(counts.centreMarks)
 			for i := range s.n {
 				if i != me {
 					v.Seats[i].Possible = counts.hands[i]
-					v.Seats[i].PossibleHands = sheet.carve(counts.handSets[i])
-					v.Seats[i].Marks = sheet.carve(counts.marks[i])
+					v.Seats[i].PossibleHands = tileSetsOf(counts.handSets[i])
+					v.Seats[i].Marks = tileSetsOf(counts.marks[i])
 				}
 			}
 			v.CentrePossible = counts.centre
-			v.CentreSets = sheet.carve(counts.centreSets)
-			v.CentreMarks = sheet.carve(counts.centreMarks)
+			v.CentreSets = tileSetsOf(counts.centreSets)
+			v.CentreMarks = tileSetsOf(counts.centreMarks)
 		}
 	}
 	if omni {
@@ -367,54 +362,4 @@ func tileText(ts []Tile) string {
 		parts[i] = t.String()
 	}
 	return strings.Join(parts, " ")
-}
-
-// tileSets writes physical tile sets as tiles (nil for none).
-func tileSets(masks []uint32) [][]Tile {
-	var sheet tileSheet
-	sheet.reserve(masks)
-	return sheet.carve(masks)
-}
-
-// tileSheet writes the tile sets of several lists (a view's aid: marks and
-// listed hands for each seat and the centre, a dozen or more lists) into
-// one array of tiles and one of sets, each made at its size once reserve
-// has seen every list: two allocations a view instead of two a list. Each
-// set and each list is capped at its own end, so appending to one never
-// writes over the next.
-type tileSheet struct {
-	nTiles, nSets int
-	made          bool
-	tiles         []Tile
-	sets          [][]Tile
-}
-
-// reserve makes room for the sets of masks.
-func (t *tileSheet) reserve(masks []uint32) {
-	t.nSets += len(masks)
-	for _, m := range masks {
-		t.nTiles += bits.OnesCount32(m & (1<<tileCount - 1))
-	}
-}
-
-// carve writes masks as tiles (nil for none; a nil set for an empty mask).
-func (t *tileSheet) carve(masks []uint32) [][]Tile {
-	if len(masks) == 0 {
-		return nil
-	}
-	if !t.made {
-		t.made = true
-		t.tiles, t.sets = make([]Tile, 0, t.nTiles), make([][]Tile, 0, t.nSets)
-	}
-	start := len(t.sets)
-	for _, m := range masks {
-		from := len(t.tiles)
-		t.tiles = appendTiles(t.tiles, m)
-		var set []Tile
-		if len(t.tiles) > from {
-			set = t.tiles[from:len(t.tiles):len(t.tiles)]
-		}
-		t.sets = append(t.sets, set)
-	}
-	return t.sets[start:len(t.sets):len(t.sets)]
 }

@@ -1865,16 +1865,17 @@ func (b *Board) notepadLines(w int) []string {
 // it lists them (at most bc.ListedMax): "could be 0b 3w 5g 7b 9w · …", or
 // "must be …" for the last one, tiles drawn as on the board. They come from
 // the seat's own view.
-func (b *Board) possibleLines(sets [][]bc.Tile, w int) []string {
-	if len(sets) == 0 {
+func (b *Board) possibleLines(sets bc.TileSets, w int) []string {
+	if sets.Len() == 0 {
 		return nil
 	}
 	lead := "    could be "
-	if len(sets) == 1 {
+	if sets.Len() == 1 {
 		lead = "    must be "
 	}
-	items := make([]string, len(sets))
-	for i, set := range sets {
+	items := make([]string, sets.Len())
+	for i := range sets.Len() {
+		set := sets.Set(i)
 		tiles := make([]string, len(set))
 		for j, t := range set {
 			tiles[j] = b.tile(t, false)
@@ -1901,14 +1902,14 @@ const marksHeader = "         0  1  2  3  4  5  6  7  8  9   pencil marks: colou
 // there (b, w, bw, g), "·" for none, as a strong player keeps them on
 // paper. Nothing is drawn once one hand is left (the notepad names it) or
 // when the aid gave no marks.
-func (b *Board) marksLines(marks [][]bc.Tile, possible int) []string {
-	if len(marks) == 0 || possible <= 1 {
+func (b *Board) marksLines(marks bc.TileSets, possible int) []string {
+	if marks.Len() == 0 || possible <= 1 {
 		return nil
 	}
-	out := make([]string, 0, len(marks))
-	for i, row := range marks {
+	out := make([]string, 0, marks.Len())
+	for i := range marks.Len() {
 		var cell [10]string
-		for _, t := range row {
+		for _, t := range marks.Set(i) {
 			cell[t.Number] += t.Color.Letter()
 		}
 		var line strings.Builder

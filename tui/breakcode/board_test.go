@@ -132,13 +132,13 @@ func checkNotepadTiles(t *testing.T, v bc.View, notes string) {
 	t.Helper()
 	var want []string
 	for _, sv := range v.Seats {
-		for _, set := range sv.PossibleHands {
+		for _, set := range sv.PossibleHands.Sets() {
 			for _, tile := range set {
 				want = append(want, tile.String())
 			}
 		}
 	}
-	for _, set := range v.CentreSets {
+	for _, set := range v.CentreSets.Sets() {
 		for _, tile := range set {
 			want = append(want, tile.String())
 		}
