@@ -24,7 +24,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return floorCmd(ctx, args[1:], stderr)
 	}
 	if len(args) > 0 && args[0] == "echo" {
-		if err := loadtest.ProbeCmd(ctx, args[1:], stdout, stderr); errors.Is(err, loadtest.ErrUsage) {
+		if err := loadtest.ProbeCmd(ctx, args[1:], os.Stdin, stdout, stderr); errors.Is(err, loadtest.ErrUsage) {
 			return errUsage
 		} else {
 			return err //nolint:wrapcheck // says it is the echo prober's
@@ -53,7 +53,7 @@ func loadtestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	fs.IntVar(&cfg.EchoSamples, "echo-samples", 100, "keypress echoes timed on idle sessions")
 	fs.IntVar(&cfg.EchoPlayers, "echo-players", 4, "sessions opened once the others are held that type -echo-samples more keys between them, each timed to its echo (0: none)")
 	fs.DurationVar(&cfg.EchoGap, "echo-gap", 200*time.Millisecond, "the pause between the -echo-players' keys")
-	fs.BoolVar(&cfg.EchoProcess, "echo-process", true, "time the -echo-players' echo a second time from a process of its own (loadtest echo), as a player's client is, not from the generator holding every session; both are reported")
+	fs.BoolVar(&cfg.EchoProcess, "echo-process", true, "time the echo a second time, beside the -echo-players and at the same time, from a process of its own (loadtest echo), as a player's client is, not from the generator holding every session; both are reported")
 	fs.IntVar(&cfg.EchoProcessProcs, "echo-process-procs", 0, "the -echo-process prober's GOMAXPROCS (0: the default)")
 	fs.DurationVar(&cfg.EchoSettle, "echo-settle", 0, "a further pause before the echoes are timed, after the idle window (so the collections the ramp set off are over)")
 	fs.BoolVar(&cfg.AidOff, "aid-off", false, "create tables with Break the Code's aid turned off")
@@ -229,7 +229,7 @@ func printIdle(w io.Writer, r *loadtest.Report) {
 	row("generator's collections", "", func(t *loadtest.TargetReport) float64 { return float64(t.EchoGCs.Generator) })
 	row("machine busy % while echoing", "", func(t *loadtest.TargetReport) float64 { return t.EchoMachineBusy })
 	row("generator % of a core then", "", func(t *loadtest.TargetReport) float64 { return t.EchoGeneratorCPU })
-	row("machine busy % while probing", "", func(t *loadtest.TargetReport) float64 { return processEcho(t).MachineBusy })
+	row("machine busy % while players typed", "", func(t *loadtest.TargetReport) float64 { return processEcho(t).MachineBusy })
 	_ = tw.Flush()
 }
 

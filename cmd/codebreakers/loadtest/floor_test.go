@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -28,6 +29,23 @@ func startFloor(t *testing.T) (context.Context, string) {
 		}
 	})
 	return ctx, addr
+}
+
+// startListeningFloor is startFloor, returning once the floor accepts
+// connections.
+func startListeningFloor(t *testing.T) (context.Context, string) {
+	t.Helper()
+	ctx, addr := startFloor(t)
+	for deadline := time.Now().Add(limit); ; time.Sleep(20 * time.Millisecond) {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			_ = c.Close()
+			return ctx, addr
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the floor does not listen: %v", err)
+		}
+	}
 }
 
 // TestFloorDrawsAndEchoes runs the floor in-process, opens one session

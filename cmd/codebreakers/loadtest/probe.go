@@ -1,6 +1,7 @@
 package loadtest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,8 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -56,6 +57,11 @@ type ProbeOptions struct {
 	VTEmulator bool
 	// StepTimeout bounds every wait for a screen.
 	StepTimeout time.Duration
+	// Ready, when set, is called once the players are on their home
+	// screens; timing starts when it returns (an error stops the probe).
+	// Delay is a further pause before the first key.
+	Ready func() error
+	Delay time.Duration
 }
 
 // ProbeReport is what an echo prober timed, as it writes it on stdout.
@@ -111,6 +117,14 @@ func Probe(ctx context.Context, o ProbeOptions) (*ProbeReport, error) {
 		_, first := errs.count()
 		return nil, fmt.Errorf("echo prober: no session of %d opened on %s (the first: %s)", o.Players, o.Addr, first[0])
 	}
+	if o.Ready != nil {
+		if err := o.Ready(); err != nil {
+			return nil, fmt.Errorf("echo prober: %w", err)
+		}
+	}
+	release := holdCollector()
+	defer release()
+	sleep(ctx, o.Delay)
 	gc0 := gcCycles(automaticGCs)
 	meter := startCPUMeter()
 	echo := timePlayers(ctx, cfg, players, errs)
@@ -144,8 +158,9 @@ func checkLoopback(addr string) error {
 // probes, and writes the ProbeReport as JSON on stdout. The generator
 // starts it (probeEcho builds these flags); it can be run by hand
 // against a running server too.
-func ProbeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func ProbeCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var o ProbeOptions
+	var awaitStart bool
 	fs := flag.NewFlagSet("loadtest echo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&o.Addr, "addr", "", "the server's SSH address on loopback, HOST:PORT (required)")
@@ -156,6 +171,8 @@ func ProbeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.BoolVar(&o.Floor, "floor", false, "the server is the load test's floor (no handle to choose)")
 	fs.BoolVar(&o.VTEmulator, "vt-emulator", false, "read the screens with x/vt's emulator")
 	fs.DurationVar(&o.StepTimeout, "step-timeout", 20*time.Second, "bound on every wait for a screen")
+	fs.BoolVar(&awaitStart, "await-start", false, "once the players are on their home screens, write a line \"ready\" on stdout and wait for a line on stdin before timing (the generator's cue)")
+	fs.DurationVar(&o.Delay, "delay", 0, "a pause before the first key, after the cue with -await-start")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: codebreakers loadtest echo -addr HOST:PORT [flags]\n\n"+
 			"Times keypress echoes from a process of its own, as the load generator's echo\n"+
@@ -172,6 +189,17 @@ func ProbeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintln(stderr, "codebreakers loadtest echo: -addr HOST:PORT is required, and nothing else")
 		return ErrUsage
 	}
+	if awaitStart {
+		o.Ready = func() error {
+			if _, err := fmt.Fprintln(stdout, proberReady); err != nil {
+				return fmt.Errorf("say ready: %w", err)
+			}
+			if _, err := bufio.NewReader(stdin).ReadString('\n'); err != nil {
+				return fmt.Errorf("wait for the cue to start: %w", err)
+			}
+			return nil
+		}
+	}
 	r, err := Probe(ctx, o)
 	if r != nil {
 		if err := json.NewEncoder(stdout).Encode(r); err != nil {
@@ -181,35 +209,45 @@ func ProbeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return err
 }
 
-// ProcessEcho is the echo timed by the prober, a process of its own,
-// in a generator's run, with what the generator saw meanwhile.
+// ProcessEcho is the echo timed by the prober, a process of its own, in
+// a generator's run, with what the generator saw meanwhile.
 type ProcessEcho struct {
 	ProbeReport
-	// ServerGCs is how many collections the server ran while the prober
-	// ran (-1 without its /metrics); GeneratorGCs how many the generator
-	// did (its collector is held off meanwhile, so normally 0).
+	// ServerGCs is how many collections the server ran while the echoes
+	// were timed (-1 without its /metrics); GeneratorGCs how many the
+	// generator did (its collector is held off meanwhile, so normally 0).
 	ServerGCs    int `json:"server_gcs_while_probed"`
 	GeneratorGCs int `json:"generator_gcs_while_probed"`
-	// ServerSched is the server's scheduler latencies while the prober
-	// ran (its sessions' opening included; nil without its /metrics).
-	ServerSched *SchedLatency `json:"server_sched_latency_while_probed,omitempty"`
-	// GeneratorCPU is the generator's CPU while the prober ran (percent
-	// of one core), the prober's start and its sessions' opening included.
+	// GeneratorCPU is the generator's CPU while the echoes were timed
+	// (percent of one core).
 	GeneratorCPU float64 `json:"generator_cpu_percent_while_probed"`
 }
 
-// probeEcho runs the echo prober as a child process against t, with the
-// generator's echo players' settings (a further cfg.EchoPlayers handles
-// from next) and, when cfg.EchoProcessProcs is set, that GOMAXPROCS. The
-// generator's collector is held off meanwhile, as while it times echoes
-// itself: the generator is on the same cores.
-func probeEcho(ctx context.Context, cfg Config, t *target, next *atomic.Int64) (*ProcessEcho, error) {
+// proberReady is the line the prober writes once its players are on
+// their home screens, with -await-start.
+const proberReady = "ready"
+
+// prober is the echo prober running as a child process, its players
+// open, waiting for the cue to start timing.
+type prober struct {
+	cmd  *exec.Cmd
+	cue  io.WriteCloser
+	out  *bufio.Reader
+	logs *tailBuffer
+}
+
+// startProber starts the echo prober as a child process against t, with
+// the generator's echo players' settings (a further cfg.EchoPlayers
+// handles from next), typing half a gap behind the generator's players
+// once cued and, when cfg.EchoProcessProcs is set, with that GOMAXPROCS.
+// It returns once the prober's players are on their home screens.
+func startProber(ctx context.Context, cfg Config, t *target, next *atomic.Int64) (*prober, error) {
 	n := int64(cfg.EchoPlayers)
 	first := next.Add(n) - n + 1
 	args := []string{"loadtest", "echo", "-addr", t.addr,
 		"-players", strconv.Itoa(cfg.EchoPlayers), "-samples", strconv.Itoa(cfg.EchoSamples),
 		"-gap", cfg.EchoGap.String(), "-first", strconv.FormatInt(first, 10),
-		"-step-timeout", cfg.StepTimeout.String()}
+		"-step-timeout", cfg.StepTimeout.String(), "-await-start", "-delay", (cfg.EchoGap / 2).String()}
 	if t.name == "floor" {
 		args = append(args, "-floor")
 	}
@@ -221,28 +259,74 @@ func probeEcho(ctx context.Context, cfg Config, t *target, next *atomic.Int64) (
 	if cfg.EchoProcessProcs > 0 {
 		cmd.Env = append(cmd.Env, "GOMAXPROCS="+strconv.Itoa(cfg.EchoProcessProcs)) // the last setting wins
 	}
-	var out bytes.Buffer
-	logs := &tailBuffer{max: 16 << 10}
-	cmd.Stdout, cmd.Stderr = &out, logs
+	p := &prober{cmd: cmd, logs: &tailBuffer{max: 16 << 10}}
+	cmd.Stderr = p.logs
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // never outlive the generator
-
-	runtime.GC()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	m0, gen0 := serverScrape(ctx, t), generatorGCs()
-	meter := startCPUMeter()
-	runErr := cmd.Run()
-	_, genCPU := meter.stop()
-	m1 := serverScrape(ctx, t)
-	pe := &ProcessEcho{ServerGCs: gcsBetween(m0, m1), ServerSched: schedLatency(m0, m1),
-		GeneratorGCs: generatorGCs() - gen0, GeneratorCPU: genCPU}
-	if out.Len() == 0 {
-		return nil, fmt.Errorf("echo prober: %v, no report\n%s", runErr, logs.String())
+	var err error
+	if p.cue, err = cmd.StdinPipe(); err != nil {
+		return nil, fmt.Errorf("echo prober: %w", err)
 	}
-	if err := json.Unmarshal(out.Bytes(), &pe.ProbeReport); err != nil {
-		return nil, fmt.Errorf("echo prober: read its report: %w\n%s", err, logs.String())
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("echo prober: %w", err)
+	}
+	p.out = bufio.NewReader(out)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("echo prober: %w", err)
+	}
+	ready := make(chan error, 1)
+	go func() {
+		line, err := p.out.ReadString('\n')
+		if err == nil && strings.TrimSpace(line) != proberReady {
+			err = fmt.Errorf("said %q, not %q", line, proberReady)
+		}
+		ready <- err
+	}()
+	limit := time.NewTimer(cfg.StepTimeout * time.Duration(2+cfg.EchoPlayers))
+	defer limit.Stop()
+	select {
+	case err = <-ready:
+	case <-limit.C:
+		err = errTimeout
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if err != nil {
+		p.stop()
+		return nil, fmt.Errorf("echo prober: not ready: %w\n%s", err, p.logs.String())
+	}
+	return p, nil
+}
+
+// begin cues the prober to start timing.
+func (p *prober) begin() error {
+	_, err := io.WriteString(p.cue, "go\n")
+	if err != nil {
+		p.stop()
+		return fmt.Errorf("echo prober: cue: %w", err)
+	}
+	return nil
+}
+
+// report waits for the prober to finish and reads what it timed.
+func (p *prober) report() (*ProbeReport, error) {
+	b, readErr := io.ReadAll(p.out)
+	runErr := p.cmd.Wait()
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, fmt.Errorf("echo prober: %v, no report\n%s", errors.Join(readErr, runErr), p.logs.String())
+	}
+	var r ProbeReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("echo prober: read its report: %w\n%s", err, p.logs.String())
 	}
 	if runErr != nil {
-		return pe, fmt.Errorf("echo prober: %w\n%s", runErr, logs.String())
+		return &r, fmt.Errorf("echo prober: %w\n%s", runErr, p.logs.String())
 	}
-	return pe, nil
+	return &r, nil
+}
+
+// stop kills a prober that will not be asked for its report.
+func (p *prober) stop() {
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
 }

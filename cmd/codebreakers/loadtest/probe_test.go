@@ -17,7 +17,7 @@ const asProberEnv = "LOADTEST_TEST_AS_PROBER"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asProberEnv) == "1" && len(os.Args) > 2 && os.Args[1] == "loadtest" && os.Args[2] == "echo" {
-		if err := ProbeCmd(context.Background(), os.Args[3:], os.Stdout, os.Stderr); err != nil {
+		if err := ProbeCmd(context.Background(), os.Args[3:], os.Stdin, os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -26,21 +26,35 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestProbeEchoRunsAProcessOfItsOwn: the generator starts the prober as a
-// child process with its echo players' settings, handles after the ones
-// it has used, and the GOMAXPROCS asked for, and reads back every echo
-// the child timed; a child that opens nothing is an error that carries
-// the child's own message.
-func TestProbeEchoRunsAProcessOfItsOwn(t *testing.T) {
-	ctx, addr := startFloor(t)
+// TestPlayersAndProberTimeTogether: with EchoProcess the generator's
+// echo players and the echo prober, a child process started with the echo
+// players' settings, handles after the generator's and the GOMAXPROCS
+// asked for, time their echoes at the same time, and the generator reads
+// back every echo the child timed; a child that opens nothing is an error
+// that carries the child's own message.
+func TestPlayersAndProberTimeTogether(t *testing.T) {
+	ctx, addr := startListeningFloor(t)
 	t.Setenv(asProberEnv, "1")
 	cfg := Config{Binary: os.Args[0], EchoProcess: true, EchoProcessProcs: 1,
 		EchoPlayers: 3, EchoSamples: 7, EchoGap: time.Millisecond, StepTimeout: limit}
+	tg := &target{name: "floor", addr: addr}
 	var next atomic.Int64
 	next.Store(10)
-	pe, err := probeEcho(ctx, cfg, &target{name: "floor", addr: addr}, &next)
-	if err != nil {
-		t.Fatal(err)
+	errs := &errorLog{}
+	players := openPlayers(ctx, cfg, tg, floorOpener(cfg), &next, errs)
+	defer closeAll(players)
+	echo, sched, pe := timePlayersBeside(ctx, cfg, tg, players, &next, errs)
+	if n, first := errs.count(); n != 0 {
+		t.Fatalf("%d errors: %v", n, first)
+	}
+	if echo.N != 7 || echo.Max <= 0 {
+		t.Errorf("the generator timed %+v, want 7 echoes", echo)
+	}
+	if sched != nil {
+		t.Errorf("scheduler latencies %v from a server without /metrics", sched)
+	}
+	if pe == nil {
+		t.Fatal("no report from the prober")
 	}
 	if pe.Players != 3 || pe.Failed != 0 || pe.Echo.N != 7 || len(pe.SamplesMS) != 7 || pe.Echo.Max <= 0 {
 		t.Fatalf("prober report %+v; want 3 players, 7 echoes timed, none failed", pe.ProbeReport)
@@ -49,20 +63,20 @@ func TestProbeEchoRunsAProcessOfItsOwn(t *testing.T) {
 		t.Errorf("the prober ran with GOMAXPROCS %d, want the 1 asked for", pe.Procs)
 	}
 	if pe.GCs != 0 || pe.GeneratorGCs != 0 {
-		t.Errorf("collections while probing: prober %d, generator %d; want both held off", pe.GCs, pe.GeneratorGCs)
+		t.Errorf("collections while timing: prober %d, generator %d; want both held off", pe.GCs, pe.GeneratorGCs)
 	}
 	if pe.ServerGCs != -1 {
 		t.Errorf("server collections %d for a target without /metrics, want -1", pe.ServerGCs)
 	}
-	if got := next.Load(); got != 13 {
-		t.Errorf("handles used up to %d, want 13: the prober's three after the generator's ten", got)
+	if got := next.Load(); got != 16 {
+		t.Errorf("handles used up to %d, want 16: the generator's three and the prober's three after the first ten", got)
 	}
 
 	dead, err := freeAddr()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := probeEcho(ctx, cfg, &target{name: "floor", addr: dead}, &next); err == nil ||
+	if _, err := startProber(ctx, cfg, &target{name: "floor", addr: dead}, &next); err == nil ||
 		!strings.Contains(err.Error(), "no session of 3 opened on "+dead) {
 		t.Errorf("prober against %s: %v; want its own error", dead, err)
 	}

@@ -81,12 +81,12 @@ type Config struct {
 	// from a client that is in use. 0: not measured.
 	EchoPlayers int
 	EchoGap     time.Duration
-	// EchoProcess has the players' echo timed a second time, by the echo
-	// prober: a process of its own (`loadtest echo`, probe.go) started
-	// once the generator's own echo players are done, with as many players
-	// typing as many keys as far apart, as a real player's client is a
-	// process of its own and not one that holds every other session.
-	// EchoProcessProcs, when above 0, is the prober's GOMAXPROCS.
+	// EchoProcess has the echo timed a second time, at the same time as
+	// the players' echo, by the echo prober: a process of its own
+	// (`loadtest echo`, probe.go) with as many players typing as many keys
+	// as far apart (half a gap behind the generator's), as a real player's
+	// client is a process of its own and not one that holds every other
+	// session. EchoProcessProcs, when above 0, is the prober's GOMAXPROCS.
 	EchoProcess      bool
 	EchoProcessProcs int
 	// PlayTime is how long the tables play; Think is a player's mean pause before
@@ -265,8 +265,8 @@ type TargetReport struct {
 	// PlayersEcho is the keypress echo of Config.EchoPlayers sessions in
 	// use (see there); N is 0 when it was not measured.
 	PlayersEcho Latency `json:"keypress_echo_players"`
-	// ProcessEcho is the players' echo timed again by the echo prober, a
-	// process of its own (Config.EchoProcess; nil when not asked).
+	// ProcessEcho is the echo timed at the same time by the echo prober,
+	// a process of its own (Config.EchoProcess; nil when not asked).
 	ProcessEcho *ProcessEcho `json:"keypress_echo_process,omitempty"`
 	// EchoGCs counts the garbage collections that ran while the echoes
 	// were timed, in the server (from its /metrics; -1 without them) and
@@ -280,8 +280,9 @@ type TargetReport struct {
 	// timed (percent): other processes delay an echo too; EchoGeneratorCPU
 	// is this generator's share of that (percent of one core).
 	// EchoSched and PlayersSched are the server's scheduler latencies
-	// while the idle echo and the players' echo were timed (nil without
-	// its /metrics, or from a server that does not export them).
+	// while the idle echo and the players' echo (and the prober's beside
+	// it) were timed (nil without its /metrics, or from a server that does
+	// not export them).
 	EchoSched        *SchedLatency `json:"server_sched_latency_while_echo_timed,omitempty"`
 	PlayersSched     *SchedLatency `json:"server_sched_latency_while_players_timed,omitempty"`
 	EchoMachineBusy  float64       `json:"machine_busy_percent_while_echo_timed"`
@@ -574,8 +575,7 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	// with thousands of SSH clients its heap is large: collect now and hold
 	// further collections off while the echoes are timed (a few seconds in
 	// which the idle clients allocate little).
-	runtime.GC()
-	gcPercent := debug.SetGCPercent(-1)
+	release := holdCollector()
 	m0, gen0 := serverScrape(ctx, t), generatorGCs()
 	stopTrace := startEchoTrace(ctx, cfg, t, errs)
 	meter := startCPUMeter()
@@ -598,7 +598,7 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	r.Echo = echo.summary()
 	r.EchoGCs.Generator = generatorGCs() - gen0
 	r.EchoMachineBusy, r.EchoGeneratorCPU = meter.stop()
-	debug.SetGCPercent(gcPercent)
+	release()
 	m1 := serverScrape(ctx, t)
 	r.EchoGCs.Server, r.EchoSched = gcsBetween(m0, m1), schedLatency(m0, m1)
 	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy, the generator %.0f%% of a core; server's goroutines waiting to run: %s)\n",
@@ -606,24 +606,13 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	if cfg.EchoPlayers > 0 && ctx.Err() == nil {
 		players := openPlayers(ctx, cfg, t, open, &next, errs)
 		held = append(held, players...)
-		m0 := serverScrape(ctx, t)
-		r.PlayersEcho = timePlayers(ctx, cfg, players, errs).summary()
-		r.PlayersSched = schedLatency(m0, serverScrape(ctx, t))
+		r.PlayersEcho, r.PlayersSched, r.ProcessEcho = timePlayersBeside(ctx, cfg, t, players, &next, errs)
 		fmt.Fprintf(cfg.Log, "%s: echo of %d players typing a key every %s: p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d; server's goroutines waiting to run: %s)\n",
 			t.name, len(players), cfg.EchoGap, r.PlayersEcho.P50, r.PlayersEcho.P99, r.PlayersEcho.Max, r.PlayersEcho.N, r.PlayersSched)
-	}
-	if cfg.EchoProcess && cfg.EchoPlayers > 0 && ctx.Err() == nil {
-		pe, err := probeEcho(ctx, cfg, t, &next)
-		if err != nil {
-			errs.add(err)
-		}
-		if r.ProcessEcho = pe; pe != nil {
-			for _, e := range pe.Errors {
-				errs.add(fmt.Errorf("echo prober: %s", e))
-			}
-			fmt.Fprintf(cfg.Log, "%s: echo of %d players in a process of their own (GOMAXPROCS %d): p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d failed; collections meanwhile: server %d, prober %d, generator %d; machine %.0f%% busy, the prober %.0f%% of a core; server's goroutines waiting to run: %s)\n",
+		if pe := r.ProcessEcho; pe != nil {
+			fmt.Fprintf(cfg.Log, "%s: meanwhile, echo of %d players in a process of their own (GOMAXPROCS %d): p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d failed; collections meanwhile: server %d, prober %d, generator %d; machine %.0f%% busy, the prober %.0f%% of a core, the generator %.0f%%)\n",
 				t.name, pe.Players, pe.Procs, pe.Echo.P50, pe.Echo.P99, pe.Echo.Max, pe.Echo.N, pe.Failed,
-				pe.ServerGCs, pe.GCs, pe.GeneratorGCs, pe.MachineBusy, pe.CPUPercent, pe.ServerSched)
+				pe.ServerGCs, pe.GCs, pe.GeneratorGCs, pe.MachineBusy, pe.CPUPercent, pe.GeneratorCPU)
 		}
 	}
 	return r, held, ctx.Err()
@@ -662,13 +651,66 @@ func openPlayers(ctx context.Context, cfg Config, t *target, open opener, next *
 	return players
 }
 
+// timePlayersBeside times the players' echo (timePlayers) and, with
+// cfg.EchoProcess, the echo prober's at the same time: the prober, a
+// process of its own, opens its players first, and both type from the
+// same moment, the prober half a gap behind, so that the two figures
+// meet the same server and the same machine at the same time (on a
+// shared machine, two windows one after the other do not). It returns the
+// generator's figure, the server's scheduler latencies meanwhile and the
+// prober's figure (nil when not asked or failed; the failure is logged).
+func timePlayersBeside(ctx context.Context, cfg Config, t *target, players []*client, next *atomic.Int64, errs *errorLog) (Latency, *SchedLatency, *ProcessEcho) {
+	var pr *prober
+	if cfg.EchoProcess {
+		var err error
+		if pr, err = startProber(ctx, cfg, t, next); err != nil {
+			errs.add(err)
+		}
+	}
+	defer holdCollector()()
+	m0, gen0 := serverScrape(ctx, t), generatorGCs()
+	meter := startCPUMeter()
+	if pr != nil {
+		if err := pr.begin(); err != nil {
+			errs.add(err)
+			pr = nil
+		}
+	}
+	echo := timePlayers(ctx, cfg, players, errs).summary()
+	var pe *ProcessEcho
+	if pr != nil {
+		rep, err := pr.report()
+		if err != nil {
+			errs.add(err)
+		}
+		if rep != nil {
+			pe = &ProcessEcho{ProbeReport: *rep, GeneratorGCs: generatorGCs() - gen0}
+			_, pe.GeneratorCPU = meter.stop()
+			for _, e := range rep.Errors {
+				errs.add(fmt.Errorf("echo prober: %s", e))
+			}
+		}
+	}
+	m1 := serverScrape(ctx, t)
+	if pe != nil {
+		pe.ServerGCs = gcsBetween(m0, m1)
+	}
+	return echo, schedLatency(m0, m1), pe
+}
+
+// holdCollector collects now and holds this process's collector off until
+// release: its collections are not the server's latency, and while keys
+// are timed the clients allocate little.
+func holdCollector() (release func()) {
+	runtime.GC()
+	was := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(was) }
+}
+
 // timePlayers has players type cfg.EchoSamples keys between them, in
 // turn, one every cfg.EchoGap, and returns each one's time to its echo.
-// As for the idle echo, this process's collector is held off meanwhile:
-// its collections are not the server's latency.
+// The caller holds the collector off (holdCollector).
 func timePlayers(ctx context.Context, cfg Config, players []*client, errs *errorLog) *samples {
-	runtime.GC()
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	echo := &samples{}
 	for i := 0; i < cfg.EchoSamples && len(players) > 0 && ctx.Err() == nil; i++ {
 		c := players[i%len(players)]
