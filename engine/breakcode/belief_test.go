@@ -203,3 +203,62 @@ func TestPairCountsInNarrowLanes(t *testing.T) {
 		}
 	}
 }
+
+// deals3 lists every deal forJoint3 visits, once each, as the places of
+// its sets in the opponents' lists, and as many as the belief's weights
+// add up to (the room it takes for them): from every seat after every
+// move of random 3-player games, seats that have seen the centre among
+// them.
+func TestDeals3ListsEveryDealOnce(t *testing.T) {
+	games := 3
+	if testing.Short() || raceEnabled {
+		games = 1
+	}
+	centreSeen, compared := 0, 0
+	for g := range games {
+		seed := uint64(4_400 + g)
+		rng := rand.New(rand.NewPCG(seed, 3))
+		s := newState(false, make([]engine.Player, 3), seed)
+		for s.phase != Finished {
+			for seat := range 3 {
+				k := newKnowledge(s.view(engine.SeatViewer(engine.Seat(seat))))
+				bel := k.belief()
+				var want, got [][2]uint32
+				k.forJoint3(func(a, b uint32) { want = append(want, [2]uint32{a, b}) })
+				deals := k.deals3(bel)
+				for _, d := range deals {
+					got = append(got, [2]uint32{k.ok[0][d>>16], k.ok[1][d&0xffff]})
+				}
+				cmp := func(x, y [2]uint32) int {
+					if x[0] != y[0] {
+						return int(x[0]) - int(y[0])
+					}
+					return int(x[1]) - int(y[1])
+				}
+				slices.SortFunc(want, cmp)
+				slices.SortFunc(got, cmp)
+				if !slices.Equal(got, want) {
+					t.Fatalf("seed %d turn %d seat %d: deals3 lists %d deals, forJoint3 visits %d (or others)", seed, s.turns, seat, len(got), len(want))
+				}
+				total := 0.0
+				for _, w := range bel.opp[0] {
+					total += w
+				}
+				if int(total) != len(deals) {
+					t.Fatalf("seed %d turn %d seat %d: %d deals, the belief weighs %v", seed, s.turns, seat, len(deals), total)
+				}
+				if k.centreKnown >= 0 {
+					centreSeen++
+				}
+				compared++
+			}
+			if _, err := s.Apply(s.toMove, randomAction(rng, s)); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+		}
+	}
+	if centreSeen == 0 {
+		t.Fatal("no seat had seen the centre: its way of listing is not checked")
+	}
+	t.Logf("%d positions, %d with the centre seen", compared, centreSeen)
+}

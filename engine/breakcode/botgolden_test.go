@@ -210,7 +210,7 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 					// questionInfo picked (enumeration only where it is quick).
 					ways := map[string]func() [][]float64{"subsets": func() [][]float64 { return k.subsetAnswers3(bel, all, false) }}
 					if len(k.ok[0])*len(k.ok[1]) < 200_000 {
-						ways["enumeration"] = func() [][]float64 { return k.enumeratedAnswers3(all) }
+						ways["enumeration"] = func() [][]float64 { return k.enumeratedAnswers3(bel, all, false) }
 					}
 					for name, way := range ways {
 						for v, hist := range way() {

@@ -439,20 +439,116 @@ func (k *knowledge) belief() belief {
 // every set of the 15 unseen tiles.
 const smallJoint3 = 100_000
 
-// pairs3 is the 3-player belief, centre unseen, by testing every pair of
-// A's and B's possible sets: each disjoint pair is one deal.
+// pairs3 is the 3-player belief, centre unseen, from every pair of A's
+// and B's possible sets that do not overlap: each is one deal. B's sets
+// beside each of A's are found a word of 64 at a time (see setsWithout).
 func (k *knowledge) pairs3(b *belief) {
 	centre := zeroU32(k.buf, 1<<len(k.pool))
+	okB := k.ok[1]
+	without := newSetsWithout(k.buf, okB, len(k.pool))
+	beside := dirtyU64(k.buf, without.words)
 	for i, a := range k.ok[0] {
-		for j, bb := range k.ok[1] {
-			if a&bb == 0 {
-				b.opp[0][i]++
+		n := 0
+		for w, x := range without.disjoint(a, beside) {
+			n += bits.OnesCount64(x)
+			for ; x != 0; x &= x - 1 {
+				j := w*64 + bits.TrailingZeros64(x)
 				b.opp[1][j]++
-				centre[k.full&^a&^bb]++
+				centre[k.full&^a&^okB[j]]++
+			}
+		}
+		b.opp[0][i] = float64(n)
+	}
+	k.addTargets(b, func(c uint32) uint32 { return centre[c] })
+}
+
+// setsWithout holds, for a list of local sets, one bitset over the list's
+// places for each tile of the pool: bit j of row t is set when list[j]
+// lacks tile t. The members that do not overlap a set a are the AND of
+// the rows of a's tiles, a word for 64 members at a time, where testing
+// every member against a took a step each, and nearly all fail: one pair
+// of 5-tile hands from 15 tiles in twelve is disjoint.
+type setsWithout struct {
+	words int      // a row's length: a bit for each member
+	rows  []uint64 // row t is rows[t*words : (t+1)*words]
+}
+
+// newSetsWithout makes the rows for list over a pool of tiles tiles, lent
+// by buf.
+func newSetsWithout(buf *scratch, list []uint32, tiles int) setsWithout {
+	words := (len(list) + 63) / 64
+	s := setsWithout{words: words, rows: dirtyU64(buf, tiles*words)}
+	for t := range tiles {
+		row := s.rows[t*words : (t+1)*words]
+		for w := range row {
+			row[w] = ^uint64(0)
+		}
+		if r := len(list) % 64; r != 0 {
+			row[words-1] = 1<<r - 1 // no member beyond the list
+		}
+	}
+	for j, m := range list {
+		for ; m != 0; m &= m - 1 {
+			s.rows[bits.TrailingZeros32(m)*words+j/64] &^= 1 << (j % 64)
+		}
+	}
+	return s
+}
+
+// disjoint writes into out (at least words long) the bitset of the
+// members that share no tile with a (not empty) and returns it.
+func (s setsWithout) disjoint(a uint32, out []uint64) []uint64 {
+	out = out[:s.words]
+	t := bits.TrailingZeros32(a)
+	copy(out, s.rows[t*s.words:(t+1)*s.words])
+	for a &= a - 1; a != 0; a &= a - 1 {
+		t := bits.TrailingZeros32(a)
+		row := s.rows[t*s.words : (t+1)*s.words]
+		row = row[:len(out)]
+		for w := range out {
+			out[w] &= row[w]
+		}
+	}
+	return out
+}
+
+// deals3 lists every 3-player deal consistent with the answers, as
+// forJoint3 visits them, each as the places of its two sets in their
+// lists (A's in the high 16 bits, B's in the low: a list holds at most
+// 3,003 sets); b must be the belief, whose weights say how many there
+// are. The list is lent by the decision's scratch.
+func (k *knowledge) deals3(b belief) []uint32 {
+	total := 0.0
+	for _, w := range b.opp[0] {
+		total += w
+	}
+	deals := dirtyU32(k.buf, int(total))[:0]
+	okA, okB := k.ok[0], k.ok[1]
+	if k.centreKnown >= 0 {
+		// Few deals (A's set fixes B's): visited one by one, and each
+		// set's place looked up.
+		placeA, placeB := dirtyI32(k.buf, int(k.full)+1), dirtyI32(k.buf, int(k.full)+1) // read only at members
+		for j, m := range okA {
+			placeA[m] = int32(j)
+		}
+		for j, m := range okB {
+			placeB[m] = int32(j)
+		}
+		k.forJoint3(func(a, bb uint32) {
+			deals = append(deals, uint32(placeA[a])<<16|uint32(placeB[bb]))
+		})
+		return deals
+	}
+	without := newSetsWithout(k.buf, okB, len(k.pool))
+	beside := dirtyU64(k.buf, without.words)
+	for ja, a := range okA {
+		for w, x := range without.disjoint(a, beside) {
+			for ; x != 0; x &= x - 1 {
+				deals = append(deals, uint32(ja)<<16|uint32(w*64+bits.TrailingZeros64(x)))
 			}
 		}
 	}
-	k.addTargets(b, func(c uint32) uint32 { return centre[c] })
+	return deals
 }
 
 // addTargets adds weight(c) to b.target for every local set c of a
@@ -987,7 +1083,7 @@ func pruneGap(n int) float64 { return float64(2*(n+1)+1) * 1e-9 }
 // the strong bot's choice: see bestQuestion.
 func (k *knowledge) jointAnswers3(b belief, vs []int, prune bool) [][]float64 {
 	if k.centreKnown >= 0 {
-		return k.enumeratedAnswers3(vs) // few deals are left: the centre is fixed
+		return k.enumeratedAnswers3(b, vs, prune) // few deals are left: the centre is fixed
 	}
 	// Once answers have thinned the opponents' hands, visiting the deals is
 	// cheaper than the fixed costs of counting by subsets. Estimated
@@ -1001,15 +1097,22 @@ func (k *knowledge) jointAnswers3(b belief, vs []int, prune bool) [][]float64 {
 	}
 	subsetCost := 2_500_000 + 6*len(vs)*(2*(1<<k.handSize)*(na+nb)+2*binom(len(k.pool), k.handSize))
 	if enumCost < subsetCost {
-		return k.enumeratedAnswers3(vs)
+		return k.enumeratedAnswers3(b, vs, prune)
 	}
 	return k.subsetAnswers3(b, vs, prune)
 }
 
-// enumeratedAnswers3 is jointAnswers3 by visiting every deal. Like
-// subsetAnswers3 it numbers each question's answers densely (in order) and
-// returns only the nonzero counts.
-func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
+// enumeratedAnswers3 is jointAnswers3 by visiting every deal; b must be
+// the belief (its weights bound what each question carries when
+// pruning). Like subsetAnswers3 it numbers each question's answers
+// densely (in order) and returns only the nonzero counts.
+//
+// With prune set, questions are counted one at a time, the one whose
+// answers' own entropies add up to the most first, and a question whose
+// sum falls more than pruneGap below the most information counted so far
+// is left out (nil), as subsetAnswers3 does: see bestQuestion. Either
+// way the deals are listed once (deals3) and counted from the list.
+func (k *knowledge) enumeratedAnswers3(b belief, vs []int, prune bool) [][]float64 {
 	codes := k.answerCodes(vs, k.ok[0], k.ok[1])
 	index := make([][64]uint8, len(vs))
 	counts := make([][]uint32, len(vs))
@@ -1036,31 +1139,92 @@ func (k *knowledge) enumeratedAnswers3(vs []int) [][]float64 {
 	// counts: one add and one increment a question, no per-question slice.
 	nq := len(vs)
 	rowsA := dirtyU32(k.buf, len(k.ok[0])*nq) // every entry written
-	atA := dirtyI32(k.buf, int(k.full)+1)     // read only at members of ok[0]
 	for j, m := range k.ok[0] {
-		atA[m] = int32(j * nq)
 		ans := &k.table.answers[k.handID[m]]
 		for i, v := range vs {
 			rowsA[j*nq+i] = uint32(int(base[i]) + int(index[i][ans[v]])*len(codes[i]))
 		}
 	}
 	rowsB := dirtyU8(k.buf, len(k.ok[1])*nq) // every entry written
-	atB := dirtyI32(k.buf, int(k.full)+1)    // read only at members of ok[1]
 	for j, m := range k.ok[1] {
-		atB[m] = int32(j * nq)
 		ans := &k.table.answers[k.handID[m]]
 		for i, v := range vs {
 			rowsB[j*nq+i] = index[i][ans[v]]
 		}
 	}
-	k.forJoint3(func(a, bb uint32) {
-		ra, rb := rowsA[atA[a]:atA[a]+int32(nq)], rowsB[atB[bb]:atB[bb]+int32(nq)]
-		rb = rb[:len(ra)]
-		for i, o := range ra {
-			table[o+uint32(rb[i])]++
+	deals := k.deals3(b)
+	if !prune {
+		for _, d := range deals {
+			ja, jb := int(d>>16)*nq, int(d&0xffff)*nq
+			ra, rb := rowsA[ja:ja+nq], rowsB[jb:jb+nq]
+			rb = rb[:len(ra)]
+			for i, o := range ra {
+				table[o+uint32(rb[i])]++
+			}
 		}
-	})
-	return nonzero(k.buf, counts)
+		return nonzero(k.buf, counts)
+	}
+	bound := k.answerBounds(b, vs)
+	hist := make([][]float64, nq)
+	most := math.Inf(-1) // the most information of a question counted so far
+	for _, i := range boundOrder(bound) {
+		if bound[i] < most-pruneGap(nq) {
+			continue
+		}
+		for _, d := range deals {
+			table[rowsA[int(d>>16)*nq+i]+uint32(rowsB[int(d&0xffff)*nq+i])]++
+		}
+		// Counted, even if no deal is left: not nil, which means left out.
+		hist[i] = nonzeroRow(k.buf, counts[i])
+		if hist[i] == nil {
+			hist[i] = []float64{}
+		}
+		most = max(most, entropy(hist[i]))
+	}
+	return hist
+}
+
+// answerBounds returns, for each question vs[i], the sum of the entropies
+// of each opponent's own answer over the deals (weighed by b): no less
+// than the entropy of the pair of answers, so no less than what the
+// question carries. It costs a pass over the opponents' sets.
+func (k *knowledge) answerBounds(b belief, vs []int) []float64 {
+	bound := make([]float64, len(vs))
+	dist := make([][64]float64, len(vs))
+	for j := range k.opps {
+		clear(dist)
+		for idx, m := range k.ok[j] {
+			w := b.opp[j][idx]
+			ans := &k.table.answers[k.handID[m]]
+			for i, v := range vs {
+				dist[i][ans[v]] += w
+			}
+		}
+		for i := range vs {
+			bound[i] += entropy(dist[i][:])
+		}
+	}
+	return bound
+}
+
+// boundOrder returns the order in which pruning counts questions: the one
+// with the highest bound first (the first of equals), the likeliest best,
+// so that its figure can rule out the rest; then the others in order.
+func boundOrder(bound []float64) []int {
+	top := 0
+	for i := range bound {
+		if bound[i] > bound[top] {
+			top = i
+		}
+	}
+	order := make([]int, 0, len(bound))
+	order = append(order, top)
+	for i := range bound {
+		if i != top {
+			order = append(order, i)
+		}
+	}
+	return order
 }
 
 // nonzeroRow returns row's nonzero entries as weights, in order (nil for
