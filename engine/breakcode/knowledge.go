@@ -1190,18 +1190,18 @@ func (k *knowledge) enumeratedAnswers3(b belief, vs []int, prune bool) [][]float
 // question carries. It costs a pass over the opponents' sets.
 func (k *knowledge) answerBounds(b belief, vs []int) []float64 {
 	bound := make([]float64, len(vs))
-	dist := make([][64]float64, len(vs))
+	dist := dirtyF64(k.buf, 64*len(vs)) // question i's answers at 64i (cleared below)
 	for j := range k.opps {
 		clear(dist)
 		for idx, m := range k.ok[j] {
 			w := b.opp[j][idx]
 			ans := &k.table.answers[k.handID[m]]
 			for i, v := range vs {
-				dist[i][ans[v]] += w
+				dist[64*i+int(ans[v])] += w
 			}
 		}
 		for i := range vs {
-			bound[i] += entropy(dist[i][:])
+			bound[i] += entropy(dist[64*i : 64*(i+1)])
 		}
 	}
 	return bound
