@@ -37,6 +37,12 @@ type state struct {
 	// pubMemo is the public record of the questions as views show it (see
 	// public), derived like aidMemo and likewise left behind by clone.
 	pubMemo *publicRecord
+	// tileMemo holds the tiles of each seat's hand and, last, of the
+	// centre, as views show them (see dealtTiles): derived, like pubMemo.
+	tileMemo []tilesMemo
+	// faceUpMemo is faceUp as views show it (see faceUpShown), derived
+	// like pubMemo.
+	faceUpMemo []int
 }
 
 type guessRecord struct {
@@ -357,6 +363,8 @@ func (s *state) clone() *state {
 	}
 	c.aidMemo = nil // a copy's hidden tiles may be dealt again
 	c.pubMemo = nil
+	c.tileMemo = nil
+	c.faceUpMemo = nil
 	c.out = slices.Clone(s.out)
 	c.gotIt = slices.Clone(s.gotIt)
 	if s.result != nil {

@@ -110,12 +110,14 @@ func TestTileSetsReadAsTheirTiles(t *testing.T) {
 	}
 }
 
-// TestViewsKeepTheirAidAfterLaterMoves: a seat's view shares its aid's
-// lists with the seat's memo (and with the seat's other views until what
-// it knows changes), so nothing the state does later may write over them:
-// every view taken in seeded random games encodes at the end exactly as it
-// did when it was taken.
-func TestViewsKeepTheirAidAfterLaterMoves(t *testing.T) {
+// TestViewsKeepWhatTheyShowedAfterLaterMoves: a view shares memory with
+// the state's memos — a seat's aid lists (and with the seat's other views
+// until what it knows changes), the public record, whose arrays the next
+// question is appended to, the face-up cards and the dealt tiles — so
+// nothing the state does later may write over what an older view shows:
+// every view taken in seeded random games (each seat's, a spectator's,
+// the omniscient one) encodes at the end exactly as it did when taken.
+func TestViewsKeepWhatTheyShowedAfterLaterMoves(t *testing.T) {
 	type taken struct {
 		v    View
 		json string
@@ -128,14 +130,18 @@ func TestViewsKeepTheirAidAfterLaterMoves(t *testing.T) {
 			var views []taken
 			aided := 0
 			for s.phase != Finished {
+				viewers := []engine.Viewer{engine.Spectator(), engine.Omniscient()}
 				for seat := range n {
-					v := s.view(engine.SeatViewer(engine.Seat(seat)))
+					viewers = append(viewers, engine.SeatViewer(engine.Seat(seat)))
+				}
+				for _, who := range viewers {
+					v := s.view(who)
 					b, err := json.Marshal(v)
 					if err != nil {
 						t.Fatal(err)
 					}
 					views = append(views, taken{v, string(b)})
-					if v.Seats[(seat+1)%n].Marks != nil {
+					if who.Kind == engine.ViewerSeat && v.Seats[(int(who.Seat)+1)%n].Marks != nil {
 						aided++
 					}
 				}
@@ -162,7 +168,8 @@ func TestViewsKeepTheirAidAfterLaterMoves(t *testing.T) {
 // TestSeatViewWritesNoAid: a seat's view writes nothing out for its aid
 // (the counts, marks and listed sets are the seat's memo's): once the aid
 // is remembered, a view with it allocates exactly what a view without it
-// does.
+// does — one slice, the seats: the hands, the face-up cards and the
+// questions are shared with the views before until they change.
 func TestSeatViewWritesNoAid(t *testing.T) {
 	for n := 2; n <= 4; n++ {
 		s := askedPosition(t, n, 3, 1)
@@ -172,8 +179,8 @@ func TestSeatViewWritesNoAid(t *testing.T) {
 		}
 		with := testing.AllocsPerRun(20, func() { _ = s.view(seat) })
 		without := testing.AllocsPerRun(20, func() { _ = s.viewAid(seat, false) })
-		if with != without {
-			t.Errorf("%dp: a view with its aid remembered allocates %v times, one without the aid %v", n, with, without)
+		if with != without || with != 1 {
+			t.Errorf("%dp: a view with its aid remembered allocates %v times, one without the aid %v; want 1", n, with, without)
 		}
 	}
 }

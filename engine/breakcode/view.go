@@ -176,7 +176,7 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 		HandSize:   s.handSize,
 		CentreSize: s.centreSize(),
 		Aid:        s.aid,
-		FaceUp:     slices.Clone(s.faceUp),
+		FaceUp:     s.faceUpShown(),
 		DrawPile:   len(s.deck),
 		Turn:       s.turns + 1,
 		ToMove:     s.toMove,
@@ -201,7 +201,7 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 			GotIt: s.gotIt[i],
 		}
 		if omni || viewer.IsSeat(seat) {
-			sv.Hand = tilesOf(s.hands[i])
+			sv.Hand = s.dealtTiles(i)
 		}
 		for _, g := range s.guesses[i] {
 			out := GuessOutcome{Turn: g.turn, Right: g.right}
@@ -214,9 +214,9 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 	}
 	if viewer.Kind == engine.ViewerSeat && int(viewer.Seat) >= 0 && int(viewer.Seat) < s.n {
 		me := int(viewer.Seat)
-		v.Hand = tilesOf(s.hands[me])
+		v.Hand = s.dealtTiles(me)
 		if s.n > 2 && s.out[me] {
-			v.Centre = tilesOf(s.centre)
+			v.Centre = s.dealtTiles(s.n)
 		}
 		if s.aid && aid {
 			// The aid's lists are the seat's memo's own (seatAid), shared
@@ -237,9 +237,9 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 	}
 	if omni {
 		if s.n > 2 {
-			v.Centre = tilesOf(s.centre)
+			v.Centre = s.dealtTiles(s.n)
 		} else {
-			v.Unused = tilesOf(s.centre)
+			v.Unused = s.dealtTiles(s.n)
 		}
 	}
 	if s.result != nil {
@@ -249,6 +249,45 @@ func (s *state) viewAid(viewer engine.Viewer, aid bool) View {
 		v.Result = &r
 	}
 	return v
+}
+
+// tilesMemo is a set of dealt tiles as views show them, with the mask it
+// was written from.
+type tilesMemo struct {
+	mask  uint32
+	tiles []Tile
+}
+
+// dealtTiles returns the tiles of seat i's hand (i < s.n) or of the centre
+// (i == s.n: the unused tiles with 2 players), written once and shared,
+// read-only as every view is, by every view that may show them: the deal
+// never changes in a game, and a seat's view used to write its hand out
+// twice (the seat's and the view's own) after every move. Only a view
+// that may show the tiles is handed them, as before; the mask is checked
+// so that tiles dealt again (tests do) are never shown stale.
+func (s *state) dealtTiles(i int) []Tile {
+	if len(s.tileMemo) != s.n+1 {
+		s.tileMemo = make([]tilesMemo, s.n+1)
+	}
+	mask := s.centre
+	if i < s.n {
+		mask = s.hands[i]
+	}
+	m := &s.tileMemo[i]
+	if m.tiles == nil || m.mask != mask {
+		m.mask, m.tiles = mask, tilesOf(mask)
+	}
+	return m.tiles
+}
+
+// faceUpShown returns a copy of the face-up cards, shared (read-only, as
+// every view is) by the views built until the cards change: faceUp itself
+// is written in place when a card is taken.
+func (s *state) faceUpShown() []int {
+	if !slices.Equal(s.faceUpMemo, s.faceUp) || (s.faceUpMemo == nil) != (s.faceUp == nil) {
+		s.faceUpMemo = slices.Clip(slices.Clone(s.faceUp))
+	}
+	return s.faceUpMemo
 }
 
 // publicRecord is what every view shows alike of the questions: each
@@ -261,70 +300,65 @@ type publicRecord struct {
 	n     int      // how many questions it holds (len(state.asked) then)
 	asked []Asked  // nil before the first question
 	notes [][]Note // by seat: never nil, capped at its end
+	// The arrays the record's slices are cut from, at their whole
+	// capacity: the next record appends its question past this one's end
+	// (see public), where no view of this one can see it.
+	askedRoom  []Asked
+	answerRoom []Answer
+	noteRoom   [][]Note
 }
 
 // public returns the public record of s's questions, made anew only when a
 // question was asked since it was last made. Questions are only ever
 // appended to s.asked and never changed once there, so the count says
-// whether it is current. A new record carries the notes of the one before
-// on, so each note's label is made once.
+// whether it is current. A new record appends the questions asked since
+// the one before to that one's arrays, which grow as slices do: every
+// slice a view holds is capped at its end, so what is written past it
+// never shows in an older view, and a question, its answers and its notes
+// are each written once in a game, not once for every question after it.
 func (s *state) public() *publicRecord {
 	if p := s.pubMemo; p != nil && p.n == len(s.asked) {
 		return p
 	}
 	prev := s.pubMemo
-	if prev != nil && (prev.n > len(s.asked) || len(prev.notes) != s.n) {
+	if prev != nil && (prev.n > len(s.asked) || len(prev.noteRoom) != s.n) {
 		prev = nil
 	}
 	p := &publicRecord{n: len(s.asked), notes: make([][]Note, s.n)}
-	// The answers and the notes each go in one array made at its size.
-	// Each slice into them is capped at its own end, so appending to one
-	// never writes over the next.
-	answers, notesOf := 0, make([]int, s.n)
-	for _, a := range s.asked {
-		answers += len(a.Answers)
+	from := 0
+	if prev != nil {
+		// prev is left behind: its arrays go on in p.
+		from, p.askedRoom, p.answerRoom, p.noteRoom = prev.n, prev.askedRoom, prev.answerRoom, prev.noteRoom
+		prev.noteRoom = nil
+	} else {
+		p.noteRoom = make([][]Note, s.n)
+	}
+	for _, a := range s.asked[from:] {
+		start := len(p.answerRoom)
+		p.answerRoom = append(p.answerRoom, a.Answers...)
+		e := a
+		e.Answers = nil
+		if a.Answers != nil {
+			e.Answers = p.answerRoom[start:len(p.answerRoom):len(p.answerRoom)]
+		}
+		p.askedRoom = append(p.askedRoom, e)
 		for _, ans := range a.Answers {
 			if int(ans.Seat) >= 0 && int(ans.Seat) < s.n {
-				notesOf[ans.Seat]++
+				p.noteRoom[ans.Seat] = append(p.noteRoom[ans.Seat], Note{
+					Turn: a.Turn, Card: a.Card, Number: a.Number,
+					Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
+				})
 			}
 		}
 	}
-	if len(s.asked) > 0 {
-		p.asked = make([]Asked, len(s.asked))
-		all := make([]Answer, 0, answers)
-		for i, a := range s.asked {
-			start := len(all)
-			all = append(all, a.Answers...)
-			p.asked[i] = a
-			p.asked[i].Answers = nil
-			if a.Answers != nil {
-				p.asked[i].Answers = all[start:len(all):len(all)]
-			}
-		}
+	if len(p.askedRoom) > 0 {
+		p.asked = slices.Clip(p.askedRoom)
 	}
-	notes := make([]Note, 0, answers)
-	for i := range s.n {
+	for i, ns := range p.noteRoom {
 		p.notes[i] = []Note{}
-		if notesOf[i] == 0 {
-			continue
+		if len(ns) > 0 {
+			p.notes[i] = slices.Clip(ns)
 		}
-		seat := engine.Seat(i)
-		start, from := len(notes), 0
-		if prev != nil {
-			notes = append(notes, prev.notes[i]...)
-			from = prev.n
-		}
-		for _, a := range s.asked[from:] {
-			for _, ans := range a.Answers {
-				if ans.Seat == seat {
-					notes = append(notes, Note{
-						Turn: a.Turn, Card: a.Card, Number: a.Number,
-						Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
-					})
-				}
-			}
-		}
-		p.notes[i] = notes[start:len(notes):len(notes)]
 	}
 	s.pubMemo = p
 	return p
