@@ -7,6 +7,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/codebreakers/codebreakers/engine"
+	"github.com/codebreakers/codebreakers/lobby"
 )
 
 // TestKeyBarRemembersBarsInTurn: keyBar, which checks the bars drawn last
@@ -132,4 +135,41 @@ func helpTexts(ks []key.Binding) []string {
 		out = append(out, k.Help().Key+" "+k.Help().Desc)
 	}
 	return out
+}
+
+// TestTableKeyListIsWrittenOverTheLast: the table's list of keys for its
+// bar, made again when what it shows changes (a seat's bar changes with
+// every turn), is written over the list before, never a new one, and is
+// the list for what the table shows now.
+func TestTableKeyListIsWrittenOverTheLast(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 100, MinHeight)
+	s := &tableScreen{view: lobby.TableView{Phase: lobby.Waiting, You: engine.SeatViewer(0)}}
+	want := map[bool]string{
+		false: keyText(m.km.ready, m.km.chat, m.km.help, m.km.leave),
+		true:  keyText(m.km.ready, m.km.start, m.km.chat, m.km.help, m.km.leave),
+	}
+	for range 3 {
+		for _, host := range []bool{true, false} {
+			s.view.Host = host
+			if got := keyText(s.shortHelp(m)...); got != want[host] {
+				t.Fatalf("host %v: keys %s, want %s", host, got, want[host])
+			}
+		}
+	}
+	allocs := testing.AllocsPerRun(50, func() {
+		s.view.Host = !s.view.Host
+		_ = s.shortHelp(m)
+	})
+	if allocs != 0 {
+		t.Errorf("the key list made again allocates %v times", allocs)
+	}
+}
+
+// keyText is the keys' help, to compare lists of keys.
+func keyText(ks ...key.Binding) string {
+	var b strings.Builder
+	for _, k := range ks {
+		b.WriteString(k.Help().Key + " " + k.Help().Desc + "; ")
+	}
+	return b.String()
 }

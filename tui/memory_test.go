@@ -21,7 +21,7 @@ import (
 
 // tableMemory are the fields of tableScreen that only remember what was
 // drawn (or made from the view when it came); coldFrame forgets them.
-var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "code", "shownID", "titleText", "rawCode", "rawID", "fits", "watching", "watchingN"}
+var tableMemory = []string{"stripKey", "stripLines", "keysKey", "keys", "keysRoom", "code", "shownID", "titleText", "rawCode", "rawID", "fits", "watching", "watchingN"}
 
 // coldFrame is the frame m's screen draws when the session has forgotten
 // every piece it remembers: the pieces around the body (a.parts) and, on
@@ -34,7 +34,7 @@ func coldFrame(m *app) string {
 	c.stack = slices.Clone(m.stack)
 	if ts, ok := c.top().(*tableScreen); ok {
 		cold := *ts
-		cold.stripKey, cold.stripLines, cold.keysKey, cold.keys, cold.fits = stripKey{}, nil, keysKey{}, nil, lineFits{}
+		cold.stripKey, cold.stripLines, cold.keysKey, cold.keys, cold.keysRoom, cold.fits = stripKey{}, nil, keysKey{}, nil, nil, lineFits{}
 		cold.watching, cold.watchingN = "", 0
 		cold.code, cold.shownID, cold.rawCode, cold.rawID = formatCode(ts.view.Code), gameIDText(ts.view.GameID), "", ""
 		cold.titleText = cold.makeTitle()

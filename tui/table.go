@@ -58,6 +58,9 @@ type tableScreen struct {
 	// keys is the key bar's list as shortHelp last made it, from keysKey.
 	keysKey keysKey
 	keys    []key.Binding
+	// keysRoom is keys at its whole capacity, written over when the list
+	// changes.
+	keysRoom []key.Binding
 	// fits is the board's lines as last fitted to the screen's width.
 	fits lineFits
 	// watching is the title's "N watching" for watchingN spectators.
@@ -727,8 +730,17 @@ func (s *tableScreen) shortHelp(a *app) []key.Binding {
 		k.boardFirst = &boardKeys[0]
 	}
 	if s.keys == nil || k != s.keysKey {
-		s.keysKey, s.keys = k, s.makeShortHelp(a, boardKeys)
-		s.keys = s.keys[:len(s.keys):len(s.keys)]
+		// Written over the list before, which only this screen holds
+		// (the key bar reads a list and keeps its keys' encoding, not the
+		// list): a seat's bar changes with every turn, and the list was
+		// made anew each time.
+		room := s.keysRoom[:0]
+		if room == nil {
+			room = make([]key.Binding, 0, len(boardKeys)+5) // at most five of the table's own
+		}
+		room = s.makeShortHelp(a, boardKeys, room)
+		clear(room[len(room):cap(room)]) // bindings of an older list
+		s.keysKey, s.keysRoom, s.keys = k, room, room[:len(room):len(room)]
 	}
 	return s.keys
 }
@@ -746,9 +758,8 @@ type keysKey struct {
 }
 
 // makeShortHelp is shortHelp's list once the table is neither ended nor
-// asking nor chatting, with boardKeys the board's own.
-func (s *tableScreen) makeShortHelp(a *app, boardKeys []key.Binding) []key.Binding {
-	ks := make([]key.Binding, 0, len(boardKeys)+5) // at most five of the table's own
+// asking nor chatting, with boardKeys the board's own, appended to ks.
+func (s *tableScreen) makeShortHelp(a *app, boardKeys, ks []key.Binding) []key.Binding {
 	switch s.view.Phase {
 	case lobby.Waiting:
 		if s.seated() {

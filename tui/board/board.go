@@ -106,7 +106,8 @@ type Board interface {
 type Lines interface {
 	// ViewLines is strings.Split(View(), "\n"). The slice may be
 	// shared with the board's memory: callers must not change it (an
-	// append copies it, as the board clips it).
+	// append copies it, as the board clips it), nor keep it past the
+	// board's next draw, which may write over it.
 	ViewLines() []string
 }
 

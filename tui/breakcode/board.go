@@ -104,6 +104,9 @@ type Board struct {
 	// sheetScratch is the slice the sheets' blocks are laid out in, kept
 	// empty from frame to frame.
 	sheetScratch []sheetBlock
+	// lineRoom are the two slices the board's lines are drawn into in
+	// turn (drawLines): one holds the lines remembered (drawn).
+	lineRoom [2][]string
 	// qhead is the questions' heading as last drawn, and qlist the
 	// questions' lines.
 	qhead questionsHeadLine
@@ -612,7 +615,17 @@ func (b *Board) drawLines() ([]string, int) {
 	if b.guessing {
 		leftH = len(b.guessLines(leftWidth(w)))
 	}
-	sheets := b.sheets(w, h, max(1, h-len(status)-leftH-1))
+	// The lines are written over the older of the board's two slices of
+	// lines, never the one the remembered lines (drawn) are: a board's
+	// lines are read by the session before it draws the next frame, and
+	// a slice a frame was made anew for every board drawn.
+	turn := 0
+	if r := b.lineRoom[0]; cap(r) > 0 && len(b.drawn.lines) > 0 && &r[:1][0] == &b.drawn.lines[0] {
+		turn = 1
+	}
+	dst := b.lineRoom[turn][:0]
+	clear(dst[:cap(dst)]) // an older frame's lines, which they would keep alive
+	sheets := b.sheets(w, h, max(1, h-len(status)-leftH-1), dst)
 	out := append(sheets, "")
 	out = append(out, status...)
 	fit := math.MaxInt
@@ -620,6 +633,7 @@ func (b *Board) drawLines() ([]string, int) {
 		fit = len(out)
 	}
 	out = append(out, b.lowerBlock(w, max(leftH, h-len(out)))...)
+	b.lineRoom[turn] = out[:0]
 	if lines := oneLineEach(out); len(lines) != len(out) {
 		return lines, math.MaxInt // a line was split: the rows moved
 	}
@@ -838,14 +852,17 @@ func (b *Board) drawQuestionLines(head string, w, sel, pick int) ([]string, []qu
 		return append(lines, "   No question cards are left."), nil
 	}
 	last := &b.qlist
-	rows := make([]questionRow, 0, len(v.FaceUp))
+	// The rows are written over the last ones (pointer-free, and only
+	// qlist holds them): row i is read before it is written.
+	rows := slices.Grow(last.rows[:0], len(v.FaceUp))
 	for i, card := range v.FaceUp {
 		k := questionRow{i: i, card: card, handSize: v.HandSize, w: w, pick: -1}
 		if i == sel {
 			k.pick = pick
 		}
+		same := i < len(last.rows) && last.rows[i] == k && i+1 < len(last.lines)
 		rows = append(rows, k)
-		if i < len(last.rows) && last.rows[i] == k && i+1 < len(last.lines) {
+		if same {
 			lines = append(lines, last.lines[i+1])
 			continue
 		}
@@ -1063,8 +1080,8 @@ func (b *Board) wantFramed(w, h int) bool {
 }
 
 // sheets are one block per seat (and the centre): tiles the viewer may see,
-// and the answers heard, squeezed into at most room lines.
-func (b *Board) sheets(w, h, room int) []string {
+// and the answers heard, squeezed into at most room lines, appended to dst.
+func (b *Board) sheets(w, h, room int, dst []string) []string {
 	v := b.v
 	labels, labelW := b.sheetLabels()
 	noteW := max(10, w-labelW-4)
@@ -1132,7 +1149,7 @@ func (b *Board) sheets(w, h, room int) []string {
 	}
 	// Room for the whole board: the status and the lower block follow
 	// (drawLines), and would otherwise grow a copy.
-	out := make([]string, 0, max(n+1, h))
+	out := slices.Grow(dst, max(n+1, h))
 	for _, bl := range blocks {
 		out = append(out, bl.lines...)
 	}
