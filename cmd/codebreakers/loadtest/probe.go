@@ -86,6 +86,9 @@ type ProbeReport struct {
 	MachineBusy float64 `json:"machine_busy_percent_while_echo_timed"`
 	// Procs is the prober's GOMAXPROCS.
 	Procs int `json:"gomaxprocs"`
+	// RunQueue is how long the prober's threads waited for a CPU while
+	// timing.
+	RunQueue *RunQueue `json:"run_queue,omitempty"`
 }
 
 // Probe opens o.Players sessions on o.Addr and times o.Samples keypress
@@ -126,11 +129,11 @@ func Probe(ctx context.Context, o ProbeOptions) (*ProbeReport, error) {
 	defer release()
 	sleep(ctx, o.Delay)
 	gc0 := gcCycles(automaticGCs)
-	meter := startCPUMeter()
+	meter, queue := startCPUMeter(), schedStatOf(os.Getpid())
 	echo := timePlayers(ctx, cfg, players, errs)
 	busy, self := meter.stop()
 	r := &ProbeReport{Players: len(players), Echo: echo.summary(), GCs: gcCycles(automaticGCs) - gc0,
-		CPUPercent: self, MachineBusy: busy, Procs: runtime.GOMAXPROCS(0)}
+		CPUPercent: self, MachineBusy: busy, Procs: runtime.GOMAXPROCS(0), RunQueue: runQueueSince(os.Getpid(), queue)}
 	for _, d := range echo.all() {
 		r.SamplesMS = append(r.SamplesMS, ms(d))
 	}

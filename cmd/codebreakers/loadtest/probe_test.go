@@ -43,7 +43,9 @@ func TestPlayersAndProberTimeTogether(t *testing.T) {
 	errs := &errorLog{}
 	players := openPlayers(ctx, cfg, tg, floorOpener(cfg), &next, errs)
 	defer closeAll(players)
-	echo, sched, pe := timePlayersBeside(ctx, cfg, tg, players, &next, errs)
+	r := &TargetReport{}
+	timePlayersBeside(ctx, cfg, tg, players, &next, errs, r)
+	echo, sched, pe := r.PlayersEcho, r.PlayersSched, r.ProcessEcho
 	if n, first := errs.count(); n != 0 {
 		t.Fatalf("%d errors: %v", n, first)
 	}
@@ -58,6 +60,12 @@ func TestPlayersAndProberTimeTogether(t *testing.T) {
 	}
 	if pe.Players != 3 || pe.Failed != 0 || pe.Echo.N != 7 || len(pe.SamplesMS) != 7 || pe.Echo.Max <= 0 {
 		t.Fatalf("prober report %+v; want 3 players, 7 echoes timed, none failed", pe.ProbeReport)
+	}
+	if q := pe.RunQueue; q == nil || q.Slices <= 0 || q.RunMS <= 0 {
+		t.Errorf("the prober's run queue: %v; want the time its threads ran", q)
+	}
+	if q := r.PlayersRunQueue; q == nil || q.Server != nil || q.Generator == nil || q.Generator.RunMS <= 0 {
+		t.Errorf("run queues %+v; want the generator's (this test) and no server's (not a process of its own)", q)
 	}
 	if pe.Procs != 1 {
 		t.Errorf("the prober ran with GOMAXPROCS %d, want the 1 asked for", pe.Procs)

@@ -112,6 +112,15 @@ func startTarget(ctx context.Context, name, addr, bin string, args, env []string
 
 func (t *target) pid() int { return t.cmd.Process.Pid }
 
+// procID is t's process id, or 0 when t is not a process this generator
+// started (a server in the test's own process).
+func (t *target) procID() int {
+	if t.cmd == nil || t.cmd.Process == nil {
+		return 0
+	}
+	return t.cmd.Process.Pid
+}
+
 func (t *target) stats() (procStats, error) { return readProc(t.pid()) }
 
 // alive reports an early exit of the target as an error.
@@ -281,4 +290,96 @@ func (m cpuMeter) stop() (machineBusy, generator float64) {
 		generator = float64((self.CPU - m.self.CPU).Microseconds()) / time.Since(m.at).Seconds() / 1e4
 	}
 	return machineBusy, generator
+}
+
+// schedStat is what the kernel's scheduler counted for all of a
+// process's threads (/proc/PID/task/*/schedstat): the time they ran, the
+// time they waited runnable on a run queue for a CPU, and how many times
+// they were put on one.
+type schedStat struct {
+	run, wait time.Duration
+	slices    int64
+}
+
+// readSchedStat sums /proc/<pid>/task/*/schedstat. A thread that ends
+// between two reads drops out of the later sum; Go's threads seldom end.
+func readSchedStat(pid int) (schedStat, error) {
+	var st schedStat
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return st, fmt.Errorf("read threads: %w", err)
+	}
+	for _, task := range tasks {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/schedstat", pid, task.Name()))
+		if err != nil {
+			continue // the thread has ended
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 3 {
+			return st, fmt.Errorf("malformed schedstat %q", b)
+		}
+		run, err1 := strconv.ParseInt(f[0], 10, 64)
+		wait, err2 := strconv.ParseInt(f[1], 10, 64)
+		slices, err3 := strconv.ParseInt(f[2], 10, 64)
+		if err := errors.Join(err1, err2, err3); err != nil {
+			return st, fmt.Errorf("parse schedstat: %w", err)
+		}
+		st.run += time.Duration(run)
+		st.wait += time.Duration(wait)
+		st.slices += slices
+	}
+	return st, nil
+}
+
+// RunQueue is how long a process's threads waited for a CPU while runnable
+// over a stretch of the run, as the kernel counts it, beside how long they
+// ran. A goroutine the Go scheduler runs at once still waits when its
+// thread does: this is the wait behind other processes on the machine
+// (and the process's own other threads), which the Go runtime's own
+// scheduler latencies do not see.
+type RunQueue struct {
+	WaitMS float64 `json:"wait_ms"`
+	RunMS  float64 `json:"run_ms"`
+	// Slices is how many times a thread was put on a CPU; MeanWaitUS the
+	// mean wait before each.
+	Slices     int64   `json:"slices"`
+	MeanWaitUS float64 `json:"mean_wait_us"`
+}
+
+// runQueueSince is what pid's threads waited and ran since before (nil
+// when pid is 0 or its schedstat cannot be read).
+func runQueueSince(pid int, before *schedStat) *RunQueue {
+	if pid == 0 || before == nil {
+		return nil
+	}
+	now, err := readSchedStat(pid)
+	if err != nil {
+		return nil
+	}
+	q := &RunQueue{WaitMS: ms(now.wait - before.wait), RunMS: ms(now.run - before.run), Slices: now.slices - before.slices}
+	if q.Slices > 0 {
+		q.MeanWaitUS = float64((now.wait - before.wait).Microseconds()) / float64(q.Slices)
+	}
+	return q
+}
+
+// schedStatOf reads pid's schedstat now (nil when pid is 0 or it cannot
+// be read), to pass to runQueueSince later.
+func schedStatOf(pid int) *schedStat {
+	if pid == 0 {
+		return nil
+	}
+	st, err := readSchedStat(pid)
+	if err != nil {
+		return nil
+	}
+	return &st
+}
+
+// String reads as "waited 12.3 ms for a CPU in 456 slices (mean 27 µs), ran 78.9 ms".
+func (q *RunQueue) String() string {
+	if q == nil {
+		return "not read"
+	}
+	return fmt.Sprintf("waited %.1f ms for a CPU in %d slices (mean %.0f µs), ran %.1f ms", q.WaitMS, q.Slices, q.MeanWaitUS, q.RunMS)
 }

@@ -279,6 +279,11 @@ type TargetReport struct {
 	// EchoMachineBusy is how busy all cores were while the echoes were
 	// timed (percent): other processes delay an echo too; EchoGeneratorCPU
 	// is this generator's share of that (percent of one core).
+	// EchoRunQueue and PlayersRunQueue are how long the server's and the
+	// generator's threads waited for a CPU (the kernel's run queue) while
+	// the idle echo and the players' echo were timed.
+	EchoRunQueue    *RunQueues `json:"run_queue_while_echo_timed,omitempty"`
+	PlayersRunQueue *RunQueues `json:"run_queue_while_players_timed,omitempty"`
 	// EchoSched and PlayersSched are the server's scheduler latencies
 	// while the idle echo and the players' echo (and the prober's beside
 	// it) were timed (nil without its /metrics, or from a server that does
@@ -288,6 +293,22 @@ type TargetReport struct {
 	EchoMachineBusy  float64       `json:"machine_busy_percent_while_echo_timed"`
 	EchoGeneratorCPU float64       `json:"generator_cpu_percent_while_echo_timed"`
 	Errors           []string      `json:"errors,omitempty"`
+}
+
+// RunQueues are the server's and the generator's RunQueue over one
+// stretch (nil where they could not be read).
+type RunQueues struct {
+	Server    *RunQueue `json:"server,omitempty"`
+	Generator *RunQueue `json:"generator,omitempty"`
+}
+
+// runQueues starts measuring the run-queue waits of t and this process;
+// the returned stop reads them.
+func runQueues(t *target) (stop func() *RunQueues) {
+	srv, gen := schedStatOf(t.procID()), schedStatOf(os.Getpid())
+	return func() *RunQueues {
+		return &RunQueues{Server: runQueueSince(t.procID(), srv), Generator: runQueueSince(os.Getpid(), gen)}
+	}
 }
 
 // Run measures the floor (unless cfg.NoFloor), then the arcade idle, then
@@ -578,7 +599,7 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	release := holdCollector()
 	m0, gen0 := serverScrape(ctx, t), generatorGCs()
 	stopTrace := startEchoTrace(ctx, cfg, t, errs)
-	meter := startCPUMeter()
+	meter, queues := startCPUMeter(), runQueues(t)
 	echo := &samples{}
 	var echoLog []string
 	for i := 0; i < cfg.EchoSamples && len(held) > 0 && ctx.Err() == nil; i++ {
@@ -598,21 +619,24 @@ func measureIdle(ctx context.Context, cfg Config, t *target, open opener) (*Targ
 	r.Echo = echo.summary()
 	r.EchoGCs.Generator = generatorGCs() - gen0
 	r.EchoMachineBusy, r.EchoGeneratorCPU = meter.stop()
+	r.EchoRunQueue = queues()
 	release()
 	m1 := serverScrape(ctx, t)
 	r.EchoGCs.Server, r.EchoSched = gcsBetween(m0, m1), schedLatency(m0, m1)
-	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy, the generator %.0f%% of a core; server's goroutines waiting to run: %s)\n",
-		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator, r.EchoMachineBusy, r.EchoGeneratorCPU, r.EchoSched)
+	fmt.Fprintf(cfg.Log, "%s: echo p50 %.1f ms p99 %.1f ms max %.1f ms (collections meanwhile: server %d, generator %d; machine %.0f%% busy, the generator %.0f%% of a core; server's goroutines waiting to run: %s; server %s; generator %s)\n",
+		t.name, r.Echo.P50, r.Echo.P99, r.Echo.Max, r.EchoGCs.Server, r.EchoGCs.Generator, r.EchoMachineBusy, r.EchoGeneratorCPU, r.EchoSched,
+		r.EchoRunQueue.Server, r.EchoRunQueue.Generator)
 	if cfg.EchoPlayers > 0 && ctx.Err() == nil {
 		players := openPlayers(ctx, cfg, t, open, &next, errs)
 		held = append(held, players...)
-		r.PlayersEcho, r.PlayersSched, r.ProcessEcho = timePlayersBeside(ctx, cfg, t, players, &next, errs)
-		fmt.Fprintf(cfg.Log, "%s: echo of %d players typing a key every %s: p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d; server's goroutines waiting to run: %s)\n",
-			t.name, len(players), cfg.EchoGap, r.PlayersEcho.P50, r.PlayersEcho.P99, r.PlayersEcho.Max, r.PlayersEcho.N, r.PlayersSched)
+		timePlayersBeside(ctx, cfg, t, players, &next, errs, r)
+		fmt.Fprintf(cfg.Log, "%s: echo of %d players typing a key every %s: p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d; server's goroutines waiting to run: %s; server %s; generator %s)\n",
+			t.name, len(players), cfg.EchoGap, r.PlayersEcho.P50, r.PlayersEcho.P99, r.PlayersEcho.Max, r.PlayersEcho.N, r.PlayersSched,
+			r.PlayersRunQueue.Server, r.PlayersRunQueue.Generator)
 		if pe := r.ProcessEcho; pe != nil {
-			fmt.Fprintf(cfg.Log, "%s: meanwhile, echo of %d players in a process of their own (GOMAXPROCS %d): p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d failed; collections meanwhile: server %d, prober %d, generator %d; machine %.0f%% busy, the prober %.0f%% of a core, the generator %.0f%%)\n",
+			fmt.Fprintf(cfg.Log, "%s: meanwhile, echo of %d players in a process of their own (GOMAXPROCS %d): p50 %.1f ms p99 %.1f ms max %.1f ms (n=%d, %d failed; collections meanwhile: server %d, prober %d, generator %d; machine %.0f%% busy, the prober %.0f%% of a core, the generator %.0f%%; prober %s)\n",
 				t.name, pe.Players, pe.Procs, pe.Echo.P50, pe.Echo.P99, pe.Echo.Max, pe.Echo.N, pe.Failed,
-				pe.ServerGCs, pe.GCs, pe.GeneratorGCs, pe.MachineBusy, pe.CPUPercent, pe.GeneratorCPU)
+				pe.ServerGCs, pe.GCs, pe.GeneratorGCs, pe.MachineBusy, pe.CPUPercent, pe.GeneratorCPU, pe.RunQueue)
 		}
 	}
 	return r, held, ctx.Err()
@@ -656,10 +680,11 @@ func openPlayers(ctx context.Context, cfg Config, t *target, open opener, next *
 // process of its own, opens its players first, and both type from the
 // same moment, the prober half a gap behind, so that the two figures
 // meet the same server and the same machine at the same time (on a
-// shared machine, two windows one after the other do not). It returns the
-// generator's figure, the server's scheduler latencies meanwhile and the
-// prober's figure (nil when not asked or failed; the failure is logged).
-func timePlayersBeside(ctx context.Context, cfg Config, t *target, players []*client, next *atomic.Int64, errs *errorLog) (Latency, *SchedLatency, *ProcessEcho) {
+// shared machine, two windows one after the other do not). It sets r's
+// PlayersEcho, the server's scheduler latencies and the run-queue waits
+// meanwhile, and the prober's ProcessEcho (nil when not asked or failed;
+// the failure is logged).
+func timePlayersBeside(ctx context.Context, cfg Config, t *target, players []*client, next *atomic.Int64, errs *errorLog, r *TargetReport) {
 	var pr *prober
 	if cfg.EchoProcess {
 		var err error
@@ -669,14 +694,14 @@ func timePlayersBeside(ctx context.Context, cfg Config, t *target, players []*cl
 	}
 	defer holdCollector()()
 	m0, gen0 := serverScrape(ctx, t), generatorGCs()
-	meter := startCPUMeter()
+	meter, queues := startCPUMeter(), runQueues(t)
 	if pr != nil {
 		if err := pr.begin(); err != nil {
 			errs.add(err)
 			pr = nil
 		}
 	}
-	echo := timePlayers(ctx, cfg, players, errs).summary()
+	r.PlayersEcho = timePlayers(ctx, cfg, players, errs).summary()
 	var pe *ProcessEcho
 	if pr != nil {
 		rep, err := pr.report()
@@ -691,11 +716,12 @@ func timePlayersBeside(ctx context.Context, cfg Config, t *target, players []*cl
 			}
 		}
 	}
+	r.PlayersRunQueue = queues()
 	m1 := serverScrape(ctx, t)
 	if pe != nil {
 		pe.ServerGCs = gcsBetween(m0, m1)
 	}
-	return echo, schedLatency(m0, m1), pe
+	r.PlayersSched, r.ProcessEcho = schedLatency(m0, m1), pe
 }
 
 // holdCollector collects now and holds this process's collector off until

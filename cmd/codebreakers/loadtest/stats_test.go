@@ -165,6 +165,28 @@ func TestReadProcOfThisProcess(t *testing.T) {
 	}
 }
 
+// TestRunQueueOfThisProcess: the kernel's counts for this process's
+// threads grow with the work it does, and a process that cannot be read
+// (none, or one already gone) gives nothing rather than a wrong figure.
+func TestRunQueueOfThisProcess(t *testing.T) {
+	before := schedStatOf(os.Getpid())
+	if before == nil || before.slices <= 0 || before.run <= 0 {
+		t.Fatalf("schedstat of this process: %+v", before)
+	}
+	for deadline := time.Now().Add(20 * time.Millisecond); time.Now().Before(deadline); {
+	}
+	q := runQueueSince(os.Getpid(), before)
+	if q == nil || q.RunMS <= 0 || q.Slices < 0 || q.WaitMS < 0 {
+		t.Fatalf("run queue after 20 ms of work: %v", q)
+	}
+	if q := runQueueSince(0, before); q != nil {
+		t.Errorf("no process: %v, want nil", q)
+	}
+	if st := schedStatOf(0); st != nil {
+		t.Errorf("no process: %+v, want nil", st)
+	}
+}
+
 func TestWatchCollectionsSeesEachNewCollection(t *testing.T) {
 	var scrapes atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
