@@ -572,27 +572,9 @@ type aidLists struct {
 func (s *aidSolver) localID(local uint32) int32 { return s.table.localID(s.pool, local) }
 
 // appendHands appends every local set of handSize tiles, in increasing
-// order (local sets are plain bit patterns, so Gosper's hack walks them),
-// to sets and its hand id to ids. The ids are read from the pool's rank
-// tables, two lookups a set, as newKnowledgeIn reads them.
+// order, to sets and its hand id to ids (see handTable.appendPoolHands).
 func (s *aidSolver) appendHands(sets []uint32, ids []int32) ([]uint32, []int32) {
-	h := s.handSize
-	if h == 0 || h > s.poolBits {
-		return sets, ids
-	}
-	var ranks *poolRanks
-	if s.poolBits <= 16 { // always, for a seat's view: its hand is at least 4 tiles
-		ranks = s.table.poolRanksIn(s.pool, s.buf)
-	}
-	for m := uint32(1)<<h - 1; m <= s.full; m = nextSubset(m) {
-		sets = append(sets, m)
-		if ranks != nil {
-			ids = append(ids, ranks.id(s.table, m))
-		} else {
-			ids = append(ids, s.localID(m))
-		}
-	}
-	return sets, ids
+	return s.table.appendPoolHands(s.pool, sets, ids)
 }
 
 // localForms lists the local sets that are the canonical physical set c:

@@ -63,26 +63,12 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	for n := 1; n < len(k.handID); n *= 2 {
 		copy(k.handID[n:], k.handID[:n])
 	}
-	// Every local set of handSize tiles, in forSubsets' order: local sets
-	// are plain bit patterns, so Gosper's hack walks them directly. Their
-	// hand ids go beside them, for the filters below.
+	// Every local set of handSize tiles, in forSubsets' order, and its
+	// hand id beside it, for the filters below.
 	nAll := binom(len(k.pool), k.handSize)
-	all, allIDs := dirtyU32(buf, nAll)[:0], dirtyI32(buf, nAll)[:0]
-	var ranks *poolRanks
-	if len(k.pool) <= 16 { // always, for a seat's view: its hand is at least 4 tiles
-		ranks = k.table.poolRanksIn(k.pool, buf)
-	}
-	for m := uint32(1)<<k.handSize - 1; m <= k.full; {
-		var id int32
-		if ranks != nil {
-			id = ranks.id(k.table, m)
-		} else {
-			id = k.localID(m)
-		}
-		k.handID[m] = id
-		all, allIDs = append(all, m), append(allIDs, id)
-		r := m + m&-m
-		m = (r^m)>>(2+bits.TrailingZeros32(m)) | r
+	all, allIDs := k.table.appendPoolHands(k.pool, dirtyU32(buf, nAll)[:0], dirtyI32(buf, nAll)[:0])
+	for i, m := range all {
+		k.handID[m] = allIDs[i]
 	}
 	if v.Centre != nil {
 		if c, err := maskOf(v.Centre); err == nil {
@@ -204,61 +190,92 @@ func (t *handTable) localID(pool []int, local uint32) int32 {
 	return t.byColex[r]
 }
 
-// poolRanks reads the colex rank (see handTable.localID) of a local set
-// of up to 16 unseen tiles from two tables made once for the pool: the
-// shares of its low eight tiles, and those of its high ones given how many
-// low tiles come before them. Two lookups a set instead of one per tile:
-// a bot's decision works out the hand id of every set of a hand's size
-// (3,003 or 1,820 of them) to start with.
-type poolRanks struct {
-	lo [256]int32
-	// hi[c][m] is the shares of high tiles m when c tiles come before them.
-	hi [6][256]int32
-}
-
-// poolRanks makes the tables for pool (at most 16 tiles). Entries for
-// sets of more tiles than a hand are left out (zero): no hand is read
-// from them.
-func (t *handTable) poolRanks(pool []int) *poolRanks { return t.poolRanksIn(pool, nil) }
-
-// poolRanksIn is poolRanks written over buf's one table (nil: a new one),
-// which a server would otherwise allocate, 7 KB, for every bot decision
-// and every seat's aid: it serves until the next poolRanksIn on buf.
-func (t *handTable) poolRanksIn(pool []int, buf *scratch) *poolRanks {
-	var r *poolRanks
-	if buf != nil {
-		r = &buf.ranks
-	} else {
-		r = new(poolRanks)
+// appendPoolHands appends to sets every local set of the table's size
+// over pool (the physical index of each unseen tile, ascending), in
+// increasing order as local sets are plain bit patterns (the order of
+// forSubsets and Gosper's hack), and to ids its hand id, as localID gives
+// it. A bot's decision and a seat's aid start from every hand of the pool
+// (3,003 or 1,820 of them).
+//
+// A set's colex rank among physical sets is the sum of what each of its
+// tiles adds at its place (handTable.binom), and increasing order is
+// colexicographic order of the tiles' places: the highest tile moves
+// slowest. So the placings of all tiles but the two highest are listed
+// once, with their bits and shares (455 of them for hands of 5 from 15
+// tiles); then for each placing of the two highest, the ones below them
+// (the first binom(lower, h-2) of that list) each give a set with one OR
+// and one add, where working every set's rank out anew took a few
+// lookups and a popcount.
+func (t *handTable) appendPoolHands(pool []int, sets []uint32, ids []int32) ([]uint32, []int32) {
+	h, n := t.size, len(pool) // hands are of 4 or 5 tiles
+	if h > n {
+		return sets, ids
 	}
-	share := func(rank, at int) (int32, bool) {
-		if rank >= len(t.binom) || at >= len(pool) {
-			return 0, false
+	// share[i][c] is what the tile at pool[c] adds as a set's (i+1)-th lowest.
+	var share [5][tileCount]int32
+	for i := range h {
+		for c, p := range pool {
+			share[i][c] = t.binom[i][p]
 		}
-		return t.binom[rank][pool[at]], true
 	}
-	for m := 1; m < 256; m++ {
-		top := bits.Len(uint(m)) - 1
-		rest := m &^ (1 << top)
-		r.lo[m] = 0 // as new, whatever an earlier pool left
-		if v, ok := share(bits.OnesCount(uint(m))-1, top); ok {
-			r.lo[m] = r.lo[rest] + v
+	// Every placing of the lowest q tiles, in colexicographic order.
+	q := h - 2
+	var lowBits [1140]uint32 // binom(20, 3): q is at most 3
+	var lowRank [1140]int32
+	nLow := 0
+	var c [3]int
+	for i := range q {
+		c[i] = i
+	}
+	for {
+		var placed uint32
+		rank := int32(0)
+		for i := range q {
+			placed |= 1 << (c[i] & 31)
+			rank += share[i][c[i]]
 		}
-		for c := range r.hi {
-			r.hi[c][m] = 0
-			if v, ok := share(c+bits.OnesCount(uint(m))-1, 8+top); ok {
-				r.hi[c][m] = r.hi[c][rest] + v
+		lowBits[nLow], lowRank[nLow] = placed, rank
+		nLow++
+		// The next placing: the lowest tile that can move up one does, and
+		// those below it start over.
+		i := 0
+		for i < q && c[i]+1 == nextPlace(c[:q], i, n) {
+			i++
+		}
+		if i == q {
+			break
+		}
+		c[i]++
+		for j := range i {
+			c[j] = j
+		}
+	}
+	at := len(sets)
+	sets = slices.Grow(sets, binom(n, h))[:at+binom(n, h)]
+	ids = slices.Grow(ids, binom(n, h))[:len(sets)]
+	for hi := q + 1; hi < n; hi++ {
+		for lo := q; lo < hi; lo++ {
+			up := uint32(1)<<(lo&31) | 1<<(hi&31)
+			rank := share[q][lo] + share[q+1][hi]
+			below := binom(lo, q) // the placings of the lowest tiles under lo
+			outSets, outIDs := sets[at:at+below], ids[at:at+below]
+			for j, low := range lowBits[:below] {
+				outSets[j] = low | up
+				outIDs[j] = t.byColex[rank+lowRank[j]]
 			}
+			at += below
 		}
 	}
-	return r
+	return sets, ids
 }
 
-// id returns the hand id of local, a set of a hand's size over the pool
-// the ranks were made for: the same as handTable.localID.
-func (r *poolRanks) id(t *handTable, local uint32) int32 {
-	low := local & 255
-	return t.byColex[r.lo[low]+r.hi[bits.OnesCount32(low)][local>>8&255]]
+// nextPlace is the place the i-th tile of a set placed at c may not
+// reach: the next tile's, or n past the last.
+func nextPlace(c []int, i, n int) int {
+	if i+1 < len(c) {
+		return c[i+1]
+	}
+	return n
 }
 
 // forSubsets calls fn for every subset of set with exactly size bits, in a
@@ -1386,8 +1403,8 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		// The likeliest best first, so that its figure can rule out the rest.
 		order = append(append([]int{top}, order[:top]...), order[top+1:]...)
 	}
-	most := math.Inf(-1) // the most information of a question counted so far
-	pairsOf := make([]int64, widest*widest)
+	most := math.Inf(-1)                       // the most information of a question counted so far
+	pairsOf := make([]int64, widest*widest+64) // room for addPairProducts' rows of 64
 	for _, i := range order {
 		if prune && bound[i] < most-pruneGap(len(vs)) {
 			continue
@@ -1404,25 +1421,8 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		clear(pairs)
 		for r := 0; r+1 < len(layer); r++ {
 			sign := int64(1 - 2*(r%2))
-			for s := layer[r]; s < layer[r+1]; s++ {
-				ma, mb := sideA.nz[s], sideB.nz[s]
-				if ma == 0 || mb == 0 {
-					continue
-				}
-				for ; ma != 0; ma &= ma - 1 {
-					x := bits.TrailingZeros64(ma)
-					wa := sign * int64(sideA.cnt[x*slots+int(s)])
-					out := pairs[x*nx : (x+1)*nx]
-					m := mb
-					if same {
-						m &^= 1<<x - 1 // symmetric: y ≥ x only, mirrored below
-					}
-					for ; m != 0; m &= m - 1 {
-						y := bits.TrailingZeros64(m)
-						out[y] += wa * int64(sideB.cnt[y*slots+int(s)])
-					}
-				}
-			}
+			from, to := int(layer[r]), int(layer[r+1])
+			addPairProducts(pairs, nx, sign, sideA.nz[from:to], sideB.nz[from:to], sideA.cnt[from:], sideB.cnt[from:], slots, same)
 		}
 		if same {
 			for x := range nx {
@@ -1473,6 +1473,43 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		most = max(most, entropy(hist[i]))
 	}
 	return hist
+}
+
+// addPairProducts adds to pairs[x*nx+y], for the small sets S of one
+// layer (one size), sign · #{A's sets answering x that hold S} · #{B's
+// sets answering y that hold S}: nzA[i] and nzB[i] are the answers with a
+// count for the layer's i-th set, whose counts for answer x are at
+// cntA[x*slots+i] (cntA starts at the layer's first set). With same (A's
+// lists are B's) only y ≥ x is added: the rest is the mirror image.
+//
+// A function of its own, over plain slices, so that the compiler keeps
+// the loop's values in registers instead of reloading the sides' fields.
+func addPairProducts(pairs []int64, nx int, sign int64, nzA, nzB []uint64, cntA, cntB []uint16, slots int, same bool) {
+	nzB = nzB[:len(nzA)]
+	var vb [64]int64 // B's counts at the current set, by answer: only those in mb are read
+	for i, ma := range nzA {
+		mb := nzB[i]
+		if ma == 0 || mb == 0 {
+			continue
+		}
+		for m := mb; m != 0; m &= m - 1 {
+			y := bits.TrailingZeros64(m) & 63
+			vb[y] = int64(cntB[y*slots+i])
+		}
+		for ; ma != 0; ma &= ma - 1 {
+			x := bits.TrailingZeros64(ma)
+			wa := sign * int64(cntA[x*slots+i])
+			out := pairs[x*nx : x*nx+64] // pairs has room past its last row
+			m := mb
+			if same {
+				m &^= 1<<x - 1 // symmetric: y ≥ x only, mirrored by the caller
+			}
+			for ; m != 0; m &= m - 1 {
+				y := bits.TrailingZeros64(m) & 63
+				out[y] += wa * vb[y]
+			}
+		}
+	}
 }
 
 // setNumbering numbers the sets of at most some size among n tiles,

@@ -48,21 +48,26 @@ func TestSubsetSlotsTableMatchesWorkedOut(t *testing.T) {
 	}
 }
 
-// TestPoolRanksMatchLocalID: the two-table rank gives every set of a
-// hand's size the hand id handTable.localID gives it, for random pools of
-// 15 and 16 unseen tiles (hands of 5 and 4, the green 5s seen, unseen or
-// split), and for the pool of 16 the sets of 5 too (the table of 5s read
-// with a 4-tile hand's pool cannot happen in play, but the ranks must not
-// depend on the pool's size); and so does one scratch's table, written
-// over for each pool and size in turn.
-func TestPoolRanksMatchLocalID(t *testing.T) {
+// appendPoolHands lists every set of a hand's size over a pool, in
+// forSubsets' order, each with the hand id handTable.localID gives it:
+// for random pools of 15 and 16 unseen tiles (hands of 5 and 4, the green
+// 5s seen, unseen or split), every size of hand over each (a table of 5s
+// read with a 4-tile hand's pool cannot happen in play, but the listing
+// must not depend on the pool's size), and small and whole pools too.
+func TestPoolHandsMatchLocalID(t *testing.T) {
 	rng := rand.New(rand.NewPCG(20, 16))
-	buf := getScratch() // one table written over for every pool and size
-	defer putScratch(buf)
 	for trial := range 60 {
-		handSize := 5 - trial%2
-		own := rng.Perm(tileCount)[:handSize]
-		if trial%6 == 0 {
+		held := 5 - trial%2
+		switch trial {
+		case 0:
+			held = 0 // every tile unseen (a pool of 20)
+		case 1:
+			held = 15 // a pool of 5: one set of 5
+		case 2:
+			held = 17 // a pool of 3: no set at all
+		}
+		own := rng.Perm(tileCount)[:held]
+		if trial%6 == 3 {
 			own[0] = 10 // one green 5 held
 		}
 		var mine uint32
@@ -77,31 +82,30 @@ func TestPoolRanksMatchLocalID(t *testing.T) {
 		}
 		for _, size := range []int{4, 5} {
 			table := handsOfSize(size)
-			ranks, lent := table.poolRanks(pool), table.poolRanksIn(pool, buf)
+			var wantSets []uint32
+			var wantIDs []int32
 			forSubsets(1<<len(pool)-1, size, func(m uint32) {
-				if got, want := ranks.id(table, m), table.localID(pool, m); got != want {
-					t.Fatalf("pool %v, set %016b: id %d, localID %d", pool, m, got, want)
-				}
-				if got, want := lent.id(table, m), table.localID(pool, m); got != want {
-					t.Fatalf("pool %v, set %016b: id %d from the lent table, localID %d", pool, m, got, want)
-				}
+				wantSets, wantIDs = append(wantSets, m), append(wantIDs, table.localID(pool, m))
 			})
+			sets, ids := table.appendPoolHands(pool, []uint32{7}, []int32{-7})
+			if sets[0] != 7 || ids[0] != -7 || !slices.Equal(sets[1:], wantSets) || !slices.Equal(ids[1:], wantIDs) {
+				t.Fatalf("pool %v, hands of %d: listed %d sets (%v…), want %d (%v…)", pool, size, len(sets)-1, sets[1:min(len(sets), 6)], len(wantSets), wantSets[:min(len(wantSets), 5)])
+			}
 		}
 	}
 }
 
-// A scratch's rank table is written over, not allocated: every seat's aid
-// and every bot decision makes one, 7 KB each.
-func TestPoolRanksInAllocatesNothing(t *testing.T) {
-	buf := getScratch()
-	defer putScratch(buf)
+// Listing a pool's hands into room already made allocates nothing: every
+// seat's aid and every bot decision lists them.
+func TestPoolHandsAllocateNothing(t *testing.T) {
 	pool := make([]int, 0, tileCount)
 	for p := 5; p < tileCount; p++ {
 		pool = append(pool, p)
 	}
 	table := handsOfSize(5)
-	if n := testing.AllocsPerRun(10, func() { table.poolRanksIn(pool, buf) }); n != 0 {
-		t.Fatalf("poolRanksIn with a scratch: %v allocations, want none", n)
+	sets, ids := make([]uint32, 0, 3003), make([]int32, 0, 3003)
+	if n := testing.AllocsPerRun(10, func() { table.appendPoolHands(pool, sets, ids) }); n != 0 {
+		t.Fatalf("appendPoolHands with room: %v allocations, want none", n)
 	}
 }
 

@@ -19,10 +19,6 @@ type scratch struct {
 	u8    arena[uint8]
 	// aid is the one aid solver it lends (see newAidSolverIn).
 	aid aidSolver
-	// ranks is the one rank table it lends (see handTable.poolRanksIn).
-	// Holding no pointers, it comes last: a collection scans an object
-	// only up to its last pointer, and this is 7 KB.
-	ranks poolRanks
 }
 
 // scratchPool holds the arenas not in use. A pool rather than a field of
