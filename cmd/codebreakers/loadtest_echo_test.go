@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,7 +22,8 @@ func TestLoadtestEchoProberTimesRealEchoes(t *testing.T) {
 	in, addr := startInstance(t, dataDir(t))
 	var out, errOut bytes.Buffer
 	err := run(t.Context(), []string{"loadtest", "echo", "-addr", addr, "-players", "2", "-samples", "6",
-		"-gap", "5ms", "-first", "40", "-step-timeout", waitLimit.String()}, &out, &errOut)
+		"-gap", "5ms", "-first", "40", "-step-timeout", waitLimit.String(),
+		"-server-pid", strconv.Itoa(os.Getpid())}, &out, &errOut) // the arcade runs in this process
 	if err != nil {
 		t.Fatalf("loadtest echo: %v\n%s", err, errOut.String())
 	}
@@ -38,6 +41,23 @@ func TestLoadtestEchoProberTimesRealEchoes(t *testing.T) {
 		if d <= 0 || d > r.Echo.Max {
 			t.Errorf("echo %d took %.3f ms; want above 0 and at most the max %.3f", i, d, r.Echo.Max)
 		}
+	}
+	// The run-queue waits of the server's threads and the prober's, one
+	// of each per echo, and the slow echoes split by them.
+	if len(r.ServerWaitMS) != 6 || len(r.OwnWaitMS) != 6 {
+		t.Fatalf("waits of %d and %d echoes, want 6 of each", len(r.ServerWaitMS), len(r.OwnWaitMS))
+	}
+	slow := 0
+	for i := range r.SamplesMS {
+		if r.ServerWaitMS[i] < 0 || r.OwnWaitMS[i] < 0 {
+			t.Errorf("echo %d: waits %.3f and %.3f ms unread", i, r.ServerWaitMS[i], r.OwnWaitMS[i])
+		}
+		if r.SamplesMS[i] > 5 {
+			slow++
+		}
+	}
+	if s := r.Slow; s == nil || s.N != slow || s.Server+s.Client-s.Both+s.Neither != s.N {
+		t.Errorf("slow echoes %+v, want %d split without overlap", s, slow)
 	}
 	if r.Procs < 1 {
 		t.Errorf("GOMAXPROCS %d reported", r.Procs)

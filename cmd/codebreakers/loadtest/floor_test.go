@@ -108,7 +108,7 @@ func TestPlayersTypeInTurnAndEveryKeyIsTimed(t *testing.T) {
 	}
 	// Five keys: the first two players get down then up, the third only down.
 	errs := &errorLog{}
-	got := timePlayers(ctx, Config{EchoSamples: 5, EchoGap: time.Millisecond, StepTimeout: limit}, players, errs).summary()
+	got := timePlayers(ctx, Config{EchoSamples: 5, EchoGap: time.Millisecond, StepTimeout: limit}, players, errs, nil).summary()
 	if n, first := errs.count(); n != 0 {
 		t.Fatalf("%d errors: %v", n, first)
 	}

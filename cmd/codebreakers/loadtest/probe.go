@@ -57,6 +57,9 @@ type ProbeOptions struct {
 	VTEmulator bool
 	// StepTimeout bounds every wait for a screen.
 	StepTimeout time.Duration
+	// ServerPID, when set, is the server's process: the run-queue waits of
+	// its threads and of the prober's during each echo are recorded.
+	ServerPID int
 	// Ready, when set, is called once the players are on their home
 	// screens; timing starts when it returns (an error stops the probe).
 	// Delay is a further pause before the first key.
@@ -89,6 +92,13 @@ type ProbeReport struct {
 	// RunQueue is how long the prober's threads waited for a CPU while
 	// timing.
 	RunQueue *RunQueue `json:"run_queue,omitempty"`
+	// With ProbeOptions.ServerPID: ServerWaitMS and OwnWaitMS are how long
+	// the server's threads and the prober's waited for a CPU during each
+	// echo (ms, in SamplesMS's order; -1 where unread), and Slow splits
+	// the echoes over 5 ms by them.
+	ServerWaitMS []float64   `json:"server_run_queue_wait_ms,omitempty"`
+	OwnWaitMS    []float64   `json:"own_run_queue_wait_ms,omitempty"`
+	Slow         *SlowEchoes `json:"slow_echoes,omitempty"`
 }
 
 // Probe opens o.Players sessions on o.Addr and times o.Samples keypress
@@ -130,12 +140,17 @@ func Probe(ctx context.Context, o ProbeOptions) (*ProbeReport, error) {
 	sleep(ctx, o.Delay)
 	gc0 := gcCycles(automaticGCs)
 	meter, queue := startCPUMeter(), schedStatOf(os.Getpid())
-	echo := timePlayers(ctx, cfg, players, errs)
+	waits := newEchoWaits(o.ServerPID, os.Getpid())
+	echo := timePlayers(ctx, cfg, players, errs, waits)
 	busy, self := meter.stop()
 	r := &ProbeReport{Players: len(players), Echo: echo.summary(), GCs: gcCycles(automaticGCs) - gc0,
 		CPUPercent: self, MachineBusy: busy, Procs: runtime.GOMAXPROCS(0), RunQueue: runQueueSince(os.Getpid(), queue)}
 	for _, d := range echo.all() {
 		r.SamplesMS = append(r.SamplesMS, ms(d))
+	}
+	if waits != nil {
+		r.ServerWaitMS, r.OwnWaitMS = waits.serverMS, waits.clientMS
+		r.Slow = waits.slowEchoes(r.SamplesMS, slowEchoMS, slowWaitsMS)
 	}
 	r.Failed, r.Errors = errs.count()
 	return r, ctx.Err()
@@ -174,6 +189,7 @@ func ProbeCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs.BoolVar(&o.Floor, "floor", false, "the server is the load test's floor (no handle to choose)")
 	fs.BoolVar(&o.VTEmulator, "vt-emulator", false, "read the screens with x/vt's emulator")
 	fs.DurationVar(&o.StepTimeout, "step-timeout", 20*time.Second, "bound on every wait for a screen")
+	fs.IntVar(&o.ServerPID, "server-pid", 0, "the server's process id on this machine: record how long its threads and the prober's waited for a CPU during each echo (0: not recorded)")
 	fs.BoolVar(&awaitStart, "await-start", false, "once the players are on their home screens, write a line \"ready\" on stdout and wait for a line on stdin before timing (the generator's cue)")
 	fs.DurationVar(&o.Delay, "delay", 0, "a pause before the first key, after the cue with -await-start")
 	fs.Usage = func() {
@@ -256,6 +272,9 @@ func startProber(ctx context.Context, cfg Config, t *target, next *atomic.Int64)
 	}
 	if cfg.VTEmulator {
 		args = append(args, "-vt-emulator")
+	}
+	if pid := t.procID(); pid != 0 {
+		args = append(args, "-server-pid", strconv.Itoa(pid))
 	}
 	cmd := exec.CommandContext(ctx, cfg.Binary, args...)
 	cmd.Env = os.Environ()

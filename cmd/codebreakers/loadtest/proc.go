@@ -383,3 +383,99 @@ func (q *RunQueue) String() string {
 	}
 	return fmt.Sprintf("waited %.1f ms for a CPU in %d slices (mean %.0f µs), ran %.1f ms", q.WaitMS, q.Slices, q.MeanWaitUS, q.RunMS)
 }
+
+// echoWaits records, around each timed echo, how long the threads of the
+// server and of the client timing it waited on the kernel's run queue
+// meanwhile: a slow echo during which neither waited for a CPU was slow
+// for another reason. The reads are made before a key's clock starts and
+// after its echo's stops, so they add nothing to the timings.
+type echoWaits struct {
+	server, client int
+	// serverMS[i] and clientMS[i] are the waits during echo i (ms).
+	serverMS, clientMS []float64
+}
+
+// newEchoWaits watches server's and client's threads (nil when server is
+// 0: a server that is no process of its own has no threads to read).
+func newEchoWaits(server, client int) *echoWaits {
+	if server == 0 {
+		return nil
+	}
+	return &echoWaits{server: server, client: client}
+}
+
+// before reads both processes before an echo; the reads go to after.
+func (w *echoWaits) before() [2]*schedStat {
+	if w == nil {
+		return [2]*schedStat{}
+	}
+	return [2]*schedStat{schedStatOf(w.server), schedStatOf(w.client)}
+}
+
+// after records the waits since before, for an echo that was timed.
+func (w *echoWaits) after(b [2]*schedStat) {
+	if w == nil {
+		return
+	}
+	wait := func(pid int, st *schedStat) float64 {
+		if q := runQueueSince(pid, st); q != nil {
+			return q.WaitMS
+		}
+		return -1
+	}
+	w.serverMS = append(w.serverMS, wait(w.server, b[0]))
+	w.clientMS = append(w.clientMS, wait(w.client, b[1]))
+}
+
+// SlowEchoes splits the echoes slower than OverMS by whose threads
+// waited on the kernel's run queue during them, at least WaitMS in all:
+// the server's, the client's that timed them (the generator or the
+// prober), both, or neither.
+type SlowEchoes struct {
+	OverMS float64 `json:"over_ms"`
+	WaitMS float64 `json:"wait_ms"`
+	N      int     `json:"n"`
+	// Server and Client count the slow echoes during which that side
+	// waited (Both is in each of them); Neither those during which none did.
+	Server  int `json:"server_waited"`
+	Client  int `json:"client_waited"`
+	Both    int `json:"both_waited"`
+	Neither int `json:"neither_waited"`
+}
+
+// slowEchoes is SlowEchoes of the echoes d (ms) with their waits.
+func (w *echoWaits) slowEchoes(d []float64, overMS, waitMS float64) *SlowEchoes {
+	if w == nil || len(w.serverMS) != len(d) {
+		return nil
+	}
+	s := &SlowEchoes{OverMS: overMS, WaitMS: waitMS}
+	for i, ms := range d {
+		if ms <= overMS {
+			continue
+		}
+		s.N++
+		srv, cli := w.serverMS[i] >= waitMS, w.clientMS[i] >= waitMS
+		switch {
+		case srv && cli:
+			s.Both++
+			s.Server++
+			s.Client++
+		case srv:
+			s.Server++
+		case cli:
+			s.Client++
+		default:
+			s.Neither++
+		}
+	}
+	return s
+}
+
+// String reads as "12 over 5 ms: the server waited ≥1 ms for a CPU in 3, the client in 4 (both in 1), neither in 6".
+func (s *SlowEchoes) String() string {
+	if s == nil {
+		return "waits not read"
+	}
+	return fmt.Sprintf("%d over %.0f ms: the server waited ≥%.0f ms for a CPU in %d, the client in %d (both in %d), neither in %d",
+		s.N, s.OverMS, s.WaitMS, s.Server, s.Client, s.Both, s.Neither)
+}

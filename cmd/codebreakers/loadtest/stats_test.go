@@ -187,6 +187,26 @@ func TestRunQueueOfThisProcess(t *testing.T) {
 	}
 }
 
+// TestSlowEchoesAreSplitByWhoWaited: echoes over 5 ms are counted by
+// whose threads waited at least 1 ms for a CPU during them; a fast echo
+// counts nowhere, whatever waited.
+func TestSlowEchoesAreSplitByWhoWaited(t *testing.T) {
+	w := &echoWaits{server: 1, client: 2,
+		serverMS: []float64{3, 0, 2, 0, 0.5, 9},
+		clientMS: []float64{0, 4, 2, 0, 0.9, 9}}
+	got := w.slowEchoes([]float64{8, 7, 12, 30, 6, 1}, 5, 1)
+	want := SlowEchoes{OverMS: 5, WaitMS: 1, N: 5, Server: 2, Client: 2, Both: 1, Neither: 2}
+	if got == nil || *got != want {
+		t.Fatalf("slow echoes %+v, want %+v", got, want)
+	}
+	if got := w.slowEchoes([]float64{8}, 5, 1); got != nil {
+		t.Errorf("waits of 6 echoes read against 1: %+v, want nil", got)
+	}
+	if w := newEchoWaits(0, 2); w != nil || w.slowEchoes(nil, 5, 1) != nil {
+		t.Errorf("no server process: %+v, want nothing watched", w)
+	}
+}
+
 func TestWatchCollectionsSeesEachNewCollection(t *testing.T) {
 	var scrapes atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
