@@ -93,7 +93,11 @@ func (t *table) publish() {
 	for i, s := range t.seats {
 		snap.seats[i] = view(engine.SeatViewer(engine.Seat(i)), i, s.conn != nil)
 	}
-	snap.spectator = view(engine.Spectator(), len(t.seats), true)
+	// Only a spectator reads the spectators' entry, and every one is in
+	// t.spectators from before its first read (watchConn publishes before
+	// it returns) until it has ended and keeps its last view: with nobody
+	// watching — most tables — no spectator's board and log are made.
+	snap.spectator = view(engine.Spectator(), len(t.seats), len(t.spectators) > 0)
 	t.snap.Store(snap)
 	if old := t.summary.Swap(&sum); old == nil || old.Phase != sum.Phase || old.Public != sum.Public {
 		t.hub.changes.signal() // home screens count tables by phase
