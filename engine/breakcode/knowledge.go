@@ -22,8 +22,10 @@ type knowledge struct {
 	pool     []int  // physical indices of the unseen tiles, ascending
 	full     uint32 // every local bit
 	opps     []int  // opponent seats, in seat order
-	// ok[j] lists the local sets opponent opps[j] may still hold.
-	ok [][]uint32
+	// ok[j] lists the local sets opponent opps[j] may still hold, in
+	// increasing order, and okID[j] their hand ids, side by side.
+	ok   [][]uint32
+	okID [][]int32
 	// okSet[j][mask] is true when mask is in ok[j] (3–4 players only: the
 	// 2-player bot never looks sets up).
 	okSet [][]bool
@@ -52,6 +54,7 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	}
 	k.opps = make([]int, 0, v.Players-1)
 	k.ok = make([][]uint32, 0, v.Players-1)
+	k.okID = make([][]int32, 0, v.Players-1)
 	if v.Players > 2 {
 		k.okSet = make([][]bool, 0, v.Players-1)
 	}
@@ -89,9 +92,9 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 			continue
 		}
 		k.opps = append(k.opps, i)
-		list, _ := k.table.fitting(all, allIDs, k.heard(v.Seats[i].Notes), wrong,
+		list, ids := k.table.fitting(all, allIDs, k.heard(v.Seats[i].Notes), wrong,
 			dirtyU32(buf, len(all))[:0], dirtyI32(buf, len(all))[:0])
-		k.ok = append(k.ok, list)
+		k.ok, k.okID = append(k.ok, list), append(k.okID, ids)
 		if v.Players > 2 {
 			set := zeroBools(buf, 1<<len(k.pool))
 			for _, m := range list {
@@ -1130,7 +1133,7 @@ func (k *knowledge) jointAnswers3(b belief, vs []int, prune bool) [][]float64 {
 // is left out (nil), as subsetAnswers3 does: see bestQuestion. Either
 // way the deals are listed once (deals3) and counted from the list.
 func (k *knowledge) enumeratedAnswers3(b belief, vs []int, prune bool) [][]float64 {
-	codes := k.answerCodes(vs, k.ok[0], k.ok[1])
+	bound, codes := k.answerStats(b, vs)
 	index := make([][64]uint8, len(vs))
 	counts := make([][]uint32, len(vs))
 	cells := 0
@@ -1148,29 +1151,29 @@ func (k *knowledge) enumeratedAnswers3(b belief, vs []int, prune bool) [][]float
 		counts[i] = table[at : at+len(c)*len(c)]
 		at += len(c) * len(c)
 	}
-	// Each set's numbered answers to all the questions, side by side, and
-	// where each set is in its list: a deal then reads two short rows
-	// instead of two rows of the answer table and an index per question.
-	// Side A's row holds the cell offset into table itself (question's base
-	// plus its answer times the width), so a deal adds side B's answer and
-	// counts: one add and one increment a question, no per-question slice.
 	nq := len(vs)
-	rowsA := dirtyU32(k.buf, len(k.ok[0])*nq) // every entry written
-	for j, m := range k.ok[0] {
-		ans := &k.table.answers[k.handID[m]]
-		for i, v := range vs {
-			rowsA[j*nq+i] = uint32(int(base[i]) + int(index[i][ans[v]])*len(codes[i]))
-		}
-	}
-	rowsB := dirtyU8(k.buf, len(k.ok[1])*nq) // every entry written
-	for j, m := range k.ok[1] {
-		ans := &k.table.answers[k.handID[m]]
-		for i, v := range vs {
-			rowsB[j*nq+i] = index[i][ans[v]]
-		}
-	}
 	deals := k.deals3(b)
 	if !prune {
+		// Each set's numbered answers to all the questions, side by side:
+		// a deal then reads two short rows instead of two rows of the
+		// answer table and an index per question. Side A's row holds the
+		// cell offset into table itself (question's base plus its answer
+		// times the width), so a deal adds side B's answer and counts: one
+		// add and one increment a question, no per-question slice.
+		rowsA := dirtyU32(k.buf, len(k.ok[0])*nq) // every entry written
+		for j, id := range k.okID[0] {
+			ans := &k.table.answers[id]
+			for i, v := range vs {
+				rowsA[j*nq+i] = uint32(int(base[i]) + int(index[i][ans[v]])*len(codes[i]))
+			}
+		}
+		rowsB := dirtyU8(k.buf, len(k.ok[1])*nq) // every entry written
+		for j, id := range k.okID[1] {
+			ans := &k.table.answers[id]
+			for i, v := range vs {
+				rowsB[j*nq+i] = index[i][ans[v]]
+			}
+		}
 		for _, d := range deals {
 			ja, jb := int(d>>16)*nq, int(d&0xffff)*nq
 			ra, rb := rowsA[ja:ja+nq], rowsB[jb:jb+nq]
@@ -1181,15 +1184,25 @@ func (k *knowledge) enumeratedAnswers3(b belief, vs []int, prune bool) [][]float
 		}
 		return nonzero(k.buf, counts)
 	}
-	bound := k.answerBounds(b, vs)
+	// Pruning, a question is counted alone: each set's cell offset (A's)
+	// or numbered answer (B's) to it, in one column a side, made only for
+	// the questions counted, a few of them.
+	colA, colB := dirtyU32(k.buf, len(k.ok[0])), dirtyU32(k.buf, len(k.ok[1])) // written for each question
 	hist := make([][]float64, nq)
 	most := math.Inf(-1) // the most information of a question counted so far
 	for _, i := range boundOrder(bound) {
 		if bound[i] < most-pruneGap(nq) {
 			continue
 		}
+		answers, width := &k.table.byVariant[vs[i]], uint32(len(codes[i]))
+		for j, id := range k.okID[0] {
+			colA[j] = uint32(base[i]) + uint32(index[i][(*answers)[id]])*width
+		}
+		for j, id := range k.okID[1] {
+			colB[j] = uint32(index[i][(*answers)[id]])
+		}
 		for _, d := range deals {
-			table[rowsA[int(d>>16)*nq+i]+uint32(rowsB[int(d&0xffff)*nq+i])]++
+			table[colA[d>>16]+colB[d&0xffff]]++
 		}
 		// Counted, even if no deal is left: not nil, which means left out.
 		hist[i] = nonzeroRow(k.buf, counts[i])
@@ -1201,27 +1214,51 @@ func (k *knowledge) enumeratedAnswers3(b belief, vs []int, prune bool) [][]float
 	return hist
 }
 
-// answerBounds returns, for each question vs[i], the sum of the entropies
-// of each opponent's own answer over the deals (weighed by b): no less
-// than the entropy of the pair of answers, so no less than what the
-// question carries. It costs a pass over the opponents' sets.
-func (k *knowledge) answerBounds(b belief, vs []int) []float64 {
-	bound := make([]float64, len(vs))
+// answerStats returns, for each question vs[i], the answers (codes below
+// 64) the opponents' possible sets give, ascending, and the sum of the
+// entropies of each opponent's own answer over the deals (weighed by b):
+// no less than the entropy of the pair of answers, so no less than what
+// the question carries (see bestQuestion). One pass over both lists does
+// both: a set's row of the answer table is one cache line, read once.
+func (k *knowledge) answerStats(b belief, vs []int) (bound []float64, codes [][]uint8) {
+	bound = make([]float64, len(vs))
+	seen := make([]uint64, len(vs))
 	dist := dirtyF64(k.buf, 64*len(vs)) // question i's answers at 64i (cleared below)
 	for j := range k.opps {
 		clear(dist)
-		for idx, m := range k.ok[j] {
+		for idx, id := range k.okID[j] {
 			w := b.opp[j][idx]
-			ans := &k.table.answers[k.handID[m]]
+			ans := &k.table.answers[id]
+			if w == 0 { // in no deal: its answers are seen all the same
+				for i, v := range vs {
+					seen[i] |= 1 << (ans[v] & 63)
+				}
+				continue
+			}
 			for i, v := range vs {
-				dist[64*i+int(ans[v])] += w
+				dist[64*i+int(ans[v]&63)] += w
 			}
 		}
 		for i := range vs {
-			bound[i] += entropy(dist[64*i : 64*(i+1)])
+			row := dist[64*i : 64*(i+1)]
+			bound[i] += entropy(row)
+			for c, w := range row {
+				if w > 0 { // weights are whole numbers of deals, at least 0
+					seen[i] |= 1 << c
+				}
+			}
 		}
 	}
-	return bound
+	codes = make([][]uint8, len(vs))
+	all := make([]uint8, 0, len(vs)*8)
+	for i, m := range seen {
+		start := len(all)
+		for ; m != 0; m &= m - 1 {
+			all = append(all, uint8(bits.TrailingZeros64(m)))
+		}
+		codes[i] = all[start:len(all):len(all)]
+	}
+	return bound, codes
 }
 
 // boundOrder returns the order in which pruning counts questions: the one
@@ -1333,34 +1370,16 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 	slot, layer := numbering.slot, numbering.layer
 	slots := int(layer[len(layer)-1])
 	sideA := newSubsetSide(k.buf, okA, b.opp[0], slot, k.handSize)
+	sideA.ids = k.okID[0]
 	sideB := sideA
 	same := slices.Equal(okA, okB) // so at the start of a game: count once
 	if !same {
 		sideB = newSubsetSide(k.buf, okB, b.opp[1], slot, k.handSize)
+		sideB.ids = k.okID[1]
 	}
-	// Every set's answer to every question, read once per set (each set's
-	// row of the answer table is one cache line; read per question, the
-	// rows of thousands of sets were fetched again and again).
-	sideA.answer(k, vs)
-	sides := []*subsetSide{sideA}
-	if !same {
-		sideB.answer(k, vs)
-		sides = append(sides, sideB)
-	}
-	codes := make([][]uint8, len(vs))
-	for i := range vs {
-		var seen [64]bool
-		for _, side := range sides {
-			for _, c := range side.codes[i*len(side.list) : (i+1)*len(side.list)] {
-				seen[c] = true
-			}
-		}
-		for c, ok := range seen {
-			if ok {
-				codes[i] = append(codes[i], uint8(c))
-			}
-		}
-	}
+	// The answers each question may get, and (pruning) a bound on what it
+	// carries, from one pass over both lists.
+	bound, codes := k.answerStats(b, vs)
 	widest := 0
 	for _, c := range codes {
 		widest = max(widest, len(c))
@@ -1378,30 +1397,20 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		}
 	}
 	tally := func(i int) {
-		sideA.tally(i, &index[i])
+		col := &k.table.byVariant[vs[i]]
+		sideA.tally(*col, &index[i])
 		if !same {
-			sideB.tally(i, &index[i])
+			sideB.tally(*col, &index[i])
 		}
 	}
-	// The questions in the order they are counted, and (pruning) a bound
-	// on what each carries: the sum of each side's answer entropy.
+	// The questions in the order they are counted: pruning, the likeliest
+	// best first, so that its figure can rule out the rest.
 	order := make([]int, len(vs))
 	for i := range order {
 		order[i] = i
 	}
-	var bound []float64
 	if prune {
-		bound = make([]float64, len(vs))
-		top := 0
-		for i := range vs {
-			tally(i)
-			bound[i] = sideA.entropy() + sideB.entropy()
-			if bound[i] > bound[top] {
-				top = i
-			}
-		}
-		// The likeliest best first, so that its figure can rule out the rest.
-		order = append(append([]int{top}, order[:top]...), order[top+1:]...)
+		order = boundOrder(bound)
 	}
 	most := math.Inf(-1)                       // the most information of a question counted so far
 	pairsOf := make([]int64, widest*widest+64) // room for addPairProducts' rows of 64
@@ -1419,10 +1428,23 @@ func (k *knowledge) subsetAnswers3(b belief, vs []int, prune bool) [][]float64 {
 		}
 		pairs := pairsOf[:nx*nx]
 		clear(pairs)
-		for r := 0; r+1 < len(layer); r++ {
+		for r := 0; r < k.handSize; r++ { // the sets smaller than a hand
 			sign := int64(1 - 2*(r%2))
 			from, to := int(layer[r]), int(layer[r+1])
 			addPairProducts(pairs, nx, sign, sideA.nz[from:to], sideB.nz[from:to], sideA.cnt[from:], sideB.cnt[from:], slots, same)
+		}
+		// The sets of a hand's size, which spread leaves out: such a set
+		// S lies in a and in b only when S = a = b, a set both lists hold,
+		// and both then give S's answer. So each set of A's (but the
+		// commonest answers') that B holds too adds its sign once, at its
+		// answer's place on the diagonal; two-thirds of the small sets,
+		// with no product to add up.
+		sign := int64(1 - 2*(k.handSize%2))
+		inB := k.okSet[1]
+		for j, x := range sideA.ans {
+			if int(x) != sideA.skip && int(x) != sideB.skip && (same || inB[okA[j]]) {
+				pairs[int(x)*nx+int(x)] += sign
+			}
 		}
 		if same {
 			for x := range nx {
@@ -1559,8 +1581,8 @@ type subsetSide struct {
 	subs []int32
 	at   []int32
 	per  int
-	// codes[i*len(list)+j] is list[j]'s answer to question i.
-	codes []uint8
+	// ids[j] is list[j]'s hand id.
+	ids []int32
 	// ans[j] is list[j]'s answer to the current question, numbered densely.
 	ans []uint8
 	// skip is the commonest answer, which cnt leaves out; total[x] is the
@@ -1602,10 +1624,18 @@ func newSubsetSide(buf *scratch, list []uint32, weight []float64, slot []int32, 
 	return side
 }
 
-// subsOf returns the slots of every subset of list[j].
+// subsOf returns the slots of every subset of list[j], list[j] itself
+// first.
 func (side *subsetSide) subsOf(j int) []int32 {
 	at := side.at[j]
 	return side.subs[at : at+int32(side.per)]
+}
+
+// smallerSubsOf returns the slots of the subsets of list[j] smaller than
+// it: all but the first of subsOf's.
+func (side *subsetSide) smallerSubsOf(j int) []int32 {
+	at := side.at[j]
+	return side.subs[at+1 : at+int32(side.per)]
 }
 
 // subsetSlots15x5 holds, for every set of 5 of 15 tiles in colex order
@@ -1628,38 +1658,41 @@ var subsetSlots15x5 = sync.OnceValue(func() []int32 {
 
 // colex15x5 returns the rank of a set of 5 of 15 tiles in colexicographic
 // order (the order of the sets as numbers): the sum of binom(b, i+1) over
-// its tiles b, the lowest first.
+// its tiles b, the lowest first; read as the shares of its low eight tiles
+// and those of its high ones given how many low tiles come before them.
 func colex15x5(m uint32) int {
-	r := 0
-	for i := 0; m != 0; i++ {
-		r += int(colexShares[i][bits.TrailingZeros32(m)])
-		m &= m - 1
-	}
-	return r
+	low := m & 255
+	return int(colexLow[low] + colexHigh[bits.OnesCount32(low)&7][m>>8&127])
 }
 
-// colexShares[i][b] is binom(b, i+1): what tile b adds to a set's colex
-// rank as its (i+1)-th lowest.
-var colexShares = func() (t [5][16]int32) {
-	for i := range t {
-		for b := range t[i] {
-			t[i][b] = int32(binom(b, i+1))
+// colexLow[m] is the colex share of the tiles of m (below 8), and
+// colexHigh[c][m] that of tiles 8+b for the bits b of m, when c tiles come
+// before them; read only, made once. Shares of sets of more than 5 tiles
+// are never read.
+var colexLow, colexHigh = func() (low [256]int32, high [8][128]int32) {
+	share := func(i, b int) int32 { return int32(binom(b, i+1)) }
+	for m := range 256 {
+		i := 0
+		for b := range 8 {
+			if m&(1<<b) != 0 {
+				low[m] += share(i, b)
+				i++
+			}
+		}
+	}
+	for c := range high {
+		for m := range 128 {
+			i := c
+			for b := range 7 {
+				if m&(1<<b) != 0 {
+					high[c][m] += share(i, 8+b)
+					i++
+				}
+			}
 		}
 	}
 	return
 }()
-
-// answer fills codes: every member's answer to every variant of vs.
-func (side *subsetSide) answer(k *knowledge, vs []int) {
-	n := len(side.list)
-	side.codes = dirtyU8(k.buf, len(vs)*n) // every entry written
-	for j, m := range side.list {
-		row := &k.table.answers[k.handID[m]]
-		for i, v := range vs {
-			side.codes[i*n+j] = row[v]
-		}
-	}
-}
 
 // grow makes room for questions with up to nx answers. cnt is zeroed
 // only as far as the questions counted need it (see clean): pruning
@@ -1680,14 +1713,14 @@ func (side *subsetSide) clean(nx, slots int) {
 	}
 }
 
-// tally numbers each member's answer to question i (index maps answers
-// to their numbers), adds up total and picks skip.
-func (side *subsetSide) tally(i int, index *[64]uint8) {
+// tally numbers each member's answer to a question (col holds every
+// hand's answer to it, by hand id; index maps answers to their numbers),
+// adds up total and picks skip.
+func (side *subsetSide) tally(col []uint8, index *[64]uint8) {
 	clear(side.total)
 	var members [64]int
-	n := len(side.list)
-	for j, code := range side.codes[i*n : (i+1)*n] {
-		x := index[code]
+	for j, id := range side.ids {
+		x := index[col[id]]
 		side.ans[j] = x
 		members[x]++
 		side.total[x] += int64(side.weight[j])
@@ -1700,19 +1733,11 @@ func (side *subsetSide) tally(i int, index *[64]uint8) {
 	}
 }
 
-// entropy is the entropy of this opponent's answer to the question last
-// tallied, over the deals.
-func (side *subsetSide) entropy() float64 {
-	var ws [64]float64
-	for x, t := range side.total {
-		ws[x] = float64(t)
-	}
-	return entropy(ws[:len(side.total)])
-}
-
-// spread fills cnt and nz for the answers tallied but the commonest.
-// Between questions cnt and nz are all zero (see reset), so that the cost
-// follows the number of hands, not the 4,944 small sets times the answers.
+// spread fills cnt and nz for the answers tallied but the commonest, on
+// the sets smaller than a hand (subsetAnswers3 counts those of a hand's
+// size apart). Between questions cnt and nz are all zero (see reset), so
+// that the cost follows the number of hands, not the 4,944 small sets
+// times the answers.
 func (side *subsetSide) spread(slots int) {
 	for j, x := range side.ans {
 		if int(x) == side.skip {
@@ -1720,7 +1745,7 @@ func (side *subsetSide) spread(slots int) {
 		}
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
 		bit := uint64(1) << x
-		for _, sl := range side.subsOf(j) {
+		for _, sl := range side.smallerSubsOf(j) {
 			row[sl]++
 			side.nz[sl] |= bit
 		}
@@ -1740,7 +1765,7 @@ func (side *subsetSide) reset(nx, slots int) {
 			continue
 		}
 		row := side.cnt[int(x)*slots : int(x+1)*slots]
-		for _, sl := range side.subsOf(j) {
+		for _, sl := range side.smallerSubsOf(j) {
 			row[sl] = 0
 			side.nz[sl] = 0
 		}
