@@ -33,6 +33,10 @@ type knowledge struct {
 	centreKnown int32
 	// handID maps a local set of handSize tiles to its hand id (-1 elsewhere).
 	handID []int32
+	// all lists every local set of handSize tiles in increasing order, and
+	// allIDs their hand ids, side by side.
+	all    []uint32
+	allIDs []int32
 	// buf lends the large tables (nil: they are allocated).
 	buf *scratch
 }
@@ -73,6 +77,7 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	for i, m := range all {
 		k.handID[m] = allIDs[i]
 	}
+	k.all, k.allIDs = all, allIDs
 	if v.Centre != nil {
 		if c, err := maskOf(v.Centre); err == nil {
 			k.centreKnown = k.table.id(c)
@@ -479,7 +484,7 @@ func (k *knowledge) pairs3(b *belief) {
 		}
 		b.opp[0][i] = float64(n)
 	}
-	k.addTargets(b, func(c uint32) uint32 { return centre[c] })
+	k.addTargetsAt(b, centre)
 }
 
 // setsWithout holds, for a list of local sets, one bitset over the list's
@@ -574,9 +579,31 @@ func (k *knowledge) deals3(b belief) []uint32 {
 // addTargets adds weight(c) to b.target for every local set c of a
 // hand's size whose weight is not zero.
 func (k *knowledge) addTargets(b *belief, weight func(c uint32) uint32) {
-	for c := uint32(1)<<k.handSize - 1; c <= k.full; c = nextSubset(c) {
+	for i, c := range k.all {
 		if w := weight(c); w > 0 {
-			b.target.add(k.handID[c], float64(w))
+			b.target.add(k.allIDs[i], float64(w))
+		}
+	}
+}
+
+// addTargetsBeside is addTargets with weight(c) = narrowAt(f, full&^c),
+// the count in f (four 16-bit lanes a word) of the tiles c leaves: the
+// 3-player belief's case, written out rather than called through a
+// function value for each of the 3,003 sets.
+func (k *knowledge) addTargetsBeside(b *belief, f []uint64) {
+	full := k.full
+	for i, c := range k.all {
+		if w := narrowAt(f, full&^c); w > 0 {
+			b.target.add(k.allIDs[i], float64(w))
+		}
+	}
+}
+
+// addTargetsAt is addTargets with weight(c) = table[c].
+func (k *knowledge) addTargetsAt(b *belief, table []uint32) {
+	for i, c := range k.all {
+		if w := table[c]; w > 0 {
+			b.target.add(k.allIDs[i], float64(w))
 		}
 	}
 }
@@ -608,7 +635,7 @@ func (k *knowledge) marginals3Both(b *belief) {
 		b.opp[1][i] = float64(narrowAt(zA, k.full&^m))
 	}
 	pairs := pairCounts(k.buf, zA, zB)
-	k.addTargets(b, func(c uint32) uint32 { return narrowAt(pairs, k.full&^c) })
+	k.addTargetsBeside(b, pairs)
 }
 
 // pairCounts returns, for every set S, how many pairs of a set a of A's
@@ -659,7 +686,7 @@ func (k *knowledge) marginals3Free(b *belief, free int) {
 	for i := range k.ok[other] {
 		b.opp[other][i] = beside
 	}
-	k.addTargets(b, func(c uint32) uint32 { return narrowAt(z, k.full&^c) })
+	k.addTargetsBeside(b, z)
 }
 
 // forJoint3 visits every 3-player deal (opponent A's set, opponent B's set;
@@ -1738,16 +1765,23 @@ func (side *subsetSide) tally(col []uint8, index *[64]uint8) {
 // size apart). Between questions cnt and nz are all zero (see reset), so
 // that the cost follows the number of hands, not the 4,944 small sets
 // times the answers.
+//
+// The side's fields are read into locals first, nz cut to a row's length:
+// the compiler then keeps them in registers and checks each slot once,
+// where it reloaded nz for every subset (a write to cnt might have
+// changed it, for all it knew).
 func (side *subsetSide) spread(slots int) {
+	cnt, nz, skip := side.cnt, side.nz[:slots], side.skip
 	for j, x := range side.ans {
-		if int(x) == side.skip {
+		if int(x) == skip {
 			continue
 		}
-		row := side.cnt[int(x)*slots : int(x+1)*slots]
-		bit := uint64(1) << x
+		row := cnt[int(x)*slots : int(x+1)*slots]
+		row = row[:len(nz)]
+		bit := uint64(1) << (x & 63)
 		for _, sl := range side.smallerSubsOf(j) {
 			row[sl]++
-			side.nz[sl] |= bit
+			nz[sl] |= bit
 		}
 	}
 }
