@@ -112,8 +112,8 @@ func TestTileSetsReadAsTheirTiles(t *testing.T) {
 
 // TestViewsKeepWhatTheyShowedAfterLaterMoves: a view shares memory with
 // the state's memos — a seat's aid lists (and with the seat's other views
-// until what it knows changes), the public record, whose arrays the next
-// question is appended to, the face-up cards and the dealt tiles — so
+// until what it knows changes), the public record, the face-up cards and
+// the dealt tiles — so
 // nothing the state does later may write over what an older view shows:
 // every view taken in seeded random games (each seat's, a spectator's,
 // the omniscient one) encodes at the end exactly as it did when taken.

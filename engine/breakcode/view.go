@@ -300,65 +300,70 @@ type publicRecord struct {
 	n     int      // how many questions it holds (len(state.asked) then)
 	asked []Asked  // nil before the first question
 	notes [][]Note // by seat: never nil, capped at its end
-	// The arrays the record's slices are cut from, at their whole
-	// capacity: the next record appends its question past this one's end
-	// (see public), where no view of this one can see it.
-	askedRoom  []Asked
-	answerRoom []Answer
-	noteRoom   [][]Note
 }
 
 // public returns the public record of s's questions, made anew only when a
 // question was asked since it was last made. Questions are only ever
 // appended to s.asked and never changed once there, so the count says
-// whether it is current. A new record appends the questions asked since
-// the one before to that one's arrays, which grow as slices do: every
-// slice a view holds is capped at its end, so what is written past it
-// never shows in an older view, and a question, its answers and its notes
-// are each written once in a game, not once for every question after it.
+// whether it is current. A new record carries the notes of the one before
+// on, so each note's label is made once.
 func (s *state) public() *publicRecord {
 	if p := s.pubMemo; p != nil && p.n == len(s.asked) {
 		return p
 	}
 	prev := s.pubMemo
-	if prev != nil && (prev.n > len(s.asked) || len(prev.noteRoom) != s.n) {
+	if prev != nil && (prev.n > len(s.asked) || len(prev.notes) != s.n) {
 		prev = nil
 	}
 	p := &publicRecord{n: len(s.asked), notes: make([][]Note, s.n)}
-	from := 0
-	if prev != nil {
-		// prev is left behind: its arrays go on in p.
-		from, p.askedRoom, p.answerRoom, p.noteRoom = prev.n, prev.askedRoom, prev.answerRoom, prev.noteRoom
-		prev.noteRoom = nil
-	} else {
-		p.noteRoom = make([][]Note, s.n)
-	}
-	for _, a := range s.asked[from:] {
-		start := len(p.answerRoom)
-		p.answerRoom = append(p.answerRoom, a.Answers...)
-		e := a
-		e.Answers = nil
-		if a.Answers != nil {
-			e.Answers = p.answerRoom[start:len(p.answerRoom):len(p.answerRoom)]
-		}
-		p.askedRoom = append(p.askedRoom, e)
+	// The answers and the notes each go in one array made at its size.
+	// Each slice into them is capped at its own end, so appending to one
+	// never writes over the next.
+	answers, notesOf := 0, make([]int, s.n)
+	for _, a := range s.asked {
+		answers += len(a.Answers)
 		for _, ans := range a.Answers {
 			if int(ans.Seat) >= 0 && int(ans.Seat) < s.n {
-				p.noteRoom[ans.Seat] = append(p.noteRoom[ans.Seat], Note{
-					Turn: a.Turn, Card: a.Card, Number: a.Number,
-					Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
-				})
+				notesOf[ans.Seat]++
 			}
 		}
 	}
-	if len(p.askedRoom) > 0 {
-		p.asked = slices.Clip(p.askedRoom)
-	}
-	for i, ns := range p.noteRoom {
-		p.notes[i] = []Note{}
-		if len(ns) > 0 {
-			p.notes[i] = slices.Clip(ns)
+	if len(s.asked) > 0 {
+		p.asked = make([]Asked, len(s.asked))
+		all := make([]Answer, 0, answers)
+		for i, a := range s.asked {
+			start := len(all)
+			all = append(all, a.Answers...)
+			p.asked[i] = a
+			p.asked[i].Answers = nil
+			if a.Answers != nil {
+				p.asked[i].Answers = all[start:len(all):len(all)]
+			}
 		}
+	}
+	notes := make([]Note, 0, answers)
+	for i := range s.n {
+		p.notes[i] = []Note{}
+		if notesOf[i] == 0 {
+			continue
+		}
+		seat := engine.Seat(i)
+		start, from := len(notes), 0
+		if prev != nil {
+			notes = append(notes, prev.notes[i]...)
+			from = prev.n
+		}
+		for _, a := range s.asked[from:] {
+			for _, ans := range a.Answers {
+				if ans.Seat == seat {
+					notes = append(notes, Note{
+						Turn: a.Turn, Card: a.Card, Number: a.Number,
+						Label: ShortQuestion(a.Card, a.Number), Code: ans.Code, Text: ans.Text,
+					})
+				}
+			}
+		}
+		p.notes[i] = notes[start:len(notes):len(notes)]
 	}
 	s.pubMemo = p
 	return p

@@ -107,7 +107,8 @@ type Lines interface {
 	// ViewLines is strings.Split(View(), "\n"). The slice may be
 	// shared with the board's memory: callers must not change it (an
 	// append copies it, as the board clips it), nor keep it past the
-	// board's next draw, which may write over it.
+	// board's next change of view, size or keys, whose draw may write
+	// over it.
 	ViewLines() []string
 }
 

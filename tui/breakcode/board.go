@@ -104,9 +104,9 @@ type Board struct {
 	// sheetScratch is the slice the sheets' blocks are laid out in, kept
 	// empty from frame to frame.
 	sheetScratch []sheetBlock
-	// lineRoom are the two slices the board's lines are drawn into in
-	// turn (drawLines): one holds the lines remembered (drawn).
-	lineRoom [2][]string
+	// lineRoom is the slice the board's lines are drawn into (drawLines),
+	// the lines remembered (drawn) once drawn.
+	lineRoom []string
 	// qhead is the questions' heading as last drawn, and qlist the
 	// questions' lines.
 	qhead questionsHeadLine
@@ -615,17 +615,12 @@ func (b *Board) drawLines() ([]string, int) {
 	if b.guessing {
 		leftH = len(b.guessLines(leftWidth(w)))
 	}
-	// The lines are written over the older of the board's two slices of
-	// lines, never the one the remembered lines (drawn) are: a board's
-	// lines are read by the session before it draws the next frame, and
-	// a slice a frame was made anew for every board drawn.
-	turn := 0
-	if r := b.lineRoom[0]; cap(r) > 0 && len(b.drawn.lines) > 0 && &r[:1][0] == &b.drawn.lines[0] {
-		turn = 1
-	}
-	dst := b.lineRoom[turn][:0]
-	clear(dst[:cap(dst)]) // an older frame's lines, which they would keep alive
-	sheets := b.sheets(w, h, max(1, h-len(status)-leftH-1), dst)
+	// The lines are written over the last ones drawn: the session reads
+	// a board's lines before it draws the next frame (board.Lines), and a
+	// slice of lines was made anew for every board drawn. What was drawn
+	// there is no longer remembered as drawn.
+	b.drawn = drawnLines{}
+	sheets := b.sheets(w, h, max(1, h-len(status)-leftH-1), b.lineRoom[:0])
 	out := append(sheets, "")
 	out = append(out, status...)
 	fit := math.MaxInt
@@ -633,7 +628,8 @@ func (b *Board) drawLines() ([]string, int) {
 		fit = len(out)
 	}
 	out = append(out, b.lowerBlock(w, max(leftH, h-len(out)))...)
-	b.lineRoom[turn] = out[:0]
+	clear(out[len(out):cap(out)]) // lines of an older frame, which they would keep alive
+	b.lineRoom = out[:0]
 	if lines := oneLineEach(out); len(lines) != len(out) {
 		return lines, math.MaxInt // a line was split: the rows moved
 	}

@@ -31,7 +31,7 @@ func cold(b *Board) *Board {
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
 	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
-	c.sheetScratch, c.lineRoom, c.fit, c.fitW = nil, [2][]string{}, 0, 0
+	c.sheetScratch, c.lineRoom, c.fit, c.fitW = nil, nil, 0, 0
 	return &c
 }
 
