@@ -150,12 +150,20 @@ func (t *handTable) fitting(all []uint32, allIDs []int32, heard []heardAnswer, w
 	if len(heard) == 0 {
 		sets, ids = append(sets, all...), append(ids, allIDs...)
 	} else {
+		// Written in place into room for every set (as appends, they were
+		// two capacity checks a set and the slices spilled to memory).
 		col, code := t.byVariant[heard[0].v], heard[0].code
+		sets, ids = slices.Grow(sets, len(all)), slices.Grow(ids, len(all))
+		outSets, outIDs := sets[start:start+len(all)], ids[start:start+len(all)]
+		all = all[:len(allIDs)]
+		n := 0
 		for i, id := range allIDs {
 			if col[id] == code {
-				sets, ids = append(sets, all[i]), append(ids, id)
+				outSets[n], outIDs[n] = all[i], id
+				n++
 			}
 		}
+		sets, ids = sets[:start+n], ids[:start+n]
 		heard = heard[1:]
 	}
 	// Later answers and wrong guesses narrow what is kept, in place.
