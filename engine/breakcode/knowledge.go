@@ -234,38 +234,28 @@ func (t *handTable) appendPoolHands(pool []int, sets []uint32, ids []int32) ([]u
 			share[i][c] = t.binom[i][p]
 		}
 	}
-	// Every placing of the lowest q tiles, in colexicographic order.
+	// Every placing of the lowest q tiles, in colexicographic order, built
+	// up a tile at a time: the placings of l tiles are, for each place of
+	// the highest in turn, the placings of l-1 tiles below it (the first
+	// binom(place, l-1) of the level before) with it added. The levels lie
+	// one after another in lowBits and lowRank.
 	q := h - 2
-	var lowBits [1140]uint32 // binom(20, 3): q is at most 3
-	var lowRank [1140]int32
-	nLow := 0
-	var c [3]int
-	for i := range q {
-		c[i] = i
+	var lowBits [1 + tileCount + 190 + 1140]uint32 // binom(20, 0…3): q is at most 3
+	var lowRank [len(lowBits)]int32
+	prev, end := 0, 1 // the level before (the empty placing) and where the next begins
+	for l := 1; l <= q; l++ {
+		start := end
+		for top := l - 1; top < n; top++ {
+			add, r := uint32(1)<<(top&31), share[l-1][top]
+			below := binom(top, l-1)
+			for k := prev; k < prev+below; k++ {
+				lowBits[end], lowRank[end] = lowBits[k]|add, lowRank[k]+r
+				end++
+			}
+		}
+		prev = start
 	}
-	for {
-		var placed uint32
-		rank := int32(0)
-		for i := range q {
-			placed |= 1 << (c[i] & 31)
-			rank += share[i][c[i]]
-		}
-		lowBits[nLow], lowRank[nLow] = placed, rank
-		nLow++
-		// The next placing: the lowest tile that can move up one does, and
-		// those below it start over.
-		i := 0
-		for i < q && c[i]+1 == nextPlace(c[:q], i, n) {
-			i++
-		}
-		if i == q {
-			break
-		}
-		c[i]++
-		for j := range i {
-			c[j] = j
-		}
-	}
+	lowBitsQ, lowRankQ := lowBits[prev:end], lowRank[prev:end]
 	at := len(sets)
 	sets = slices.Grow(sets, binom(n, h))[:at+binom(n, h)]
 	ids = slices.Grow(ids, binom(n, h))[:len(sets)]
@@ -275,23 +265,15 @@ func (t *handTable) appendPoolHands(pool []int, sets []uint32, ids []int32) ([]u
 			rank := share[q][lo] + share[q+1][hi]
 			below := binom(lo, q) // the placings of the lowest tiles under lo
 			outSets, outIDs := sets[at:at+below], ids[at:at+below]
-			for j, low := range lowBits[:below] {
+			lowRanks := lowRankQ[:below]
+			for j, low := range lowBitsQ[:below] {
 				outSets[j] = low | up
-				outIDs[j] = t.byColex[rank+lowRank[j]]
+				outIDs[j] = t.byColex[rank+lowRanks[j]]
 			}
 			at += below
 		}
 	}
 	return sets, ids
-}
-
-// nextPlace is the place the i-th tile of a set placed at c may not
-// reach: the next tile's, or n past the last.
-func nextPlace(c []int, i, n int) int {
-	if i+1 < len(c) {
-		return c[i+1]
-	}
-	return n
 }
 
 // forSubsets calls fn for every subset of set with exactly size bits, in a
