@@ -666,13 +666,28 @@ func pairCounts(buf *scratch, za, zb []uint64) []uint64 {
 // fixed); and the centre is c in as many deals as the other's sets fit in
 // what c leaves (the free one takes the rest). The numbers are the ones
 // the transforms give.
+//
+// When the other has answered nothing too (the first question of a
+// game), every count is the number of hands among the tiles a hand
+// leaves, and no transform is needed.
 func (k *knowledge) marginals3Free(b *belief, free int) {
 	other := 1 - free
+	beside := float64(binom(len(k.pool)-k.handSize, k.handSize))
+	if len(k.ok[other]) == len(k.all) {
+		for j := range 2 {
+			for i := range k.ok[j] {
+				b.opp[j][i] = beside
+			}
+		}
+		for _, id := range k.allIDs {
+			b.target.add(id, beside)
+		}
+		return
+	}
 	z := k.zetaNarrow(k.ok[other])
 	for i, a := range k.ok[free] {
 		b.opp[free][i] = float64(narrowAt(z, k.full&^a))
 	}
-	beside := float64(binom(len(k.pool)-k.handSize, k.handSize))
 	for i := range k.ok[other] {
 		b.opp[other][i] = beside
 	}
