@@ -107,6 +107,8 @@ type Board struct {
 	// lineRoom is the slice the board's lines are drawn into (drawLines),
 	// the lines remembered (drawn) once drawn.
 	lineRoom []string
+	// statusRoom is the slice the status lines are made in (statusLines).
+	statusRoom []string
 	// qhead is the questions' heading as last drawn, and qlist the
 	// questions' lines.
 	qhead questionsHeadLine
@@ -788,8 +790,9 @@ func (b *Board) statusLines(w int) []string {
 		s = " Waiting for " + b.paint.Strong.Render(b.name(v.ToMove)) + " to ask or guess."
 	}
 	// Each line is made with its leading space in the one concatenation,
-	// and the slice at the size of the most lines there can be.
-	lines := make([]string, 0, 3)
+	// in the board's slice for them: drawLines copies the lines out.
+	lines := b.statusRoom[:0]
+	defer func() { b.statusRoom = lines[:0] }()
 	if s != "" {
 		lines = append(lines, s)
 	}
@@ -1203,20 +1206,20 @@ func (b *Board) blockLines(i int, bl *sheetBlock, w, labelW int, indent string) 
 	d := &b.blocks[i]
 	if !d.same(bl, w, labelW) {
 		*d = drawnBlock{head: bl.head, hasParts: bl.hasParts, frame: bl.frame, items: bl.items,
-			alloc: bl.alloc, w: w, labelW: labelW, lines: slices.Clip(b.drawBlock(bl, w, indent))}
+			alloc: bl.alloc, w: w, labelW: labelW, lines: slices.Clip(b.drawBlock(bl, w, indent, d.lines))}
 	}
 	return d.lines
 }
 
 // drawBlock draws a block's lines (blockLines).
-func (b *Board) drawBlock(bl *sheetBlock, w int, indent string) []string {
+func (b *Board) drawBlock(bl *sheetBlock, w int, indent string, was []string) []string {
 	var out []string
 	if len(bl.frame) > 0 {
 		out = make([]string, 0, 1+len(bl.frame)+bl.alloc)
 		out = append(out, bl.head)
 		out = append(out, bl.frame...)
 		if bl.alloc > 0 {
-			out = b.appendTail(out, indent, "", bl.packed, bl.alloc)
+			out = b.appendTail(out, indent, "", bl.packed, bl.alloc, was)
 		}
 		return out
 	}
@@ -1224,10 +1227,10 @@ func (b *Board) drawBlock(bl *sheetBlock, w int, indent string) []string {
 	case len(bl.packed) == 0:
 		return []string{bl.head}
 	case !bl.hasParts:
-		return b.appendTail(make([]string, 0, bl.alloc+1), indent, bl.head, bl.packed, bl.alloc+1)
+		return b.appendTail(make([]string, 0, bl.alloc+1), indent, bl.head, bl.packed, bl.alloc+1, was)
 	case bl.alloc > 0:
 		out = append(make([]string, 0, 1+bl.alloc), bl.head)
-		return b.appendTail(out, indent, "", bl.packed, bl.alloc)
+		return b.appendTail(out, indent, "", bl.packed, bl.alloc, was)
 	default:
 		// No room below: the newest answers that fit beside the head.
 		room := w - widget.Width(bl.head) - 4
@@ -1241,8 +1244,10 @@ func (b *Board) drawBlock(bl *sheetBlock, w int, indent string) []string {
 
 // appendTail appends the last keep of lines (at least one), the first
 // marked with … when some were cut, to out: the first after first (a
-// head line) when first is not empty, every other after indent.
-func (b *Board) appendTail(out []string, indent, first string, lines []string, keep int) []string {
+// head line) when first is not empty, every other after indent. A line
+// the same as the one in its row of was (the block's lines drawn before)
+// is that string.
+func (b *Board) appendTail(out []string, indent, first string, lines []string, keep int, was []string) []string {
 	keep = min(max(keep, 1), len(lines))
 	start := len(lines) - keep
 	for j, l := range lines[start:] {
@@ -1254,9 +1259,21 @@ func (b *Board) appendTail(out []string, indent, first string, lines []string, k
 		if j == 0 && first != "" {
 			lead = first
 		}
+		// The block drawn before (was) most often holds this very line
+		// in the same row: a move redraws a block for its head (the turn
+		// mark, the aid's count) and leaves its answers be.
+		if i := len(out); i < len(was) && isJoin(was[i], lead, mark, l) {
+			out = append(out, was[i])
+			continue
+		}
 		out = append(out, lead+mark+l)
 	}
 	return out
+}
+
+// isJoin reports whether s is a+b+c, without making it.
+func isJoin(s, a, b, c string) bool {
+	return len(s) == len(a)+len(b)+len(c) && s[:len(a)] == a && s[len(a):len(a)+len(b)] == b && s[len(a)+len(b):] == c
 }
 
 // headKey is everything a sheet's head line (and its framed rows) is

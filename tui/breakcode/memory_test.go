@@ -19,7 +19,7 @@ import (
 // boardMemory are the fields of Board that only remember what was drawn;
 // cold forgets them. boardState are the rest: what the board shows.
 var (
-	boardMemory = []string{"paint", "logs", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch", "lineRoom", "fit", "fitW"}
+	boardMemory = []string{"paint", "logs", "seatNotes", "shortHelp", "frames", "labels", "heads", "drawn", "blocks", "lower", "logScratch", "qhead", "qlist", "sheetScratch", "lineRoom", "statusRoom", "fit", "fitW"}
 	boardState  = []string{"st", "km", "v", "has", "c", "cursor", "numPick", "guessing", "confirm", "input",
 		"notepad", "scroll", "noteOverflow", "err", "errWhy", "framed", "busy", "gen"}
 )
@@ -31,7 +31,7 @@ func cold(b *Board) *Board {
 	c.paint, c.logs = newPaint(b.st), widget.LogCache{}
 	c.seatNotes, c.shortHelp, c.frames, c.labels, c.heads, c.drawn = nil, nil, nil, seatLabels{}, nil, drawnLines{}
 	c.blocks, c.lower, c.logScratch, c.qhead, c.qlist = nil, lowerLines{}, nil, questionsHeadLine{}, questionList{}
-	c.sheetScratch, c.lineRoom, c.fit, c.fitW = nil, nil, 0, 0
+	c.sheetScratch, c.lineRoom, c.statusRoom, c.fit, c.fitW = nil, nil, nil, 0, 0
 	return &c
 }
 
