@@ -39,6 +39,15 @@ type knowledge struct {
 	allIDs []int32
 	// buf lends the large tables (nil: they are allocated).
 	buf *scratch
+	// room holds the short per-opponent slices above, so that a decision
+	// does not allocate each apart.
+	room struct {
+		pool  [tileCount]int
+		opps  [3]int
+		ok    [3][]uint32
+		okID  [3][]int32
+		okSet [3][]bool
+	}
 }
 
 // newKnowledge builds the knowledge of the seat viewing v. v must be a seat's view.
@@ -50,17 +59,15 @@ func newKnowledgeIn(v View, buf *scratch) *knowledge {
 	me := int(v.Viewer.Seat)
 	k := &knowledge{n: v.Players, handSize: v.HandSize, table: handsOfSize(v.HandSize), centreKnown: -1, buf: buf}
 	mine, _ := maskOf(v.Hand)
-	k.pool = make([]int, 0, tileCount)
+	k.pool = k.room.pool[:0]
 	for p := range tileCount {
 		if mine&(1<<p) == 0 {
 			k.pool = append(k.pool, p)
 		}
 	}
-	k.opps = make([]int, 0, v.Players-1)
-	k.ok = make([][]uint32, 0, v.Players-1)
-	k.okID = make([][]int32, 0, v.Players-1)
+	k.opps, k.ok, k.okID = k.room.opps[:0], k.room.ok[:0], k.room.okID[:0]
 	if v.Players > 2 {
-		k.okSet = make([][]bool, 0, v.Players-1)
+		k.okSet = k.room.okSet[:0]
 	}
 	k.full = 1<<len(k.pool) - 1
 	k.handID = dirtyI32(buf, 1<<len(k.pool)) // filled below
