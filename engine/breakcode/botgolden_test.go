@@ -175,7 +175,9 @@ func questionInfoReference(k *knowledge, b belief, vs []int) []float64 {
 // Every question's score, not only the face-up ones the bot compares, is
 // bit for bit the reference score, at every strong bot decision of some of
 // the recorded games (and after every move, for every seat, in 3-player
-// games, so that seats which saw the centre are covered too).
+// games, so that seats which saw the centre are covered too); and the
+// pruned choice, by each way of counting, is the reference's choice (see
+// checkPrunedChoice), there and in 3-player games of random moves.
 func TestQuestionInfoMatchesReference(t *testing.T) {
 	all := make([]int, variants)
 	for i := range all {
@@ -185,7 +187,12 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		perSize = map[int]int{2: 4, 3: 2, 4: 2}
 	}
-	compared := 0
+	randomGames := 3
+	if testing.Short() || raceEnabled {
+		randomGames = 1
+	}
+	rng := rand.New(rand.NewPCG(73, 1))
+	compared, left := 0, 0
 	for _, g := range goldenGames() {
 		n := len(g.levels)
 		if g.seed >= uint64(perSize[n]) {
@@ -220,6 +227,7 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 						}
 					}
 				}
+				left += checkPrunedChoice(t, fmt.Sprintf("%s turn %d seat %d", g.key(), s.turns, seat), k, bel, s, want, rng)
 				compared++
 			}
 			bot := &Bot{Seat: s.toMove, Level: g.levels[s.toMove], Seed: g.seed*8 + uint64(s.toMove)}
@@ -230,7 +238,99 @@ func TestQuestionInfoMatchesReference(t *testing.T) {
 			mustApply(t, s, s.toMove, a)
 		}
 	}
-	t.Logf("%d positions compared", compared)
+	// And 3-player games of random moves (wrong guesses, seats that saw
+	// the centre, answers the strong bots would not draw out).
+	for g := range randomGames {
+		seed := uint64(7_300 + g)
+		play := rand.New(rand.NewPCG(seed, 9))
+		s := newState(false, make([]engine.Player, 3), seed)
+		for s.phase != Finished {
+			for seat := range 3 {
+				k := newKnowledge(s.view(engine.SeatViewer(engine.Seat(seat))))
+				bel := k.belief()
+				want := questionInfoReference(k, bel, all)
+				left += checkPrunedChoice(t, fmt.Sprintf("random 3p seed %d turn %d seat %d", seed, s.turns, seat), k, bel, s, want, rng)
+				compared++
+			}
+			if _, err := s.Apply(s.toMove, randomAction(play, s)); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+		}
+	}
+	if left == 0 {
+		t.Fatal("no question was ever left out: pruning is not checked")
+	}
+	t.Logf("%d positions compared, %d questions left out", compared, left)
+}
+
+// checkPrunedChoice checks the strong bot's pruned choice at one position
+// against the reference scores want (every variant's, worked out by
+// enumerating every deal): over the face-up questions as the bot lists
+// them, every question in table order and in a shuffled order,
+// bestQuestion picks what pickQuestion picks from the reference; every
+// question questionInfos counts when pruning scores exactly its reference;
+// and every one left out scores well below the best (see pruneGap). With 3
+// players and the centre unseen, both ways of counting (subsets and, where
+// quick, deals) are checked the same way apart. It returns how many
+// questions were left out.
+func checkPrunedChoice(t *testing.T, where string, k *knowledge, bel belief, s *state, want []float64, rng *rand.Rand) int {
+	t.Helper()
+	var faceUp []int
+	for _, c := range s.faceUp {
+		nums := CardNumbers(c)
+		if nums == nil {
+			nums = []int{0}
+		}
+		for _, n := range nums {
+			faceUp = append(faceUp, variantOf(c, n))
+		}
+	}
+	table := make([]int, variants)
+	for i := range table {
+		table[i] = i
+	}
+	left := 0
+	for _, vs := range [][]int{faceUp, table, rng.Perm(variants)} {
+		ref := make([]float64, len(vs))
+		for i, v := range vs {
+			ref[i] = want[v]
+		}
+		if got, exact := k.bestQuestion(bel, vs), pickQuestion(ref); got != exact {
+			t.Fatalf("%s: picks question %d of %v, the reference scores %v pick %d", where, got, vs, ref, exact)
+		}
+		check := func(how string, info []float64) {
+			for i, x := range info {
+				if !math.IsInf(x, -1) {
+					if x != ref[i] {
+						t.Fatalf("%s: question %d scores %v %s, reference %v", where, vs[i], x, how, ref[i])
+					}
+					continue
+				}
+				left++
+				if ref[i] >= slices.Max(ref)-2*float64(len(vs)+1)*1e-9 {
+					t.Fatalf("%s: question %d left out %s, though it scores %v of the best %v", where, vs[i], how, ref[i], slices.Max(ref))
+				}
+			}
+		}
+		check("when pruning", k.questionInfos(bel, vs, true))
+		if k.n == 3 && k.centreKnown < 0 {
+			entropies := func(hists [][]float64) []float64 {
+				out := make([]float64, len(hists))
+				for i, h := range hists {
+					out[i] = math.Inf(-1)
+					if h != nil {
+						out[i] = entropy(h)
+					}
+				}
+				return out
+			}
+			check("by subsets, pruning", entropies(k.subsetAnswers3(bel, vs, true)))
+			if len(k.ok[0])*len(k.ok[1]) < 200_000 {
+				check("by deals, pruning", entropies(k.enumeratedAnswers3(bel, vs, true)))
+			}
+		}
+	}
+	return left
 }
 
 // pickQuestion is the strong bot's rule over exact scores: in order, a
