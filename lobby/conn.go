@@ -104,14 +104,10 @@ func muteKeys(id Identity) []string {
 // current reads this viewer's entry of the latest snapshot.
 func (c *Conn) current() TableView {
 	snap := c.t.snap.Load()
-	switch {
-	case snap == nil:
+	if snap == nil {
 		return TableView{}
-	case c.viewer.Kind == engine.ViewerSeat && int(c.viewer.Seat) < len(snap.seats):
-		return *snap.seats[c.viewer.Seat]
-	default:
-		return *snap.spectator
 	}
+	return snap.view(c.viewer)
 }
 
 // Viewer says whether this Conn holds a seat (and which) or watches.

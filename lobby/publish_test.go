@@ -1,10 +1,14 @@
 package lobby
 
 import (
+	"encoding/json"
+	"fmt"
 	"maps"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/codebreakers/codebreakers/engine"
 )
@@ -267,4 +271,75 @@ func TestBotTakesOverWithTheSeatsBoard(t *testing.T) {
 	// The bot's move is a new state: the connected viewers see it. Seat 1's
 	// board for the old state was reused for the bot.
 	moved(t, "a bot took over", tally, before, engine.SeatViewer(0), engine.Spectator())
+}
+
+// TestEachViewerReadsOnlyItsOwnPartOfTheSnapshot: a table publishes one
+// snapshot that every viewer's view is put together from; each seat's view
+// holds its own board, log and secrets and no one else's, only the host's
+// says it hosts, and the spectators' holds no secret at all.
+func TestEachViewerReadsOnlyItsOwnPartOfTheSnapshot(t *testing.T) {
+	_, _, seats, wes := countedTable(t, nil, engine.Options{"turns": "0"}, "bob", "cat")
+	for _, c := range seats[1:] {
+		if err := c.SetReady(true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := seats[0].Start(); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range seats {
+		if err := c.Act(say(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range append(seats, wes) {
+		v := waitView(t, c, "every seat's move", func(v TableView) bool { return v.Status.Turn == len(seats)+1 })
+		if v.You != c.Viewer() || board(t, v).You != c.Viewer() {
+			t.Errorf("%v reads a view for %v with a board for %v", c.Viewer(), v.You, board(t, v).You)
+		}
+		if want := i == 0; v.Host != want {
+			t.Errorf("%v reads Host %v, want %v", c.Viewer(), v.Host, want)
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, own := strings.Count(string(data), "SECRET"), strings.Count(string(data), fmt.Sprintf("SECRET%d-", i))
+		switch {
+		case all != own:
+			t.Errorf("%v reads %d secrets, only %d of them its own: %s", c.Viewer(), all, own, data)
+		case i < len(seats) && own < 2: // its board's and its move's private event
+			t.Errorf("%v reads its own secret %d times, want its board and its log: %s", c.Viewer(), own, data)
+		}
+	}
+}
+
+// TestSeatsAreSharedUntilASeatChanges: views published while nobody sat
+// down, stood up, readied or dropped share one seats slice; a change makes
+// a new one, and a view taken before it still reads the seats as they were.
+func TestSeatsAreSharedUntilASeatChanges(t *testing.T) {
+	_, _, seats, wes := countedTable(t, nil, engine.Options{"turns": "0"}, "bob")
+	ann, bob := seats[0], seats[1]
+	if err := bob.SetReady(true); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Start(); err != nil {
+		t.Fatal(err)
+	}
+	before := ann.View()
+	if err := ann.Act(say(1)); err != nil {
+		t.Fatal(err)
+	}
+	after := waitView(t, wes, "ann's move", func(v TableView) bool { return v.Version > before.Version })
+	if unsafe.SliceData(after.Seats) != unsafe.SliceData(before.Seats) {
+		t.Error("a move that changed no seat made a new seats slice")
+	}
+	leave(t, bob, ann, 1)
+	gone := ann.View()
+	if unsafe.SliceData(gone.Seats) == unsafe.SliceData(before.Seats) {
+		t.Error("bob leaving kept the old seats slice")
+	}
+	if !before.Seats[1].Connected || gone.Seats[1].Connected {
+		t.Errorf("bob reads connected %v before leaving and %v after", before.Seats[1].Connected, gone.Seats[1].Connected)
+	}
 }

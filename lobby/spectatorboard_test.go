@@ -37,10 +37,10 @@ func TestSpectatorBoardOnlyWhileWatched(t *testing.T) {
 	unwatched := func(when string) {
 		t.Helper()
 		snap := ann.t.snap.Load()
-		if snap.spectator.Board != nil || snap.spectator.Log != nil {
+		if snap.spectator.board != nil || snap.spectator.log != nil {
 			t.Errorf("%s: nobody watches, yet the spectators' board or log was built", when)
 		}
-		if snap.seats[0].Board == nil {
+		if snap.seats[0].board == nil {
 			t.Errorf("%s: ann's board was not built", when)
 		}
 	}

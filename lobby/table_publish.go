@@ -31,14 +31,47 @@ type published struct {
 	boards      boardCache
 }
 
-// snapshot is everything a table has published for one version.
+// snapshot is everything a table has published for one version: the part
+// of the view every viewer reads alike, once, and what only one viewer may
+// read (its board and log) in an entry of its own. A viewer's TableView is
+// put together when its session asks (view), so a publish builds no
+// TableView per viewer — nor any for seats nobody reads.
 type snapshot struct {
-	seats     []*TableView
-	spectator *TableView
+	// common is the view with nothing of any one viewer's in it: You,
+	// Host, Board and Log are left zero; view fills them in.
+	common    TableView
+	host      int          // the host's seat
+	seats     []viewerPart // seat i's board and log
+	spectator viewerPart   // every spectator's
 }
 
-// publish builds every viewer's snapshot, swaps it in and pokes the Conns.
-// Seats nobody is connected to get no board: no one can ask for it.
+// viewerPart is what one viewer (a seat, or the spectators) reads of a
+// snapshot that others may not: nil while nobody reads it.
+type viewerPart struct {
+	board any
+	log   []engine.Event
+}
+
+// view returns viewer v's TableView of this snapshot: the common part with
+// v's own board and log. Only v's entry is read.
+func (s *snapshot) view(v engine.Viewer) TableView {
+	tv := s.common
+	tv.You = v
+	part := &s.spectator
+	if v.Kind == engine.ViewerSeat {
+		if int(v.Seat) >= len(s.seats) {
+			return TableView{}
+		}
+		part = &s.seats[v.Seat]
+		tv.Host = int(v.Seat) == s.host
+	}
+	tv.Board, tv.Log = part.board, part.log
+	return tv
+}
+
+// publish builds the snapshot every viewer reads its view from, swaps it
+// in and pokes the Conns. Seats nobody is connected to get no board: no
+// one can ask for it.
 func (t *table) publish() {
 	t.dirty = false
 	t.version++
@@ -46,13 +79,13 @@ func (t *table) publish() {
 		Code: FormatCode(t.code), Game: t.info.ID, GameName: t.info.Name, Public: t.public,
 		Phase: t.phase, Seats: len(t.seats), Spectators: len(t.spectators), Turn: t.status.Turn,
 	}
-	seats := make([]SeatView, len(t.seats))
+	var prev []SeatView // the last published seats, shared while they read the same
+	if old := t.snap.Load(); old != nil {
+		prev = old.common.Seats
+	}
+	same := len(prev) == len(t.seats)
 	for i, s := range t.seats {
-		sv := SeatView{Handle: s.id.handle(), Connected: s.conn != nil, Ready: s.ready, Replaced: s.replaced}
-		if s.bot || s.ctl != nil {
-			sv.Bot, sv.BotLevel = true, t.botLevel
-		}
-		seats[i] = sv
+		same = same && prev[i] == t.seatView(s)
 		switch {
 		case s.open():
 			sum.Open++
@@ -62,42 +95,52 @@ func (t *table) publish() {
 			sum.Humans++
 		}
 	}
+	seats := prev
+	if !same {
+		seats = make([]SeatView, len(t.seats))
+		for i, s := range t.seats {
+			seats[i] = t.seatView(s)
+		}
+	}
 	if t.host < len(t.seats) {
 		sum.Host = t.seats[t.host].id.handle()
 	}
 	chat := t.chatRoom.recent()
-	base := TableView{
+	snap := &snapshot{host: t.host, seats: make([]viewerPart, len(t.seats))}
+	snap.common = TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Rated: t.gameRated, Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
 		Result: t.result, Notice: t.currentNews(), Grace: t.cfg.Grace, NoBot: t.botLevel == "", Unsaved: t.unsaved, Deadline: t.deadline,
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
-	view := func(v engine.Viewer, log int, full bool) *TableView {
-		tv := base
-		tv.You = v
-		tv.Host = v.Kind == engine.ViewerSeat && int(v.Seat) == t.host
-		if full {
-			switch {
-			case board && t.phase == Finished:
-				// The game is over: everyone may now see every hand,
-				// exactly as a replay of the record would show it.
-				tv.Board = t.board(engine.Omniscient())
-			case board:
-				tv.Board = t.board(v)
-			}
-			tv.Log = t.logs.last(log)
+	part := func(v engine.Viewer, log int) viewerPart {
+		var p viewerPart
+		switch {
+		case board && t.phase == Finished:
+			// The game is over: everyone may now see every hand,
+			// exactly as a replay of the record would show it.
+			p.board = t.board(engine.Omniscient())
+		case board:
+			p.board = t.board(v)
 		}
-		return &tv
+		p.log = t.logs.last(log)
+		return p
 	}
-	snap := &snapshot{seats: make([]*TableView, len(t.seats))}
+	// Seats nobody is connected to get no board or log: no one can ask for
+	// them (a Conn that ended keeps its last view, and a seat's next holder
+	// is connected before its first read).
 	for i, s := range t.seats {
-		snap.seats[i] = view(engine.SeatViewer(engine.Seat(i)), i, s.conn != nil)
+		if s.conn != nil {
+			snap.seats[i] = part(engine.SeatViewer(engine.Seat(i)), i)
+		}
 	}
 	// Only a spectator reads the spectators' entry, and every one is in
 	// t.spectators from before its first read (watchConn publishes before
 	// it returns) until it has ended and keeps its last view: with nobody
 	// watching — most tables — no spectator's board and log are made.
-	snap.spectator = view(engine.Spectator(), len(t.seats), len(t.spectators) > 0)
+	if len(t.spectators) > 0 {
+		snap.spectator = part(engine.Spectator(), len(t.seats))
+	}
 	t.snap.Store(snap)
 	if old := t.summary.Swap(&sum); old == nil || old.Phase != sum.Phase || old.Public != sum.Public {
 		t.hub.changes.signal() // home screens count tables by phase
@@ -110,6 +153,15 @@ func (t *table) publish() {
 	for c := range t.spectators {
 		c.notify()
 	}
+}
+
+// seatView is seat s as everybody sees it.
+func (t *table) seatView(s *seat) SeatView {
+	sv := SeatView{Handle: s.id.handle(), Connected: s.conn != nil, Ready: s.ready, Replaced: s.replaced}
+	if s.bot || s.ctl != nil {
+		sv.Bot, sv.BotLevel = true, t.botLevel
+	}
+	return sv
 }
 
 // news is a line of news at the table ("Bo is back.") and how many moves
