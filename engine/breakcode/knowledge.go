@@ -159,30 +159,15 @@ func (t *handTable) fitting(all []uint32, allIDs []int32, heard []heardAnswer, w
 	} else {
 		// Written in place into room for every set (as appends, they were
 		// two capacity checks a set and the slices spilled to memory).
-		col, code := t.byVariant[heard[0].v], heard[0].code
 		sets, ids = slices.Grow(sets, len(all)), slices.Grow(ids, len(all))
-		outSets, outIDs := sets[start:start+len(all)], ids[start:start+len(all)]
-		all = all[:len(allIDs)]
-		n := 0
-		for i, id := range allIDs {
-			if col[id] == code {
-				outSets[n], outIDs[n] = all[i], id
-				n++
-			}
-		}
+		n := keepAnswering(sets[start:start+len(all)], ids[start:start+len(all)], all, allIDs, t.byVariant[heard[0].v], heard[0].code)
 		sets, ids = sets[:start+n], ids[:start+n]
 		heard = heard[1:]
 	}
 	// Later answers and wrong guesses narrow what is kept, in place.
 	for _, h := range heard {
-		col, code, n := t.byVariant[h.v], h.code, start
-		for i := start; i < len(ids); i++ {
-			if id := ids[i]; col[id] == code {
-				sets[n], ids[n] = sets[i], id
-				n++
-			}
-		}
-		sets, ids = sets[:n], ids[:n]
+		n := keepAnswering(sets[start:], ids[start:], sets[start:], ids[start:], t.byVariant[h.v], h.code)
+		sets, ids = sets[:start+n], ids[:start+n]
 	}
 	if len(wrong) > 0 {
 		n := start
@@ -195,6 +180,27 @@ func (t *handTable) fitting(all []uint32, allIDs []int32, heard []heardAnswer, w
 		sets, ids = sets[:n], ids[:n]
 	}
 	return sets, ids
+}
+
+// keepAnswering writes into outSets and outIDs (room for every member;
+// they may be sets and ids themselves, as a member is written only where
+// one was read) the members of sets, whose hand ids ids holds, that give
+// code to the question whose answers col holds by hand id, in order, and
+// returns how many. Kept out of line, so that its loop has the registers
+// to itself (inside fitting every value it read was reloaded from the
+// stack each time).
+//
+//go:noinline
+func keepAnswering(outSets []uint32, outIDs []int32, sets []uint32, ids []int32, col []uint8, code uint8) int {
+	sets, outSets, outIDs = sets[:len(ids)], outSets[:len(ids)], outIDs[:len(ids)]
+	n := 0
+	for i, id := range ids {
+		if col[id] == code {
+			outSets[n], outIDs[n] = sets[i], id
+			n++
+		}
+	}
+	return n
 }
 
 // localID returns the hand id of a local set of handSize tiles (see
@@ -266,21 +272,35 @@ func (t *handTable) appendPoolHands(pool []int, sets []uint32, ids []int32) ([]u
 	at := len(sets)
 	sets = slices.Grow(sets, binom(n, h))[:at+binom(n, h)]
 	ids = slices.Grow(ids, binom(n, h))[:len(sets)]
+	byColex := t.byColex
 	for hi := q + 1; hi < n; hi++ {
 		for lo := q; lo < hi; lo++ {
 			up := uint32(1)<<(lo&31) | 1<<(hi&31)
 			rank := share[q][lo] + share[q+1][hi]
 			below := binom(lo, q) // the placings of the lowest tiles under lo
-			outSets, outIDs := sets[at:at+below], ids[at:at+below]
-			lowRanks := lowRankQ[:below]
-			for j, low := range lowBitsQ[:below] {
-				outSets[j] = low | up
-				outIDs[j] = t.byColex[rank+lowRanks[j]]
-			}
+			placeHands(sets[at:at+below], ids[at:at+below], lowBitsQ[:below], lowRankQ[:below], up, rank, byColex)
 			at += below
 		}
 	}
 	return sets, ids
+}
+
+// placeHands writes appendPoolHands' sets for one placing of the two
+// highest tiles (their bits up, their share of the rank rank): each
+// placing of the lowest tiles (lows, their shares lowRanks) with them,
+// and its hand id. A function of its own, kept out of line, so that its
+// loop has the registers to itself (inside appendPoolHands, beside its
+// tables, every value it reads was reloaded from the stack each time),
+// and every slice is cut to one length so that only the rank's index is
+// checked.
+//
+//go:noinline
+func placeHands(sets []uint32, ids []int32, lows []uint32, lowRanks []int32, up uint32, rank int32, byColex []int32) {
+	lowRanks, sets, ids = lowRanks[:len(lows)], sets[:len(lows)], ids[:len(lows)]
+	for j, low := range lows {
+		sets[j] = low | up
+		ids[j] = byColex[rank+lowRanks[j]]
+	}
 }
 
 // forSubsets calls fn for every subset of set with exactly size bits, in a
