@@ -317,6 +317,7 @@ func TestEachViewerReadsOnlyItsOwnPartOfTheSnapshot(t *testing.T) {
 // TestSeatsAreSharedUntilASeatChanges: views published while nobody sat
 // down, stood up, readied or dropped share one seats slice; a change makes
 // a new one, and a view taken before it still reads the seats as they were.
+// The table list's summary is likewise kept until it reads differently.
 func TestSeatsAreSharedUntilASeatChanges(t *testing.T) {
 	_, _, seats, wes := countedTable(t, nil, engine.Options{"turns": "0"}, "bob")
 	ann, bob := seats[0], seats[1]
@@ -333,6 +334,25 @@ func TestSeatsAreSharedUntilASeatChanges(t *testing.T) {
 	after := waitView(t, wes, "ann's move", func(v TableView) bool { return v.Version > before.Version })
 	if unsafe.SliceData(after.Seats) != unsafe.SliceData(before.Seats) {
 		t.Error("a move that changed no seat made a new seats slice")
+	}
+	// The table list's summary too is kept while it reads the same.
+	sum := ann.t.summary.Load()
+	if err := ann.Chat("hello"); err != nil {
+		t.Fatal(err)
+	}
+	chatted := waitView(t, wes, "ann's chat", func(v TableView) bool { return len(v.Chat) == 1 })
+	if unsafe.SliceData(chatted.Seats) != unsafe.SliceData(before.Seats) {
+		t.Error("a chat line made a new seats slice")
+	}
+	if ann.t.summary.Load() != sum {
+		t.Error("a chat line made a new table summary")
+	}
+	if err := bob.Act(say(2)); err != nil {
+		t.Fatal(err)
+	}
+	waitView(t, wes, "bob's move", func(v TableView) bool { return v.Status.Turn == 3 })
+	if s := ann.t.summary.Load(); s == sum || s.Turn != 3 || sum.Turn != 2 {
+		t.Errorf("after bob's move the summary reads turn %d (a new one: %v), before it turn %d", s.Turn, s != sum, sum.Turn)
 	}
 	leave(t, bob, ann, 1)
 	gone := ann.View()

@@ -21,11 +21,17 @@ func TestSpectatorBoardOnlyWhileWatched(t *testing.T) {
 		t.Fatal(err)
 	}
 	helper, _ := breakcode.Game{}.NewBot(0, breakcode.LevelEasy, 1)
+	// move plays ann's next move, or nothing once the bots have ended the
+	// game (they may break the code first): a finished game's publishes
+	// are checked alike.
 	move := func() {
 		t.Helper()
-		v := waitView(t, ann, "ann's turn", func(v TableView) bool {
-			return v.Phase == Playing && v.Board.(breakcode.View).YourTurn()
+		v := waitView(t, ann, "ann's turn or the end", func(v TableView) bool {
+			return v.Phase != Playing || v.Board.(breakcode.View).YourTurn()
 		})
+		if v.Phase != Playing {
+			return
+		}
 		act, err := helper.Act(v.Board)
 		if err != nil || act == nil {
 			t.Fatalf("helper: %s %v", act, err)
@@ -64,6 +70,7 @@ func TestSpectatorBoardOnlyWhileWatched(t *testing.T) {
 	if v := spy.View(); v.Board == nil {
 		t.Fatal("the spectator's last view, kept after leaving, lost its board")
 	}
+	waitView(t, ann, "the spectator gone", func(v TableView) bool { return v.Spectators == 0 })
 	move()
 	unwatched("after the spectator left")
 }

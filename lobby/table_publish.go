@@ -43,7 +43,13 @@ type snapshot struct {
 	host      int          // the host's seat
 	seats     []viewerPart // seat i's board and log
 	spectator viewerPart   // every spectator's
+	// few holds seats for tables of up to maxInlineSeats seats (most
+	// games' most), so that a publish allocates one object, not two.
+	few [maxInlineSeats]viewerPart
 }
+
+// maxInlineSeats is how many seats' entries a snapshot holds in itself.
+const maxInlineSeats = 4
 
 // viewerPart is what one viewer (a seat, or the spectators) reads of a
 // snapshot that others may not: nil while nobody reads it.
@@ -106,7 +112,12 @@ func (t *table) publish() {
 		sum.Host = t.seats[t.host].id.handle()
 	}
 	chat := t.chatRoom.recent()
-	snap := &snapshot{host: t.host, seats: make([]viewerPart, len(t.seats))}
+	snap := &snapshot{host: t.host}
+	if n := len(t.seats); n <= maxInlineSeats {
+		snap.seats = snap.few[:n:n]
+	} else {
+		snap.seats = make([]viewerPart, n)
+	}
 	snap.common = TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Rated: t.gameRated, Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
@@ -142,8 +153,15 @@ func (t *table) publish() {
 		snap.spectator = part(engine.Spectator(), len(t.seats))
 	}
 	t.snap.Store(snap)
-	if old := t.summary.Swap(&sum); old == nil || old.Phase != sum.Phase || old.Public != sum.Public {
-		t.hub.changes.signal() // home screens count tables by phase
+	// The summary is swapped only when it reads differently: a publish
+	// that changed nothing the table list shows (a chat line, a bot's
+	// board) allocates none.
+	if old := t.summary.Load(); old == nil || *old != sum {
+		fresh := sum
+		t.summary.Store(&fresh)
+		if old == nil || old.Phase != sum.Phase || old.Public != sum.Public {
+			t.hub.changes.signal() // home screens count tables by phase
+		}
 	}
 	for _, s := range t.seats {
 		if s.conn != nil {
