@@ -363,3 +363,33 @@ func TestSeatsAreSharedUntilASeatChanges(t *testing.T) {
 		t.Errorf("bob reads connected %v before leaving and %v after", before.Seats[1].Connected, gone.Seats[1].Connected)
 	}
 }
+
+// TestPublishAllocatesOneSnapshot: publishing a table whose seats and
+// summary read as before allocates one object, the snapshot — no view per
+// seat or spectator, no seats slice, no summary — for a table of up to
+// maxInlineSeats seats, and one more (the seats' entries) past that.
+func TestPublishAllocatesOneSnapshot(t *testing.T) {
+	for _, others := range [][]string{{"bob", "cat"}, {"bob", "cat", "dan", "eve"}} {
+		_, _, seats, _ := countedTable(t, nil, engine.Options{"turns": "0"}, others...)
+		for _, c := range seats[1:] {
+			if err := c.SetReady(true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := seats[0].Start(); err != nil {
+			t.Fatal(err)
+		}
+		tb := seats[0].t
+		var allocs float64
+		if err := tb.call(func() error { allocs = testing.AllocsPerRun(50, tb.publish); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		want := 1.0
+		if len(seats) > maxInlineSeats {
+			want = 2
+		}
+		if allocs != want && !raceEnabled {
+			t.Errorf("a publish at a table of %d seats and a spectator allocates %v objects, want %v", len(seats), allocs, want)
+		}
+	}
+}

@@ -29,6 +29,9 @@ type published struct {
 	personMoves int
 	logs        eventLogs
 	boards      boardCache
+	// shownCode is the join code's display form (FormatCode) of codeShown,
+	// made once instead of on every publish.
+	shownCode, codeShown string
 }
 
 // snapshot is everything a table has published for one version: the part
@@ -81,8 +84,11 @@ func (s *snapshot) view(v engine.Viewer) TableView {
 func (t *table) publish() {
 	t.dirty = false
 	t.version++
+	if t.codeShown != t.code {
+		t.shownCode, t.codeShown = FormatCode(t.code), t.code
+	}
 	sum := TableSummary{
-		Code: FormatCode(t.code), Game: t.info.ID, GameName: t.info.Name, Public: t.public,
+		Code: t.shownCode, Game: t.info.ID, GameName: t.info.Name, Public: t.public,
 		Phase: t.phase, Seats: len(t.seats), Spectators: len(t.spectators), Turn: t.status.Turn,
 	}
 	var prev []SeatView // the last published seats, shared while they read the same
