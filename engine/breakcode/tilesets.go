@@ -37,40 +37,15 @@ func (ts TileSets) Set(i int) []Tile { return tilesOf(ts[i]) }
 // set for an empty one).
 func (ts TileSets) Sets() [][]Tile { return tileSets(ts) }
 
-// MarshalJSON writes the sets as [][]Tile encodes them: a list of lists
-// of tile names, null for an empty set.
+// MarshalJSON writes the sets as [][]Tile encodes them (a list of lists
+// of tile names, null for an empty set): it encodes Sets. Views are
+// encoded only to compare them in tests, never on the way to a screen.
 func (ts TileSets) MarshalJSON() ([]byte, error) {
-	if ts == nil {
-		return []byte("null"), nil
+	sets := ts.Sets()
+	if sets == nil && ts != nil {
+		sets = [][]Tile{} // no sets, as an empty list encodes: []
 	}
-	out := make([]byte, 0, 2+len(ts)*(3+5*5))
-	out = append(out, '[')
-	for i, m := range ts {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		if m&(1<<tileCount-1) == 0 {
-			out = append(out, "null"...)
-			continue
-		}
-		out = append(out, '[')
-		first := true
-		for p := range tileCount {
-			if m&(1<<p) == 0 {
-				continue
-			}
-			if !first {
-				out = append(out, ',')
-			}
-			first = false
-			t := tileAt(p)
-			out = append(out, '"', byte('0'+t.Number))
-			out = append(out, t.Color.Letter()...)
-			out = append(out, '"')
-		}
-		out = append(out, ']')
-	}
-	return append(out, ']'), nil
+	return json.Marshal(sets)
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
