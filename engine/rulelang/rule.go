@@ -157,16 +157,24 @@ func compileBool(as *Attributes, e *expr) boolFn {
 	case xIn:
 		f := compileVal(as, e.kids[0])
 		var lo, hi = e.set[0].num, e.set[len(e.set)-1].num
-		var mask uint64
+		// A set of plain numbers may span up to 2*maxLiteral+1 values
+		// ("n in {1, 70}"), more than one 64-bit mask holds: a shift of 64
+		// or more is 0 in Go, which would silently drop the high members.
+		var mask [(2*maxLiteral + 1 + 63) / 64]uint64
 		for _, s := range e.set {
-			mask |= 1 << uint(s.num-lo)
+			d := uint(s.num - lo)
+			mask[d/64] |= 1 << (d % 64)
 		}
 		return func(v *env) Truth {
 			x, ok := f(v)
 			if !ok {
 				return Unknown
 			}
-			return truthOf(x >= lo && x <= hi && mask&(1<<uint(x-lo)) != 0)
+			if x < lo || x > hi {
+				return False
+			}
+			d := uint(x - lo)
+			return truthOf(mask[d/64]&(1<<(d%64)) != 0)
 		}
 	case xNot:
 		f := compileBool(as, e.kids[0])
