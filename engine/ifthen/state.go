@@ -79,6 +79,9 @@ type state struct {
 	mode       string
 	seed       uint64
 	firstRules bool // Challenges as first written (rules revision RulesFirst)
+	// reachableGuess judges a guess as revisions before
+	// RulesGuessAfterAnyCard did (see there), so their records replay.
+	reachableGuess bool
 	draws      int  // random draws taken after the deal (see rngAt)
 	ak         engine.Seat
 	breakers   []engine.Seat
@@ -892,8 +895,18 @@ func (s *state) revealHint(evs []engine.Event) []engine.Event {
 }
 
 func (s *state) judgeGuess(text string, evs []engine.Event) []engine.Event {
-	guess := rulelang.MustParse(rulelang.IfThenAttributes(), text) // checked when proposed
-	same, _, err := rulelang.Equivalent(guess, s.rule())
+	as := rulelang.IfThenAttributes()
+	guess := rulelang.MustParse(as, text) // checked when proposed
+	// A guess is right when it calls every end Valid or Invalid as the Code
+	// does after every possible last Valid card: the Code Line opens with a
+	// dealt card, so any end can be the one a card is judged against.
+	var same bool
+	var err error
+	if s.reachableGuess {
+		same, _, err = rulelang.Equivalent(guess, s.rule())
+	} else {
+		same, _, err = rulelang.EquivalentAfterAnyCard(guess, s.rule(), as.Universe())
+	}
 	if err == nil && same {
 		return s.win(evs, "The team guessed the Code exactly: Master Code Breakers!")
 	}

@@ -37,3 +37,41 @@ func TestInSetSpanningMoreThan64Values(t *testing.T) {
 		}
 	}
 }
+
+// TestEquivalentAfterAnyCard: two rules that agree on every line they can
+// build from an empty start may still differ after a card neither accepts,
+// which a game dealing its first card unjudged (If Then) does reach.
+func TestEquivalentAfterAnyCard(t *testing.T) {
+	as := IfThenAttributes()
+	code := MustParse(as, "if prev.bg == red then bg == yellow else bg == red")
+	guess := MustParse(as, "bg != prev.bg and bg != blue")
+	if same, _, err := Equivalent(code, guess); err != nil || !same {
+		t.Fatalf("the premise changed: Equivalent = %v, %v", same, err)
+	}
+	same, cx, err := EquivalentAfterAnyCard(code, guess, as.Universe())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same || cx == nil {
+		t.Fatal("the rules differ after a blue background, yet were found equivalent")
+	}
+	if len(cx.Line) != 1 || as.Get(cx.Line[0], "bg") != "blue" {
+		t.Errorf("counterexample %v: want a line of one blue-background card", cx.Line)
+	}
+	if code.Accepts(cx.Line, cx.Card) == guess.Accepts(cx.Line, cx.Card) || cx.FirstAccepts != code.Accepts(cx.Line, cx.Card) {
+		t.Errorf("counterexample %v then %v does not separate the rules", cx.Line, cx.Card)
+	}
+	for _, pair := range [][2]string{
+		{"bg != prev.bg", "not (bg == prev.bg)"},
+		{"if prev.bg == red then bg == yellow else bg == red", "bg == red and prev.bg != red or bg == yellow and prev.bg == red"},
+		{"size == large", "size > medium"},
+	} {
+		same, cx, err := EquivalentAfterAnyCard(MustParse(as, pair[0]), MustParse(as, pair[1]), as.Universe())
+		if err != nil || !same {
+			t.Errorf("%q and %q: want equivalent, got %v %v %v", pair[0], pair[1], same, cx, err)
+		}
+	}
+	if _, _, err := EquivalentAfterAnyCard(code, MustParse(as, "bg != prev2.bg"), as.Universe()); err == nil {
+		t.Error("a rule reading prev2 was compared pairwise")
+	}
+}
