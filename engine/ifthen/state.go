@@ -79,9 +79,6 @@ type state struct {
 	mode       string
 	seed       uint64
 	firstRules bool // Challenges as first written (rules revision RulesFirst)
-	// reachableGuess judges a guess as revisions before
-	// RulesGuessAfterAnyCard did (see there), so their records replay.
-	reachableGuess bool
 	draws      int  // random draws taken after the deal (see rngAt)
 	ak         engine.Seat
 	breakers   []engine.Seat
@@ -119,6 +116,10 @@ type state struct {
 	declined   []string            // proposal kinds turned down this turn: not asked again
 	history    []judgement
 	result     *engine.Result
+
+	// reachableGuess judges a guess as revisions before
+	// RulesGuessAfterAnyCard did (see there), so their records replay.
+	reachableGuess bool
 }
 
 var _ engine.State = (*state)(nil)
