@@ -19,9 +19,9 @@ func TestGuessJudgedAfterEveryLastCard(t *testing.T) {
 		rules string
 		wins  bool
 	}{
-		{"", false},                     // a new game: the newest rules
-		{RulesGuessAfterAnyCard, false}, // named
-		{RulesTwoHints, true},           // recorded before the fix: replays as played
+		{"", false},           // a new game: the newest rules
+		{RulesThird, false},   // named
+		{RulesTwoHints, true}, // recorded before the fix: replays as played
 	} {
 		opts := engine.Options{"level": "1", "allknowing": ModePlayer}
 		if tc.rules != "" {
@@ -54,6 +54,45 @@ func TestGuessJudgedAfterEveryLastCard(t *testing.T) {
 		mustApply(t, s, 1, ProposeAction(Proposal{Kind: ProposeGuess, Text: "bg == yellow and prev.bg == red or bg == red and prev.bg != red"}))
 		if r, ok := s.Result(); !ok || !slices.Contains(r.Winners, 1) {
 			t.Fatalf("rules %q: the right guess did not win: %+v", tc.rules, r)
+		}
+	}
+}
+
+// TestPassLeftWithOneHolder: Pass Left asks every Code Breaker holding
+// cards to pass one on, so a lone holder passes to the next Code Breaker
+// as well (revision 3); games under revision 2 skipped the Event then.
+func TestPassLeftWithOneHolder(t *testing.T) {
+	for _, rules := range []string{RulesThird, RulesTwoHints} {
+		st, err := Game{}.New(engine.Options{"level": "1", engine.RulesOption: rules}, players(3), 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := st.(*state)
+		for _, b := range []engine.Seat{0, 2} {
+			s.discard = append(s.discard, s.hands[b]...)
+			s.hands[b] = nil
+		}
+		s.toMove = 1
+		held := slices.Clone(s.hands[1])
+		forceEvent(s, EventPassLeft)
+		s.drawEvent(nil)
+		checkConserved(t, s)
+		if rules == RulesTwoHints {
+			if s.phase != Turn || !slices.Equal(s.hands[1], held) {
+				t.Fatalf("revision 2: phase %v, hand %v → %v", s.phase, held, s.hands[1])
+			}
+			continue
+		}
+		if s.phase != PassLeft || !slices.Equal(s.Status().Active, []engine.Seat{1}) {
+			t.Fatalf("phase %v, active %v: want seat 1 to pass", s.phase, s.Status().Active)
+		}
+		mustRefuse(t, s, 2, PassAction(0), "holding cards")
+		mustApply(t, s, 1, PassAction(1))
+		if len(s.hands[1]) != len(held)-1 || !slices.Equal(s.hands[2], []int{held[1]}) {
+			t.Fatalf("hands after the pass: %v and %v, from %v", s.hands[1], s.hands[2], held)
+		}
+		if s.phase != Turn || len(s.withCards()) != 2 {
+			t.Fatalf("after the pass: phase %v, holders %v", s.phase, s.withCards())
 		}
 	}
 }

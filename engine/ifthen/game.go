@@ -85,7 +85,7 @@ func (Game) Info() engine.Info {
 		BotLevels: []string{LevelStrong, LevelEasy},
 		// A cooperative game: teammates nobody chose should play well.
 		DefaultBotLevel: LevelStrong,
-		Rules:           []string{RulesFirst, RulesTwoHints, RulesGuessAfterAnyCard},
+		Rules:           []string{RulesFirst, RulesTwoHints, RulesThird},
 	}
 }
 
@@ -97,14 +97,17 @@ const (
 	// RulesTwoHints is every Challenge reading two attributes (two true
 	// Hints), with no sum compared with a value it cannot take.
 	RulesTwoHints = "2"
-	// RulesGuessAfterAnyCard judges a guess on every pair of ends: the last
-	// Valid card and the end played on it. Earlier revisions compared the
-	// guess with the Code only after lines both accept from an empty start,
-	// which never reaches a Code Line opening with a card the Code would
-	// reject (the first card is dealt, not judged), so a guess wrong after
-	// such a card could win. Records under revisions 1 and 2 replay with
-	// that judgement, as they were played.
-	RulesGuessAfterAnyCard = "3"
+	// RulesThird fixes two divergences from the rulebook found by an audit.
+	// A guess is judged on every pair of ends, the last Valid card and the
+	// end played on it: earlier revisions compared it with the Code only
+	// after lines both accept from an empty start, which never reach a Code
+	// Line opening with a card the Code would reject (the first card is
+	// dealt, not judged), so a guess wrong after such a card could win. And
+	// Pass Left makes a lone Code Breaker with cards pass one to the next
+	// Code Breaker too, as it does when several hold cards; earlier
+	// revisions skipped the Event then. Records under revisions 1 and 2
+	// replay as they were played.
+	RulesThird = "3"
 )
 
 // New deals a game.
@@ -130,10 +133,10 @@ func (g Game) New(opts engine.Options, players []engine.Player, seed uint64) (en
 	switch r := opts[engine.RulesOption]; r {
 	case RulesFirst:
 		s.firstRules = true // the deal is the same: only the Challenges' texts differ
-		s.reachableGuess = true
+		s.beforeThird = true
 	case RulesTwoHints:
-		s.reachableGuess = true
-	case "", RulesGuessAfterAnyCard:
+		s.beforeThird = true
+	case "", RulesThird:
 	default:
 		return nil, engine.Illegal("If Then has no rules revision %q.", r)
 	}

@@ -117,9 +117,9 @@ type state struct {
 	history    []judgement
 	result     *engine.Result
 
-	// reachableGuess judges a guess as revisions before
-	// RulesGuessAfterAnyCard did (see there), so their records replay.
-	reachableGuess bool
+	// beforeThird plays as revisions before RulesThird did (see there), so
+	// their records replay as played.
+	beforeThird bool
 }
 
 var _ engine.State = (*state)(nil)
@@ -601,7 +601,11 @@ func (s *state) drawEvent(evs []engine.Event) []engine.Event {
 		}
 		s.deck = s.deck[3:]
 	case EventPassLeft:
-		if len(s.withCards()) >= 2 && len(s.breakers) >= 2 {
+		holders := 1 // a lone holder passes too, to the next Code Breaker
+		if s.beforeThird {
+			holders = 2
+		}
+		if len(s.withCards()) >= holders && len(s.breakers) >= 2 {
 			s.phase = PassLeft
 			s.passes = map[engine.Seat]int{}
 			return evs
@@ -903,7 +907,7 @@ func (s *state) judgeGuess(text string, evs []engine.Event) []engine.Event {
 	// dealt card, so any end can be the one a card is judged against.
 	var same bool
 	var err error
-	if s.reachableGuess {
+	if s.beforeThird {
 		same, _, err = rulelang.Equivalent(guess, s.rule())
 	} else {
 		same, _, err = rulelang.EquivalentAfterAnyCard(guess, s.rule(), as.Universe())
