@@ -96,3 +96,64 @@ func TestPassLeftWithOneHolder(t *testing.T) {
 		}
 	}
 }
+
+// mastermindAtTurn deals a Mastermind game under rules and brings it to the
+// Mastermind's turn.
+func mastermindAtTurn(t *testing.T, rules string) *state {
+	t.Helper()
+	st, err := Game{}.New(engine.Options{"level": "2", "allknowing": ModeMastermind, engine.RulesOption: rules}, players(4), 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := st.(*state)
+	mustApply(t, s, 0, SetupAction(0, true))
+	s.phase, s.akTurn = MastermindTurn, true
+	return s
+}
+
+// TestMastermindDrawsBeforeSendingUnder: the Mastermind's second action is
+// to draw the top card of its own pile and then send a card of its hand,
+// the drawn one included, under that pile, choosing with the drawn card in
+// sight. Revision 3 makes that two moves; revision 2 did it in one, the
+// card chosen blind.
+func TestMastermindDrawsBeforeSendingUnder(t *testing.T) {
+	for _, sendDrawn := range []bool{true, false} {
+		s := mastermindAtTurn(t, RulesThird)
+		hand, pile := slices.Clone(s.hands[0]), slices.Clone(s.akDeck)
+		evs := mustApply(t, s, 0, CycleAction(0))
+		if s.phase != MastermindTurn || !s.akDrew || !slices.Equal(s.hands[0], append(slices.Clone(hand), pile[0])) {
+			t.Fatalf("after the draw: phase %v, hand %v (was %v, pile top %d)", s.phase, s.hands[0], hand, pile[0])
+		}
+		for _, e := range evs {
+			if e.Kind == "draw_private" && !slices.Equal(e.Seats, []engine.Seat{0}) {
+				t.Fatalf("the drawn card is told to %v", e.Seats)
+			}
+		}
+		if v := s.view(engine.SeatViewer(1)); v.Seats[0].Hand != nil || v.Seats[0].HandSize != 4 || !v.AKDrew {
+			t.Fatalf("a Code Breaker sees the Mastermind's hand %v (size %d, drew %v)", v.Seats[0].Hand, v.Seats[0].HandSize, v.AKDrew)
+		}
+		mustRefuse(t, s, 0, SwapAction(0, 0, 0), "send one of your cards under")
+		mustRefuse(t, s, 0, CycleAction(4), "no card 5")
+		mustRefuse(t, s, 1, CycleAction(0), "")
+		pick := 3 // the card just drawn
+		if !sendDrawn {
+			pick = 1
+		}
+		mustApply(t, s, 0, CycleAction(pick))
+		wantHand := append(slices.Clone(hand), pile[0])
+		sent := wantHand[pick]
+		wantHand = slices.Delete(wantHand, pick, pick+1)
+		wantPile := append(slices.Clone(pile[1:]), sent)
+		if !slices.Equal(s.hands[0], wantHand) || !slices.Equal(s.akDeck, wantPile) || s.akDrew || s.phase != Turn || s.akTurn {
+			t.Fatalf("send %d under: hand %v pile %v drew %v phase %v; want hand %v pile %v",
+				pick, s.hands[0], s.akDeck, s.akDrew, s.phase, wantHand, wantPile)
+		}
+	}
+	// Revision 2: one move, the named card under the pile and the top drawn.
+	s := mastermindAtTurn(t, RulesTwoHints)
+	hand, pile := slices.Clone(s.hands[0]), slices.Clone(s.akDeck)
+	mustApply(t, s, 0, CycleAction(1))
+	if !slices.Equal(s.hands[0], []int{hand[0], hand[2], pile[0]}) || s.akDeck[len(s.akDeck)-1] != hand[1] || s.phase != Turn {
+		t.Fatalf("revision 2 cycle: hand %v pile %v phase %v", s.hands[0], s.akDeck, s.phase)
+	}
+}

@@ -35,7 +35,8 @@ import (
 // As the All Knowing it reveals Events and Hints when asked. As a Mastermind
 // it picks a loyalty from its seed; a True Mastermind swaps a card that is
 // Valid now into the Market, end up, and a False one swaps in a card that is
-// Invalid both ways (or cycles when it has nothing to offer).
+// Invalid both ways (or cycles when it has nothing to offer, sending under
+// its pile a card it would not offer).
 type Bot struct {
 	Seat  engine.Seat
 	Level string
@@ -287,6 +288,9 @@ func (b *Bot) allKnowing(v View, rng *rand.Rand) []byte {
 		r := rand.New(rand.NewPCG(b.Seed, 1))
 		return SetupAction(r.IntN(2), r.IntN(2) == 0)
 	case MastermindTurn:
+		if v.AKDrew {
+			return CycleAction(b.sendUnder(v, rng))
+		}
 		if v.Challenge == nil || v.Loyal == nil || len(v.Hand) == 0 {
 			return CycleAction(0)
 		}
@@ -313,4 +317,26 @@ func (b *Bot) allKnowing(v View, rng *rand.Rand) []byte {
 		return CycleAction(rng.IntN(len(v.Hand)))
 	}
 	return nil
+}
+
+// sendUnder picks the hand card a Mastermind that drew from its pile sends
+// back under it: a True one keeps cards it could show the team as Valid
+// and sends one Invalid both ways, a False one the other way round; any
+// card when none suits.
+func (b *Bot) sendUnder(v View, rng *rand.Rand) int {
+	if v.Challenge == nil || v.Loyal == nil || len(v.Line) == 0 {
+		return rng.IntN(len(v.Hand))
+	}
+	r, err := rulelang.Parse(rulelang.IfThenAttributes(), v.Challenge.Text)
+	if err != nil {
+		return rng.IntN(len(v.Hand))
+	}
+	prev := []rulelang.Card{v.Line[len(v.Line)-1].Top.Rule()}
+	for i, c := range v.Hand {
+		valid := r.Accepts(prev, c.A.Rule()) || r.Accepts(prev, c.B.Rule())
+		if valid != *v.Loyal {
+			return i
+		}
+	}
+	return rng.IntN(len(v.Hand))
 }

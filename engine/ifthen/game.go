@@ -105,7 +105,10 @@ const (
 	// dealt, not judged), so a guess wrong after such a card could win. And
 	// Pass Left makes a lone Code Breaker with cards pass one to the next
 	// Code Breaker too, as it does when several hold cards; earlier
-	// revisions skipped the Event then. Records under revisions 1 and 2
+	// revisions skipped the Event then. And a Mastermind who cycles draws
+	// the top of its pile first and then, seeing it, sends a card (the
+	// drawn one included) under the pile, in two moves; earlier revisions
+	// sent a card chosen before the draw. Records under revisions 1 and 2
 	// replay as they were played.
 	RulesThird = "3"
 )

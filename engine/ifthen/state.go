@@ -120,6 +120,9 @@ type state struct {
 	// beforeThird plays as revisions before RulesThird did (see there), so
 	// their records replay as played.
 	beforeThird bool
+	// akDrew: the Mastermind has drawn the top of its pile this turn and now
+	// sends one of its cards, the drawn one included, under the pile.
+	akDrew bool
 }
 
 var _ engine.State = (*state)(nil)
@@ -968,6 +971,9 @@ func (s *state) applyMastermind(seat engine.Seat, a Action) ([]engine.Event, err
 	hand := s.hands[s.ak]
 	var evs []engine.Event
 	if a.Swap != nil {
+		if s.akDrew {
+			return nil, engine.Illegal("You drew from your pile: now send one of your cards under it.")
+		}
 		if a.Swap.Card < 0 || a.Swap.Card >= len(hand) {
 			return nil, engine.Illegal("You have no card %d.", a.Swap.Card+1)
 		}
@@ -992,8 +998,11 @@ func (s *state) applyMastermind(seat engine.Seat, a Action) ([]engine.Event, err
 		if a.Cycle.Card < 0 || a.Cycle.Card >= len(hand) {
 			return nil, engine.Illegal("You have no card %d.", a.Cycle.Card+1)
 		}
-		if len(s.akDeck) == 0 {
+		if len(s.akDeck) == 0 && !s.akDrew {
 			return nil, engine.Illegal("Your deck is empty: swap with the Market instead.")
+		}
+		if !s.beforeThird {
+			return s.cycleDrawFirst(a.Cycle.Card), nil
 		}
 		out := hand[a.Cycle.Card]
 		s.hands[s.ak] = append(removeAt(hand, a.Cycle.Card), s.akDeck[0])
@@ -1002,6 +1011,33 @@ func (s *state) applyMastermind(seat engine.Seat, a Action) ([]engine.Event, err
 	}
 	s.akTurn = false
 	return s.nextRound(evs), nil
+}
+
+// cycleDrawFirst is the Mastermind's second action as the rulebook orders
+// it: draw the top card of its own pile first, then, seeing it, send one
+// card of the hand, the drawn one included, to the bottom. It takes two
+// moves: the first draws (its card is not read), the second names the card
+// that goes under. Revisions before RulesThird did both in one move, the
+// card chosen before the draw was seen.
+func (s *state) cycleDrawFirst(i int) []engine.Event {
+	if !s.akDrew {
+		top := s.akDeck[0]
+		s.akDeck = slices.Clone(s.akDeck[1:])
+		s.hands[s.ak] = append(slices.Clone(s.hands[s.ak]), top)
+		s.akDrew = true
+		code := s.cards[top].A.Code() + "/" + s.cards[top].B.Code()
+		return []engine.Event{
+			{Kind: "cycle_draw", Text: "The All Knowing draws from their own pile and will send a card under it."},
+			{Kind: "draw_private", Text: "You drew " + code + ": now send a card under your pile.",
+				Others: s.name(s.ak) + ", the All Knowing, drew " + code + ".", Seats: []engine.Seat{s.ak}},
+		}
+	}
+	out := s.hands[s.ak][i]
+	s.hands[s.ak] = removeAt(s.hands[s.ak], i)
+	s.akDeck = append(slices.Clone(s.akDeck), out)
+	s.akDrew, s.akTurn = false, false
+	evs := []engine.Event{{Kind: "cycle", Text: "The All Knowing cycled a card through their deck."}}
+	return s.nextRound(evs)
 }
 
 func (s *state) finish(evs []engine.Event, teamWon bool, summary string) []engine.Event {

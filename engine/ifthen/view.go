@@ -139,6 +139,9 @@ type View struct {
 	Offered   []ChallengeView `json:"offered,omitempty"`
 	Loyal     *bool           `json:"loyal,omitempty"`
 	AKDeck    int             `json:"ak_deck,omitempty"` // the Mastermind's deck size (public)
+	// AKDrew is set while the Mastermind, having drawn from its pile, must
+	// send a card under it (public: everyone saw the draw).
+	AKDrew bool `json:"ak_drew,omitempty"`
 	// FirstRules is set for a game recorded under the first rules
 	// (RulesFirst), whose Challenges differ from Challenges().
 	FirstRules bool `json:"first_rules,omitempty"`
@@ -182,7 +185,7 @@ func (s *state) view(v engine.Viewer) View {
 		Turn: s.turns + 1, Round: s.round, ToMove: s.toMove, Active: s.Status().Active,
 		HintsOut: s.hintsOut,
 		CanGuess: len(s.withCards()) == 1 && s.phase != Finished, AKDeck: len(s.akDeck),
-		FirstRules: s.firstRules,
+		FirstRules: s.firstRules, AKDrew: s.akDrew,
 	}
 	if s.phase == Penalty {
 		out.Owed = s.owed

@@ -278,6 +278,9 @@ func (b *Board) choose() []byte {
 	case it.Vote:
 		return it.VoteAction(true)
 	case it.MastermindTurn:
+		if v.AKDrew { // the drawn card is seen: enter sends the chosen one under the pile
+			return it.CycleAction(b.cursor)
+		}
 		for i := range v.Market {
 			if b.picked[i] {
 				c, _ := b.card()
@@ -417,6 +420,10 @@ func (b *Board) ShortHelp() []key.Binding {
 		case it.MastermindTurn:
 			if len(b.v.Hand) > 1 {
 				ks = append(ks, cards)
+			}
+			if b.v.AKDrew {
+				ks = append(ks, widget.Help(km.Choose, "enter", "send under pile"))
+				break
 			}
 			if len(b.v.Market) > 0 {
 				ks = append(ks, widget.Help(km.Pick, fmt.Sprintf("1-%d", len(b.v.Market)), "Market card"))
@@ -643,6 +650,9 @@ func (b *Board) yourMove() string {
 	case it.RevealHint:
 		return "The team paid for a Hint: reveal it (enter)."
 	case it.MastermindTurn:
+		if v.AKDrew {
+			return "You drew from your pile: pick a card to send under it (enter or x)."
+		}
 		return "Your turn: swap a card with the Market (1–3, enter) or cycle one (x)."
 	}
 	return ""

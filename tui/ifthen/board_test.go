@@ -417,3 +417,45 @@ func TestWatchersAndFinishedGamesTakeNoMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestMastermindSendsADrawnCardUnder: once the Mastermind has drawn from
+// its pile (x), the board asks which card goes under it, offers no swap,
+// and enter sends the card under the cursor.
+func TestMastermindSendsADrawnCardUnder(t *testing.T) {
+	st := deal(t, 4, it.ModeMastermind, 3)
+	bots := make([]engine.Bot, 4)
+	for i := range bots {
+		bots[i], _ = it.Game{}.NewBot(engine.Seat(i), it.LevelEasy, 3)
+	}
+	for step := 0; st.View(engine.SeatViewer(0)).(it.View).Phase != it.MastermindTurn; step++ {
+		if step > 300 || st.Status().Finished {
+			t.Fatal("the seeded game never reached the Mastermind's turn")
+		}
+		botMove(t, st, bots)
+	}
+	b, _ := render(t, st, engine.SeatViewer(0), nil)
+	a := decode(t, press(b, "x"))
+	if a.Cycle == nil {
+		t.Fatalf("x sent %+v", a)
+	}
+	if _, err := st.Apply(0, it.CycleAction(a.Cycle.Card)); err != nil {
+		t.Fatal(err)
+	}
+	b, out := render(t, st, engine.SeatViewer(0), nil)
+	if !strings.Contains(out, "pick a card to send under it") || strings.Contains(out, "swap") {
+		t.Fatalf("after the draw:\n%s", out)
+	}
+	press(b, "down")
+	press(b, "down")
+	press(b, "down")
+	a = decode(t, press(b, "enter"))
+	if a.Cycle == nil || a.Cycle.Card != 3 {
+		t.Fatalf("enter sent %+v, want the fourth card under the pile", a)
+	}
+	if _, err := st.Apply(0, it.CycleAction(a.Cycle.Card)); err != nil {
+		t.Fatal(err)
+	}
+	if v := st.View(engine.SeatViewer(0)).(it.View); v.AKDrew || len(v.Hand) != 3 {
+		t.Fatalf("after sending it under: drew %v, hand %d", v.AKDrew, len(v.Hand))
+	}
+}
