@@ -214,7 +214,8 @@ func (s *homeScreen) body(a *app, w, h int) []string {
 	b.WriteString("\n")
 	rows := s.rows(a)
 	s.cursor = min(s.cursor, len(rows)-1)
-	b.WriteString(renderMenu(a, rows, s.cursor, w))
+	// The menu leaves room for the blank lines around it and a note below.
+	b.WriteString(renderMenu(a, rows, s.cursor, w, h-3))
 	b.WriteString("\n")
 	switch {
 	case s.err != "":
@@ -232,28 +233,55 @@ func (s *homeScreen) shortHelp(a *app) []key.Binding {
 }
 
 // renderMenu draws menu rows with a ▸ on the chosen one (glyph and bold, so
-// the choice shows without colour).
-func renderMenu(a *app, items []menuItem, cursor, w int) string {
+// the choice shows without colour), in at most h lines. Hints wrap under
+// themselves while everything fits; in a short window each hint keeps one
+// line, cut with …; shorter still, the rows scroll around the cursor with
+// "↑ N more" and "↓ N more" markers, so the chosen row and the way to the
+// others are never cut off.
+func renderMenu(a *app, items []menuItem, cursor, w, h int) string {
 	labelW := 0
 	for _, it := range items {
 		labelW = max(labelW, len([]rune(it.label)))
 	}
-	var b strings.Builder
 	hintCol := 4 + labelW + 3
+	pad := strings.Repeat(" ", hintCol)
+	hints := make([][]string, len(items))
+	total := 0
 	for i, it := range items {
-		label := it.label + strings.Repeat(" ", labelW-len([]rune(it.label)))
 		// A hint too long for the row wraps under itself, not under the label.
-		pad := strings.Repeat(" ", hintCol)
-		hints := widget.WrapIndent(it.hint(a), max(hintCol+10, w), pad, pad)
-		hints[0] = strings.TrimPrefix(hints[0], pad)
-		if i == cursor {
-			b.WriteString("  " + a.st.selected.Render("▸ "+label) + "   " + hints[0] + "\n")
-		} else {
-			b.WriteString("    " + label + "   " + a.st.dim.Render(hints[0]) + "\n")
+		hints[i] = widget.WrapIndent(it.hint(a), max(hintCol+10, w), pad, pad)
+		hints[i][0] = strings.TrimPrefix(hints[i][0], pad)
+		total += len(hints[i])
+	}
+	if total > h {
+		for i, it := range items {
+			hints[i] = []string{widget.Truncate(it.hint(a), max(1, w-hintCol), "…")}
 		}
-		for _, more := range hints[1:] {
+	}
+	first, last := 0, len(items)
+	if len(items) > h {
+		// Room for the rows and a marker line above and below.
+		room := max(1, h-2)
+		first = max(0, min(cursor-room/2, len(items)-room))
+		last = min(len(items), first+room)
+	}
+	var b strings.Builder
+	if first > 0 {
+		b.WriteString("    " + a.st.dim.Render(fmt.Sprintf("↑ %d more", first)) + "\n")
+	}
+	for i := first; i < last; i++ {
+		label := items[i].label + strings.Repeat(" ", labelW-len([]rune(items[i].label)))
+		if i == cursor {
+			b.WriteString("  " + a.st.selected.Render("▸ "+label) + "   " + hints[i][0] + "\n")
+		} else {
+			b.WriteString("    " + label + "   " + a.st.dim.Render(hints[i][0]) + "\n")
+		}
+		for _, more := range hints[i][1:] {
 			b.WriteString(a.st.dim.Render(more) + "\n")
 		}
+	}
+	if last < len(items) {
+		b.WriteString("    " + a.st.dim.Render(fmt.Sprintf("↓ %d more", len(items)-last)) + "\n")
 	}
 	return b.String()
 }
@@ -294,7 +322,7 @@ func (s *menuScreen) update(a *app, msg tea.Msg) tea.Cmd {
 }
 
 func (s *menuScreen) body(a *app, w, h int) []string {
-	out := "\n" + renderMenu(a, s.items, s.cursor, w)
+	out := "\n" + renderMenu(a, s.items, s.cursor, w, h-3)
 	if s.err != "" {
 		out += "\n  " + a.st.errText.Render("! "+s.err)
 	}
