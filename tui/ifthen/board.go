@@ -732,9 +732,16 @@ func (b *Board) infoLines(w int) []string {
 			c += " Your loyalty: " + map[bool]string{true: "True", false: "False"}[*v.Loyal] + "."
 		}
 		wrapped := widget.Wrap(c, w-2)
-		for i, l := range wrapped[:min(2, len(wrapped))] {
-			if i == 1 && len(wrapped) > 2 {
-				l = b.fit(l+" "+wrapped[2], w-2)
+		// In play the Code keeps two lines, leaving room for the hand; once
+		// the game is over (and in a replay) it is what everyone wants to
+		// read, so it is said in full.
+		keep := 2
+		if b.v.Phase == it.Finished || b.c.Replay {
+			keep = len(wrapped)
+		}
+		for i, l := range wrapped[:min(keep, len(wrapped))] {
+			if i == keep-1 && len(wrapped) > keep {
+				l = b.fit(l+" "+wrapped[keep], w-2)
 			}
 			out = append(out, " "+b.paint.Good.Render(l))
 		}

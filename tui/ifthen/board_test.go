@@ -459,3 +459,37 @@ func TestMastermindSendsADrawnCardUnder(t *testing.T) {
 		t.Fatalf("after sending it under: drew %v, hand %d", v.AKDrew, len(v.Hand))
 	}
 }
+
+// TestFinishedCodeIsSaidInFull: at the end of a game (and in its replay)
+// the Code is the answer everyone waited for; a long one is wrapped over as
+// many lines as it needs at 80×24, not cut with … after two.
+func TestFinishedCodeIsSaidInFull(t *testing.T) {
+	st := deal(t, 3, it.ModeServer, 5)
+	bots := make([]engine.Bot, 3)
+	for i := range bots {
+		bots[i], _ = it.Game{}.NewBot(engine.Seat(i), it.LevelStrong, uint64(i))
+	}
+	for step := 0; !st.Status().Finished; step++ {
+		if step > 400 {
+			t.Fatal("game did not end")
+		}
+		botMove(t, st, bots)
+	}
+	long := "If the previous card's background colour is red, then the background colour is not red; " +
+		"otherwise the background colour is the same as the previous card's background colour, " +
+		"and the number is at most 7."
+	for _, replay := range []bool{false, true} {
+		v := st.View(engine.Spectator()).(it.View)
+		ch := *v.Challenge
+		ch.English = long
+		v.Challenge = &ch
+		r, _ := st.Result()
+		b := New(new(plainStyles()), new(testKeys()))
+		b.SetView(v, board.Context{Viewer: engine.Spectator(), Names: names(3), Status: st.Status(),
+			Result: &r, Replay: replay, Width: 80, Height: 24})
+		out := strings.Join(strings.Fields(ansi.Strip(b.View())), " ")
+		if !strings.Contains(out, "Code: "+long) {
+			t.Errorf("replay %v: the finished Code is cut:\n%s", replay, ansi.Strip(b.View()))
+		}
+	}
+}
