@@ -684,7 +684,20 @@ func (s *tableScreen) waitingBody(a *app, w int) string {
 	case !s.seated():
 		b.WriteString("  You are watching. The game starts when the host says so.\n")
 	case v.Host:
-		b.WriteString("  Press s to start: empty seats get bots. Press r to mark yourself ready.\n")
+		// The hub refuses to start while a seated person is not ready; say
+		// who the host is waiting for rather than offer a start that fails.
+		var unready []string
+		for i, seat := range v.Seats {
+			if i != 0 && seat.Handle != "" && !seat.Bot && !seat.Ready {
+				unready = append(unready, seat.Handle.Cut(16).String())
+			}
+		}
+		if len(unready) > 0 {
+			b.WriteString("  Waiting for " + strings.Join(unready, ", ") + " to press r (ready);\n")
+			b.WriteString("  then press s to start: empty seats get bots.\n")
+		} else {
+			b.WriteString("  Press s to start: empty seats get bots.\n")
+		}
 	case s.myReady():
 		b.WriteString("  You are ready. Waiting for the host to start.\n")
 	default:

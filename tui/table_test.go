@@ -484,3 +484,26 @@ func TestBoardNamesFollowTheSeats(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitingRoomHostSeesWhoIsNotReady: the hub will not start while a
+// seated person is not ready, so the host is told whom they wait for, not
+// offered a start that fails; once all are ready, s starts.
+func TestWaitingRoomHostSeesWhoIsNotReady(t *testing.T) {
+	v := lobby.TableView{Version: 1, Code: "KQ7-M4X", Game: bc.Game{}.Info(), Phase: lobby.Waiting,
+		You: engine.SeatViewer(0), Host: true,
+		Seats: []lobby.SeatView{{Handle: "mara", Connected: true}, {Handle: "Bo", Connected: true}, {}}}
+	conn := newFakeConn(v)
+	m := openTable(t, conn)
+	out := strings.Join(strings.Fields(screenText(m)), " ")
+	if !strings.Contains(out, "Waiting for Bo to press r (ready)") {
+		t.Errorf("the host is not told that Bo is not ready:\n%s", screenText(m))
+	}
+	v.Version++
+	v.Seats[1].Ready = true
+	conn.setView(v)
+	send(m, tableChangedMsg{conn: conn})
+	out = screenText(m)
+	if strings.Contains(out, "Waiting for Bo") || !strings.Contains(out, "Press s to start") {
+		t.Errorf("with everyone ready the host should be asked to start:\n%s", out)
+	}
+}
