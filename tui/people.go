@@ -640,7 +640,7 @@ func (s *leadersScreen) body(a *app, w, h int) []string {
 	case s.loading:
 		b.WriteString("  Loading…\n")
 	case len(s.rows) == 0:
-		b.WriteString(fmt.Sprintf("  Nobody on the %s board yet. Play people (at home) to appear here: %s in the last 30 days puts you on it.\n",
+		b.WriteString(fmt.Sprintf("  Nobody ranked in %s yet. Play people (at home) to appear here: %s in the last 30 days puts you on it.\n",
 			s.games[s.game].Name, words.Count(a.minRated, "rated game", "rated games")))
 		if a.id.Guest {
 			b.WriteString("  Rated play needs an SSH key: guests play casual games.\n")
