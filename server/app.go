@@ -4,6 +4,8 @@ import (
 	"context"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/codebreakers/codebreakers/engine/analysis"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/lobby/puzzle"
@@ -31,6 +33,9 @@ type Session struct {
 	Context context.Context
 	// Environ is the client's environment (capped), with TERM set.
 	Environ []string
+	// Colours is what the client's terminal can show (ColourProfile of
+	// Environ): the session draws in these colours.
+	Colours colorprofile.Profile
 	// SSH is the command that opens this arcade in a terminal, to which a
 	// command is added: "ssh -t -p 2222 play.example.org" (+ " replay ID").
 	SSH string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,7 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 	})
 	limited.last = &dog.lastInput
 
+	profile := ColourProfile(env)
 	// The program is made after its model, so Send reaches it through p,
 	// set before Run (the model only calls Send once it runs).
 	var p *tea.Program
@@ -43,11 +45,11 @@ func (s *Server) runProgram(ctx context.Context, cancel context.CancelCauseFunc,
 		Start:    start,
 		Context:  ctx,
 		Environ:  env,
+		Colours:  profile,
 		SSH:      s.sshRun(true, ""),
 		Send:     func(msg tea.Msg) { p.Send(msg) },
 	})
 	log := s.log.With("remote", remote, "account", id.Account)
-	profile := colorprofile.Env(env)
 	scr := frame.New(sess, frame.Options{
 		Width: size.Width, Height: size.Height, Profile: profile,
 		MinInterval:  time.Second / time.Duration(s.cfg.FPS),
@@ -282,4 +284,23 @@ func (w *watchdog) check() {
 // gone. A session with a PTY turns the newline into CRLF itself.
 func writeLine(w io.Writer, line string) {
 	_, _ = fmt.Fprintln(w, line)
+}
+
+// ColourProfile is what a client's terminal can show, from its environment
+// (TERM, NO_COLOR, COLORTERM, ...). colorprofile reads any xterm* as 16
+// colours, but terminfo names a monochrome variant with a -m or -mono
+// suffix (xterm-mono, linux-m): such a terminal gets text
+// decoration only, as with NO_COLOR, so colour never carries meaning there.
+func ColourProfile(env []string) colorprofile.Profile {
+	p := colorprofile.Env(env)
+	term := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "TERM="); ok {
+			term = v // the last one counts, as in colorprofile
+		}
+	}
+	if (strings.HasSuffix(term, "-mono") || strings.HasSuffix(term, "-m")) && p > colorprofile.ASCII {
+		p = colorprofile.ASCII
+	}
+	return p
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/colorprofile"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/codebreakers/codebreakers/engine"
@@ -425,7 +424,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 				Height:   s.Height,
 				Start:    tui.Start{Kind: s.Start.Kind, Arg: s.Start.Arg},
 				Context:  s.Context,
-				Colours:  colorprofile.Env(s.Environ),
+				Colours:  s.Colours,
 				SSH:      s.SSH,
 				Send:     s.Send,
 			})
