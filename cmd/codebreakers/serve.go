@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/engine/breakcode"
