@@ -776,6 +776,10 @@ func (b *Board) statusLines(w int) []string {
 		s = " " + b.paint.Strong.Render("The game is over.")
 	case !seated:
 		s = " You are watching. " + b.name(v.ToMove) + " is to move."
+	case int(me) < len(v.Seats) && v.Seats[me].GotIt && v.Phase == bc.LastChance:
+		// Two players: the starter broke the code and the other player
+		// now has one guess to tie; there is no round to finish.
+		s = " " + b.paint.Good.Render("✓ You broke the code!") + " " + b.name(v.ToMove) + " has a last chance to tie."
 	case int(me) < len(v.Seats) && v.Seats[me].GotIt:
 		s = " " + b.paint.Good.Render("✓ You broke the code!") + " Waiting for the round to finish."
 	case int(me) < len(v.Seats) && v.Seats[me].Out:

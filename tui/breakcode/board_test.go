@@ -667,6 +667,8 @@ func TestStatusLinesSayEachCase(t *testing.T) {
 		{v: bc.View{Viewer: me, Seats: seats, ToMove: 1, Phase: bc.LastChance}, want: []string{" Bo has a last chance to tie."}},
 		{v: bc.View{Viewer: me, Seats: with(func(s *bc.SeatView) { s.GotIt = true }), ToMove: 1, RoundClosing: true},
 			want: []string{" ✓ You broke the code! Waiting for the round to finish.", " Someone broke the code: this is the last round."}},
+		{v: bc.View{Viewer: me, Seats: with(func(s *bc.SeatView) { s.GotIt = true })[:2], ToMove: 1, Phase: bc.LastChance},
+			want: []string{" ✓ You broke the code! Bo has a last chance to tie."}},
 		{v: bc.View{Viewer: me, Seats: with(func(s *bc.SeatView) { s.Out = true }), ToMove: 1},
 			want: []string{" You have guessed and are out; you still answer questions."}},
 		{v: bc.View{Viewer: me, Seats: seats, Phase: bc.Finished, RoundClosing: true}, want: []string{" The game is over."}},

@@ -32,12 +32,19 @@ A turn
   like 1b 2w 5g 8b 9w.
 
 Winning
-  Two players: a wrong guess costs only your turn. If the first player guesses
-  right, the second gets one last guess to tie. Three or four players: each
-  player guesses at most once, and a wrong guess puts you out (you still answer
-  questions). A right guess wins, and the round is finished so everyone had
-  as many turns; several players can win. If the open cards run out, nobody
-  wins (a draw with two players).
+  Two players: a wrong guess is only called wrong, with no hint of which
+  tiles missed, and costs just your turn. A right guess wins at once, except
+  when the player who started the game makes it: then the other player gets
+  one last guess, and a tie if it is right (wrong, or passing, loses).
+
+  Three or four players: each player guesses at most once. You alone see the
+  middle tiles then; the table only learns whether you got it. A wrong guess
+  puts you out (you still answer questions). A right guess wins, and the
+  round is finished so everyone had as many turns; several players can win.
+  If everyone guesses wrong, nobody wins.
+
+  The game also ends when the last open card has been asked: a draw with two
+  players; with three or four, only those who already guessed right win.
 
 Your sheet
   The board keeps every answer you have heard, opponent by opponent, so you
