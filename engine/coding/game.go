@@ -28,10 +28,13 @@
 //   - A turn is one move: the Data card (or the public "cannot take one"
 //     announcement, which the engine checks is true) and the Hack card with
 //     its recipient. Hack answers are computed by the engine, never typed.
-//   - "Do not send back" means: not to the player who sent you the Hack card
-//     you received most recently, unless only two players are in the game.
-//     In Counter Cracking there are no rounds, so the "first player receives
-//     last" rule does not apply there.
+//   - "Do not send back": in the rounds, a player sends only to players who
+//     have not acted this round, which already leaves out whoever sent to
+//     them; the round's first player, who received nothing this round, may
+//     send to anyone else. In Counter Cracking, where turns go left, it
+//     means not to the player who sent you the Hack card you received most
+//     recently, unless only two players are in the game. There are no
+//     rounds there, so the "first player receives last" rule does not apply.
 //   - The first-player card also passes left after round 4, so with 2 or 4
 //     players Counter Cracking starts with the round-1 first player.
 //   - Speed Cracking: the first tap the server accepts wins; running out of

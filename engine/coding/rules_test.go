@@ -347,9 +347,10 @@ func TestSendingConstraintsThreePlayers(t *testing.T) {
 	if s.round != 2 || s.first != 1 || s.toMove != 1 || !strings.Contains(evs[len(evs)-1].Text, "Round 2") {
 		t.Fatalf("round %d, first %d, to move %d", s.round, s.first, s.toMove)
 	}
-	// Bo was last sent a card by Ann: he may not send it back to her.
-	if got := s.recipients(1); !slices.Equal(got, []engine.Seat{2}) {
-		t.Fatalf("Bo may send to %v at the start of round 2", got)
+	// Bo got his last card from Ann, but in round 1: opening round 2 he has
+	// received nothing this round and may send to anyone who has not acted.
+	if got := s.recipients(1); !slices.Equal(got, []engine.Seat{0, 2}) {
+		t.Fatalf("Bo may send to %v at the start of round 2, want Ann or Kai", got)
 	}
 	playRounds(t, s)
 	for i := range 3 {
@@ -617,5 +618,60 @@ func TestTurnCountsTurnsOfPlay(t *testing.T) {
 	mustApply(t, s, 0, RevealAction(PosX2))
 	if got := s.Status().Turn; got != 16 || s.toMove != 1 {
 		t.Fatalf("after turning a card face up: turn %d (want 16, still), to move %d", got, s.toMove)
+	}
+}
+
+// TestRoundOrderFourPlayers follows four rounds of four players: each
+// round's first player may send to any other player (the card they got in
+// the round before does not bind them), everyone after sends only to
+// players who have not acted, never to the first player while another is
+// left, and the first player receives last. The first-player card moves
+// one seat left after each round.
+func TestRoundOrderFourPlayers(t *testing.T) {
+	s := fixedGame(t, SystemSpeed, []string{"A01", "B23", "C45", "D67"}, 2)
+	for round := 1; round <= RoundCount; round++ {
+		first := s.first
+		if want := engine.Seat((2 + round - 1) % 4); first != want || s.round != round {
+			t.Fatalf("round %d: first player %d (round %d), want %d", round, first, s.round, want)
+		}
+		var others []engine.Seat
+		for i := range engine.Seat(4) {
+			if i != first {
+				others = append(others, i)
+			}
+		}
+		if got := s.recipients(first); !slices.Equal(got, others) {
+			t.Fatalf("round %d: the first player may send to %v, want %v", round, got, others)
+		}
+		order := []engine.Seat{first}
+		for step := 0; step < 4; step++ {
+			seat := s.toMove
+			rs := s.recipients(seat)
+			var want []engine.Seat
+			for _, o := range others {
+				if !s.acted[o] && o != seat {
+					want = append(want, o)
+				}
+			}
+			if len(want) == 0 {
+				want = []engine.Seat{first}
+			}
+			if !slices.Equal(rs, want) {
+				t.Fatalf("round %d: %d may send to %v, want %v", round, seat, rs, want)
+			}
+			// Send to the last choice, so the order differs from seat order.
+			mustApply(t, s, seat, PlayAction(anyData(s, seat), s.hackLine[0], rs[len(rs)-1]))
+			if step < 3 {
+				order = append(order, s.toMove)
+			}
+		}
+		if got := s.hacks[first]; got[len(got)-1].From != order[3] || got[len(got)-1].Round != round {
+			t.Fatalf("round %d: the first player's last card %+v, want it from %d", round, got[len(got)-1], order[3])
+		}
+	}
+	for i := range 4 {
+		if len(s.hacks[i]) != RoundCount || len(s.data[i])+len(s.noData[i]) != RoundCount {
+			t.Fatalf("seat %d after round 4: %d hacks, %d data, %d announcements", i, len(s.hacks[i]), len(s.data[i]), len(s.noData[i]))
+		}
 	}
 }

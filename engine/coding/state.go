@@ -378,8 +378,14 @@ func (s *state) recipients(seat engine.Seat) []engine.Seat {
 
 // recipients is shared with views: in the rounds, players who have not
 // acted (the first player only once everyone else has); in Counter
-// Cracking, players still in holding fewer than five Hack cards. Never the
+// Cracking, players still in holding fewer than five Hack cards, never the
 // latest sender to seat unless only two players are in.
+//
+// In the rounds the rule against sending back needs no check of its own:
+// whoever sent to seat this round has acted. The round's first player
+// received nothing this round, so they may send to anyone (the spec: the
+// sender picks among the players who have not acted); the card they got
+// in the round before does not bind them.
 func recipients(phase Phase, n int, seat, first engine.Seat, out, acted []bool, lastFrom []engine.Seat, held func(int) int) []engine.Seat {
 	ins := 0
 	for _, o := range out {
@@ -390,7 +396,7 @@ func recipients(phase Phase, n int, seat, first engine.Seat, out, acted []bool, 
 	var rs []engine.Seat
 	for i := range n {
 		r := engine.Seat(i)
-		if r == seat || out[i] || (ins > 2 && r == lastFrom[seat]) {
+		if r == seat || out[i] || (phase == Counter && ins > 2 && r == lastFrom[seat]) {
 			continue
 		}
 		switch phase {
