@@ -157,3 +157,68 @@ func TestMastermindDrawsBeforeSendingUnder(t *testing.T) {
 		t.Fatalf("revision 2 cycle: hand %v pile %v phase %v", s.hands[0], s.akDeck, s.phase)
 	}
 }
+
+// TestSecondHintNeedsTheThirdPenalty: the first Hint costs 3 cards from the
+// deck once three Invalid cards lie in the Code Line; the second needs six
+// and costs 6; then no Hint is left to buy. The two are the Code's two
+// Hints, each naming an attribute the Code ignores.
+func TestSecondHintNeedsTheThirdPenalty(t *testing.T) {
+	s := newState(2, ModeServer, players(3), 6)
+	addInvalid := func(k int) {
+		for range k {
+			s.line[0].invalid = append(s.line[0].invalid, Placed{Card: s.deck[0]})
+			s.deck = s.deck[1:]
+		}
+	}
+	pay := func() {
+		t.Helper()
+		mustApply(t, s, 0, ProposeAction(Proposal{Kind: ProposeHint}))
+		for _, b := range s.breakers[1:] {
+			mustApply(t, s, b, VoteAction(true))
+		}
+	}
+	addInvalid(3)
+	deck := len(s.deck)
+	pay()
+	if len(s.deck) != deck-3 || len(s.hints) != 1 {
+		t.Fatalf("first Hint: deck %d→%d, hints %v", deck, len(s.deck), s.hints)
+	}
+	mustRefuse(t, s, 0, ProposeAction(Proposal{Kind: ProposeHint}), "No Hint")
+	addInvalid(2)
+	mustRefuse(t, s, 0, ProposeAction(Proposal{Kind: ProposeHint}), "No Hint") // five Invalid cards: still the second Penalty
+	addInvalid(1)
+	if v := s.view(engine.SeatViewer(1)); v.HintCost != 6 || v.Penalty != 4 {
+		t.Fatalf("six Invalid cards: hint cost %d, penalty %d", v.HintCost, v.Penalty)
+	}
+	deck = len(s.deck)
+	pay()
+	if len(s.deck) != deck-6 || len(s.hints) != 2 || s.hints[0] == s.hints[1] {
+		t.Fatalf("second Hint: deck %d→%d, hints %v", deck, len(s.deck), s.hints)
+	}
+	used := s.challengeOf(s.challenge).Rule().AttributesUsed()
+	for _, h := range s.hints {
+		if slices.Contains(used, h.Attribute()) {
+			t.Fatalf("Hint %s names %s, which the Code %q reads", h.Symbol(), h.Attribute(), s.challengeOf(s.challenge).Text)
+		}
+	}
+	mustRefuse(t, s, 0, ProposeAction(Proposal{Kind: ProposeHint}), "No Hint")
+}
+
+// TestPenaltyCountsTheCardJustPlayed: the penalty in force is read once the
+// Invalid card lies in the Code Line, so the third Invalid card costs 3.
+func TestPenaltyCountsTheCardJustPlayed(t *testing.T) {
+	s := newState(0, ModeServer, players(3), 1)
+	withCode(t, s, "bg != prev.bg")
+	last := s.end(s.line[0].Placed)
+	for range 2 {
+		s.line[0].invalid = append(s.line[0].invalid, Placed{Card: s.deck[0]})
+		s.deck = s.deck[1:]
+	}
+	bad := findCard(t, func(c Card) bool { return c.A.BG == last.BG && c.ID != s.line[0].Card })
+	giveCard(s, s.toMove, bad)
+	seat := s.toMove
+	mustApply(t, s, seat, PlayAction(len(s.hands[seat])-1, 0))
+	if s.phase != Penalty || s.owed != 3 || s.invalidCount() != 3 {
+		t.Fatalf("third Invalid card: phase %v, owed %d, invalid %d", s.phase, s.owed, s.invalidCount())
+	}
+}
