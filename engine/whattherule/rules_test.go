@@ -37,6 +37,8 @@ func TestScoreCases(t *testing.T) {
 		{"hints do not matter without a guesser", func(in *ScoreInput) { in.Guesser, in.Hints = -1, true }, []int{4, 6, 3, 9}, 1},
 		{"a full hand scores nothing", func(in *ScoreInput) { in.Hands = []int{0, 10, 10, 10}; in.Guesser = -1 }, []int{0, 0, 0, 0}, 1},
 		{"the game master in another seat", func(in *ScoreInput) { in.GM = 3; in.Hands = []int{2, 4, 7, 0} }, []int{8, 6, 8, 8}, 0},
+		{"over ten cards score below zero, and so may the game master", func(in *ScoreInput) { in.Hands = []int{0, 12, 13, 11}; in.Guesser = -1 }, []int{-1, -2, -3, -1}, 1},
+		{"below zero, halved rounding down", func(in *ScoreInput) { in.Hands = []int{0, 13, 14, 15}; in.Guesser = -1 }, []int{-2, -3, -4, -5}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

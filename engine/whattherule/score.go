@@ -36,7 +36,10 @@ type ScoreInput struct {
 // or was never found.
 func Score(in ScoreInput) (points []int, halved []string) {
 	points = make([]int, len(in.Hands))
-	best := 0
+	// The game master takes the best player's points, whatever they are: a
+	// floor of 0 would be wrong for hands over ten cards (which play never
+	// deals, but Score is asked directly too).
+	best, players := 0, 0
 	for i, h := range in.Hands {
 		if engine.Seat(i) == in.GM {
 			continue
@@ -50,7 +53,10 @@ func Score(in ScoreInput) (points []int, halved []string) {
 			}
 		}
 		points[i] = p
-		best = max(best, p)
+		if players == 0 || p > best {
+			best = p
+		}
+		players++
 	}
 	if in.Guesser < 0 {
 		halved = append(halved, reasonUnfound)
@@ -64,12 +70,20 @@ func Score(in ScoreInput) (points []int, halved []string) {
 	}
 	gm := best
 	if len(halved) > 0 {
-		gm = best / 2
+		gm = floorHalf(best)
 	}
 	if int(in.GM) >= 0 && int(in.GM) < len(points) {
 		points[in.GM] = gm
 	}
 	return points, halved
+}
+
+// floorHalf halves x rounding down, also below zero (Go's / rounds toward 0).
+func floorHalf(x int) int {
+	if x < 0 {
+		return -((-x + 1) / 2)
+	}
+	return x / 2
 }
 
 // RoundSummary is a finished round, rule revealed, as everyone sees it.
