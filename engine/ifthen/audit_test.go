@@ -2,6 +2,7 @@ package ifthen
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -220,5 +221,40 @@ func TestPenaltyCountsTheCardJustPlayed(t *testing.T) {
 	mustApply(t, s, seat, PlayAction(len(s.hands[seat])-1, 0))
 	if s.phase != Penalty || s.owed != 3 || s.invalidCount() != 3 {
 		t.Fatalf("third Invalid card: phase %v, owed %d, invalid %d", s.phase, s.owed, s.invalidCount())
+	}
+}
+
+// TestLuckyDrawProposalKeepsTheCardSecret: proposing the Lucky Draw does
+// not tell the team which card it is for (they may not discuss the cards in
+// their hands), so a proposal turned down leaves no trace of the card in
+// another seat's view or log; once used, the card is thrown away openly.
+func TestLuckyDrawProposalKeepsTheCardSecret(t *testing.T) {
+	s := newState(1, ModeServer, players(3), 5)
+	forceEvent(s, EventLuckyDraw)
+	s.drawEvent(nil)
+	seat := s.toMove
+	other := s.breakers[(slices.Index(s.breakers, seat)+1)%3]
+	c := s.hands[seat][1]
+	code := s.cards[c].A.Code()
+	evs := mustApply(t, s, seat, ProposeAction(Proposal{Kind: ProposeLuckyDraw, Card: 1}))
+	if p := s.view(engine.SeatViewer(other)).Proposal; p == nil || p.Text != "" {
+		t.Fatalf("the open proposal as seat %d sees it: %+v", other, p)
+	}
+	evs = append(evs, mustApply(t, s, other, VoteAction(false))...)
+	for _, e := range engine.FilterEvents(evs, engine.SeatViewer(other)) {
+		if strings.Contains(e.Text, code) {
+			t.Fatalf("seat %d reads the proposer's card in %q", other, e.Text)
+		}
+	}
+	s.declined = nil
+	mustApply(t, s, seat, ProposeAction(Proposal{Kind: ProposeLuckyDraw, Card: 1}))
+	var used []engine.Event
+	for _, b := range s.breakers {
+		if b != seat {
+			used = append(used, mustApply(t, s, b, VoteAction(true))...)
+		}
+	}
+	if slices.Contains(s.hands[seat], c) || !slices.ContainsFunc(used, func(e engine.Event) bool { return strings.Contains(e.Text, code) && len(e.Seats) == 0 }) {
+		t.Fatalf("the used Lucky Draw: hand %v, events %v", s.hands[seat], used)
 	}
 }

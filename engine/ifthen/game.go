@@ -108,8 +108,11 @@ const (
 	// revisions skipped the Event then. And a Mastermind who cycles draws
 	// the top of its pile first and then, seeing it, sends a card (the
 	// drawn one included) under the pile, in two moves; earlier revisions
-	// sent a card chosen before the draw. Records under revisions 1 and 2
-	// replay as they were played.
+	// sent a card chosen before the draw. Last, a proposal to use the Lucky
+	// Draw no longer names the card to everyone: the team may not talk
+	// about the cards in their hands, and a proposal turned down leaves the
+	// card there. Records under revisions 1 and 2 replay as they were
+	// played.
 	RulesThird = "3"
 )
 

@@ -764,7 +764,13 @@ func (s *state) applyPropose(seat engine.Seat, p Proposal) ([]engine.Event, erro
 		if err != nil {
 			return nil, err
 		}
-		what = fmt.Sprintf("use the Lucky Draw on %s's card %s/%s", s.name(seat), s.cards[c].A.Code(), s.cards[c].B.Code())
+		// Which card stays unsaid: the team may not talk about the cards in
+		// their hands, and a proposal turned down leaves it there. (Games
+		// under earlier revisions tell it as they did.)
+		what = fmt.Sprintf("use the Lucky Draw on one of %s's cards", s.name(seat))
+		if s.beforeThird {
+			what = fmt.Sprintf("use the Lucky Draw on %s's card %s/%s", s.name(seat), s.cards[c].A.Code(), s.cards[c].B.Code())
+		}
 	case ProposeSecondChance:
 		if s.keepIndex(EventSecondChance) < 0 {
 			return nil, engine.Illegal("The team holds no Second Chance.")
