@@ -263,3 +263,43 @@ func logLine(logs string, parts ...string) bool {
 	}
 	return false
 }
+
+// TestRatedSeeksFromOneAddressAreNotPaired: two keys cost nothing, so one
+// person can seek a rated game with both at once and throw it with one to
+// lift the other's rating. Rated seekers from one address (or one
+// connection) are never paired with each other; a third from elsewhere is,
+// and two keys of one address still meet in a casual pool.
+func TestRatedSeeksFromOneAddressAreNotPaired(t *testing.T) {
+	store := newMemStore()
+	h, _ := clockHub(t, store, nil)
+	from := func(name, addr string) Identity {
+		id := ident(name)
+		id.ConnID, id.Addr = "conn-"+name, addr
+		return id
+	}
+	main := seek(t, h, from("main", "198.51.100.7"), 2)
+	defer main.Cancel()
+	puppet := seek(t, h, from("puppet", "198.51.100.7"), 2)
+	if main.Conn() != nil || puppet.Conn() != nil {
+		t.Fatal("two keys from one address were paired in a rated game")
+	}
+	if st := puppet.Status(); !st.Rated || len(st.Others) != 1 || st.Others[0].InRange {
+		t.Errorf("the puppet's status shows the other key of its address as a possible opponent: %+v", st)
+	}
+	puppet.Cancel()
+	// A key on the same connection from another address (a node link
+	// carries the connection's name) is the same origin too.
+	shared := Identity{Account: "SHA256:third", Handle: "third", ConnID: "conn-main", Addr: "203.0.113.9"}
+	third := seek(t, h, shared, 2)
+	if third.Conn() != nil {
+		t.Fatal("two keys on one connection were paired in a rated game")
+	}
+	third.Cancel()
+	// Someone from elsewhere is paired with the oldest seeker.
+	other := seek(t, h, from("other", "203.0.113.50"), 2)
+	c := seated(t, other)
+	v := waitView(t, c, "the game to start", func(v TableView) bool { return v.Phase == Playing })
+	if !v.Rated || v.Seats[0].Handle != "main" || v.Seats[1].Handle != "other" {
+		t.Fatalf("rated table: rated %v, seats %+v", v.Rated, v.Seats)
+	}
+}

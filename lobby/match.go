@@ -347,9 +347,19 @@ func (s *Seeker) window(now time.Time) float64 {
 
 // compatible reports whether two seekers may share a table now: same kind
 // of pool (rated or casual), player counts that agree, and for rated pools
-// ratings within either one's window.
+// ratings within either one's window and different connections and
+// addresses.
+//
+// A key costs nothing to make, so one person can seek a rated game with
+// two keys at once and lose on purpose with one of them to lift the
+// other's rating. The two keys usually come from one address, which is
+// what a rated pairing refuses (casual games, bots and tables by code are
+// still open to people who share an address).
 func compatible(a, b *Seeker, now time.Time) bool {
 	if a.rated != b.rated || a.id.Account == b.id.Account {
+		return false
+	}
+	if a.rated && sameOrigin(a.id, b.id) {
 		return false
 	}
 	if a.spec.Players != 0 && b.spec.Players != 0 && a.spec.Players != b.spec.Players {
@@ -360,6 +370,12 @@ func compatible(a, b *Seeker, now time.Time) bool {
 	}
 	d := math.Abs(a.rating.R - b.rating.R)
 	return d <= a.window(now) || d <= b.window(now)
+}
+
+// sameOrigin reports whether two identities came by one SSH connection
+// or from one address (group), as far as either is known.
+func sameOrigin(a, b Identity) bool {
+	return (a.ConnID != "" && a.ConnID == b.ConnID) || (a.Addr != "" && a.Addr == b.Addr)
 }
 
 // match seats as many tables of game as its pool allows, oldest seekers
