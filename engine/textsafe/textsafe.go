@@ -77,13 +77,15 @@ func Cut(s string, w int) string {
 
 // Clean returns s with every escape sequence and control character removed,
 // newlines and tabs turned into single spaces, bidi controls and zero-width
-// characters dropped, surrounding space trimmed, and the display width capped
+// characters dropped, combining marks beyond MaxMarks on one character
+// dropped, surrounding space trimmed, and the display width capped
 // at maxWidth cells (an ellipsis marks a cut). maxWidth <= 0 means no cap.
 // Invalid UTF-8 is dropped.
 func Clean(s string, maxWidth int) Text {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false // a run of whitespace is pending
+	marks := 0     // combining marks kept since the last other character
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
@@ -97,10 +99,17 @@ func Clean(s string, maxWidth int) Text {
 			i = skipC1(s, i, r)
 			continue
 		case r == '\n' || r == '\r' || r == '\t' || r == '\v' || r == '\f' || unicode.IsSpace(r):
-			space = true
+			space, marks = true, 0
 			continue
 		case dropped(r):
-			continue
+			continue // not drawn: the marks around it count as one run
+		case r >= 0x300 && isMark(r):
+			if marks >= MaxMarks {
+				continue
+			}
+			marks++
+		default:
+			marks = 0
 		}
 		if space && b.Len() > 0 {
 			b.WriteByte(' ')
@@ -118,9 +127,11 @@ func Clean(s string, maxWidth int) Text {
 // again can use it as it is.
 func IsClean(s string) bool {
 	space := true // a space here would be trimmed: at the start, or after a space
+	marks := 0    // combining marks in a row
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
+			marks = 0
 			switch {
 			case c == ' ':
 				if space {
@@ -139,11 +150,31 @@ func IsClean(s string) bool {
 		if (r == utf8.RuneError && size <= 1) || (r >= 0x80 && r <= 0x9f) || unicode.IsSpace(r) || dropped(r) {
 			return false
 		}
+		if r >= 0x300 && isMark(r) {
+			if marks++; marks > MaxMarks {
+				return false
+			}
+		} else {
+			marks = 0
+		}
 		space = false
 		i += size
 	}
 	return !space || s == ""
 }
+
+// MaxMarks is how many combining marks (accents, vowel points, tone
+// marks) Clean keeps on one character; the rest of a longer run is
+// dropped. Real writing stacks at most three or four (Vietnamese two,
+// pointed Hebrew with cantillation four), while "zalgo" text stacks
+// hundreds on one cell: within the width cap, since marks take no cells,
+// and drawn by many terminals as a smear over the lines above and below,
+// other players' screens included.
+const MaxMarks = 4
+
+// isMark reports combining marks that take no cell of their own and stack
+// on the character before them: nonspacing and enclosing marks.
+func isMark(r rune) bool { return unicode.In(r, unicode.Mn, unicode.Me) }
 
 // dropped reports runes that must never reach a screen: C0 controls and
 // DEL, Unicode format characters (bidi embeddings, overrides and isolates,

@@ -70,11 +70,56 @@ func TestCleanWidth(t *testing.T) {
 func TestIsCleanIsCleanUnchanged(t *testing.T) {
 	for _, s := range []string{"", "a", "mara asked: sum of your tiles → bot-Bo 16, bot-Cy 4", "李白 · é ✓",
 		" lead", "trail ", "two  spaces", "tab\there", "line\nbreak", "\x1b[1mbold\x1b[m", "\u009b2J", "a\u202eb",
-		"zero\u200bwidth", "\xff", "nbsp\u00a0here", "\u3000", "\ufffd", "del\x7f", " ", "\ufeffbom"} {
+		"zero\u200bwidth", "\xff", "nbsp\u00a0here", "\u3000", "\ufffd", "del\x7f", " ", "\ufeffbom",
+		"e\u0323\u0302", "a" + strings.Repeat("\u0301", MaxMarks), "a" + strings.Repeat("\u0301", MaxMarks+1)} {
 		if got, want := IsClean(s), string(Clean(s, 0)) == s; got != want {
 			t.Errorf("IsClean(%q) = %v, but Clean gives %q", s, got, Clean(s, 0))
 		}
 	}
+}
+
+// TestCleanCapsCombiningMarks: "zalgo" text stacks hundreds of combining
+// marks on one character. Marks take no cells, so the width cap lets them
+// all through, and many terminals draw the pile as a smear over the lines
+// above and below: over the rest of another player's screen. Clean keeps
+// MaxMarks on a character, enough for real writing, however the marks are
+// split up by characters it drops.
+func TestCleanCapsCombiningMarks(t *testing.T) {
+	zalgo := strings.Repeat("\u0301\u0316\u0358", 200)
+	for _, c := range []struct{ in, want string }{
+		{"e\u0323\u0302", "e\u0323\u0302"},                       // Vietnamese ệ, decomposed
+		{"\u05e9\u05c1\u05b8\u0591", "\u05e9\u05c1\u05b8\u0591"}, // pointed Hebrew with a cantillation mark
+		{"a" + zalgo + "b", "a\u0301\u0316\u0358\u0301b"},
+		{"a" + zalgo[:6] + "\u200b" + zalgo[6:12] + "\x1b[m" + zalgo, "a\u0301\u0316\u0358\u0301"},
+		{"a" + zalgo + "\u0085" + zalgo + "\xff" + zalgo, "a\u0301\u0316\u0358\u0301"},
+		{"a" + zalgo + " b" + zalgo, "a\u0301\u0316\u0358\u0301 b\u0301\u0316\u0358\u0301"},
+		{"a\u20dd\u20dd\u20dd\u20dd\u20dd\u20dd", "a\u20dd\u20dd\u20dd\u20dd"}, // enclosing marks stack too
+	} {
+		got := string(Clean(c.in, 40))
+		if got != c.want {
+			t.Errorf("Clean(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if !IsClean(got) {
+			t.Errorf("IsClean(%q) is false", got)
+		}
+	}
+	if IsClean("a" + zalgo) {
+		t.Error("IsClean holds for zalgo text")
+	}
+}
+
+// longestMarkRun is the most combining marks in a row in s.
+func longestMarkRun(s string) int {
+	most, n := 0, 0
+	for _, r := range s {
+		if isMark(r) {
+			n++
+			most = max(most, n)
+		} else {
+			n = 0
+		}
+	}
+	return most
 }
 
 // FuzzIsClean: IsClean says true only of text Clean leaves as it is, and
@@ -108,6 +153,9 @@ func FuzzClean(f *testing.F) {
 		}
 		if w := ansi.StringWidth(out); w > 20 {
 			t.Fatalf("Clean(%q) width %d > 20", s, w)
+		}
+		if n := longestMarkRun(out); n > MaxMarks {
+			t.Fatalf("Clean(%q) kept %d combining marks in a row", s, n)
 		}
 		if string(Clean(out, 20)) != out {
 			t.Fatalf("Clean is not idempotent on %q", s)
