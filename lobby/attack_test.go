@@ -303,3 +303,56 @@ func TestRatedSeeksFromOneAddressAreNotPaired(t *testing.T) {
 		t.Fatalf("rated table: rated %v, seats %+v", v.Rated, v.Seats)
 	}
 }
+
+// TestTablesOpenedAreLimitedPerConnectionAndAddress: opening tables and
+// leaving them (each held in play for the grace period) is metered per
+// account and per connection, so new guests on one connection are no fresh
+// start, and per address at six times that, so new connections are none
+// either; another address is untouched, a refused table opens nothing,
+// and a minute later tables open again.
+func TestTablesOpenedAreLimitedPerConnectionAndAddress(t *testing.T) {
+	const perMinute = 2
+	h, clock := clockHub(t, newMemStore(), func(c *Config) { c.TablesPerMinute = perMinute })
+	guests := 0
+	guest := func(conn, addr string) Identity {
+		guests++
+		return Identity{Account: fmt.Sprintf("guest:g%d", guests), Handle: fmt.Sprintf("g%d", guests), Guest: true,
+			ConnID: conn, Addr: addr}
+	}
+	open := func(id Identity) error {
+		c, err := h.Create(id, TableSpec{Game: "secret", Seats: 2})
+		if err == nil {
+			t.Cleanup(c.Leave)
+		}
+		return err
+	}
+	tables := func() int { _, n := h.Online(); return n }
+	for i := range perMinute {
+		if err := open(guest("c1", "198.51.100.7")); err != nil {
+			t.Fatalf("table %d on the connection: %v", i+1, err)
+		}
+	}
+	if err := open(guest("c1", "198.51.100.7")); !errors.Is(err, ErrTooManyTables) {
+		t.Fatalf("a new guest on the same connection past the limit: %v", err)
+	}
+	if n := tables(); n != perMinute {
+		t.Errorf("%d tables open after a refusal, want %d", n, perMinute)
+	}
+	// New connections from the address, two tables each, until the
+	// address has opened six times the limit.
+	for i := perMinute; i < 6*perMinute; i++ {
+		if err := open(guest(fmt.Sprintf("c%d", 2+i/perMinute), "198.51.100.7")); err != nil {
+			t.Fatalf("table %d from the address: %v", i+1, err)
+		}
+	}
+	if err := open(guest("c-new", "198.51.100.7")); !errors.Is(err, ErrTooManyTables) {
+		t.Fatalf("a new connection from the address past its limit: %v", err)
+	}
+	if err := open(guest("c-else", "203.0.113.9")); err != nil {
+		t.Fatalf("another address is refused: %v", err)
+	}
+	clock.Add(time.Minute)
+	if err := open(guest("c1", "198.51.100.7")); err != nil {
+		t.Fatalf("a minute later: %v", err)
+	}
+}

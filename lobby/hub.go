@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,12 +20,13 @@ import (
 // User-facing refusals. They are *engine.IllegalError values, so
 // engine.IsIllegal recognises them and errors.Is matches them.
 var (
-	ErrNoTable      = &engine.IllegalError{Msg: "That code matches no open table. Codes look like KQ7-M4X."}
-	ErrTooManyCodes = &engine.IllegalError{Msg: "Too many wrong codes; wait a minute and try again."}
-	ErrShutdown     = &engine.IllegalError{Msg: "The server is shutting down; try again in a moment."}
-	ErrTableClosed  = &engine.IllegalError{Msg: "That table has closed."}
-	ErrNotHere      = &engine.IllegalError{Msg: "You are no longer at this table."}
-	ErrNoIdentity   = &engine.IllegalError{Msg: "Sign in with a handle before joining a table."}
+	ErrNoTable       = &engine.IllegalError{Msg: "That code matches no open table. Codes look like KQ7-M4X."}
+	ErrTooManyCodes  = &engine.IllegalError{Msg: "Too many wrong codes; wait a minute and try again."}
+	ErrShutdown      = &engine.IllegalError{Msg: "The server is shutting down; try again in a moment."}
+	ErrTableClosed   = &engine.IllegalError{Msg: "That table has closed."}
+	ErrNotHere       = &engine.IllegalError{Msg: "You are no longer at this table."}
+	ErrNoIdentity    = &engine.IllegalError{Msg: "Sign in with a handle before joining a table."}
+	ErrTooManyTables = &engine.IllegalError{Msg: "You have opened a lot of tables just now; wait a minute and try again."}
 )
 
 // Hub holds every table. Its mutex guards only the code → table map and the
@@ -52,7 +54,10 @@ type Hub struct {
 	// the grace (HeldSeats says so; the seat stays the person's).
 	botPlays map[heldSeat]struct{}
 	failures *keyedLimit // recent wrong codes per account, connection and address
-	dir      Directory   // the cluster's directory; nil on a single node
+	// opened and openedByAddr meter the tables opened per account and
+	// connection, and per address (allowTable).
+	opened, openedByAddr *keyedLimit
+	dir                  Directory // the cluster's directory; nil on a single node
 
 	mm *matchmaker // the pools of people seeking people (its own lock)
 
@@ -83,6 +88,12 @@ func NewHub(cfg Config) (*Hub, error) {
 		failures: newKeyedLimit(
 			rate{Max: cfg.JoinFailuresPerMinute, Span: time.Minute},
 			rate{Max: cfg.JoinFailuresPerHour, Span: time.Hour}),
+		opened: newKeyedLimit(
+			rate{Max: cfg.TablesPerMinute, Span: time.Minute},
+			rate{Max: cfg.TablesPerMinute * 6, Span: time.Hour}),
+		openedByAddr: newKeyedLimit(
+			rate{Max: cfg.TablesPerMinute * 6, Span: time.Minute},
+			rate{Max: cfg.TablesPerMinute * 36, Span: time.Hour}),
 		thinkers: make(chan struct{}, cfg.BotThinkers),
 		pause:    sleep,
 		quit:     make(chan struct{}),
@@ -171,6 +182,9 @@ func (h *Hub) Create(id Identity, spec TableSpec) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.allowTable(id); err != nil {
+		return nil, err
+	}
 	t := newTable(h, g, opts, spec.Public, level)
 	t.seats = openSeats(spec.Seats)
 	t.seats[0].id = id
@@ -181,6 +195,43 @@ func (h *Hub) Create(id Identity, spec TableSpec) (*Conn, error) {
 		return nil, err
 	}
 	return t.joinConn(id, false)
+}
+
+// allowTable counts a table id is about to open, or refuses it when id's
+// account or connection, or its address, has opened too many lately. A
+// table deals a game, keeps a live log and runs bots, and one left in play
+// is held for the grace period before it is abandoned, so a client that
+// opens tables and leaves them in a loop (quick play, leave, quick play)
+// would otherwise keep hundreds going at once for nothing. Guests get a new
+// account with every session, hence the connection and the address.
+func (h *Hub) allowTable(id Identity) error {
+	now := h.cfg.Now()
+	var keys, addr []string
+	for _, k := range limitKeys(id) {
+		if strings.HasPrefix(k, "addr ") {
+			addr = append(addr, k)
+		} else {
+			keys = append(keys, k)
+		}
+	}
+	h.mu.Lock()
+	key, warn := h.opened.blocked(keys, now)
+	if key == "" {
+		key, warn = h.openedByAddr.blocked(addr, now)
+	}
+	if key == "" {
+		h.opened.add(keys, now)
+		h.openedByAddr.add(addr, now)
+	}
+	h.mu.Unlock()
+	if key == "" {
+		return nil
+	}
+	if warn { // one line per burst
+		h.log.Warn("abuse", "kind", "table flood", "account", id.Account, "remote", id.Addr,
+			"detail", "new tables refused for a while", "key", key)
+	}
+	return ErrTooManyTables
 }
 
 // Join takes a free seat at the table with this code, or resumes the seat

@@ -98,6 +98,11 @@ type Config struct {
 	// SeeksPerMinute is how many times an account, connection or address
 	// may start seeking in a minute (default 10; six times that an hour).
 	SeeksPerMinute int
+	// TablesPerMinute is how many tables (Create, Quick play, bots instead
+	// of people) an account or a connection may open in a minute (default
+	// 10; six times that an hour); an address may open six times as many,
+	// for the people behind one address.
+	TablesPerMinute int
 }
 
 // Observer receives the hub's measurements. Calls come from table
@@ -161,6 +166,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.SeeksPerMinute <= 0 {
 		c.SeeksPerMinute = 10
+	}
+	if c.TablesPerMinute <= 0 {
+		c.TablesPerMinute = 10
 	}
 	return c
 }

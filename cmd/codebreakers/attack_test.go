@@ -386,3 +386,43 @@ func TestMuteFollowsAGuestToItsNextSession(t *testing.T) {
 		t.Errorf("the host muted %s but sees its connection's next guest:\n%s", handle, s)
 	}
 }
+
+// The attack: Quick play, leave, Quick play, leave... Each round opened a
+// table that dealt a game, kept a live log, ran its bots and was held in
+// play for the grace period (a minute) before it was abandoned: one
+// scripted guest opened 30 tables in 37 seconds, and a new guest on the
+// same connection starts afresh. Tables opened are metered per account
+// and per connection (3 a minute here): the next Quick play says why it
+// did not deal, opens nothing, and the menu carries on.
+func TestQuickPlayFloodIsLimitedOverSSH(t *testing.T) {
+	const limit = 3
+	in, addr := startInstance(t, dataDir(t), "--tables-per-minute", fmt.Sprint(limit))
+	c := dial(t, addr, asGuest())
+	var last *term
+	for i := range limit + 1 {
+		if last != nil {
+			_ = last.sess.Close() // a new session, a new guest, the same connection
+		}
+		last = openTerm(t, c, fmt.Sprintf("guest %d", i+1), termW, termH, "")
+		last.waitFor("Quick play")
+		last.send(keyEnter) // Quick play
+		last.waitFor("which game?")
+		last.send(keyEnter) // Break the Code
+		last.waitFor("how strong are the bots?")
+		last.send(keyEnter) // the level suggested
+		if i == limit {
+			last.waitFor("opened a lot of tables")
+			break
+		}
+		last.waitFor("Your turn")
+		last.send(keyEsc)
+		last.waitFor("Leave this game?")
+		last.send("y")
+		last.waitFor("Back to your game")
+	}
+	if _, tables := in.hub.Online(); tables != limit {
+		t.Errorf("%d tables open after the refusal, want the %d opened before it", tables, limit)
+	}
+	last.send(keyEsc)
+	last.waitFor("Quick play", "Play people") // the menu still works
+}

@@ -155,7 +155,9 @@ func BenchmarkHomeWhileTablesChange(b *testing.B) {
 			name = where + "/churn"
 		}
 		b.Run(name, func(b *testing.B) {
-			in, addr := startInstance(b, dataDir(b), "--max-sessions-per-ip", "1000", "--connections-per-minute", "100000")
+			// The churn opens a table every 50 ms from one account.
+			in, addr := startInstance(b, dataDir(b), "--max-sessions-per-ip", "1000", "--connections-per-minute", "100000",
+				"--tables-per-minute", "100000")
 			const sessions = 50
 			guest := gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
 			for i := range sessions {

@@ -197,8 +197,9 @@ func BenchmarkTablesPlay(b *testing.B) {
 	defer db.Close()
 	moves := &countMoves{}
 	reg := games()
+	// Every table's host comes from one address.
 	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1, Observer: moves,
-		Logger: slog.New(slog.DiscardHandler)})
+		Logger: slog.New(slog.DiscardHandler), TablesPerMinute: 1 << 20})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -73,8 +73,11 @@ type serveOptions struct {
 	// SeeksPerMinute is how many seeks an account, connection or address
 	// may start in a minute.
 	SeeksPerMinute int
-	LogFormat      string
-	LogLevel       string
+	// TablesPerMinute is how many tables an account or connection may
+	// open in a minute (an address six times as many).
+	TablesPerMinute int
+	LogFormat       string
+	LogLevel        string
 	// MemoryLimit and GCPercent set the garbage collector (memory.go):
 	// "auto" or a size / a percentage; gc is what they resolve to.
 	MemoryLimit string
@@ -171,6 +174,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
 		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
 		intSetting(&o.SeeksPerMinute, 10, "seeks-per-minute", "CODEBREAKERS_SEEKS_PER_MINUTE", "times one account, connection or address may start playing people in a minute (six times that an hour)"),
+		intSetting(&o.TablesPerMinute, 10, "tables-per-minute", "CODEBREAKERS_TABLES_PER_MINUTE", "tables (quick play, create) one account or connection may open in a minute (six times that an hour; an address six times as many)"),
 		intSetting(&o.AnalysisShare, 10, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
 		intSetting(&o.AnalysisBusyMoves, 300, "analysis-busy-moves", "CODEBREAKERS_ANALYSIS_BUSY_MOVES", "moves a second over all tables above which background analysis waits for play to calm down; games wait in its queue, or for their first replay (0: never waits)"),
 		intSetting(&o.LeaderboardMinGames, server.DefaultLeaderboardMinGames, "leaderboard-min-games", "CODEBREAKERS_LEADERBOARD_MIN_GAMES", "rated games a player needs to be listed on a leaderboard"),
@@ -367,15 +371,16 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		hubStore = store // nothing analysed in the background: each game on its first replay
 	}
 	hub, err := lobby.NewHub(lobby.Config{
-		Muted:          in.bans.Muted,
-		Games:          reg,
-		Store:          hubStore,
-		Logger:         log,
-		Grace:          o.Grace,
-		BotDelay:       o.BotDelay,
-		Observer:       pacedObserver{inner: ops.lobbyObserver(), pace: pace},
-		SeekBotWait:    o.SeekBotWait,
-		SeeksPerMinute: o.SeeksPerMinute,
+		Muted:           in.bans.Muted,
+		Games:           reg,
+		Store:           hubStore,
+		Logger:          log,
+		Grace:           o.Grace,
+		BotDelay:        o.BotDelay,
+		Observer:        pacedObserver{inner: ops.lobbyObserver(), pace: pace},
+		SeekBotWait:     o.SeekBotWait,
+		SeeksPerMinute:  o.SeeksPerMinute,
+		TablesPerMinute: o.TablesPerMinute,
 	})
 	if err != nil {
 		_ = store.Close()

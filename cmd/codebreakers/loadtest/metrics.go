@@ -27,6 +27,13 @@ func supportsMetrics(bin string) bool {
 	return strings.Contains(string(out), "metrics-addr")
 }
 
+// supportsFlag reports whether the server binary has the serve flag name
+// (a binary built before it would refuse to start with it).
+func supportsFlag(bin, name string) bool {
+	out, _ := exec.Command(bin, "serve", "--help").CombinedOutput()
+	return strings.Contains(string(out), "-"+name+" ")
+}
+
 // readMetrics fetches and parses http://addr/metrics.
 func readMetrics(ctx context.Context, addr string) (scrape, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
