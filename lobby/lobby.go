@@ -103,6 +103,12 @@ type Config struct {
 	// 10; six times that an hour); an address may open six times as many,
 	// for the people behind one address.
 	TablesPerMinute int
+	// RatedSameAddress lets rated pairing seat keys from one address (or
+	// connection) together. Off by default: keys cost nothing, so one
+	// person could seek with two and throw the game with one to lift the
+	// other's rating. A load generator, whose players all come from one
+	// address, turns it on.
+	RatedSameAddress bool
 }
 
 // Observer receives the hub's measurements. Calls come from table

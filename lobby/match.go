@@ -334,7 +334,7 @@ func (s *Seeker) Status() SeekStatus {
 		}
 		if len(st.Others) < 8 {
 			st.Others = append(st.Others, SeekerInfo{Handle: o.id.Handle, Players: o.spec.Players, Rated: o.rated,
-				Rating: o.rating, InRange: compatible(s, o, now)})
+				Rating: o.rating, InRange: mm.compatible(s, o, now)})
 		}
 	}
 	return st
@@ -353,13 +353,14 @@ func (s *Seeker) window(now time.Time) float64 {
 // A key costs nothing to make, so one person can seek a rated game with
 // two keys at once and lose on purpose with one of them to lift the
 // other's rating. The two keys usually come from one address, which is
-// what a rated pairing refuses (casual games, bots and tables by code are
-// still open to people who share an address).
-func compatible(a, b *Seeker, now time.Time) bool {
+// what a rated pairing refuses unless Config.RatedSameAddress allows it
+// (casual games, bots and tables by code are still open to people who
+// share an address).
+func (mm *matchmaker) compatible(a, b *Seeker, now time.Time) bool {
 	if a.rated != b.rated || a.id.Account == b.id.Account {
 		return false
 	}
-	if a.rated && sameOrigin(a.id, b.id) {
+	if a.rated && !mm.h.cfg.RatedSameAddress && sameOrigin(a.id, b.id) {
 		return false
 	}
 	if a.spec.Players != 0 && b.spec.Players != 0 && a.spec.Players != b.spec.Players {
@@ -414,7 +415,7 @@ func (mm *matchmaker) takeGroup(game string) ([]*Seeker, int) {
 				if c.spec.Players != 0 && c.spec.Players != n {
 					continue
 				}
-				if !slices.ContainsFunc(group, func(m *Seeker) bool { return !compatible(m, c, now) }) {
+				if !slices.ContainsFunc(group, func(m *Seeker) bool { return !mm.compatible(m, c, now) }) {
 					group = append(group, c)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -425,4 +426,53 @@ func TestQuickPlayFloodIsLimitedOverSSH(t *testing.T) {
 	}
 	last.send(keyEsc)
 	last.waitFor("Quick play", "Play people") // the menu still works
+}
+
+// dialFrom is dial from a chosen local address: 127.0.0.2 reaches a
+// server on 127.0.0.1 as another client address would.
+func dialFrom(t *testing.T, local, addr string, auth gossh.AuthMethod) *gossh.Client {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: waitLimit}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("dial %s from %s: %v", addr, local, err)
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(conn, addr, &gossh.ClientConfig{
+		User: "tester", Auth: []gossh.AuthMethod{auth}, HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: waitLimit,
+	})
+	if err != nil {
+		_ = conn.Close()
+		t.Fatalf("ssh from %s: %v", local, err)
+	}
+	c := gossh.NewClient(cc, chans, reqs)
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+// The attack: keys cost nothing, so one person seeks a rated game with two
+// of them at once and throws it with one to lift the other's rating. Two
+// keys from one address are never paired in a rated game (each sees the
+// other out of range); a key from another address is.
+func TestRatedPairsFromOneAddressOverSSH(t *testing.T) {
+	in, addr := startInstance(t, dataDir(t))
+	main := openTerm(t, dial(t, addr, withKey(newKey(t))), "main", termW, termH, "")
+	register(main, "main")
+	seekPeople(main, 1)
+	waitSeeking(t, in, 1)
+	puppet := openTerm(t, dial(t, addr, withKey(newKey(t))), "puppet", termW, termH, "")
+	register(puppet, "puppet")
+	seekPeople(puppet, 1)
+	waitSeeking(t, in, 2)
+	puppet.waitFor("Also seeking: main", "out of range")
+	main.waitFor("Also seeking: puppet", "out of range")
+	_ = puppet.sess.Close()
+	waitSeeking(t, in, 1)
+
+	other := openTerm(t, dialFrom(t, "127.0.0.2", addr, withKey(newKey(t))), "other", termW, termH, "")
+	register(other, "other")
+	seekPeople(other, 1)
+	if s := waitGame(other); !strings.Contains(s, "main") {
+		t.Fatalf("a key from another address is not seated with main:\n%s", s)
+	}
+	waitGame(main)
 }

@@ -82,7 +82,9 @@ func ratingIn(t *testing.T, out string) int {
 // past the limit is offered bots. A player sitting on home sees the
 // seekers come and go without pressing a key.
 func TestPlayPeopleOverSSH(t *testing.T) {
-	in, addr := startInstance(t, dataDir(t), "--leaderboard-min-games", "1", "--seek-bot-wait", "2s")
+	// Every player comes from loopback: rated pairs from one address must
+	// be allowed (TestRatedPairsFromOneAddressOverSSH).
+	in, addr := startInstance(t, dataDir(t), "--leaderboard-min-games", "1", "--seek-bot-wait", "2s", "--rated-same-address")
 	annKey, bobKey, cyKey, deeKey := newKey(t), newKey(t), newKey(t), newKey(t)
 
 	ann := openTerm(t, dial(t, addr, withKey(annKey)), "ann", termW, termH, "")
@@ -309,7 +311,7 @@ func TestSeeksPerMinuteFlag(t *testing.T) {
 // small against an arcade in-process: two people per game arrive over
 // SSH, each on a new key, choose Play people, and every one is seated.
 func TestLoadtestSeekersAreAllSeated(t *testing.T) {
-	in, addr := startInstance(t, dataDir(t), "--seeks-per-minute", "1000")
+	in, addr := startInstance(t, dataDir(t), "--seeks-per-minute", "1000", "--rated-same-address")
 	r := loadtest.DriveSeekers(t.Context(), loadtest.Config{Seekers: 8, SeekRate: 20, StepTimeout: waitLimit}, addr, nil)
 	if r.Seated != 8 || r.Errors != 0 || r.Wait.N != 8 {
 		t.Fatalf("seated %d of 8, %d errors %v", r.Seated, r.Errors, r.Samples)

@@ -380,6 +380,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		// Every seeker comes from loopback: the per-address seek limit
 		// would stop all but the first few.
 		args = append(args, "--seeks-per-minute", "100000000")
+		if supportsFlag(cfg.Binary, "rated-same-address") {
+			// and rated pairing would seat none of them together.
+			args = append(args, "--rated-same-address")
+		}
 	}
 	if supportsFlag(cfg.Binary, "tables-per-minute") {
 		// Every player comes from loopback, and the hosts open tables far
