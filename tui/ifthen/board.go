@@ -693,6 +693,9 @@ func (b *Board) infoLines(w int) []string {
 	}
 	line := fmt.Sprintf("Level %d · round %d · %s · deck %d · penalty: draw %d (%d Invalid)", v.Level, v.Round, mode, v.Deck, v.Penalty, v.Invalid)
 	var out []string
+	if v.Phase == it.Finished || b.c.Replay {
+		out = append(out, b.codeLines(w, true)...)
+	}
 	for _, l := range widget.WrapIndent(line, w, " ", "   ") {
 		out = append(out, b.paint.Dim.Render(l))
 	}
@@ -726,25 +729,12 @@ func (b *Board) infoLines(w int) []string {
 	}
 	// Said in full, wrapped: an Event changes what a move does.
 	out = append(out, widget.WrapIndent(ev, w, " ", "   ")...)
-	if v.Challenge != nil {
-		c := "Code: " + v.Challenge.English
-		if v.Loyal != nil {
-			c += " Your loyalty: " + map[bool]string{true: "True", false: "False"}[*v.Loyal] + "."
-		}
-		wrapped := widget.Wrap(c, w-2)
-		// In play the Code keeps two lines, leaving room for the hand; once
-		// the game is over (and in a replay) it is what everyone wants to
-		// read, so it is said in full.
-		keep := 2
-		if b.v.Phase == it.Finished || b.c.Replay {
-			keep = len(wrapped)
-		}
-		for i, l := range wrapped[:min(keep, len(wrapped))] {
-			if i == keep-1 && len(wrapped) > keep {
-				l = b.fit(l+" "+wrapped[keep], w-2)
-			}
-			out = append(out, " "+b.paint.Good.Render(l))
-		}
+	// Once the game is over (and in a replay) the Code is what everyone
+	// wants to read: it comes first, said in full, so a short window cuts
+	// the round's details rather than the answer.
+	over := v.Phase == it.Finished || b.c.Replay
+	if !over {
+		out = append(out, b.codeLines(w, false)...)
 	}
 	if v.Phase == it.Setup && len(v.Offered) == 2 {
 		for i, o := range v.Offered {
@@ -755,6 +745,32 @@ func (b *Board) infoLines(w int) []string {
 			out = append(out, widget.WrapIndent(o.English, w, " "+mark, "   ")...)
 		}
 		out = append(out, fmt.Sprintf("   loyalty: %s (←/→)", map[bool]string{true: "True — win with the team", false: "False — win if they lose"}[b.loyal]))
+	}
+	return out
+}
+
+// codeLines are the Code, for those who may see it: two lines in play,
+// leaving room for the hand, or all of it when full is set.
+func (b *Board) codeLines(w int, full bool) []string {
+	v := b.v
+	if v.Challenge == nil {
+		return nil
+	}
+	var out []string
+	c := "Code: " + v.Challenge.English
+	if v.Loyal != nil {
+		c += " Your loyalty: " + map[bool]string{true: "True", false: "False"}[*v.Loyal] + "."
+	}
+	wrapped := widget.Wrap(c, w-2)
+	keep := 2
+	if full {
+		keep = len(wrapped)
+	}
+	for i, l := range wrapped[:min(keep, len(wrapped))] {
+		if i == keep-1 && len(wrapped) > keep {
+			l = b.fit(l+" "+wrapped[keep], w-2)
+		}
+		out = append(out, " "+b.paint.Good.Render(l))
 	}
 	return out
 }

@@ -462,7 +462,9 @@ func TestMastermindSendsADrawnCardUnder(t *testing.T) {
 
 // TestFinishedCodeIsSaidInFull: at the end of a game (and in its replay)
 // the Code is the answer everyone waited for; a long one is wrapped over as
-// many lines as it needs at 80×24, not cut with … after two.
+// many lines as it needs, not cut with … after two, and comes first so
+// that a short window (a replay's board above its step) cuts the round's
+// details rather than the answer.
 func TestFinishedCodeIsSaidInFull(t *testing.T) {
 	st := deal(t, 3, it.ModeServer, 5)
 	bots := make([]engine.Bot, 3)
@@ -478,7 +480,11 @@ func TestFinishedCodeIsSaidInFull(t *testing.T) {
 	long := "If the previous card's background colour is red, then the background colour is not red; " +
 		"otherwise the background colour is the same as the previous card's background colour, " +
 		"and the number is at most 7."
-	for _, replay := range []bool{false, true} {
+	for _, c := range []struct {
+		replay bool
+		w, h   int
+	}{{false, 80, 24}, {true, 80, 24}, {false, 60, 20}, {true, 60, 8}} {
+		replay := c.replay
 		v := st.View(engine.Spectator()).(it.View)
 		ch := *v.Challenge
 		ch.English = long
@@ -486,10 +492,10 @@ func TestFinishedCodeIsSaidInFull(t *testing.T) {
 		r, _ := st.Result()
 		b := New(new(plainStyles()), new(testKeys()))
 		b.SetView(v, board.Context{Viewer: engine.Spectator(), Names: names(3), Status: st.Status(),
-			Result: &r, Replay: replay, Width: 80, Height: 24})
+			Result: &r, Replay: replay, Width: c.w, Height: c.h})
 		out := strings.Join(strings.Fields(ansi.Strip(b.View())), " ")
 		if !strings.Contains(out, "Code: "+long) {
-			t.Errorf("replay %v: the finished Code is cut:\n%s", replay, ansi.Strip(b.View()))
+			t.Errorf("replay %v at %d×%d: the finished Code is cut:\n%s", replay, c.w, c.h, ansi.Strip(b.View()))
 		}
 	}
 }
