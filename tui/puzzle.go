@@ -183,8 +183,13 @@ func (s *puzzleMenu) status(g engine.Info) string {
 
 func (s *puzzleMenu) body(a *app, w, h int) []string {
 	var b strings.Builder
-	b.WriteString("\n  " + a.st.dim.Render("One position a day per game, from a real finished game: pick the move"))
-	b.WriteString("\n  " + a.st.dim.Render("that tells the most. One try a day.") + "\n\n")
+	// One sentence, wrapped at the window's width (two fixed lines broke
+	// mid-sentence in a narrow window).
+	b.WriteString("\n")
+	for _, l := range widget.WrapIndent("One position a day per game, from a real finished game: pick the move that tells the most. One try a day.", w, "  ", "  ") {
+		b.WriteString(a.st.dim.Render(l) + "\n")
+	}
+	b.WriteString("\n")
 	for i, g := range s.games {
 		mark := "  "
 		name := fmt.Sprintf("%-16s", g.Name)

@@ -222,3 +222,22 @@ func TestNoPuzzleTodaySaysWhy(t *testing.T) {
 	}
 	checkFits(t, m, 80, 24)
 }
+
+// TestPuzzleIntroFlowsAtAnyWidth: the menu's one-sentence introduction was
+// two fixed lines made for 80 columns; in a 60-column window the first
+// wrapped and left "pick the move" alone on a line. It flows now.
+func TestPuzzleIntroFlowsAtAnyWidth(t *testing.T) {
+	m := newTestApp(t, &fakeHub{}, nil, 60, 20)
+	m.puzzles = noPuzzles{}
+	chooseHome(t, m, "Puzzle of the day")
+	for l := range strings.SplitSeq(screenText(m), "\n") {
+		if strings.TrimSpace(l) == "pick the move" {
+			t.Errorf("the introduction breaks mid-sentence:\n%s", screenText(m))
+		}
+	}
+	flat := strings.Join(strings.Fields(screenText(m)), " ")
+	if !strings.Contains(flat, "from a real finished game: pick the move that tells the most. One try a day.") {
+		t.Errorf("the introduction is not all there:\n%s", screenText(m))
+	}
+	checkFits(t, m, 60, 20)
+}
