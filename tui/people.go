@@ -265,8 +265,10 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 	case st.BotsReady:
 		b.WriteString("  " + a.st.strong.Render("The wait is over: press b to fill the seats with bots and play now (casual).") + "\n")
 	default:
-		b.WriteString("  " + a.st.dim.Render(fmt.Sprintf("At %s you can fill the seats with bots and play now (casual).",
-			clock(st.BotsAt.Sub(st.Since)))) + "\n")
+		// The time left is said here too: a narrow title bar drops the
+		// clock on its right, and "At 0:30" alone then tells nothing.
+		b.WriteString("  " + a.st.dim.Render(fmt.Sprintf("At %s (in %s) you can fill the seats with bots and play now (casual).",
+			clock(st.BotsAt.Sub(st.Since)), clock(st.BotsAt.Sub(a.now())))) + "\n")
 	}
 	if s.err != "" {
 		b.WriteString("  " + a.st.errText.Render("! "+s.err) + "\n")

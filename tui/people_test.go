@@ -106,7 +106,7 @@ func TestSeekScreen(t *testing.T) {
 	}
 	out := screenText(m)
 	for _, want := range []string{"PLAY PEOPLE", "rated", "0:14 waiting", "one opponent near 1,412", "range 1,312–1,512",
-		"You and 2 others are seeking Break the Code", "kai 1,380 (3 players)", "lee 1,655 (2 players), out of range", "At 0:30", "esc stop seeking"} {
+		"You and 2 others are seeking Break the Code", "kai 1,380 (3 players)", "lee 1,655 (2 players), out of range", "At 0:30 (in 0:16)", "esc stop seeking"} {
 		if !strings.Contains(strings.ToUpper(out), strings.ToUpper(want)) {
 			t.Errorf("seeking screen lacks %q:\n%s", want, out)
 		}
@@ -115,6 +115,14 @@ func TestSeekScreen(t *testing.T) {
 		t.Error("a seeker's handle sent an escape sequence")
 	}
 	checkFits(t, m, 80, 24)
+	// At 60 columns the title bar has no room for the clock; the body
+	// still says how long is left before bots may fill the seats.
+	send(m, tea.WindowSizeMsg{Width: 60, Height: 20})
+	if out := screenText(m); !strings.Contains(out, "(in 0:16)") {
+		t.Errorf("at 60×20 the time left before bots is not said:\n%s", out)
+	}
+	checkFits(t, m, 60, 20)
+	send(m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	press(t, m, "b")
 	if sk.bots != 0 || !strings.Contains(screenText(m), "Bots can fill the seats from 0:30") {
 		t.Errorf("b before the wait: bots %d\n%s", sk.bots, screenText(m))
