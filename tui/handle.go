@@ -21,6 +21,9 @@ type handleScreen struct {
 	loading bool // looking up the account of this key
 	saving  bool
 	err     string
+	// renaming is a signed-in player changing their handle (from their
+	// profile) rather than a new key choosing its first one.
+	renaming bool
 }
 
 type accountLoadedMsg struct {
@@ -37,6 +40,14 @@ func newHandleScreen(a *app, lookup bool) *handleScreen {
 	return &handleScreen{input: newInput("your handle", 16), loading: lookup && a.store != nil}
 }
 
+// newRenameScreen asks a signed-in player for a new handle, starting from
+// the one they have: a handle chosen in haste (a typo) need not be kept.
+func newRenameScreen(a *app) *handleScreen {
+	s := &handleScreen{input: newInput("your new handle", 16), renaming: true}
+	s.input.SetValue(a.id.Handle)
+	return s
+}
+
 // init looks the account up: a returning key skips this screen.
 func (s *handleScreen) init(a *app) tea.Cmd {
 	if !s.loading {
@@ -49,7 +60,12 @@ func (s *handleScreen) init(a *app) tea.Cmd {
 	}
 }
 
-func (s *handleScreen) title(*app) string { return "Codebreakers · welcome" }
+func (s *handleScreen) title(*app) string {
+	if s.renaming {
+		return "Change handle"
+	}
+	return "Codebreakers · welcome"
+}
 
 func (s *handleScreen) capturing() bool { return true }
 
@@ -75,6 +91,14 @@ func (s *handleScreen) update(a *app, msg tea.Msg) tea.Cmd {
 			s.err = "That handle is taken; try another."
 		case msg.err != nil:
 			s.err = a.userError(msg.err, "That handle could not be saved; try again in a moment.")
+		case s.renaming:
+			// Back to the profile, under the new handle.
+			a.id.Handle = msg.acct.Handle
+			a.pop()
+			if _, ok := a.top().(*profileScreen); ok {
+				a.pop()
+				return a.openProfile(a.id.Handle)
+			}
 		default:
 			a.id.Handle = msg.acct.Handle
 			return a.signedIn()
@@ -88,6 +112,10 @@ func (s *handleScreen) update(a *app, msg tea.Msg) tea.Cmd {
 			return s.submit(a)
 		}
 		if key.Matches(msg, a.km.back) {
+			if s.renaming {
+				a.pop() // the handle stays as it was
+				return nil
+			}
 			s.input.SetValue("")
 			s.err = ""
 			return nil
@@ -124,13 +152,24 @@ func (s *handleScreen) submit(a *app) tea.Cmd {
 
 func (s *handleScreen) body(a *app, w, h int) []string {
 	var b strings.Builder
+	if s.renaming {
+		b.WriteString("\n  Choose a new handle: 2 to 16 letters, digits, _ or -.\n")
+		b.WriteString("  Your old one is freed for others; finished games keep the names they were played under.\n\n")
+		return s.fieldAndStatus(a, &b, w, h)
+	}
 	b.WriteString("\n  " + a.st.strong.Render("Welcome to Codebreakers.") + "\n\n")
 	if s.loading {
 		b.WriteString("  Looking up your key…\n")
 		return wrapBlock(b.String(), w, h)
 	}
 	b.WriteString("  Choose a handle: 2 to 16 letters, digits, _ or -.\n")
-	b.WriteString("  Other players see it at the table; it stays yours for this SSH key.\n\n")
+	b.WriteString("  Other players see it at the table; it stays yours for this SSH key.\n")
+	b.WriteString("  You can change it later, from My profile.\n\n")
+	return s.fieldAndStatus(a, &b, w, h)
+}
+
+// fieldAndStatus ends the screen: the field, then saving or the error.
+func (s *handleScreen) fieldAndStatus(a *app, b *strings.Builder, w, h int) []string {
 	input := s.input // drawn in the width there is, without changing the field
 	input.Width = max(10, min(30, w-8))
 	b.WriteString("  " + input.View() + "\n\n")
@@ -144,5 +183,8 @@ func (s *handleScreen) body(a *app, w, h int) []string {
 }
 
 func (s *handleScreen) shortHelp(a *app) []key.Binding {
+	if s.renaming {
+		return []key.Binding{withHelp(a.km.enter, "enter", "save"), withHelp(a.km.back, "esc", "keep the old one"), a.km.forceQuit}
+	}
 	return []key.Binding{withHelp(a.km.enter, "enter", "save"), withHelp(a.km.back, "esc", "clear"), a.km.forceQuit}
 }

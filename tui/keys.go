@@ -30,6 +30,8 @@ type keys struct {
 	analysis key.Binding
 	// seeking
 	bots key.Binding
+	// rename changes the player's own handle, from their profile.
+	rename key.Binding
 
 	board boardKeys
 }
@@ -82,6 +84,8 @@ func newKeys() keys {
 		analysis: key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "analysis")),
 
 		bots: key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "play bots now")),
+
+		rename: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "change handle")),
 	}
 	// The boards' keys, named plainly: each board shows them with what
 	// they do on it (widget.Help, widget.Pair), and only where they work.

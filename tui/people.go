@@ -767,9 +767,23 @@ func (s *profileScreen) update(a *app, msg tea.Msg) tea.Cmd {
 			if len(s.p.Recent) > 0 {
 				return a.openReplay(s.p.Recent[s.cursor].ID)
 			}
+		case s.own(a) && key.Matches(msg, a.km.rename):
+			// A table seats the player under the handle they sat down with:
+			// a new one waits until no game holds a seat of theirs.
+			if a.hub != nil && len(a.hub.HeldSeats(a.id.Account)) > 0 {
+				s.err = "Finish or leave your game first: its table knows you by your handle."
+				return nil
+			}
+			a.push(newRenameScreen(a))
 		}
 	}
 	return nil
+}
+
+// own says the profile is the player's own, whose handle they may change
+// (a guest has no account to keep one in).
+func (s *profileScreen) own(a *app) bool {
+	return !s.loading && a.store != nil && !a.id.Guest && a.id.Account != "" && s.p.Account.ID == a.id.Account
 }
 
 func (s *profileScreen) body(a *app, w, h int) []string {
@@ -819,6 +833,9 @@ func (s *profileScreen) body(a *app, w, h int) []string {
 	used += 2
 	if len(s.p.Recent) == 0 {
 		b.WriteString("  No public games yet.\n")
+		if s.err != "" {
+			b.WriteString("\n  " + a.st.errText.Render("! "+s.err) + "\n")
+		}
 		return wrapBlock(b.String(), w, h)
 	}
 	b.WriteString(a.st.dim.Render("  Recent public games") + "\n")
@@ -841,7 +858,11 @@ func (s *profileScreen) body(a *app, w, h int) []string {
 }
 
 func (s *profileScreen) shortHelp(a *app) []key.Binding {
-	return append(a.listKeys(len(s.p.Recent), "games", a.km.replay), a.km.back, a.km.help)
+	ks := a.listKeys(len(s.p.Recent), "games", a.km.replay)
+	if s.own(a) {
+		ks = append(ks, a.km.rename)
+	}
+	return append(ks, a.km.back, a.km.help)
 }
 
 // errorsIsNotFound reports a lookup of something that does not exist.

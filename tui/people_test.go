@@ -457,3 +457,73 @@ func TestEmptyListsOfferOnlyKeysThatWork(t *testing.T) {
 		}
 	}
 }
+
+// renameStore is a store whose profiles follow the accounts' handles, as
+// the real one does.
+type renameStore struct{ *fakeStore }
+
+func (s renameStore) Profile(handle string, _ int) (storage.Profile, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, a := range s.accounts {
+		if strings.EqualFold(a.Handle, handle) {
+			return storage.Profile{Account: a}, nil
+		}
+	}
+	return storage.Profile{}, storage.ErrNotFound
+}
+
+// TestChangeHandleFromProfile: a handle typed in haste at the first login
+// was kept for ever; the player's own profile offers e to change it, which
+// saves the new one and shows the profile under it. Someone else's
+// profile does not offer it, and nor does one's own while a game holds a
+// seat (its table knows the player by the old handle).
+func TestChangeHandleFromProfile(t *testing.T) {
+	store := renameStore{newFakeStore()}
+	store.accounts["SHA256:test"] = storage.Account{ID: "SHA256:test", Handle: "mara"}
+	store.accounts["SHA256:bo"] = storage.Account{ID: "SHA256:bo", Handle: "bo"}
+	h := &fakeHub{}
+	m := peopleApp(t, h, store)
+
+	run(t, m, m.openProfile("bo"))
+	if bar := keyBarText(m); strings.Contains(bar, "change handle") {
+		t.Errorf("someone else's profile offers to change the handle: %q", bar)
+	}
+	press(t, m, "esc")
+
+	chooseHome(t, m, "My profile")
+	if bar := keyBarText(m); !strings.Contains(bar, "e change handle") {
+		t.Fatalf("one's own profile does not offer e: %q\n%s", bar, screenText(m))
+	}
+	press(t, m, "e")
+	if !strings.Contains(screenText(m), "Choose a new handle") {
+		t.Fatalf("e did not ask for a new handle:\n%s", screenText(m))
+	}
+	press(t, m, "backspace", "backspace", "backspace", "backspace")
+	typeText(t, m, "bo")
+	press(t, m, "enter")
+	if !strings.Contains(screenText(m), "That handle is taken") {
+		t.Errorf("another's handle was not refused:\n%s", screenText(m))
+	}
+	press(t, m, "backspace", "backspace")
+	typeText(t, m, "maria")
+	press(t, m, "enter")
+	if m.id.Handle != "maria" || store.accounts["SHA256:test"].Handle != "maria" {
+		t.Fatalf("handle now %q, stored %q", m.id.Handle, store.accounts["SHA256:test"].Handle)
+	}
+	if _, ok := m.top().(*profileScreen); !ok || !strings.Contains(screenText(m), "PROFILE · maria") {
+		t.Fatalf("after the change, not the profile under the new handle: %T\n%s", m.top(), screenText(m))
+	}
+	// esc on the rename screen keeps the handle.
+	press(t, m, "e", "backspace", "x", "esc")
+	if _, ok := m.top().(*profileScreen); !ok || m.id.Handle != "maria" {
+		t.Fatalf("esc: %T, handle %q", m.top(), m.id.Handle)
+	}
+
+	// A held seat: the change waits.
+	h.held = &lobby.TableSummary{Code: "KQ7-M4X", Phase: lobby.Playing}
+	press(t, m, "e")
+	if _, ok := m.top().(*profileScreen); !ok || !strings.Contains(screenText(m), "Finish or leave your game first") {
+		t.Errorf("with a seat held: %T\n%s", m.top(), screenText(m))
+	}
+}
