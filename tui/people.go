@@ -770,14 +770,22 @@ func (s *profileScreen) update(a *app, msg tea.Msg) tea.Cmd {
 		case s.own(a) && key.Matches(msg, a.km.rename):
 			// A table seats the player under the handle they sat down with:
 			// a new one waits until no game holds a seat of theirs.
-			if a.hub != nil && len(a.hub.HeldSeats(a.id.Account)) > 0 {
-				s.err = "Finish or leave your game first: its table knows you by your handle."
+			if held := a.heldSeats(); len(held) > 0 {
+				s.err = fmt.Sprintf("Table %s still holds your seat (a seat you left is kept a while): change your handle once that game is over or has let the seat go.", held[0].Code)
 				return nil
 			}
 			a.push(newRenameScreen(a))
 		}
 	}
 	return nil
+}
+
+// heldSeats are the tables holding a seat of the player's, if any.
+func (a *app) heldSeats() []lobby.TableSummary {
+	if a.hub == nil {
+		return nil
+	}
+	return a.hub.HeldSeats(a.id.Account)
 }
 
 // own says the profile is the player's own, whose handle they may change
