@@ -53,7 +53,7 @@ func (w englishWriter) clause(e *expr, top bool) string {
 	case xOdd:
 		return w.noun(e.kids[0]) + " is odd"
 	case xCmp:
-		return w.comparison(e)
+		return w.comparison(e, top)
 	case xIn:
 		return w.noun(e.kids[0]) + " is " + w.list(e)
 	case xNot:
@@ -65,7 +65,7 @@ func (w englishWriter) clause(e *expr, top bool) string {
 			return w.noun(k.kids[0]) + " is " + w.noneOf(k)
 		case xCmp:
 			neg := map[string]string{"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}[k.cmp]
-			return w.comparison(&expr{op: xCmp, cmp: neg, kids: k.kids, isB: true})
+			return w.comparison(&expr{op: xCmp, cmp: neg, kids: k.kids, isB: true}, top)
 		case xEven:
 			return w.noun(k.kids[0]) + " is odd"
 		case xOdd:
@@ -113,9 +113,21 @@ func (w englishWriter) boolWord(attr int, v bool) string {
 	return "not " + a.Name
 }
 
-func (w englishWriter) comparison(e *expr) string {
+func (w englishWriter) comparison(e *expr, top bool) string {
 	l, r := e.kids[0], e.kids[1]
 	if l.isB {
+		if (l.op == xBool) != (r.op == xBool) {
+			// "filled == true" says "the card is filled", not "the filling
+			// matches true"; "== false" and "!= true" say its opposite.
+			other, lit := l, r
+			if l.op == xBool {
+				other, lit = r, l
+			}
+			if (e.cmp == "==") == (lit.num != 0) {
+				return w.clause(other, top)
+			}
+			return w.clause(&expr{op: xNot, kids: []*expr{other}, isB: true}, top)
+		}
 		same := e.cmp == "=="
 		verb := " matches "
 		if !same {

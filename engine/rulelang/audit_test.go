@@ -75,3 +75,24 @@ func TestEquivalentAfterAnyCard(t *testing.T) {
 		t.Error("a rule reading prev2 was compared pairwise")
 	}
 }
+
+// TestEnglishOfComparisonsWithTrueOrFalse: a condition compared with true
+// or false reads as the condition or its opposite, so the rule card says
+// what the rule does ("the card is filled", not "the filling matches true").
+func TestEnglishOfComparisonsWithTrueOrFalse(t *testing.T) {
+	as := WhatTheRuleAttributes()
+	cases := [][2]string{
+		{"filled == true", "The card is filled."},
+		{"filled == false", "The card is unfilled."},
+		{"true != prev.filled", "The previous card is unfilled."},
+		{"(color == white) == false", "The colour is not white."},
+		{"(filled and color == white) == true", "The card is filled and the colour is white."},
+		{"shape == circle or (filled and color == white) == true", "The shape is circle or (the card is filled and the colour is white)."},
+		{"if filled == true then color == white", "If the card is filled, then the colour is white."},
+	}
+	for _, c := range cases {
+		if got := MustParse(as, c[0]).English(); got != c[1] {
+			t.Errorf("%q reads %q, want %q", c[0], got, c[1])
+		}
+	}
+}
