@@ -385,7 +385,7 @@ func TestParseGuess(t *testing.T) {
 		{"5 5 1b 2w 4w", "1b 2w 4w 5g 5g"},
 		{"1b 2w 5g 8b", "exactly 5"},
 		{"1b 1b 5g 8b 9w", "appears twice"},
-		{"0b 2w 5g 8b 9w", "in your own hand"},
+		{"0b 2w 5g 8b 9w", "0b is in your own hand, so it cannot be in the set you guess."},
 		{"1x 2w 5g 8b 9w", "Not a tile"},
 		{"", "Type 5 tiles"},
 		{"5b 2w 5g 8b 9w", "green"},

@@ -55,7 +55,9 @@ func ParseGuess(text string, want int, own []bc.Tile) ([]bc.Tile, error) {
 			limit = 2
 		}
 		if n+mine[t] > limit {
-			return nil, fmt.Errorf("%s is in your own hand, so it cannot be in theirs.", t)
+			// With 3–4 players the guess names the centre, not a hand:
+			// "theirs" would point at a player.
+			return nil, fmt.Errorf("%s is in your own hand, so it cannot be in the set you guess.", t)
 		}
 	}
 	sortTiles(tiles)
