@@ -135,7 +135,7 @@ func (s *Server) dispatch(ctx context.Context, cancel context.CancelCauseFunc, s
 		if hasPty {
 			return s.runProgram(ctx, cancel, sess, id, Start{Kind: "replay", Arg: strings.ToUpper(arg)}, box, env)
 		}
-		return s.execReplay(ctx, out, sess.Stderr(), strings.ToUpper(arg))
+		return s.execReplay(ctx, out, sess.Stderr(), id, strings.ToUpper(arg))
 	case "help", "--help", "-h":
 		_, _ = io.WriteString(out, s.helpText())
 		return 0
@@ -224,7 +224,7 @@ func (s *Server) execStats(out, errOut io.Writer, id Identity) int {
 	return 0
 }
 
-func (s *Server) execReplay(ctx context.Context, out, errOut io.Writer, gameID string) int {
+func (s *Server) execReplay(ctx context.Context, out, errOut io.Writer, id Identity, gameID string) int {
 	if s.cfg.Records == nil || s.cfg.Games == nil {
 		writeLine(errOut, "Replays are not available on this server.")
 		return 1
@@ -238,6 +238,22 @@ func (s *Server) execReplay(ctx context.Context, out, errOut io.Writer, gameID s
 		s.log.Error("replay", "game", gameID, "err", err)
 		writeLine(errOut, "That game could not be read just now. Please try again.")
 		return 1
+	}
+	if s.cfg.Puzzles != nil {
+		account := id.Account
+		if id.Guest {
+			account = ""
+		}
+		withheld, err := s.cfg.Puzzles.Withholds(g, account)
+		if err != nil {
+			s.log.Error("replay: puzzle", "game", gameID, "err", err)
+			writeLine(errOut, "That game could not be read just now. Please try again.")
+			return 1
+		}
+		if withheld {
+			writeLine(errOut, puzzleWithheld(s.gameName(g.Record.Game), s.sshRun(false, "puzzle "+g.Record.Game)))
+			return 1
+		}
 	}
 	if err := s.writeTranscript(out, g); err != nil {
 		s.log.Error("replay", "game", gameID, "err", err)
@@ -263,6 +279,12 @@ func (s *Server) execReplay(ctx context.Context, out, errOut io.Writer, gameID s
 		writeLine(out, cleanKeepingSpaces(line, analysisWidth))
 	}
 	return 0
+}
+
+// puzzleWithheld says why a game that is today's puzzle does not replay.
+func puzzleWithheld(gameName, answer string) string {
+	return "That game is today's " + gameName + " puzzle: its replay would give the answer away. Answer it first (`" +
+		answer + "`, with a key), or replay it tomorrow."
 }
 
 // analysisWidth caps one line of the analysis printed after a transcript.

@@ -152,11 +152,26 @@ func (a *app) openReplay(id string) tea.Cmd {
 	if a.store == nil {
 		return func() tea.Msg { return replayLoadedMsg{err: errors.New("no store")} }
 	}
-	store, games := a.store, a.games
+	store, games, puzzles, account := a.store, a.games, a.puzzles, a.account()
 	return func() tea.Msg {
 		g, err := store.Game(id)
 		if err != nil {
 			return replayLoadedMsg{err: err}
+		}
+		if puzzles != nil {
+			// Today's puzzle replays once answered (puzzle.Service.Withholds).
+			withheld, err := puzzles.Withholds(g, account)
+			if err != nil {
+				return replayLoadedMsg{err: err}
+			}
+			if withheld {
+				name := g.Record.Game
+				if gm, ok := games.Lookup(name); ok {
+					name = gm.Info().Name
+				}
+				return replayLoadedMsg{err: &engine.IllegalError{Msg: "That game is today's " + name +
+					" puzzle: its replay would give the answer away. Answer it first (Puzzle of the day, with a key), or replay it tomorrow."}}
+			}
 		}
 		f, err := buildFrames(games, g.ID, g.Record, engine.Omniscient())
 		return replayLoadedMsg{game: g, frames: f, buildErr: err}

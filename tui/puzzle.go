@@ -27,6 +27,9 @@ type Puzzles interface {
 	Today(ctx context.Context, game, account string) (puzzle.Day, error)
 	Answer(ctx context.Context, game, account string, choice int) (puzzle.Day, error)
 	Position(p storage.Puzzle) (puzzle.Position, error)
+	// Withholds reports whether account may not replay g yet: it is
+	// today's puzzle, unanswered by account (puzzle.Service.Withholds).
+	Withholds(g storage.FinishedGame, account string) (bool, error)
 }
 
 // puzzleDaysMsg carries the day's puzzle of every game.

@@ -72,6 +72,13 @@ func (f *fakePuzzles) Answer(_ context.Context, game, account string, choice int
 	return f.day(game, account), nil
 }
 
+// Withholds holds back the puzzle's game from an account that has not
+// answered, as the service does for today's puzzle.
+func (f *fakePuzzles) Withholds(g storage.FinishedGame, account string) (bool, error) {
+	_, tried := f.tries[account]
+	return g.ID == f.p.GameID && !tried, nil
+}
+
 func (f *fakePuzzles) Position(p storage.Puzzle) (puzzle.Position, error) {
 	st, evs, err := engine.Replay(registry(), f.game.Record, p.Move)
 	if err != nil {
@@ -194,6 +201,7 @@ func (noPuzzles) Today(_ context.Context, game, _ string) (puzzle.Day, error) {
 func (noPuzzles) Answer(context.Context, string, string, int) (puzzle.Day, error) {
 	return puzzle.Day{}, errors.New("no puzzle")
 }
+func (noPuzzles) Withholds(storage.FinishedGame, string) (bool, error) { return false, nil }
 func (noPuzzles) Position(storage.Puzzle) (puzzle.Position, error) {
 	return puzzle.Position{}, errors.New("no puzzle")
 }

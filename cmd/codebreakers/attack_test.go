@@ -476,3 +476,38 @@ func TestRatedPairsFromOneAddressOverSSH(t *testing.T) {
 	}
 	waitGame(main)
 }
+
+// The attack: the puzzle of the day names the player about to move, whose
+// profile lists the game, and `replay ID` printed that game with its
+// analysis, the best move at every step: the answer, and a place among the
+// day's solvers, for three commands. The game is withheld from a key until
+// it has answered (over exec and in the arcade) and from guests all day;
+// once answered, it replays.
+func TestPuzzleGameIsNotReplayedBeforeTheAnswerOverSSH(t *testing.T) {
+	dir := dataDir(t)
+	finishedYesterday(t, dir, 4)
+	_, addr := startInstance(t, dir)
+	solved, _, status := execRun(t, dial(t, addr, withKey(newKey(t))), "puzzle breakcode 1")
+	m := regexp.MustCompile(`From game (\w+), move`).FindStringSubmatch(solved)
+	if status != 0 || m == nil {
+		t.Fatalf("an answer names no game (exit %d):\n%s", status, solved)
+	}
+	id := m[1]
+	const withheld = "is today's Break the Code puzzle"
+	cheat := newKey(t)
+	out, errOut, status := execRun(t, dial(t, addr, withKey(cheat)), "replay "+id)
+	if status == 0 || !strings.Contains(errOut, withheld) || strings.Contains(out, "Result:") {
+		t.Fatalf("replay of today's puzzle game before the answer (exit %d):\n%s%s", status, out, errOut)
+	}
+	if out, errOut, status := execRun(t, dial(t, addr, asGuest()), "replay "+id); status == 0 || !strings.Contains(errOut, withheld) {
+		t.Fatalf("a guest's replay of today's puzzle game (exit %d):\n%s%s", status, out, errOut)
+	}
+	arcade := openTerm(t, dial(t, addr, asGuest()), "guest", termW, termH, "replay "+id)
+	arcade.waitFor("today's Break the Code", "puzzle")
+	if _, _, status := execRun(t, dial(t, addr, withKey(cheat)), "puzzle breakcode 2"); status != 0 {
+		t.Fatalf("the answer: exit %d", status)
+	}
+	if out, errOut, status := execRun(t, dial(t, addr, withKey(cheat)), "replay "+id); status != 0 || !strings.Contains(out, "Result:") {
+		t.Fatalf("replay once answered (exit %d):\n%s%s", status, out, errOut)
+	}
+}

@@ -176,6 +176,44 @@ func (s *Service) Position(p storage.Puzzle) (Position, error) {
 	return Position{View: st.View(seat), Status: st.Status(), Log: engine.FilterEvents(evs, seat), Game: g}, nil
 }
 
+// Withholds reports whether account may not replay g yet: g is the
+// puzzle of the day of its game (chosen already), and account has neither
+// answered it nor played in it. A replay shows every hand and, with its
+// analysis, the best move at every step: the puzzle's answer. The game is
+// easy to find (the puzzle names the player who moved, whose profile lists
+// their recent public games), so without this one look gave the answer and
+// a place among the day's solvers. A guest ("") cannot answer, so the game
+// is withheld from guests for the day: a guest session would otherwise
+// read the answer for a key. Tomorrow the game is no puzzle and replays
+// for everyone.
+func (s *Service) Withholds(g storage.FinishedGame, account string) (bool, error) {
+	date := s.now().UTC().Format(storage.DateLayout)
+	p, err := s.store.PuzzleOf(date, g.Record.Game)
+	switch {
+	case errors.Is(err, storage.ErrNotFound):
+		return false, nil // not chosen yet: nobody has seen it
+	case err != nil:
+		return false, err
+	case p.None || p.GameID != g.ID:
+		return false, nil
+	case account == "":
+		return true, nil
+	}
+	for _, st := range g.Seats {
+		if st.AccountID == account {
+			return false, nil // they played it: it holds nothing they have not seen
+		}
+	}
+	_, err = s.store.PuzzleTryOf(date, p.Game, account)
+	switch {
+	case err == nil:
+		return false, nil
+	case errors.Is(err, storage.ErrNotFound):
+		return true, nil
+	}
+	return false, err
+}
+
 // puzzleOf returns the stored puzzle of date for game, choosing it when
 // there is none yet.
 func (s *Service) puzzleOf(ctx context.Context, date, game string) (storage.Puzzle, error) {

@@ -241,3 +241,67 @@ func TestEveryGameMakesPuzzles(t *testing.T) {
 		}
 	}
 }
+
+// TestPuzzleGameIsWithheldUntilAnswered: a replay of the puzzle's game
+// shows the best move at every step, and the game is easy to find (the
+// puzzle names its player, whose profile lists it). Until an account has
+// answered, the day's puzzle game is withheld from it, and from guests all
+// day; not from those who played it, nor any other game, nor once the day
+// is over.
+func TestPuzzleGameIsWithheldUntilAnswered(t *testing.T) {
+	w := newWorld(t)
+	yesterday := w.clock.Add(-20 * time.Hour)
+	var public []string
+	for seed := uint64(1); seed <= 3; seed++ {
+		public = append(public, w.finish(breakcode.Game{}, seed, true, yesterday, "strong", "easy", "strong"))
+	}
+	mara := w.account("mara")
+	withholds := func(id, account string) bool {
+		t.Helper()
+		g, err := w.db.Game(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if account == "player" { // someone who sat in it
+			g.Seats[1].AccountID, account = "SHA256:player", "SHA256:player"
+		}
+		held, err := w.svc.Withholds(g, account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return held
+	}
+	if withholds(public[0], mara) || withholds(public[0], "") {
+		t.Fatal("a game is withheld before any puzzle of the day was chosen")
+	}
+	ctx := context.Background()
+	d, err := w.svc.Today(ctx, breakcode.ID, mara)
+	if err != nil || d.Puzzle.None {
+		t.Fatalf("no puzzle: %+v %v", d, err)
+	}
+	p := d.Puzzle
+	if !withholds(p.GameID, mara) || !withholds(p.GameID, "") {
+		t.Error("the puzzle's game replays before its answer")
+	}
+	if withholds(p.GameID, "player") {
+		t.Error("the puzzle's game is withheld from someone who played it")
+	}
+	for _, id := range public {
+		if id != p.GameID && withholds(id, mara) {
+			t.Errorf("game %s, not the puzzle's, is withheld", id)
+		}
+	}
+	if _, err := w.svc.Answer(ctx, breakcode.ID, mara, 0); err != nil {
+		t.Fatal(err)
+	}
+	if withholds(p.GameID, mara) {
+		t.Error("the puzzle's game is withheld after the answer")
+	}
+	if !withholds(p.GameID, "") {
+		t.Error("a guest replays the puzzle's game once someone answered")
+	}
+	w.clock = w.clock.Add(24 * time.Hour)
+	if withholds(p.GameID, "") {
+		t.Error("yesterday's puzzle game is withheld today")
+	}
+}
