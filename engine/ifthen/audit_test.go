@@ -258,3 +258,27 @@ func TestLuckyDrawProposalKeepsTheCardSecret(t *testing.T) {
 		t.Fatalf("the used Lucky Draw: hand %v, events %v", s.hands[seat], used)
 	}
 }
+
+// TestWrongGuessTheDeckCannotPayLoses: a wrong guess costs the penalty in
+// force from the draw deck (twice over for a lone Code Breaker); when the
+// deck holds fewer cards the team cannot pay and loses at once. (The
+// rulebook names the cost, not what happens when it cannot be met; this is
+// the project's reading, alike to a draw that cannot be made.)
+func TestWrongGuessTheDeckCannotPayLoses(t *testing.T) {
+	s := newState(1, ModeServer, players(3), 8)
+	withCode(t, s, "bg != prev.bg")
+	for _, b := range []engine.Seat{1, 2} {
+		s.discard = append(s.discard, s.hands[b]...)
+		s.hands[b] = nil
+	}
+	s.toMove = 0
+	s.discard = append(s.discard, s.deck[1:]...)
+	s.deck = s.deck[:1] // one card left; the penalty is 2
+	mustApply(t, s, 0, ProposeAction(Proposal{Kind: ProposeGuess, Text: "bg == prev.bg"}))
+	mustApply(t, s, 1, VoteAction(true))
+	mustApply(t, s, 2, VoteAction(true))
+	r, ok := s.Result()
+	if !ok || len(r.Winners) != 0 {
+		t.Fatalf("an unpayable wrong guess: %+v %v", r, ok)
+	}
+}
