@@ -79,7 +79,7 @@ func newCreateScreen(a *app, gameID string) *createScreen {
 		s.fields = append(s.fields, formField{key: o.Key, label: o.Label, help: o.Help, choices: slices.Clone(o.Choices), pick: pick})
 	}
 	s.fields = append(s.fields,
-		formField{key: fieldPublic, label: "Table", help: "private tables are found only with their code", choices: []string{privateChoice, publicChoice}},
+		formField{key: fieldPublic, label: "Table", choices: []string{privateChoice, publicChoice}},
 		formField{key: fieldCreate, label: "Create the table", choices: []string{""}},
 	)
 	s.syncBots()
@@ -214,6 +214,14 @@ func (s *createScreen) body(a *app, w, h int) []string {
 		b.WriteString("  " + a.st.dim.Render("Setting the table…"))
 	case s.err != "":
 		b.WriteString("  " + a.st.errText.Render("! "+s.err))
+	case s.cursor < len(s.fields) && s.fields[s.cursor].key == fieldPublic:
+		// Said for the choice shown: a public table read "private tables
+		// are found only with their code".
+		help := "private: found only with its code, which you give to friends"
+		if s.spec().Public {
+			help = "public: listed under Public tables, where anyone may join it or watch it"
+		}
+		b.WriteString("  " + a.st.dim.Render(help))
 	case s.cursor < len(s.fields) && s.fields[s.cursor].help != "":
 		b.WriteString("  " + a.st.dim.Render(s.fields[s.cursor].help))
 	case s.cursor < len(s.fields) && s.fields[s.cursor].key == fieldCreate:

@@ -190,6 +190,16 @@ func TestCreateFormBuildsSpec(t *testing.T) {
 	if spec := cs.spec(); spec.Seats != 2 || spec.Bots != 1 {
 		t.Fatalf("after shrinking: %+v", spec)
 	}
+	// The Table field says what the choice shown means (a public table
+	// was described as private).
+	press(t, m, "down", "down", "down", "down")
+	if out := screenText(m); !strings.Contains(out, "private: found only with its code") {
+		t.Fatalf("Table field, private:\n%s", out)
+	}
+	press(t, m, "right")
+	if out := screenText(m); !cs.spec().Public || !strings.Contains(out, "public: listed under Public tables") || strings.Contains(out, "private") {
+		t.Fatalf("Table field, public:\n%s", out)
+	}
 }
 
 func TestQuitDuringGameAsksFirst(t *testing.T) {
