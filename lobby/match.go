@@ -89,6 +89,9 @@ type SeekerInfo struct {
 	Rated   bool
 	Rating  rating.Rating // for rated seekers
 	InRange bool          // could be paired with the viewer now (same pool and window)
+	// SameOrigin: both seek rated games from one address (or connection),
+	// which a rated pairing refuses however long they wait (compatible).
+	SameOrigin bool
 }
 
 // matchmaker holds every pool. One mutex guards it all; matching is a
@@ -334,7 +337,7 @@ func (s *Seeker) Status() SeekStatus {
 		}
 		if len(st.Others) < 8 {
 			st.Others = append(st.Others, SeekerInfo{Handle: o.id.Handle, Players: o.spec.Players, Rated: o.rated,
-				Rating: o.rating, InRange: mm.compatible(s, o, now)})
+				Rating: o.rating, InRange: mm.compatible(s, o, now), SameOrigin: mm.refusedAsSameOrigin(s, o)})
 		}
 	}
 	return st
@@ -360,7 +363,7 @@ func (mm *matchmaker) compatible(a, b *Seeker, now time.Time) bool {
 	if a.rated != b.rated || a.id.Account == b.id.Account {
 		return false
 	}
-	if a.rated && !mm.h.cfg.RatedSameAddress && sameOrigin(a.id, b.id) {
+	if mm.refusedAsSameOrigin(a, b) {
 		return false
 	}
 	if a.spec.Players != 0 && b.spec.Players != 0 && a.spec.Players != b.spec.Players {
@@ -371,6 +374,12 @@ func (mm *matchmaker) compatible(a, b *Seeker, now time.Time) bool {
 	}
 	d := math.Abs(a.rating.R - b.rating.R)
 	return d <= a.window(now) || d <= b.window(now)
+}
+
+// refusedAsSameOrigin reports whether two rated seekers come from one
+// address or connection, which a rated pairing refuses (see compatible).
+func (mm *matchmaker) refusedAsSameOrigin(a, b *Seeker) bool {
+	return a.rated && b.rated && !mm.h.cfg.RatedSameAddress && sameOrigin(a.id, b.id)
 }
 
 // sameOrigin reports whether two identities came by one SSH connection

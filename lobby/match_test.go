@@ -328,3 +328,30 @@ func TestSeekBadInput(t *testing.T) {
 		t.Errorf("no identity: %v", err)
 	}
 }
+
+// TestSeekStatusSaysSameOrigin: a rated seeker sees why another from its
+// address is never paired (SameOrigin), not only that it is not in range;
+// one from elsewhere is not marked.
+func TestSeekStatusSaysSameOrigin(t *testing.T) {
+	h, _ := clockHub(t, newMemStore(), nil)
+	from := func(name, addr string) Identity {
+		id := ident(name)
+		id.ConnID, id.Addr = "conn-"+name, addr
+		return id
+	}
+	a := seek(t, h, from("ann", "198.51.100.7"), 2)
+	defer a.Cancel()
+	b := seek(t, h, from("bea", "198.51.100.7"), 2)
+	defer b.Cancel()
+	st := b.Status()
+	if len(st.Others) != 1 || !st.Others[0].SameOrigin || st.Others[0].InRange {
+		t.Fatalf("the other key of one address: %+v", st.Others)
+	}
+	c := seek(t, h, from("cid", "203.0.113.50"), 3)
+	defer c.Cancel()
+	for _, o := range c.Status().Others {
+		if o.SameOrigin {
+			t.Errorf("a seeker from another address is marked as the same origin: %+v", o)
+		}
+	}
+}

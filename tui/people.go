@@ -255,6 +255,15 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 			others = append(others, n)
 		}
 		b.WriteString("  Also seeking: " + truncate(strings.Join(others, " · "), max(10, w-16)) + "\n")
+		// Said in full: without it two friends behind one router wait for
+		// ever, each told the other is "out of range".
+		for _, o := range st.Others {
+			if o.SameOrigin {
+				b.WriteString("  " + a.st.dim.Render("Rated games never pair two players from one address. To play "+
+					textsafe.Clean(o.Handle, textsafe.MaxHandle).String()+", create a table and give them its code.") + "\n")
+				break
+			}
+		}
 	}
 	b.WriteString("\n")
 	switch {
@@ -289,6 +298,8 @@ func notPairedWhy(st lobby.SeekStatus, o lobby.SeekerInfo, self string) string {
 		return "a guest: plays guests only"
 	case o.Players != 0 && st.Players != 0 && o.Players != st.Players:
 		return "wants another count"
+	case o.SameOrigin:
+		return "same address as you"
 	}
 	return "out of range"
 }
