@@ -451,8 +451,8 @@ func dialFrom(t *testing.T, local, addr string, auth gossh.AuthMethod) *gossh.Cl
 
 // The attack: keys cost nothing, so one person seeks a rated game with two
 // of them at once and throws it with one to lift the other's rating. Two
-// keys from one address are never paired in a rated game (each sees the
-// other out of range); a key from another address is.
+// keys from one address are never paired in a rated game (each is told the
+// other seeks from the same address); a key from another address is.
 func TestRatedPairsFromOneAddressOverSSH(t *testing.T) {
 	in, addr := startInstance(t, dataDir(t))
 	main := openTerm(t, dial(t, addr, withKey(newKey(t))), "main", termW, termH, "")
@@ -463,8 +463,8 @@ func TestRatedPairsFromOneAddressOverSSH(t *testing.T) {
 	register(puppet, "puppet")
 	seekPeople(puppet, 1)
 	waitSeeking(t, in, 2)
-	puppet.waitFor("Also seeking: main", "out of range")
-	main.waitFor("Also seeking: puppet", "out of range")
+	puppet.waitFor("Also seeking: main", "same address as you")
+	main.waitFor("Also seeking: puppet", "same address as you")
 	_ = puppet.sess.Close()
 	waitSeeking(t, in, 1)
 
