@@ -356,3 +356,31 @@ func TestTablesOpenedAreLimitedPerConnectionAndAddress(t *testing.T) {
 		t.Fatalf("a minute later: %v", err)
 	}
 }
+
+// TestRenamesAreLimited: each handle change is a database write and frees
+// a handle; they are metered per account, connection and address, so a
+// new key on the same connection or address is no fresh start, and a
+// minute later a change goes through again.
+func TestRenamesAreLimited(t *testing.T) {
+	h, clock := clockHub(t, newMemStore(), nil)
+	ann := Identity{Account: "SHA256:ann", Handle: "ann", ConnID: "c1", Addr: "198.51.100.7"}
+	for i := range renamesPerMinute {
+		if err := h.AllowRename(ann); err != nil {
+			t.Fatalf("change %d: %v", i+1, err)
+		}
+	}
+	if err := h.AllowRename(ann); !errors.Is(err, ErrTooManyRenames) {
+		t.Fatalf("a change past the limit: %v", err)
+	}
+	other := Identity{Account: "SHA256:puppet", Handle: "puppet", ConnID: "c2", Addr: "198.51.100.7"}
+	if err := h.AllowRename(other); !errors.Is(err, ErrTooManyRenames) {
+		t.Fatalf("another key from the same address: %v", err)
+	}
+	if err := h.AllowRename(Identity{Account: "SHA256:bo", Handle: "bo", ConnID: "c3", Addr: "203.0.113.9"}); err != nil {
+		t.Fatalf("someone else: %v", err)
+	}
+	clock.Add(time.Minute)
+	if err := h.AllowRename(ann); err != nil {
+		t.Fatalf("a minute later: %v", err)
+	}
+}

@@ -20,13 +20,14 @@ import (
 // User-facing refusals. They are *engine.IllegalError values, so
 // engine.IsIllegal recognises them and errors.Is matches them.
 var (
-	ErrNoTable       = &engine.IllegalError{Msg: "That code matches no open table. Codes look like KQ7-M4X."}
-	ErrTooManyCodes  = &engine.IllegalError{Msg: "Too many wrong codes; wait a minute and try again."}
-	ErrShutdown      = &engine.IllegalError{Msg: "The server is shutting down; try again in a moment."}
-	ErrTableClosed   = &engine.IllegalError{Msg: "That table has closed."}
-	ErrNotHere       = &engine.IllegalError{Msg: "You are no longer at this table."}
-	ErrNoIdentity    = &engine.IllegalError{Msg: "Sign in with a handle before joining a table."}
-	ErrTooManyTables = &engine.IllegalError{Msg: "You have opened a lot of tables just now; wait a minute and try again."}
+	ErrNoTable        = &engine.IllegalError{Msg: "That code matches no open table. Codes look like KQ7-M4X."}
+	ErrTooManyCodes   = &engine.IllegalError{Msg: "Too many wrong codes; wait a minute and try again."}
+	ErrShutdown       = &engine.IllegalError{Msg: "The server is shutting down; try again in a moment."}
+	ErrTableClosed    = &engine.IllegalError{Msg: "That table has closed."}
+	ErrNotHere        = &engine.IllegalError{Msg: "You are no longer at this table."}
+	ErrNoIdentity     = &engine.IllegalError{Msg: "Sign in with a handle before joining a table."}
+	ErrTooManyTables  = &engine.IllegalError{Msg: "You have opened a lot of tables just now; wait a minute and try again."}
+	ErrTooManyRenames = &engine.IllegalError{Msg: "You have changed your handle a lot just now; wait a while and try again."}
 )
 
 // Hub holds every table. Its mutex guards only the code → table map and the
@@ -57,7 +58,8 @@ type Hub struct {
 	// opened and openedByAddr meter the tables opened per account and
 	// connection, and per address (allowTable).
 	opened, openedByAddr *keyedLimit
-	dir                  Directory // the cluster's directory; nil on a single node
+	renames              *keyedLimit // handle changes per account, connection and address (AllowRename)
+	dir                  Directory   // the cluster's directory; nil on a single node
 
 	mm *matchmaker // the pools of people seeking people (its own lock)
 
@@ -94,6 +96,9 @@ func NewHub(cfg Config) (*Hub, error) {
 		openedByAddr: newKeyedLimit(
 			rate{Max: cfg.TablesPerMinute * 6, Span: time.Minute},
 			rate{Max: cfg.TablesPerMinute * 36, Span: time.Hour}),
+		renames: newKeyedLimit(
+			rate{Max: renamesPerMinute, Span: time.Minute},
+			rate{Max: renamesPerHour, Span: time.Hour}),
 		thinkers: make(chan struct{}, cfg.BotThinkers),
 		pause:    sleep,
 		quit:     make(chan struct{}),
@@ -232,6 +237,36 @@ func (h *Hub) allowTable(id Identity) error {
 			"detail", "new tables refused for a while", "key", key)
 	}
 	return ErrTooManyTables
+}
+
+// Limits on handle changes (AllowRename): a player renames now and then.
+const (
+	renamesPerMinute = 5
+	renamesPerHour   = 20
+)
+
+// AllowRename counts a change of handle id is about to make, or refuses
+// it when id's account, connection or address has changed handles too
+// often lately. Each change is a write to the database, which every move
+// at every table waits on, and it frees a handle and takes another: one
+// session renamed itself a hundred times in twelve seconds.
+func (h *Hub) AllowRename(id Identity) error {
+	now := h.cfg.Now()
+	keys := limitKeys(id)
+	h.mu.Lock()
+	key, warn := h.renames.blocked(keys, now)
+	if key == "" {
+		h.renames.add(keys, now)
+	}
+	h.mu.Unlock()
+	if key == "" {
+		return nil
+	}
+	if warn { // one line per burst
+		h.log.Warn("abuse", "kind", "handle changes", "account", id.Account, "remote", id.Addr,
+			"detail", "handle changes refused for a while", "key", key)
+	}
+	return ErrTooManyRenames
 }
 
 // Join takes a free seat at the table with this code, or resumes the seat

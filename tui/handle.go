@@ -142,6 +142,12 @@ func (s *handleScreen) submit(a *app) tea.Cmd {
 		a.id.Handle = h
 		return a.signedIn()
 	}
+	if s.renaming && a.hub != nil {
+		if err := a.hub.AllowRename(a.id); err != nil {
+			s.err = a.userError(err, "")
+			return nil
+		}
+	}
 	s.saving = true
 	store, id := a.store, a.id.Account
 	return func() tea.Msg {

@@ -247,6 +247,8 @@ type fakeHub struct {
 	quickLevel string
 	// elsewhere is the seat SeatElsewhere reports (nil: none).
 	elsewhere *lobby.ElsewhereError
+	// renameErr is what AllowRename answers.
+	renameErr error
 }
 
 func (h *fakeHub) Create(lobby.Identity, lobby.TableSpec) (tableConn, error) { return h.conn, nil }
@@ -284,8 +286,9 @@ func (h *fakeHub) PublicCounts() (waiting, playing int) {
 	}
 	return waiting, playing
 }
-func (h *fakeHub) Online() (int, int)       { return 3, len(h.tables) }
-func (h *fakeHub) Changed() <-chan struct{} { return nil }
+func (h *fakeHub) Online() (int, int)               { return 3, len(h.tables) }
+func (h *fakeHub) Changed() <-chan struct{}         { return nil }
+func (h *fakeHub) AllowRename(lobby.Identity) error { return h.renameErr }
 func (h *fakeHub) HeldSeats(string) []lobby.TableSummary {
 	if h.held == nil {
 		return nil

@@ -31,6 +31,9 @@ type hubAPI interface {
 	// HeldSeats are the tables where the account holds a seat in a game
 	// waiting or in play, the newest (the one Resume returns to) first.
 	HeldSeats(account string) []lobby.TableSummary
+	// AllowRename counts a change of handle, or refuses it when the
+	// account, connection or address changes handles too often.
+	AllowRename(id lobby.Identity) error
 }
 
 // seekConn is the part of *lobby.Seeker the UI uses.
@@ -111,11 +114,13 @@ func (l lobbyHub) Resume(id lobby.Identity) (tableConn, bool) {
 func (l lobbyHub) SeatElsewhere(id lobby.Identity) *lobby.ElsewhereError {
 	return l.h.SeatElsewhere(id)
 }
-func (l lobbyHub) PublicTables() []lobby.TableSummary { return l.h.PublicTables() }
-func (l lobbyHub) PublicCounts() (int, int)           { return l.h.PublicCounts() }
-func (l lobbyHub) Online() (int, int)                 { return l.h.Online() }
-func (l lobbyHub) Changed() <-chan struct{}           { return l.h.Changed() }
-func (l lobbyHub) OnChange(f func()) func()           { return l.h.OnChange(f) }
+func (l lobbyHub) PublicTables() []lobby.TableSummary  { return l.h.PublicTables() }
+func (l lobbyHub) PublicCounts() (int, int)            { return l.h.PublicCounts() }
+func (l lobbyHub) Online() (int, int)                  { return l.h.Online() }
+func (l lobbyHub) Changed() <-chan struct{}            { return l.h.Changed() }
+func (l lobbyHub) OnChange(f func()) func()            { return l.h.OnChange(f) }
+func (l lobbyHub) AllowRename(id lobby.Identity) error { return l.h.AllowRename(id) }
+
 func (l lobbyHub) HeldSeats(account string) []lobby.TableSummary {
 	return l.h.HeldSeats(account)
 }

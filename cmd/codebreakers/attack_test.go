@@ -511,3 +511,35 @@ func TestPuzzleGameIsNotReplayedBeforeTheAnswerOverSSH(t *testing.T) {
 		t.Fatalf("replay once answered (exit %d):\n%s%s", status, out, errOut)
 	}
 }
+
+// The attack: change handle, change it again... Each change is a write to
+// the database every move waits on, and frees one handle and takes
+// another: one session made a hundred in twelve seconds. Changes are
+// metered per account, connection and address (five a minute): the next
+// says why and keeps the handle.
+func TestHandleChangesAreLimitedOverSSH(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t))
+	tm := openTerm(t, dial(t, addr, withKey(newKey(t))), "renamer", termW, termH, "")
+	register(tm, "renamer")
+	openHomeItem(tm, "My profile")
+	tm.waitFor("PROFILE · renamer")
+	for i := 1; ; i++ {
+		tm.send("e")
+		tm.waitFor("CHANGE HANDLE")
+		tm.send("\x15" + fmt.Sprintf("name%d", i) + keyEnter) // ctrl+u clears the field
+		s := tm.waitUntil("the change or its refusal", func(s string) bool {
+			return strings.Contains(s, fmt.Sprintf("PROFILE · name%d ", i)) || strings.Contains(s, "changed your handle a lot")
+		})
+		if strings.Contains(s, "changed your handle a lot") {
+			if i != 6 {
+				t.Fatalf("change %d refused, want the sixth:\n%s", i, s)
+			}
+			break
+		}
+		if i > 6 {
+			t.Fatalf("%d handle changes in a row went through", i)
+		}
+	}
+	tm.send(keyEsc)
+	tm.waitFor("PROFILE · name5 ") // the handle stays the last one taken
+}
