@@ -50,3 +50,35 @@ func TestReplayBoxSaysTheShellCommand(t *testing.T) {
 	}
 	checkFits(t, m, 80, 24)
 }
+
+// TestMyGamesRowsKeepToOneLine: with ids of storage.GameIDLen the columns
+// fell out of line with their headings, and a long list of players wrapped
+// onto a line of its own, looking like another row. Each game is one line,
+// its columns under their headings.
+func TestMyGamesRowsKeepToOneLine(t *testing.T) {
+	g := finishedGame(t)
+	g.ID = "8F3KQ7M4XH9PRT"
+	seats := []storage.SeatRecord{{Handle: "mara"}, {Handle: "bartholomew-long"}, {Handle: "bot-Cy", Bot: true}, {Handle: "kai"}}
+	store := newFakeStore()
+	store.history = []storage.GameSummary{{ID: g.ID, Game: bc.ID, Seats: seats, Result: g.Result, Moves: 12},
+		{ID: "7ZVRDAHSUYDMV6", Game: bc.ID, Seats: seats[:2], Result: g.Result, Moves: 9}}
+	m := newTestApp(t, &fakeHub{}, store, 80, 24)
+	chooseHome(t, m, "My games")
+	lines := strings.Split(screenText(m), "\n")
+	head, first := -1, -1
+	for i, l := range lines {
+		if strings.Contains(l, "players") && strings.Contains(l, "game") {
+			head = i
+		}
+		if strings.Contains(l, g.ID) {
+			first = i
+		}
+	}
+	if head < 0 || first != head+1 || !strings.Contains(lines[first+1], "7ZVRDAHSUYDMV6") {
+		t.Fatalf("the rows are not one line each under the headings:\n%s", screenText(m))
+	}
+	if at, want := strings.Index(lines[head], "game"), strings.Index(lines[first+1], "Break the Code"); at != want {
+		t.Errorf("the game column starts at %d, its heading at %d:\n%s", want, at, screenText(m))
+	}
+	checkFits(t, m, 80, 24)
+}

@@ -103,7 +103,10 @@ func (s *historyScreen) body(a *app, w, h int) []string {
 		b.WriteString("  No finished games yet. Quick play deals one in a second.\n")
 		return wrapBlock(b.String(), w, h)
 	}
-	b.WriteString(a.st.dim.Render(fmt.Sprintf("    %-6s  %-16s  %-10s  %5s  %-10s  %s", "id", "game", "result", "moves", "date", "players")) + "\n")
+	// The id column is as wide as an id, and each row keeps to one line:
+	// ids of storage.GameIDLen pushed the columns out of line with their
+	// headings, and a long list of players wrapped under the next row.
+	b.WriteString(a.st.dim.Render(fmt.Sprintf("    %-*s  %-16s  %-10s  %5s  %-10s  %s", storage.GameIDLen, "id", "game", "result", "moves", "date", "players")) + "\n")
 	rows := max(1, h-5)
 	first := max(0, min(s.cursor-rows/2, len(s.games)-rows))
 	for i := first; i < len(s.games) && i < first+rows; i++ {
@@ -120,8 +123,8 @@ func (s *historyScreen) body(a *app, w, h int) []string {
 		if gm, ok := a.games.Lookup(g.Game); ok {
 			name = gm.Info().Name
 		}
-		row := fmt.Sprintf("%-6s  %-16s  %-10s  %5d  %-10s  %s", gameIDText(g.ID), name, g.Outcome, g.Moves,
-			g.Finished.UTC().Format("2006-01-02"), strings.Join(names, ", "))
+		row := truncate(fmt.Sprintf("%-*s  %-16s  %-10s  %5d  %-10s  %s", storage.GameIDLen, gameIDText(g.ID), name, g.Outcome, g.Moves,
+			g.Finished.UTC().Format("2006-01-02"), strings.Join(names, ", ")), max(10, w-5))
 		if i == s.cursor {
 			b.WriteString("  " + a.st.selected.Render("▸ "+row) + "\n")
 		} else {
