@@ -605,14 +605,18 @@ func (s *tableScreen) drawStrip(a *app, w int) []string {
 		say(&paint.notice, textsafe.Cut(s.view.Notice, 300))
 	}
 	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
-		// One line of chat under the board; a few more while typing.
-		show := 1
+		// The last message under the board, wrapped by words in two lines
+		// at most (it was cut at the window's edge, and the end of a long
+		// message could not be read at all); while the chat is open, the
+		// last three in full.
+		show, most := 1, 2
 		if s.chatOpen {
-			show = min(n, 3)
+			show, most = min(n, 3), math.MaxInt
 		}
 		var lines []string
 		for _, c := range s.view.Chat[n-show:] {
-			lines = append(lines, " "+paint.chatLine(c))
+			msg := widget.WrapIndent(paint.chatLine(c), w, " ", "   ")
+			lines = append(lines, widget.CutTail(msg, min(most, len(msg)), w)...)
 		}
 		out = append(lines, out...)
 	}

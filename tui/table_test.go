@@ -507,3 +507,26 @@ func TestWaitingRoomHostSeesWhoIsNotReady(t *testing.T) {
 		t.Errorf("with everyone ready the host should be asked to start:\n%s", out)
 	}
 }
+
+// TestLongChatIsReadableDuringPlay: a chat message longer than the window
+// was cut at its edge under the board, the end never readable even with
+// the chat open. The last message now wraps (two lines while closed), and
+// the open chat shows it whole.
+func TestLongChatIsReadableDuringPlay(t *testing.T) {
+	st := dealt(t, 3, 1)
+	v := tableView(st, engine.SeatViewer(0), nil, 1)
+	long := "this is a rather long chat message that goes on and on so that it cannot fit on one line at eighty columns, the end: PINEAPPLE"
+	v.Chat = []lobby.ChatLine{{Handle: "Bo", Text: textsafe.Text(long)}}
+	conn := newFakeConn(v)
+	m := openTable(t, conn)
+	flat := func() string { return strings.Join(strings.Fields(screenText(m)), " ") }
+	if !strings.Contains(flat(), "Bo: this is a rather long chat message that goes on and on so that it cannot fit on one line") {
+		t.Errorf("the closed chat does not wrap the last message:\n%s", screenText(m))
+	}
+	checkFits(t, m, 80, 24)
+	press(t, m, "c")
+	if !strings.Contains(flat(), "Bo: "+long) {
+		t.Errorf("the open chat does not show the last message whole:\n%s", screenText(m))
+	}
+	checkFits(t, m, 80, 24)
+}
