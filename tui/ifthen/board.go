@@ -780,15 +780,24 @@ func (b *Board) codeLines(w int, full bool) []string {
 func (b *Board) lineRows(w int) []string {
 	const cell = 6
 	cards := b.v.Line
-	fitN := max(1, (w-13)/cell)
-	skipped := max(0, len(cards)-fitN)
+	// col is where the first card starts, on the Code Line and the Invalid
+	// rows under it alike. With cards left out, "+N" takes room beside the
+	// heading and the cards move right, a space after it: they were glued
+	// ("+10" then "4BMy" read "+104BMy") and stood off their Invalid cards.
+	col := 12
+	skipped := 0
+	for range 2 { // a second pass when "+N" widened the heading
+		skipped = max(0, len(cards)-max(1, (w-col-1)/cell))
+		if skipped > 0 {
+			col = max(col, len(" Code Line")+len(fmt.Sprintf("+%d", skipped))+1)
+		}
+	}
 	cards = cards[skipped:]
 	head := " " + b.paint.Heading.Render("Code Line") + " "
 	if skipped > 0 {
 		head = " " + b.paint.Heading.Render("Code Line") + b.paint.Dim.Render(fmt.Sprintf("+%d", skipped))
 	}
-	pad := b.width(head)
-	row := head + strings.Repeat(" ", max(0, 12-pad))
+	row := head + strings.Repeat(" ", max(1, col-b.width(head)))
 	deep := 0
 	for _, c := range cards {
 		row += b.chip(c.Top) + "  "
@@ -797,7 +806,7 @@ func (b *Board) lineRows(w int) []string {
 	out := []string{row}
 	for d := range min(deep, 3) {
 		r := " " + b.paint.Dim.Render(map[bool]string{true: "Invalid", false: ""}[d == 0])
-		r += strings.Repeat(" ", max(0, 12-b.width(r)))
+		r += strings.Repeat(" ", max(0, col-b.width(r)))
 		for _, c := range cards {
 			k := len(c.Invalid) - 1 - d
 			switch {
@@ -855,12 +864,18 @@ func (b *Board) handLines(room int) []string {
 	if over {
 		hint = "  left at the end"
 	}
-	out := []string{" " + b.paint.Heading.Render(title) + b.paint.Dim.Render(hint)}
 	start := 0
 	if n := room - 1; n > 0 && b.cursor >= n {
 		start = b.cursor - n + 1
 	}
-	for i := start; i < len(v.Hand) && len(out) < max(2, room); i++ {
+	end := min(len(v.Hand), start+max(1, room-1))
+	if start > 0 || end < len(v.Hand) {
+		// A short window shows some of the hand: say so, and how to reach
+		// the rest (the cards out of sight were not mentioned at all).
+		hint = fmt.Sprintf("  cards %d–%d of %d, ↑/↓ for the rest", start+1, end, len(v.Hand))
+	}
+	out := []string{" " + b.paint.Heading.Render(title) + b.paint.Dim.Render(hint)}
+	for i := start; i < end; i++ {
 		c := v.Hand[i]
 		up := b.up[c.ID]
 		cur := i == b.cursor && !over

@@ -3,6 +3,7 @@ package ifthen
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -497,5 +498,63 @@ func TestFinishedCodeIsSaidInFull(t *testing.T) {
 		if !strings.Contains(out, "Code: "+long) {
 			t.Errorf("replay %v at %d×%d: the finished Code is cut:\n%s", replay, c.w, c.h, ansi.Strip(b.View()))
 		}
+	}
+}
+
+// TestShortWindowSaysWhatItLeavesOut: at 60 columns (a board of 16 rows, as
+// under the bars and strip of a 60×20 window) a long Code Line shows its
+// newest cards after "+N", a space apart and over their Invalid cards (the
+// count was glued to the first card, "+104BMy"); a hand with more cards
+// than fit says which are shown and how to reach the rest (the others were
+// not mentioned at all).
+func TestShortWindowSaysWhatItLeavesOut(t *testing.T) {
+	glued := regexp.MustCompile(`Code Line\+\d+[^\d\s]`)
+	cardRow := regexp.MustCompile(`^ (› |  )\d+ \[`)
+	sawSkip, sawHidden := false, false
+	for g := range 3 {
+		n := 3 + g
+		st := deal(t, n, it.ModeServer, uint64(g+21))
+		bots := make([]engine.Bot, n)
+		for i := range bots {
+			bots[i], _ = it.Game{}.NewBot(engine.Seat(i), it.LevelEasy, uint64(i))
+		}
+		for step := 0; !st.Status().Finished && step < 400; step++ {
+			for s := range engine.Seat(n) {
+				b := New(new(plainStyles()), new(testKeys()))
+				b.SetView(st.View(engine.SeatViewer(s)), board.Context{Viewer: engine.SeatViewer(s), Names: names(n),
+					Status: st.Status(), Width: 60, Height: 16})
+				out := ansi.Strip(b.View())
+				lines := strings.Split(out, "\n")
+				shown := 0
+				for i, l := range lines {
+					if glued.MatchString(l) {
+						t.Fatalf("the count of cards left out is glued to a card:\n%s", out)
+					}
+					if strings.HasPrefix(l, " Code Line+") {
+						sawSkip = true
+						if i+1 < len(lines) && strings.HasPrefix(lines[i+1], " Invalid") {
+							first := strings.IndexFunc(l[len(" Code Line+"):], func(r rune) bool { return r == ' ' })
+							col := len(" Code Line+") + first + strings.IndexFunc(l[len(" Code Line+")+first:], func(r rune) bool { return r != ' ' })
+							if inv := lines[i+1]; len(inv) > col && inv[col-1] != ' ' {
+								t.Fatalf("the Invalid cards stand off the Code Line's (column %d):\n%s", col, out)
+							}
+						}
+					}
+					if cardRow.MatchString(l) {
+						shown++
+					}
+				}
+				if hand := len(st.View(engine.SeatViewer(s)).(it.View).Hand); shown > 0 && shown < hand {
+					sawHidden = true
+					if !strings.Contains(out, fmt.Sprintf("of %d, ↑/↓ for the rest", hand)) {
+						t.Fatalf("%d of %d cards shown, and nothing says so:\n%s", shown, hand, out)
+					}
+				}
+			}
+			botMove(t, st, bots)
+		}
+	}
+	if !sawSkip || !sawHidden {
+		t.Errorf("the games never showed a cut Code Line (%v) or a cut hand (%v): the test checks nothing", sawSkip, sawHidden)
 	}
 }
