@@ -228,8 +228,12 @@ func (s *seekScreen) body(a *app, w, h int) []string {
 		lo, hi := st.Rating.R-st.Window, st.Rating.R+st.Window
 		b.WriteString(fmt.Sprintf("  Looking for %s near %s (range %s–%s, widening).\n", want, st.Rating,
 			rating.Rating{R: lo}.String(), rating.Rating{R: hi}.String()))
-	} else {
+	} else if a.id.Guest {
 		b.WriteString(fmt.Sprintf("  Looking for %s among guests (casual: connect with an SSH key to play rated).\n", want))
+	} else {
+		// A key account seeks casually only in a game without ratings (If
+		// Then is played as a team): it was told to connect with a key.
+		b.WriteString(fmt.Sprintf("  Looking for %s (casual: %s has no ratings).\n", want, st.Game.Name))
 	}
 	// Waiting counts this seeker too: say who else is there.
 	if others := st.Waiting - 1; others > 0 {

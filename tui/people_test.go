@@ -163,6 +163,10 @@ func TestSeekScreenSaysWhoElseAndWhyNotPaired(t *testing.T) {
 			Others: []lobby.SeekerInfo{{Handle: "abo", Rated: true, Rating: rating.Rating{R: 1500, RD: 350}, SameOrigin: true}}},
 			[]string{"abo 1,500? (any), same address as you", "never pair two players from one address", "create a table and give them its code"},
 			[]string{"out of range"}},
+		// A key account seeking a game without ratings (If Then) is not
+		// told it is a guest who should connect with a key.
+		{"unrated game, key account", lobby.SeekStatus{Game: engine.Info{ID: "ifthen", Name: "If Then"}, Waiting: 1},
+			[]string{"Looking for other players (casual: If Then has no ratings)."}, []string{"among guests", "connect with an SSH key"}},
 		{"other count", lobby.SeekStatus{Game: bc, Players: 2, Waiting: 2,
 			Others: []lobby.SeekerInfo{{Handle: "lee", Players: 3}}},
 			[]string{"lee (3 players), wants another count"}, []string{"out of range"}},
@@ -532,5 +536,20 @@ func TestChangeHandleFromProfile(t *testing.T) {
 	press(t, m, "e")
 	if _, ok := m.top().(*profileScreen); !ok || !strings.Contains(strings.Join(strings.Fields(screenText(m)), " "), "Table KQ7-M4X still holds your seat") {
 		t.Errorf("with a seat held: %T\n%s", m.top(), screenText(m))
+	}
+}
+
+// TestGuestSeekingCasualIsToldAboutKeys: a guest seeking casually is told
+// that an SSH key plays rated (what a key account in a game without
+// ratings is not told).
+func TestGuestSeekingCasualIsToldAboutKeys(t *testing.T) {
+	sk := &fakeSeeker{updates: make(chan struct{}, 1), status: lobby.SeekStatus{
+		Game: engine.Info{ID: "breakcode", Name: "Break the Code"}, Waiting: 1}}
+	m := peopleApp(t, &fakeHub{seeker: sk}, nil)
+	m.id = lobby.Identity{Guest: true, Handle: "guest-1", Account: "guest:1"}
+	chooseHome(t, m, "Play people")
+	press(t, m, "enter") // any number
+	if flat := strings.Join(strings.Fields(screenText(m)), " "); !strings.Contains(flat, "among guests (casual: connect with an SSH key to play rated)") {
+		t.Errorf("a guest is not told how to play rated:\n%s", screenText(m))
 	}
 }
