@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	bc "github.com/codebreakers/codebreakers/engine/breakcode"
+	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
 )
 
@@ -81,4 +82,33 @@ func TestMyGamesRowsKeepToOneLine(t *testing.T) {
 		t.Errorf("the game column starts at %d, its heading at %d:\n%s", want, at, screenText(m))
 	}
 	checkFits(t, m, 80, 24)
+}
+
+// TestPublicTablesRowsKeepToOneLine: in a 60-column window a public table's
+// row wrapped, its host alone on the next line like another row, and the
+// heading "watching" stood one column off its numbers.
+func TestPublicTablesRowsKeepToOneLine(t *testing.T) {
+	h := &fakeHub{tables: []lobby.TableSummary{
+		{Code: "V27CXM", GameName: "Break the Code", Phase: lobby.Waiting, Public: true, Seats: 3, Humans: 1, Open: 2, Host: "bartholomew-long"},
+		{Code: "KQ7M4X", GameName: "Break the Code", Phase: lobby.Playing, Public: true, Seats: 3, Humans: 2, Bots: 1, Spectators: 12, Host: "kai"}}}
+	for _, w := range []int{60, 80} {
+		m := newTestApp(t, h, nil, w, 24)
+		chooseHome(t, m, "Public tables")
+		lines := strings.Split(screenText(m), "\n")
+		head := -1
+		for i, l := range lines {
+			if strings.Contains(l, "code") && strings.Contains(l, "game") {
+				head = i
+			}
+		}
+		if head < 0 || !strings.Contains(lines[head+1], "V27-CXM") || !strings.Contains(lines[head+2], "KQ7-M4X") {
+			t.Fatalf("at %d columns the rows are not one line each under the headings:\n%s", w, screenText(m))
+		}
+		if w == 80 {
+			if at, want := strings.Index(lines[head], "watching"), strings.Index(lines[head+2], "12"); at != want {
+				t.Errorf("the watching column starts at %d, its heading at %d:\n%s", want, at, screenText(m))
+			}
+		}
+		checkFits(t, m, w, 24)
+	}
 }

@@ -89,7 +89,9 @@ func (s *tablesScreen) body(a *app, w, h int) []string {
 	if len(s.tables) == 0 {
 		b.WriteString("  No public tables right now. Create one from the home screen, or press r to look again.\n")
 	} else {
-		b.WriteString(a.st.dim.Render(fmt.Sprintf("    %-8s  %-16s  %-8s  %-11s  %-7s  %s", "code", "game", "state", "seats", "watching", "host")) + "\n")
+		// Each table keeps to one line, cut at the window's edge: in a
+		// narrow window a row wrapped, its host on a line of its own.
+		b.WriteString(a.st.dim.Render(truncate(fmt.Sprintf("    %-8s  %-16s  %-8s  %-11s  %-8s  %s", "code", "game", "state", "seats", "watching", "host"), max(10, w-1))) + "\n")
 		rows := max(1, h-5)
 		first := max(0, min(s.cursor-rows/2, len(s.tables)-rows))
 		for i := first; i < len(s.tables) && i < first+rows; i++ {
@@ -98,8 +100,8 @@ func (s *tablesScreen) body(a *app, w, h int) []string {
 			if t.Open > 0 && t.Phase == lobby.Waiting {
 				seats += fmt.Sprintf(" %d open", t.Open)
 			}
-			row := fmt.Sprintf("%-8s  %-16s  %-8s  %-11s  %-7d  %s", formatCode(t.Code), textsafe.Cut(t.GameName, 16),
-				phaseName(t.Phase), seats, t.Spectators, t.Host.Cut(16))
+			row := truncate(fmt.Sprintf("%-8s  %-16s  %-8s  %-11s  %-8d  %s", formatCode(t.Code), textsafe.Cut(t.GameName, 16),
+				phaseName(t.Phase), seats, t.Spectators, t.Host.Cut(16)), max(10, w-5))
 			if i == s.cursor {
 				b.WriteString("  " + a.st.selected.Render("▸ "+row) + "\n")
 			} else {
