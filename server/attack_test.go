@@ -6,7 +6,9 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -294,5 +296,41 @@ func TestKeyboardInteractiveBannerSaysWhatHappenedToTheKey(t *testing.T) {
 	got := banner(gossh.PublicKeys(offerOnlySigner{newKey(t).PublicKey()}))
 	if strings.Contains(got, "No SSH key offered") || !strings.Contains(got, "offered but") {
 		t.Errorf("with a key that could not sign: %q", got)
+	}
+}
+
+// The attack: open session channels and never ask for a shell or a
+// command, but send as much as their window lets through. Nothing reads a
+// channel before it starts, so the server held 2 MiB per channel, 6 MiB
+// per connection, for the connection's idle timeout (measured: 48 MiB for
+// eight connections). A channel that has not started in time is closed
+// and its place given back; one that starts in time is untouched.
+func TestSessionChannelThatNeverStartsIsClosed(t *testing.T) {
+	ts := startServer(t, func(c *Config) { c.SessionStartTimeout = 200 * time.Millisecond })
+	c := dial(t, ts.addr, withKey(newKey(t)))
+	var stuffed []gossh.Channel
+	for range 3 {
+		ch, reqs, err := c.OpenChannel("session", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go gossh.DiscardRequests(reqs)
+		if _, err := ch.Write(make([]byte, 64<<10)); err != nil {
+			t.Fatal(err)
+		}
+		stuffed = append(stuffed, ch)
+	}
+	var closed atomic.Int32
+	for _, ch := range stuffed {
+		go func() {
+			// Read returns io.EOF once the server closes the channel.
+			_, _ = io.Copy(io.Discard, ch)
+			closed.Add(1)
+		}()
+	}
+	waitFor(t, "the channels that never started to be closed", func() bool { return closed.Load() == 3 })
+	// Their places are free again: a session starts and runs its command.
+	if out, _, code := run(t, c, "help"); code != 0 || !strings.Contains(out, "Codebreakers") {
+		t.Fatalf("a command after the closed channels: exit %d, %q", code, out)
 	}
 }

@@ -227,7 +227,7 @@ func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, n
 		ch := newChannelState(ctx)
 		s.channels.Store(id, ch)
 		defer s.channels.Delete(id)
-		fc := &filteredChannel{NewChannel: newChan, s: s, account: "node", remote: st.ip, id: id, ch: ch}
+		fc := &filteredChannel{NewChannel: newChan, s: s, account: "node", remote: st.ip, id: id, ch: ch, node: true}
 		ssh.DefaultSessionHandler(srv, conn, fc, ctx)
 		fc.drain()
 		ch.cancel(errChannelClosed)
@@ -254,6 +254,7 @@ func (s *Server) handleSessionChannel(srv *ssh.Server, conn *gossh.ServerConn, n
 	defer s.channels.Delete(id)
 	fc := &filteredChannel{NewChannel: newChan, s: s, account: accountOf(conn), remote: st.ip, id: id, ch: ch}
 	ssh.DefaultSessionHandler(srv, conn, fc, ctx)
+	fc.stopStartTimer()
 	fc.drain()
 	ch.cancel(errChannelClosed)
 	if ch.started.Load() {
@@ -278,6 +279,11 @@ type filteredChannel struct {
 	rest <-chan *gossh.Request
 	// hasPty is set by the filter when a pty was granted, before rest.
 	hasPty bool
+	// node marks a node link's channel, which has no start deadline.
+	node bool
+	// startTimer closes the channel if it has not started in time
+	// (Config.SessionStartTimeout); nil for a node link's.
+	startTimer *time.Timer
 }
 
 // Accept accepts the channel and starts the filter.
@@ -287,9 +293,29 @@ func (c *filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error)
 		return nil, nil, fmt.Errorf("accept session: %w", err)
 	}
 	c.ch.raw = ch
+	if !c.node {
+		// Until shell or exec, nothing reads the channel: what the client
+		// sends on it stays in memory, up to the channel's window (2 MiB,
+		// fixed by the SSH library). A client that never starts would hold
+		// 6 MiB per connection for the connection's idle timeout (16
+		// minutes), 200 MiB per address: such a channel is closed.
+		c.startTimer = time.AfterFunc(c.s.cfg.SessionStartTimeout, func() {
+			if !c.ch.started.Load() {
+				c.s.log.Debug("session channel closed: no shell or command in time", "remote", c.remote)
+				_ = ch.Close()
+			}
+		})
+	}
 	out := make(chan *gossh.Request)
 	go c.filter(reqs, out)
 	return ch, out, nil
+}
+
+// stopStartTimer stops the start deadline set by Accept, if any.
+func (c *filteredChannel) stopStartTimer() {
+	if c.startTimer != nil {
+		c.startTimer.Stop()
+	}
 }
 
 // ptyRequest is the wire form of a pty-req payload (RFC 4254 6.2).
@@ -363,6 +389,7 @@ func (c *filteredChannel) filter(in <-chan *gossh.Request, out chan<- *gossh.Req
 			out <- req
 		case "shell", "exec":
 			c.ch.started.Store(true)
+			c.stopStartTimer()
 			out <- &gossh.Request{Type: "env", Payload: gossh.Marshal(&envRequest{sessionKeyEnv, c.id})}
 			out <- req
 			c.rest, c.hasPty = in, hasPty

@@ -15,8 +15,10 @@ import (
 const (
 	DefaultAddr             = ":2222"
 	DefaultHandshakeTimeout = 10 * time.Second
-	DefaultIdleTimeout      = 15 * time.Minute
-	DefaultMaxSessionTime   = 6 * time.Hour
+	// DefaultSessionStartTimeout is Config.SessionStartTimeout's default.
+	DefaultSessionStartTimeout = 10 * time.Second
+	DefaultIdleTimeout         = 15 * time.Minute
+	DefaultMaxSessionTime      = 6 * time.Hour
 	// DefaultMaxSessions is sized from the load generator on a 2-core
 	// machine (BENCHMARKS.md, issue 20): it held 10,000 idle sessions in
 	// 1.3 GB and seated 2,000 tables (4,400 sessions) in 1.6 GB; 4,000
@@ -61,6 +63,11 @@ type Config struct {
 
 	// HandshakeTimeout bounds the SSH handshake and authentication.
 	HandshakeTimeout time.Duration
+	// SessionStartTimeout bounds how long a session channel may wait
+	// before it asks for a shell or a command (default
+	// DefaultSessionStartTimeout). Until it does, whatever the client
+	// sends on it is held in memory, up to the channel's window of 2 MiB.
+	SessionStartTimeout time.Duration
 	// IdleTimeout ends a session that has sent no input for this long.
 	// Output does not count: a screen that repaints is not a player.
 	IdleTimeout time.Duration
@@ -153,6 +160,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.Logger = slog.Default()
 	}
 	setDuration(&c.HandshakeTimeout, DefaultHandshakeTimeout)
+	setDuration(&c.SessionStartTimeout, DefaultSessionStartTimeout)
 	setDuration(&c.IdleTimeout, DefaultIdleTimeout)
 	setDuration(&c.MaxSessionTime, DefaultMaxSessionTime)
 	setInt(&c.MaxSessions, DefaultMaxSessions)
