@@ -585,8 +585,9 @@ func TestFramedCardsAndTheirCompactFallback(t *testing.T) {
 			}
 			want.WriteString(face)
 		}
-		if !strings.Contains(line, want.String()) {
-			t.Errorf("%d×%d: hand line %q lacks %q", c.w, c.h, line, want.String())
+		// The space after a row's last card is dropped (cardRow).
+		if w := strings.TrimRight(want.String(), " "); !strings.Contains(line, w) {
+			t.Errorf("%d×%d: hand line %q lacks %q", c.w, c.h, line, w)
 		}
 		framed := row > 0 && row+1 < len(lines) && strings.Contains(lines[row-1], "╭───╮┏━━━┓") && strings.Contains(lines[row+1], "╰───╯┗━━━┛")
 		if framed != c.framed {
@@ -649,4 +650,56 @@ func TestWatchersAndFinishedGamesTakeNoMoves(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLongHandWrapsInsteadOfBeingCut: a hand grows past the ten cards
+// dealt (each card that does not fit draws one), and a row wider than the
+// board was cut at its edge: at 60 columns the tenth card read "4■…", its
+// colour hidden, and at 80 columns a framed hand of fourteen lost its last
+// cards. The cards now go on as many rows as they need.
+func TestLongHandWrapsInsteadOfBeingCut(t *testing.T) {
+	st, _ := midRound(t, 3, nil)
+	om := st.View(engine.Omniscient()).(wtr.View)
+	seat := om.ToMove
+	for _, c := range []struct{ w, h, n int }{{60, 20, 10}, {80, 24, 14}, {120, 40, 25}} {
+		v := st.View(engine.SeatViewer(seat)).(wtr.View)
+		for len(v.Hand) < c.n {
+			v.Hand = append(v.Hand, v.Hand[len(v.Hand)%len(v.Hand)])
+		}
+		b := New(new(plainStyles()), new(testKeys()))
+		b.SetView(v, context(st, engine.SeatViewer(seat), nil, c.w, c.h))
+		for range c.n - 1 {
+			b.Update(press("right")) // the last card chosen: drawn in brackets or a heavy frame
+		}
+		out := ansi.Strip(b.View())
+		checkFits(t, out, c.w, c.h, "long hand")
+		var faces strings.Builder
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "Your hand") || strings.HasPrefix(l, "           ") {
+				if strings.Contains(l, "…") {
+					t.Errorf("%d×%d: a hand row is cut: %q", c.w, c.h, l)
+				}
+				faces.WriteString(l)
+			}
+		}
+		got := faces.String()
+		for i, card := range v.Hand {
+			face := strconv.Itoa(card.Count) + glyph(card) + string(card.Color[0])
+			if strings.Count(got, face) < countFace(v.Hand[:i+1], face) {
+				t.Errorf("%d×%d: card %d (%s) of %d is not shown whole:\n%s", c.w, c.h, i+1, face, c.n, out)
+				break
+			}
+		}
+	}
+}
+
+// countFace is how many of cards show face.
+func countFace(cards []wtr.Card, face string) int {
+	n := 0
+	for _, c := range cards {
+		if strconv.Itoa(c.Count)+glyph(c)+string(c.Color[0]) == face {
+			n++
+		}
+	}
+	return n
 }

@@ -381,7 +381,7 @@ func (b *Board) handLines(w, h int) []string {
 	case b.laying():
 		cards, label = v.Revealed, " Shown hand "
 	case len(v.Revealed) > 0:
-		return row(" "+b.paint.Heading.Render(b.name(v.ToMove)+" shows "), v.Revealed, -1)
+		return row(" "+b.paint.Heading.Render(b.name(v.ToMove)+" shows "), v.Revealed, -1, w)
 	case !b.seated() || b.isGM() && v.Phase != wtr.Finished || v.Phase == wtr.Finished && len(cards) == 0:
 		return nil
 	}
@@ -392,8 +392,14 @@ func (b *Board) handLines(w, h int) []string {
 	if b.canPlay() || b.laying() {
 		sel = b.cursor
 	}
-	return row(b.paint.Heading.Render(label), cards, sel)
+	return row(b.paint.Heading.Render(label), cards, sel, w)
 }
+
+// perRow is how many cards of cellW cells fit beside a label in w cells:
+// a hand grows past the ten dealt (every card that does not fit draws
+// one), and a row wider than the board was cut at its edge, hiding the
+// last cards or the colour of the one chosen.
+func perRow(w, labelW, cellW int) int { return max(1, (w-labelW)/cellW) }
 
 // useFramed is the rule for drawing a hand as framed cards (three lines)
 // rather than as one line of codes. It looks only at the board's size and
@@ -423,7 +429,18 @@ const framedCellW = 5
 //	           ╭───╮┏━━━┓╭───╮
 //	Your hand  │1□w│┃4●w┃│3▲b│
 //	           ╰───╯┗━━━┛╰───╯
-func (b *Board) framedRow(label string, cards []wtr.Card, sel int) []string {
+func (b *Board) framedRow(label string, cards []wtr.Card, sel int, w int) []string {
+	pad := strings.Repeat(" ", b.width(label))
+	var out []string
+	for n := perRow(w, b.width(label), framedCellW); len(cards) > n; cards, sel = cards[n:], sel-n {
+		out = append(out, b.framedRow1(label, cards[:n], sel)...)
+		label = pad
+	}
+	return append(out, b.framedRow1(label, cards, sel)...)
+}
+
+// framedRow1 is one row of framedRow, as wide as its cards.
+func (b *Board) framedRow1(label string, cards []wtr.Card, sel int) []string {
 	var top, mid, bottom strings.Builder
 	for i, c := range cards {
 		face := b.cardText(c)
@@ -443,7 +460,7 @@ func (b *Board) framedRow(label string, cards []wtr.Card, sel int) []string {
 
 // cardRow draws cards on one line after label, the selected one in
 // brackets: the compact form of framedRow.
-func (b *Board) cardRow(label string, cards []wtr.Card, sel int) []string {
+func (b *Board) cardRow(label string, cards []wtr.Card, sel int, w int) []string {
 	parts := make([]string, len(cards))
 	for i, c := range cards {
 		t := b.cardText(c)
@@ -454,7 +471,23 @@ func (b *Board) cardRow(label string, cards []wtr.Card, sel int) []string {
 		}
 		parts[i] = t
 	}
-	return []string{label + strings.Join(parts, "")}
+	// A card is its three cells and a bracket or space each side: five
+	// cells, the last of a row's last card dropped when it is a space.
+	var out []string
+	row, inRow := label, 0
+	for i, p := range parts {
+		last := 5
+		if i != sel {
+			last = 4
+		}
+		if inRow > 0 && b.width(row)+last > w {
+			out = append(out, strings.TrimRight(row, " "))
+			row, inRow = strings.Repeat(" ", b.width(label)), 0
+		}
+		row += p
+		inRow++
+	}
+	return append(out, strings.TrimRight(row, " "))
 }
 
 // promptLines say what the table waits for and what the viewer can do.
