@@ -101,6 +101,14 @@ func startCluster(ctx context.Context, cfg Config, dir string) ([]*target, error
 			"--idle-timeout", "2h", "--bot-delay", cfg.BotDelay.String(), "--log-level", "warn",
 			"--postgres", cfg.ClusterPostgres, "--nats", cfg.ClusterNATS, "--node-name", n, "--node-addr", link,
 			"--peer-keys", peerFile}, cfg.ServerArgs...)
+		// Every player comes from loopback: the per-address limits on
+		// tables opened and on rated pairs would stop them.
+		if supportsFlag(cfg.Binary, "tables-per-minute") {
+			args = append(args, "--tables-per-minute", "100000000")
+		}
+		if supportsFlag(cfg.Binary, "rated-same-address") {
+			args = append(args, "--rated-same-address")
+		}
 		t, err := startTarget(ctx, n, addr, cfg.Binary, args, serverEnv(os.Environ(), cfg.ServerGODEBUG), 60*time.Second)
 		if err != nil {
 			return nodes, err
