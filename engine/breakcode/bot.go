@@ -18,9 +18,11 @@ import (
 // both opponents' answers is counted exactly over every deal (see
 // knowledge.jointAnswers3); with 4 players it is factored into exact
 // per-opponent marginals (see knowledge.marginals4). It
-// guesses when sure: with 2 players once the likeliest hand has at least even
-// odds (a wrong guess costs only the turn), with 3–4 players once a single
-// centre set is left, or when this is its last chance to win.
+// guesses only when a single hand (2 players) or centre set (3–4 players)
+// is left in its weighing, or when this is its last chance to win (see
+// lastChance), as the spec's "Online adaptations" say. With 2 players a
+// wrong guess would cost only the turn, yet it does not gamble on a likely
+// hand: while two or more are left and turns remain, it asks.
 //
 // "easy" asks a random face-up question and guesses only when one hand (or
 // centre set) is left, or when it is its last chance.
@@ -46,7 +48,7 @@ func (b *Bot) Act(view any) ([]byte, error) {
 	defer putScratch(buf)
 	k := newKnowledgeIn(v, buf)
 	bel := k.belief()
-	id, p := bel.best()
+	id, _ := bel.best()
 	guessBest := func() []byte { return GuessAction(k.table.tiles[id]) }
 	if v.Phase == LastChance {
 		if id < 0 {
@@ -54,7 +56,7 @@ func (b *Bot) Act(view any) ([]byte, error) {
 		}
 		return guessBest(), nil
 	}
-	if id >= 0 && (bel.target.len() == 1 || lastChance(v) || (b.Level == LevelStrong && v.Players == 2 && p >= 0.5)) {
+	if id >= 0 && (bel.target.len() == 1 || lastChance(v)) {
 		return guessBest(), nil
 	}
 	// Every question the seat may ask now, in table order.

@@ -45,8 +45,11 @@ func TestBotIsDeterministicAndWaitsItsTurn(t *testing.T) {
 	}
 }
 
-// Strong bots only guess when sure (or when it is their last chance), so in
-// 3- and 4-player games their guesses are right unless forced.
+// Strong bots guess only when sure, as the spec says: when their weighing
+// leaves a single hand (2 players) or centre set (3–4 players), or when it
+// is their last chance (the game would end before another turn, or, with 2
+// players, the opponent broke the code and this is the one guess to tie).
+// So a guess made with turns to spare is always right, at every table size.
 func TestStrongBotGuessesWhenSure(t *testing.T) {
 	for n := 2; n <= 4; n++ {
 		games := 6
@@ -66,8 +69,17 @@ func TestStrongBotGuessesWhenSure(t *testing.T) {
 					t.Fatal(err)
 				}
 				seat := s.toMove
+				forced := v.Phase == LastChance || lastChance(v)
+				bel := newKnowledge(v).belief()
+				left := bel.target.len()
 				mustApply(t, s, seat, a)
-				if act.Guess != nil && n > 2 && !lastChance(v) && !s.gotIt[seat] {
+				if act.Guess == nil || forced {
+					continue
+				}
+				if left != 1 {
+					t.Fatalf("%dp seed %d turn %d: seat %d guessed with %d possible hands left and turns to spare", n, seed, v.Turn, seat, left)
+				}
+				if !s.gotIt[seat] {
 					t.Fatalf("%dp seed %d: seat %d guessed wrong without being forced", n, seed, seat)
 				}
 			}
@@ -76,6 +88,47 @@ func TestStrongBotGuessesWhenSure(t *testing.T) {
 			}
 		}
 	}
+}
+
+// With 2 players a strong bot that has two or more possible hands left and
+// turns to spare asks, even when its likeliest hand has at least even odds
+// (a wrong guess there would cost only the turn, but the spec has bots
+// guess only when sure). The test counts such even-odds positions, so that
+// it checks the case a gambling bot would guess in.
+func TestStrongBotAsksWhileUnsure2p(t *testing.T) {
+	const games = 20 // quick: a 2-player game is about ten moves
+	unsure, evenOdds := 0, 0
+	for g := range games {
+		seed := uint64(5_200 + g)
+		s := newState(false, make([]engine.Player, 2), seed)
+		for s.phase != Finished {
+			seat := s.toMove
+			v := s.view(engine.SeatViewer(seat))
+			a, err := (&Bot{Seat: seat, Level: LevelStrong, Seed: seed + uint64(seat)}).Act(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bel := newKnowledge(v).belief()
+			if _, p := bel.best(); v.Phase != LastChance && !lastChance(v) && bel.target.len() >= 2 {
+				unsure++
+				if p >= 0.5 {
+					evenOdds++
+				}
+				var act Action
+				if err := json.Unmarshal(a, &act); err != nil {
+					t.Fatal(err)
+				}
+				if act.Ask == nil {
+					t.Fatalf("seed %d turn %d: seat %d played %s with %d possible hands left (likeliest %.2f) and turns to spare", seed, v.Turn, seat, a, bel.target.len(), p)
+				}
+			}
+			mustApply(t, s, seat, a)
+		}
+	}
+	if evenOdds == 0 {
+		t.Fatalf("no position in %d games had a likeliest hand at even odds or better among several: the test checks nothing", games)
+	}
+	t.Logf("%d unsure positions, %d of them at even odds or better, all asked", unsure, evenOdds)
 }
 
 // breakBlunder says how a bot's move throws the game in a way a beginner
