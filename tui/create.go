@@ -232,5 +232,11 @@ func (s *createScreen) body(a *app, w, h int) []string {
 }
 
 func (s *createScreen) shortHelp(a *app) []key.Binding {
-	return []key.Binding{withHelp(a.km.up, "↑/↓", "field"), withHelp(a.km.left, "←/→", "change"), withHelp(a.km.enter, "enter", "create"), a.km.back, a.km.help}
+	// enter on a field only moves to the Create button, which shows what
+	// will be opened; the bar says so rather than promise a table at once.
+	enter := withHelp(a.km.enter, "enter", "review")
+	if s.cursor == len(s.fields)-1 {
+		enter = withHelp(a.km.enter, "enter", "create")
+	}
+	return []key.Binding{withHelp(a.km.up, "↑/↓", "field"), withHelp(a.km.left, "←/→", "change"), enter, a.km.back, a.km.help}
 }

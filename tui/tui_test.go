@@ -200,6 +200,18 @@ func TestCreateFormBuildsSpec(t *testing.T) {
 	if out := screenText(m); !cs.spec().Public || !strings.Contains(out, "public: listed under Public tables") || strings.Contains(out, "private") {
 		t.Fatalf("Table field, public:\n%s", out)
 	}
+	// On a field, enter only moves to the Create button (and its summary):
+	// the key bar says so, and says create once the button is chosen.
+	if bar := keyText(cs.shortHelp(m)...); !strings.Contains(bar, "enter review") || strings.Contains(bar, "create") {
+		t.Fatalf("key bar on a field: %s", bar)
+	}
+	press(t, m, "enter")
+	if _, ok := m.top().(*createScreen); !ok {
+		t.Fatalf("enter on a field left the form: %T", m.top())
+	}
+	if bar := keyText(cs.shortHelp(m)...); !strings.Contains(bar, "enter create") {
+		t.Fatalf("key bar on the button: %s", bar)
+	}
 }
 
 func TestQuitDuringGameAsksFirst(t *testing.T) {
