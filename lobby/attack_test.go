@@ -384,3 +384,46 @@ func TestRenamesAreLimited(t *testing.T) {
 		t.Fatalf("a minute later: %v", err)
 	}
 }
+
+// TestNewHandlesAreLimitedPerAddress: each new key's first handle makes an
+// account for good, and keys are free; claims are metered per address (a
+// third of the hour's limit in a minute), so a script minting keys cannot
+// squat thousands of handles a day, while other addresses are unaffected
+// and the address claims again once the minute has passed.
+func TestNewHandlesAreLimitedPerAddress(t *testing.T) {
+	h, clock := clockHub(t, newMemStore(), nil)
+	perMinute := h.cfg.NewHandlesPerHour / 3
+	key := func(i int, addr string) Identity {
+		return Identity{Account: fmt.Sprintf("SHA256:key%d", i), ConnID: fmt.Sprintf("c%d", i), Addr: addr}
+	}
+	for i := range perMinute {
+		if err := h.AllowClaim(key(i, "198.51.100.7")); err != nil {
+			t.Fatalf("claim %d: %v", i+1, err)
+		}
+	}
+	if err := h.AllowClaim(key(perMinute, "198.51.100.7")); !errors.Is(err, ErrTooManyClaims) {
+		t.Fatalf("a claim past the minute's limit from one address: %v", err)
+	}
+	if err := h.AllowClaim(key(0, "203.0.113.9")); err != nil {
+		t.Fatalf("a new key elsewhere: %v", err)
+	}
+	// The hour's limit holds across minutes.
+	claimed := perMinute
+	for claimed < h.cfg.NewHandlesPerHour {
+		clock.Add(time.Minute)
+		for range perMinute {
+			if err := h.AllowClaim(key(claimed, "198.51.100.7")); err != nil {
+				t.Fatalf("claim %d after %d minutes: %v", claimed+1, claimed/perMinute, err)
+			}
+			claimed++
+		}
+	}
+	clock.Add(time.Minute)
+	if err := h.AllowClaim(key(claimed, "198.51.100.7")); !errors.Is(err, ErrTooManyClaims) {
+		t.Fatalf("claim %d within the hour: %v", claimed+1, err)
+	}
+	clock.Add(time.Hour)
+	if err := h.AllowClaim(key(claimed, "198.51.100.7")); err != nil {
+		t.Fatalf("an hour later: %v", err)
+	}
+}

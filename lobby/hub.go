@@ -28,6 +28,7 @@ var (
 	ErrNoIdentity     = &engine.IllegalError{Msg: "Sign in with a handle before joining a table."}
 	ErrTooManyTables  = &engine.IllegalError{Msg: "You have opened a lot of tables just now; wait a minute and try again."}
 	ErrTooManyRenames = &engine.IllegalError{Msg: "You have changed your handle a lot just now; wait a while and try again."}
+	ErrTooManyClaims  = &engine.IllegalError{Msg: "Many new players have chosen handles from your address just now; wait a few minutes and try again."}
 )
 
 // Hub holds every table. Its mutex guards only the code → table map and the
@@ -59,6 +60,7 @@ type Hub struct {
 	// connection, and per address (allowTable).
 	opened, openedByAddr *keyedLimit
 	renames              *keyedLimit // handle changes per account, connection and address (AllowRename)
+	claims               *keyedLimit // first handles claimed per address (AllowClaim)
 	dir                  Directory   // the cluster's directory; nil on a single node
 
 	mm *matchmaker // the pools of people seeking people (its own lock)
@@ -99,6 +101,9 @@ func NewHub(cfg Config) (*Hub, error) {
 		renames: newKeyedLimit(
 			rate{Max: renamesPerMinute, Span: time.Minute},
 			rate{Max: renamesPerHour, Span: time.Hour}),
+		claims: newKeyedLimit(
+			rate{Max: max(1, cfg.NewHandlesPerHour/3), Span: time.Minute},
+			rate{Max: cfg.NewHandlesPerHour, Span: time.Hour}),
 		thinkers: make(chan struct{}, cfg.BotThinkers),
 		pause:    sleep,
 		quit:     make(chan struct{}),
@@ -267,6 +272,36 @@ func (h *Hub) AllowRename(id Identity) error {
 			"detail", "handle changes refused for a while", "key", key)
 	}
 	return ErrTooManyRenames
+}
+
+// AllowClaim counts a first handle a new key is about to claim, or refuses
+// it when id's address has claimed too many lately. A claim makes an
+// account and keeps its handle for good, and keys cost nothing, so the
+// limit is on the address: the people behind one address (a household, a
+// classroom) still get their handles, a script minting keys does not get
+// thousands a day.
+func (h *Hub) AllowClaim(id Identity) error {
+	now := h.cfg.Now()
+	var addr []string
+	for _, k := range limitKeys(id) {
+		if strings.HasPrefix(k, "addr ") {
+			addr = append(addr, k)
+		}
+	}
+	h.mu.Lock()
+	key, warn := h.claims.blocked(addr, now)
+	if key == "" {
+		h.claims.add(addr, now)
+	}
+	h.mu.Unlock()
+	if key == "" {
+		return nil
+	}
+	if warn { // one line per burst
+		h.log.Warn("abuse", "kind", "handle claims", "account", id.Account, "remote", id.Addr,
+			"detail", "new handles refused for a while", "key", key)
+	}
+	return ErrTooManyClaims
 }
 
 // Join takes a free seat at the table with this code, or resumes the seat

@@ -103,6 +103,11 @@ type Config struct {
 	// 10; six times that an hour); an address may open six times as many,
 	// for the people behind one address.
 	TablesPerMinute int
+	// NewHandlesPerHour is how many handles new keys may claim from one
+	// address in an hour (default 60; a third of that in a minute). Each
+	// claim makes an account and takes a handle for good, and keys are
+	// free: without it one address could squat thousands of handles a day.
+	NewHandlesPerHour int
 	// RatedSameAddress lets rated pairing seat keys from one address (or
 	// connection) together. Off by default: keys cost nothing, so one
 	// person could seek with two and throw the game with one to lift the
@@ -175,6 +180,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.TablesPerMinute <= 0 {
 		c.TablesPerMinute = 10
+	}
+	if c.NewHandlesPerHour <= 0 {
+		c.NewHandlesPerHour = 60
 	}
 	return c
 }

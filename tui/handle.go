@@ -142,8 +142,12 @@ func (s *handleScreen) submit(a *app) tea.Cmd {
 		a.id.Handle = h
 		return a.signedIn()
 	}
-	if s.renaming && a.hub != nil {
-		if err := a.hub.AllowRename(a.id); err != nil {
+	if a.hub != nil {
+		allow := a.hub.AllowClaim // a new key's first handle makes an account
+		if s.renaming {
+			allow = a.hub.AllowRename
+		}
+		if err := allow(a.id); err != nil {
 			s.err = a.userError(err, "")
 			return nil
 		}

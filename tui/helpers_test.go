@@ -247,6 +247,8 @@ type fakeHub struct {
 	quickLevel string
 	// elsewhere is the seat SeatElsewhere reports (nil: none).
 	elsewhere *lobby.ElsewhereError
+	// claimErr is what AllowClaim answers.
+	claimErr error
 	// renameErr is what AllowRename answers.
 	renameErr error
 }
@@ -289,6 +291,7 @@ func (h *fakeHub) PublicCounts() (waiting, playing int) {
 func (h *fakeHub) Online() (int, int)               { return 3, len(h.tables) }
 func (h *fakeHub) Changed() <-chan struct{}         { return nil }
 func (h *fakeHub) AllowRename(lobby.Identity) error { return h.renameErr }
+func (h *fakeHub) AllowClaim(lobby.Identity) error  { return h.claimErr }
 func (h *fakeHub) HeldSeats(string) []lobby.TableSummary {
 	if h.held == nil {
 		return nil

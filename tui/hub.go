@@ -34,6 +34,9 @@ type hubAPI interface {
 	// AllowRename counts a change of handle, or refuses it when the
 	// account, connection or address changes handles too often.
 	AllowRename(id lobby.Identity) error
+	// AllowClaim counts a new key's first handle, or refuses it when the
+	// address has claimed too many lately.
+	AllowClaim(id lobby.Identity) error
 }
 
 // seekConn is the part of *lobby.Seeker the UI uses.
@@ -120,6 +123,7 @@ func (l lobbyHub) Online() (int, int)                  { return l.h.Online() }
 func (l lobbyHub) Changed() <-chan struct{}            { return l.h.Changed() }
 func (l lobbyHub) OnChange(f func()) func()            { return l.h.OnChange(f) }
 func (l lobbyHub) AllowRename(id lobby.Identity) error { return l.h.AllowRename(id) }
+func (l lobbyHub) AllowClaim(id lobby.Identity) error  { return l.h.AllowClaim(id) }
 
 func (l lobbyHub) HeldSeats(account string) []lobby.TableSummary {
 	return l.h.HeldSeats(account)

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,39 @@ func newHandleApp(t *testing.T, store *fakeStore) *app {
 	m.pump = func(context.Context, tableConn) tea.Cmd { return nil }
 	run(t, m, m.Init())
 	return m
+}
+
+// TestNewHandleRefusedWhenTheAddressClaimedTooMany: a new key's first
+// handle makes an account for good, so the hub meters claims per address;
+// a refusal says why, keeps the screen and the typed handle, and claims
+// nothing in storage.
+func TestNewHandleRefusedWhenTheAddressClaimedTooMany(t *testing.T) {
+	store := newFakeStore()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	hub := &fakeHub{claimErr: lobby.ErrTooManyClaims, renameErr: errors.New("a first handle is no rename")}
+	m := newApp(Deps{Store: store, Games: registry()}, hub, Session{
+		Identity: lobby.Identity{Account: "SHA256:new"}, Width: 80, Height: 24, Context: ctx,
+	})
+	m.pump = func(context.Context, tableConn) tea.Cmd { return nil }
+	run(t, m, m.Init())
+	typeText(t, m, "squat")
+	press(t, m, "enter")
+	if _, ok := m.top().(*handleScreen); !ok {
+		t.Fatalf("a refused claim left the handle screen: %T", m.top())
+	}
+	if out := screenText(m); !strings.Contains(out, "Many new players have chosen handles from your address") || !strings.Contains(out, "squat") {
+		t.Fatalf("the refusal is not said, or the handle typed is gone:\n%s", out)
+	}
+	if _, ok := store.accounts["SHA256:new"]; ok {
+		t.Fatal("a refused claim made an account")
+	}
+	// Allowed again, the same screen claims it.
+	hub.claimErr = nil
+	press(t, m, "enter")
+	if a, ok := store.accounts["SHA256:new"]; !ok || a.Handle != "squat" {
+		t.Fatalf("the claim once allowed: %+v", store.accounts)
+	}
 }
 
 func TestHandleScreenRejectsEscapesAndTakenHandles(t *testing.T) {

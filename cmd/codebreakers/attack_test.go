@@ -543,3 +543,23 @@ func TestHandleChangesAreLimitedOverSSH(t *testing.T) {
 	tm.send(keyEsc)
 	tm.waitFor("PROFILE · name5 ") // the handle stays the last one taken
 }
+
+// The attack: keys are free, and each new key's first handle makes an
+// account that keeps its handle for good; a script minting keys from one
+// address could squat tens of thousands of handles a day. Claims are
+// metered per address (here 6 an hour, so 2 a minute): the third new key
+// from loopback is told why and keeps its screen, the handle unclaimed.
+func TestNewHandlesFromOneAddressAreLimitedOverSSH(t *testing.T) {
+	_, addr := startInstance(t, dataDir(t), "--new-handles-per-hour", "6")
+	for _, handle := range []string{"first", "second"} {
+		tm := openTerm(t, dial(t, addr, withKey(newKey(t))), handle, termW, termH, "")
+		register(tm, handle)
+		tm.waitFor("Quick play")
+	}
+	tm := openTerm(t, dial(t, addr, withKey(newKey(t))), "third", termW, termH, "")
+	register(tm, "squatter")
+	s := tm.waitFor("Many new players have chosen handles from your address")
+	if !strings.Contains(s, "Choose a handle") || strings.Contains(s, "Quick play") {
+		t.Fatalf("the refusal left the handle screen:\n%s", s)
+	}
+}

@@ -76,6 +76,9 @@ type serveOptions struct {
 	// TablesPerMinute is how many tables an account or connection may
 	// open in a minute (an address six times as many).
 	TablesPerMinute int
+	// NewHandlesPerHour is how many first handles new keys may claim from
+	// one address in an hour (a third of that in a minute).
+	NewHandlesPerHour int
 	// RatedSameAddress lets rated pairing seat keys from one address
 	// together.
 	RatedSameAddress bool
@@ -193,6 +196,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
 		intSetting(&o.SeeksPerMinute, 10, "seeks-per-minute", "CODEBREAKERS_SEEKS_PER_MINUTE", "times one account, connection or address may start playing people in a minute (six times that an hour)"),
 		boolSetting(&o.RatedSameAddress, false, "rated-same-address", "CODEBREAKERS_RATED_SAME_ADDRESS", "pair keys from one address in rated games (off: they may play each other casually, by code or with bots, since one person could throw games with one key to lift another)"),
+		intSetting(&o.NewHandlesPerHour, 60, "new-handles-per-hour", "CODEBREAKERS_NEW_HANDLES_PER_HOUR", "handles new keys may claim from one address in an hour (a third of that in a minute); each makes an account for good"),
 		intSetting(&o.TablesPerMinute, 10, "tables-per-minute", "CODEBREAKERS_TABLES_PER_MINUTE", "tables (quick play, create) one account or connection may open in a minute (six times that an hour; an address six times as many)"),
 		intSetting(&o.AnalysisShare, 10, "analysis-share", "CODEBREAKERS_ANALYSIS_SHARE", "percent of one core that analysing finished games in the background may use (0: none, each game is analysed on its first replay)"),
 		intSetting(&o.AnalysisBusyMoves, 300, "analysis-busy-moves", "CODEBREAKERS_ANALYSIS_BUSY_MOVES", "moves a second over all tables above which background analysis waits for play to calm down; games wait in its queue, or for their first replay (0: never waits)"),
@@ -390,17 +394,18 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		hubStore = store // nothing analysed in the background: each game on its first replay
 	}
 	hub, err := lobby.NewHub(lobby.Config{
-		Muted:            in.bans.Muted,
-		Games:            reg,
-		Store:            hubStore,
-		Logger:           log,
-		Grace:            o.Grace,
-		BotDelay:         o.BotDelay,
-		Observer:         pacedObserver{inner: ops.lobbyObserver(), pace: pace},
-		SeekBotWait:      o.SeekBotWait,
-		SeeksPerMinute:   o.SeeksPerMinute,
-		TablesPerMinute:  o.TablesPerMinute,
-		RatedSameAddress: o.RatedSameAddress,
+		Muted:             in.bans.Muted,
+		Games:             reg,
+		Store:             hubStore,
+		Logger:            log,
+		Grace:             o.Grace,
+		BotDelay:          o.BotDelay,
+		Observer:          pacedObserver{inner: ops.lobbyObserver(), pace: pace},
+		SeekBotWait:       o.SeekBotWait,
+		SeeksPerMinute:    o.SeeksPerMinute,
+		TablesPerMinute:   o.TablesPerMinute,
+		NewHandlesPerHour: o.NewHandlesPerHour,
+		RatedSameAddress:  o.RatedSameAddress,
 	})
 	if err != nil {
 		_ = store.Close()

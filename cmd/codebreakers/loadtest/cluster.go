@@ -103,6 +103,9 @@ func startCluster(ctx context.Context, cfg Config, dir string) ([]*target, error
 			"--peer-keys", peerFile}, cfg.ServerArgs...)
 		// Every player comes from loopback: the per-address limits on
 		// tables opened and on rated pairs would stop them.
+		if supportsFlag(cfg.Binary, "new-handles-per-hour") {
+			args = append(args, "--new-handles-per-hour", "100000000")
+		}
 		if supportsFlag(cfg.Binary, "tables-per-minute") {
 			args = append(args, "--tables-per-minute", "100000000")
 		}

@@ -385,6 +385,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			args = append(args, "--rated-same-address")
 		}
 	}
+	if supportsFlag(cfg.Binary, "new-handles-per-hour") {
+		// Every player is a new key from loopback, choosing a handle.
+		args = append(args, "--new-handles-per-hour", "100000000")
+	}
 	if supportsFlag(cfg.Binary, "tables-per-minute") {
 		// Every player comes from loopback, and the hosts open tables far
 		// faster than the per-address limit on tables allows.
