@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -215,33 +214,43 @@ func (h *Hub) Create(id Identity, spec TableSpec) (*Conn, error) {
 // would otherwise keep hundreds going at once for nothing. Guests get a new
 // account with every session, hence the connection and the address.
 func (h *Hub) allowTable(id Identity) error {
+	keys, addr := splitAddr(id)
+	return h.meter(id, ErrTooManyTables, "table flood", "new tables refused for a while",
+		metered{h.opened, keys}, metered{h.openedByAddr, addr})
+}
+
+// metered is a limit and the keys an event counts against in it.
+type metered struct {
+	limit *keyedLimit
+	keys  []string
+}
+
+// meter counts an event of id's against every limit, or, when any of them
+// is used up for its keys, counts it in none, logs one abuse line per
+// burst (kind, detail) and returns refusal.
+func (h *Hub) meter(id Identity, refusal error, kind, detail string, limits ...metered) error {
 	now := h.cfg.Now()
-	var keys, addr []string
-	for _, k := range limitKeys(id) {
-		if strings.HasPrefix(k, "addr ") {
-			addr = append(addr, k)
-		} else {
-			keys = append(keys, k)
+	h.mu.Lock()
+	var key string
+	var warn bool
+	for _, m := range limits {
+		if key, warn = m.limit.blocked(m.keys, now); key != "" {
+			break
 		}
 	}
-	h.mu.Lock()
-	key, warn := h.opened.blocked(keys, now)
 	if key == "" {
-		key, warn = h.openedByAddr.blocked(addr, now)
-	}
-	if key == "" {
-		h.opened.add(keys, now)
-		h.openedByAddr.add(addr, now)
+		for _, m := range limits {
+			m.limit.add(m.keys, now)
+		}
 	}
 	h.mu.Unlock()
 	if key == "" {
 		return nil
 	}
-	if warn { // one line per burst
-		h.log.Warn("abuse", "kind", "table flood", "account", id.Account, "remote", id.Addr,
-			"detail", "new tables refused for a while", "key", key)
+	if warn {
+		h.log.Warn("abuse", "kind", kind, "account", id.Account, "remote", id.Addr, "detail", detail, "key", key)
 	}
-	return ErrTooManyTables
+	return refusal
 }
 
 // Limits on handle changes (AllowRename): a player renames now and then.
@@ -256,22 +265,8 @@ const (
 // at every table waits on, and it frees a handle and takes another: one
 // session renamed itself a hundred times in twelve seconds.
 func (h *Hub) AllowRename(id Identity) error {
-	now := h.cfg.Now()
-	keys := limitKeys(id)
-	h.mu.Lock()
-	key, warn := h.renames.blocked(keys, now)
-	if key == "" {
-		h.renames.add(keys, now)
-	}
-	h.mu.Unlock()
-	if key == "" {
-		return nil
-	}
-	if warn { // one line per burst
-		h.log.Warn("abuse", "kind", "handle changes", "account", id.Account, "remote", id.Addr,
-			"detail", "handle changes refused for a while", "key", key)
-	}
-	return ErrTooManyRenames
+	return h.meter(id, ErrTooManyRenames, "handle changes", "handle changes refused for a while",
+		metered{h.renames, limitKeys(id)})
 }
 
 // AllowClaim counts a first handle a new key is about to claim, or refuses
@@ -281,27 +276,9 @@ func (h *Hub) AllowRename(id Identity) error {
 // classroom) still get their handles, a script minting keys does not get
 // thousands a day.
 func (h *Hub) AllowClaim(id Identity) error {
-	now := h.cfg.Now()
-	var addr []string
-	for _, k := range limitKeys(id) {
-		if strings.HasPrefix(k, "addr ") {
-			addr = append(addr, k)
-		}
-	}
-	h.mu.Lock()
-	key, warn := h.claims.blocked(addr, now)
-	if key == "" {
-		h.claims.add(addr, now)
-	}
-	h.mu.Unlock()
-	if key == "" {
-		return nil
-	}
-	if warn { // one line per burst
-		h.log.Warn("abuse", "kind", "handle claims", "account", id.Account, "remote", id.Addr,
-			"detail", "new handles refused for a while", "key", key)
-	}
-	return ErrTooManyClaims
+	_, addr := splitAddr(id)
+	return h.meter(id, ErrTooManyClaims, "handle claims", "new handles refused for a while",
+		metered{h.claims, addr})
 }
 
 // Join takes a free seat at the table with this code, or resumes the seat

@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"strings"
 	"time"
 )
 
@@ -58,6 +59,20 @@ func limitKeys(id Identity) []string {
 		keys = append(keys, "addr "+id.Addr)
 	}
 	return keys
+}
+
+// splitAddr splits limitKeys(id) into the account's and connection's keys
+// and the address's, for limits that allow an address more than one
+// account (the people behind one address) or count the address alone.
+func splitAddr(id Identity) (keys, addr []string) {
+	for _, k := range limitKeys(id) {
+		if strings.HasPrefix(k, "addr ") {
+			addr = append(addr, k)
+		} else {
+			keys = append(keys, k)
+		}
+	}
+	return keys, addr
 }
 
 // keyedLimit meters events per key under one or more rates: an event is
