@@ -62,6 +62,12 @@ type Config struct {
 	// game in progress (default 60s). Then a bot takes the seat, or the game
 	// is abandoned when no player is left.
 	Grace time.Duration
+	// TurnTime is how long a person has for a move the game awaits from
+	// them before the seat's covering bot makes it for them (default 3
+	// minutes; negative turns the clock off). Without it one silent
+	// person could hold a table hostage forever. Games whose engine runs
+	// its own timer at that moment are not clocked twice.
+	TurnTime time.Duration
 	// BotDelay is the pause before a bot acts, so people can follow
 	// (default 700ms). Negative means no pause (useful in tests).
 	BotDelay time.Duration
@@ -141,6 +147,9 @@ const (
 	OutcomeFailed Outcome = "failed"
 )
 
+// DefaultTurnTime is Config.TurnTime's default: generous for thinking games.
+const DefaultTurnTime = 3 * time.Minute
+
 // withDefaults fills zero fields with their defaults.
 func (c Config) withDefaults() Config {
 	if c.Logger == nil {
@@ -148,6 +157,11 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Grace <= 0 {
 		c.Grace = 60 * time.Second
+	}
+	if c.TurnTime == 0 {
+		c.TurnTime = DefaultTurnTime
+	} else if c.TurnTime < 0 {
+		c.TurnTime = 0
 	}
 	if c.BotDelay == 0 {
 		c.BotDelay = 700 * time.Millisecond

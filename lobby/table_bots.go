@@ -32,7 +32,7 @@ func (t *table) runBots() {
 			continue
 		}
 		s := t.seats[a]
-		if s.ctl == nil || s.thinking || s.conn != nil {
+		if s.ctl == nil || s.thinking || (s.conn != nil && !s.outOfTime) {
 			continue
 		}
 		var view any
@@ -136,6 +136,13 @@ func (t *table) botDone(i int, gen uint64, bot engine.Bot, res botResult) {
 	case res.err != nil:
 		t.breakDown(fmt.Sprintf("bot in seat %d failed: %v", i, res.err), nil)
 	case res.action == nil:
+		if s.outOfTime {
+			// The bot has nothing to say for this person: leave the seat
+			// to them with a fresh clock rather than spin.
+			s.ctl, s.outOfTime = nil, false
+			s.awaited = t.cfg.Now()
+			t.armTimer()
+		}
 	default:
 		if err := t.apply(engine.Seat(i), res.action); err != nil && engine.IsIllegal(err) && err != ErrNotSaved && err != ErrBroken {
 			t.breakDown(fmt.Sprintf("bot in seat %d chose an illegal move %s: %v", i, res.action, err), nil)

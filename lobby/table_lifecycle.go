@@ -125,6 +125,7 @@ func (t *table) startGame() error {
 			ns.botLevel = t.botLevel
 		}
 		ns.ctl, ns.thinking, ns.replaced = bots[i], false, false
+		ns.awaited, ns.outOfTime = time.Time{}, false
 		t.seats[i] = &ns
 	}
 	t.gameID = id

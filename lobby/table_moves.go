@@ -6,8 +6,10 @@ package lobby
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/codebreakers/codebreakers/engine"
@@ -82,6 +84,7 @@ func (t *table) applyMove(s engine.Seat, action []byte) error {
 	if t.playedByPerson(s) {
 		t.personMoves++
 	}
+	t.moved(s)
 	t.beatUntil = time.Now().Add(readingTime(t.cfg.BotDelay, len(events)))
 	if t.saveFailures > 0 {
 		t.saveFailures = 0
@@ -126,11 +129,16 @@ func (t *table) settle() {
 
 // armTimer schedules the state's timer, if any, as a System move, and
 // records its deadline for the views so that sessions can count down.
+// Without one, the turn clock runs on the people whose move is awaited.
 func (t *table) armTimer() {
 	t.stopTimer()
 	tm := t.state.Timer()
 	if tm == nil {
+		t.armTurnClock()
 		return
+	}
+	for _, s := range t.seats {
+		s.awaited = time.Time{} // the game's own timer covers this moment
 	}
 	delay := time.Duration(tm.DelayMillis) * time.Millisecond
 	gen, action := t.gen, bytes.Clone(tm.Action)
@@ -151,6 +159,92 @@ func (t *table) armTimer() {
 			return nil
 		})
 	})
+}
+
+// armTurnClock starts the clock of each person whose move is newly awaited
+// and arms the timer for the earliest one to run out. A clock already
+// running keeps its start: only the seat's own move resets it (moved).
+func (t *table) armTurnClock() {
+	turn := t.cfg.TurnTime
+	if turn <= 0 {
+		return
+	}
+	now := t.cfg.Now()
+	var due time.Time
+	for i, s := range t.seats {
+		if s.outOfTime {
+			continue // its bot is on the move
+		}
+		if !slices.Contains(t.status.Active, engine.Seat(i)) || !s.human() || s.ctl != nil {
+			s.awaited = time.Time{}
+			continue
+		}
+		if s.awaited.IsZero() {
+			s.awaited = now
+		}
+		if d := s.awaited.Add(turn); due.IsZero() || d.Before(due) {
+			due = d
+		}
+	}
+	if due.IsZero() {
+		return
+	}
+	gen := t.gen
+	t.deadline = due
+	t.dirty = true
+	t.timer = time.AfterFunc(max(0, due.Sub(now)), func() {
+		t.post(func() error {
+			if t.gen != gen || t.phase != Playing {
+				return nil
+			}
+			t.timer = nil
+			t.clearDeadline()
+			t.timeRanOut(due)
+			return nil
+		})
+	})
+}
+
+// timeRanOut hands the move of every person whose clock ran out by due to
+// the seat's covering bot, which moves like any bot (its move is recorded
+// as the seat's, so replays need nothing new); the person keeps the seat.
+func (t *table) timeRanOut(due time.Time) {
+	for i, s := range t.seats {
+		if s.awaited.IsZero() || s.outOfTime || s.ctl != nil || s.awaited.Add(t.cfg.TurnTime).After(due) {
+			continue
+		}
+		var bot engine.Bot
+		err := errors.New("the game has no bots")
+		if t.botLevel != "" {
+			bot, err = t.game.NewBot(engine.Seat(i), t.botLevel, t.botSeed(i))
+		}
+		if err != nil {
+			// Nobody can move for them: give them another turn's time.
+			t.log.Warn("no bot for a seat out of time", "code", t.code, "game_id", t.gameID, "seat", i, "err", err)
+			s.awaited = due
+			continue
+		}
+		s.ctl, s.outOfTime, s.thinking = bot, true, false
+		t.logs.push(len(t.seats), []engine.Event{{Kind: "timeout",
+			Text: fmt.Sprintf("Time ran out for %s; a bot moved for them.", s.id.Handle)}})
+		t.stateChanged()
+		t.dirty = true
+	}
+	t.armTurnClock()
+	t.runBots()
+}
+
+// moved resets the turn clock of the seat that just moved and ends a
+// covering bot's one move.
+func (t *table) moved(seat engine.Seat) {
+	if seat < 0 || int(seat) >= len(t.seats) {
+		return
+	}
+	s := t.seats[seat]
+	s.awaited = time.Time{}
+	if s.outOfTime {
+		s.ctl, s.outOfTime, s.thinking = nil, false, false
+	}
 }
 
 // stopTimer cancels the pending timer and its deadline.

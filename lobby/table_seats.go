@@ -33,6 +33,15 @@ type seat struct {
 
 	ctl      engine.Bot // the bot playing this seat now, if any
 	thinking bool       // ctl is working on a move
+
+	// awaited is when the turn clock started on the move the game awaits
+	// from this person (by cfg.Now); zero when none is awaited. Only a move
+	// from the seat resets it, never a reconnection.
+	awaited time.Time
+	// outOfTime marks ctl as covering one move for a person whose time ran
+	// out: it moves even though the person is connected, and leaves the
+	// seat to them once that move is made.
+	outOfTime bool
 }
 
 // openSeats returns n open seats, for a new table before its goroutine
@@ -100,7 +109,9 @@ func (t *table) join(id Identity, resumeOnly bool) (*Conn, error) {
 		}
 		s.conn = c
 		t.cancelGrace(s)
-		if s.ctl != nil && !s.bot { // a bot was covering; the person takes over again
+		// A bot covering a move whose time ran out keeps it: coming back
+		// must not buy more time.
+		if s.ctl != nil && !s.bot && !s.outOfTime { // a bot was covering; the person takes over again
 			s.ctl, s.thinking = nil, false
 		}
 		t.hub.setSeat(id.Account, t)
@@ -208,6 +219,14 @@ func (t *table) cancelGrace(s *seat) {
 // bot takes the seat, or the game is abandoned when no person is left.
 func (t *table) graceOver(i int) {
 	s := t.seats[i]
+	if t.phase == Playing && s.conn == nil && s.outOfTime {
+		// The bot covering a move that ran out of time stays on for good.
+		s.outOfTime, s.replaced, s.ready = false, true, false
+		t.hub.botTookSeat(s.id.Account, t)
+		t.tell(fmt.Sprintf("%s left; a bot took the seat.", s.id.Handle))
+		t.dirty = true
+		return
+	}
 	if t.phase != Playing || s.conn != nil || s.ctl != nil {
 		return
 	}

@@ -54,6 +54,7 @@ type serveOptions struct {
 	IdleTimeout     time.Duration
 	MaxSessionTime  time.Duration
 	Grace           time.Duration
+	TurnTime        time.Duration
 	BotDelay        time.Duration
 	ShutdownTimeout time.Duration
 	// LeaderboardMinGames is how many rated games put a player on a
@@ -172,6 +173,14 @@ func durationSetting(p *time.Duration, def time.Duration, name, env, usage strin
 	}}
 }
 
+// turnTime maps the flag's 0 (no clock) to the hub's negative "off".
+func turnTime(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
+}
+
 // parseServe reads serve's settings from args and the environment.
 func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o serveOptions, err error) {
 	settings := []setting{
@@ -192,6 +201,7 @@ func parseServe(args []string, getenv func(string) string, stderr io.Writer) (o 
 		durationSetting(&o.IdleTimeout, server.DefaultIdleTimeout, "idle-timeout", "CODEBREAKERS_IDLE_TIMEOUT", "end a session after this long without input"),
 		durationSetting(&o.MaxSessionTime, server.DefaultMaxSessionTime, "max-session-time", "CODEBREAKERS_MAX_SESSION_TIME", "end any session after this long"),
 		durationSetting(&o.Grace, 60*time.Second, "grace", "CODEBREAKERS_GRACE", "how long a disconnected player's seat is held before a bot takes it"),
+		durationSetting(&o.TurnTime, lobby.DefaultTurnTime, "turn-time", "CODEBREAKERS_TURN_TIME", "how long a person has for a move before a bot makes it for them, so nobody can stall a table (0: no turn clock)"),
 		durationSetting(&o.BotDelay, 700*time.Millisecond, "bot-delay", "CODEBREAKERS_BOT_DELAY", "pause before a bot moves, so people can follow (negative: none)"),
 		durationSetting(&o.SeekBotWait, 30*time.Second, "seek-bot-wait", "CODEBREAKERS_SEEK_BOT_WAIT", "how long someone playing people waits before being offered bots for the empty seats"),
 		intSetting(&o.SeeksPerMinute, 10, "seeks-per-minute", "CODEBREAKERS_SEEKS_PER_MINUTE", "times one account, connection or address may start playing people in a minute (six times that an hour)"),
@@ -399,6 +409,7 @@ func openInstance(o serveOptions, log *slog.Logger) (*instance, error) {
 		Store:             hubStore,
 		Logger:            log,
 		Grace:             o.Grace,
+		TurnTime:          turnTime(o.TurnTime),
 		BotDelay:          o.BotDelay,
 		Observer:          pacedObserver{inner: ops.lobbyObserver(), pace: pace},
 		SeekBotWait:       o.SeekBotWait,
