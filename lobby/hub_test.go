@@ -544,7 +544,8 @@ func TestTimerMovesAreLogged(t *testing.T) {
 
 func TestDeadlineFollowsTheTimer(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
-	h := testHub(t, newMemStore(), func(c *Config) { c.Now = clock.Now })
+	// The engine's timer alone: the turn clock is off (see turnclock_test.go).
+	h := testHub(t, newMemStore(), func(c *Config) { c.Now, c.TurnTime = clock.Now, -1 })
 
 	// An untimed game shows no deadline.
 	ann, _ := startTwo(t, h, engine.Options{"turns": "0"})
@@ -576,7 +577,7 @@ func TestDeadlineFollowsTheTimer(t *testing.T) {
 
 	// A short timer on the first turn only: once it fires the game goes on
 	// untimed and the deadline is gone.
-	h2 := testHub(t, newMemStore(), func(c *Config) { c.Now = clock.Now })
+	h2 := testHub(t, newMemStore(), func(c *Config) { c.Now, c.TurnTime = clock.Now, -1 })
 	cat, _ := startTwo(t, h2, engine.Options{"turns": "0", "timer": "5", "timed": "1"})
 	v := waitView(t, cat, "the timeout", func(v TableView) bool { return board(t, v).Moves == 1 })
 	if v.Phase != Playing || !v.Deadline.IsZero() {

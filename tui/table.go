@@ -39,6 +39,9 @@ type tableScreen struct {
 	ended        string // why the connection ended, once it has
 	busy         bool   // a move is on its way to the table
 	ticking      bool   // a countdown tick is on its way
+	// moveSecs is the whole seconds left for this player's awaited move,
+	// shown in the strip in the last turnWarning of a clock; -1 hides it.
+	moveSecs int
 
 	// ratingsOf is the finished game whose rating changes were asked for;
 	// ratings says them ("" for a game that changed none).
@@ -77,6 +80,7 @@ type stripKey struct {
 	w                              int
 	ended, err, ratings, ratingsOf string
 	confirmLeave                   bool
+	moveSecs                       int
 }
 
 // Messages with the answers of the table to this screen's requests.
@@ -92,7 +96,7 @@ type (
 )
 
 func newTableScreen(a *app, c tableConn) *tableScreen {
-	s := &tableScreen{conn: c, chat: newInput("say something", 200)}
+	s := &tableScreen{conn: c, chat: newInput("say something", 200), moveSecs: -1}
 	s.chat.Blur()
 	s.refresh(a)
 	return s
@@ -561,7 +565,7 @@ func (s *tableScreen) strip(a *app, w int) []string {
 		return s.drawStrip(a, w)
 	}
 	k := stripKey{st: a.st, version: s.view.Version, w: w, ended: s.ended, err: s.err,
-		ratings: s.ratings, ratingsOf: s.ratingsOf, confirmLeave: s.confirmLeave}
+		ratings: s.ratings, ratingsOf: s.ratingsOf, confirmLeave: s.confirmLeave, moveSecs: s.moveSecs}
 	if s.stripLines == nil || k != s.stripKey {
 		s.stripKey, s.stripLines = k, s.drawStrip(a, w)
 		if s.stripLines == nil {
@@ -603,6 +607,11 @@ func (s *tableScreen) drawStrip(a *app, w int) []string {
 		}
 	case s.view.Notice != "":
 		say(&paint.notice, textsafe.Cut(s.view.Notice, 300))
+	}
+	if s.ended == "" && s.moveSecs >= 0 && s.view.Phase == lobby.Playing && !s.view.Deadline.IsZero() {
+		// A glyph with the number, not colour alone: the turn clock is
+		// about to have a bot move for this player.
+		say(&paint.strong, fmt.Sprintf("⧗ %d s left for your move", s.moveSecs))
 	}
 	if n := len(s.view.Chat); n > 0 && s.view.Phase != lobby.Waiting {
 		// The last message under the board, wrapped by words in two lines

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/codebreakers/codebreakers/engine"
 	"github.com/codebreakers/codebreakers/lobby"
 	"github.com/codebreakers/codebreakers/storage"
 )
@@ -193,10 +195,14 @@ func waitTable(ctx context.Context, c tableConn) tea.Cmd {
 // stays quiet; the ticks stop once the deadline clears, the table ends, or
 // the screen is closed (the app then drops the tick).
 func (s *tableScreen) countdown(a *app) tea.Cmd {
+	s.moveSecs = -1
 	if s.view.Deadline.IsZero() || s.ended != "" {
 		return nil
 	}
 	left := s.view.Deadline.Sub(a.now())
+	if you := s.view.You; you.Kind == engine.ViewerSeat && slices.Contains(s.view.Status.Active, you.Seat) && left <= turnWarning {
+		s.moveSecs = int(max(0, left).Round(time.Second) / time.Second)
+	}
 	if s.board != nil {
 		s.board.SetTimeLeft(max(0, left))
 	}
@@ -213,6 +219,10 @@ func (s *tableScreen) tick(a *app) tea.Cmd {
 	s.ticking = false
 	return s.countdown(a)
 }
+
+// turnWarning is how long before a clock runs out on a player's move the
+// table screen starts saying so.
+const turnWarning = 30 * time.Second
 
 // nextBeat is the wait until the time left reaches a whole second, so a
 // board that rounds to seconds shows each number once, whatever the delay

@@ -530,3 +530,39 @@ func TestLongChatIsReadableDuringPlay(t *testing.T) {
 	}
 	checkFits(t, m, 80, 24)
 }
+
+// The turn clock shows to the player whose move it is in its last 30
+// seconds, as a glyph and a number (not colour alone), within 80×24; a
+// long way off, or on another player's move, it says nothing.
+func TestTurnClockShownInTheLastSeconds(t *testing.T) {
+	st := dealt(t, 2, 11)
+	active := st.Status().Active[0]
+	conn := newFakeConn(tableView(st, engine.SeatViewer(active), nil, 1))
+	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	m.now = func() time.Time { return now }
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return func() tea.Msg { return nil } }
+	press(t, m, "enter", "enter") // quick play, the bots offered first
+	if _, ok := m.top().(*tableScreen); !ok {
+		t.Fatalf("table not opened: %T", m.top())
+	}
+	version := uint64(1)
+	show := func(viewer engine.Viewer, left time.Duration) string {
+		version++
+		v := tableView(st, viewer, nil, version)
+		v.Deadline = now.Add(left)
+		conn.setView(v)
+		send(m, tableChangedMsg{conn: conn})
+		checkFits(t, m, 80, 24)
+		return screenText(m)
+	}
+	if s := show(engine.SeatViewer(active), 2*time.Minute); strings.Contains(s, "⧗") {
+		t.Fatalf("clock shown two minutes out:\n%s", s)
+	}
+	if s := show(engine.SeatViewer(active), 25*time.Second); !strings.Contains(s, "⧗ 25 s left for your move") {
+		t.Fatalf("clock not shown with 25 s left:\n%s", s)
+	}
+	if s := show(engine.SeatViewer(1-active), 25*time.Second); strings.Contains(s, "⧗") {
+		t.Fatalf("clock shown on another player's move:\n%s", s)
+	}
+}
