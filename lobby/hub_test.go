@@ -567,6 +567,9 @@ func TestDeadlineFollowsTheTimer(t *testing.T) {
 	if got := spy.View().Deadline; !got.Equal(want) {
 		t.Fatalf("spectator's deadline %v, want %v", got, want)
 	}
+	if ann.View().TurnClock {
+		t.Fatal("the game's own timer is said to be the turn clock")
+	}
 	clock.Add(10 * time.Second)
 	if err := ann.Act(say(1)); err != nil {
 		t.Fatal(err)

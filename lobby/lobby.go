@@ -307,6 +307,10 @@ type TableView struct {
 	// armed. It is for countdowns only: the table alone decides when time
 	// is up.
 	Deadline time.Time
+	// TurnClock says the Deadline is the turn clock's (a bot moves for
+	// whoever is still awaited then), not the game's own timer: screens
+	// show it only to the players it awaits, and only near its end.
+	TurnClock bool
 }
 
 // SeatView is one seat as everybody sees it.

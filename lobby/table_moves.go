@@ -20,6 +20,10 @@ import (
 type moving struct {
 	timer    *time.Timer
 	deadline time.Time // when timer fires, by cfg.Now; zero when none is armed
+	// deadlineTurn says the deadline is the turn clock's, not the game's
+	// own timer; turnDue is when the turn clock's timer, if armed, fires.
+	deadlineTurn bool
+	turnDue      time.Time
 	// saveFailures counts the moves the Store refused in a row: bots wait
 	// longer after each (botBackoff) instead of retrying in a tight loop
 	// against a full disk, and appendErrs logs the run once, with a count.
@@ -131,12 +135,12 @@ func (t *table) settle() {
 // records its deadline for the views so that sessions can count down.
 // Without one, the turn clock runs on the people whose move is awaited.
 func (t *table) armTimer() {
-	t.stopTimer()
 	tm := t.state.Timer()
 	if tm == nil {
 		t.armTurnClock()
 		return
 	}
+	t.stopTimer()
 	for _, s := range t.seats {
 		s.awaited = time.Time{} // the game's own timer covers this moment
 	}
@@ -164,9 +168,16 @@ func (t *table) armTimer() {
 // armTurnClock starts the clock of each person whose move is newly awaited
 // and arms the timer for the earliest one to run out. A clock already
 // running keeps its start: only the seat's own move resets it (moved).
+//
+// A timer already armed to fire no later than that is kept: moves come
+// every few seconds and mostly push the earliest clock later, so arming
+// anew on each would cost a timer a move at every table for a clock that
+// almost never runs out. Firing early costs one look (timeRanOut hands over
+// only the clocks that did run out) and arms for the next.
 func (t *table) armTurnClock() {
 	turn := t.cfg.TurnTime
 	if turn <= 0 {
+		t.stopTimer()
 		return
 	}
 	now := t.cfg.Now()
@@ -187,22 +198,32 @@ func (t *table) armTurnClock() {
 		}
 	}
 	if due.IsZero() {
+		t.stopTimer()
 		return
 	}
-	gen := t.gen
-	t.deadline = due
-	t.dirty = true
-	t.timer = time.AfterFunc(max(0, due.Sub(now)), func() {
+	if !t.deadline.Equal(due) || !t.deadlineTurn {
+		t.deadline, t.deadlineTurn = due, true
+		t.dirty = true
+	}
+	if t.timer != nil && !t.turnDue.IsZero() && !t.turnDue.After(due) {
+		return
+	}
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	var tmr *time.Timer
+	fires := due
+	tmr = time.AfterFunc(max(0, due.Sub(now)), func() {
 		t.post(func() error {
-			if t.gen != gen || t.phase != Playing {
-				return nil
+			if t.timer != tmr || t.phase != Playing {
+				return nil // stopped or replaced meanwhile
 			}
-			t.timer = nil
-			t.clearDeadline()
-			t.timeRanOut(due)
+			t.timer, t.turnDue = nil, time.Time{}
+			t.timeRanOut(fires)
 			return nil
 		})
 	})
+	t.timer, t.turnDue = tmr, due
 }
 
 // timeRanOut hands the move of every person whose clock ran out by due to
@@ -253,12 +274,13 @@ func (t *table) stopTimer() {
 		t.timer.Stop()
 		t.timer = nil
 	}
+	t.turnDue = time.Time{}
 	t.clearDeadline()
 }
 
 func (t *table) clearDeadline() {
 	if !t.deadline.IsZero() {
-		t.deadline = time.Time{}
+		t.deadline, t.deadlineTurn = time.Time{}, false
 		t.dirty = true
 	}
 }

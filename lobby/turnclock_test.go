@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -175,8 +176,9 @@ func TestTurnClockOff(t *testing.T) {
 	}{{time.Hour, true}, {-1, false}} {
 		h := testHub(t, newMemStore(), func(c *Config) { c.TurnTime = tc.turn })
 		ann, _ := startTwo(t, h, engine.Options{"turns": "30"})
-		if on := !ann.View().Deadline.IsZero(); on != tc.on {
-			t.Fatalf("TurnTime %v: clock shown %v, want %v", tc.turn, on, tc.on)
+		v := ann.View()
+		if on := !v.Deadline.IsZero(); on != tc.on || v.TurnClock != tc.on {
+			t.Fatalf("TurnTime %v: clock shown %v (said to be the turn clock: %v), want %v", tc.turn, on, v.TurnClock, tc.on)
 		}
 	}
 }
@@ -194,4 +196,45 @@ func (m *memStore) seatMoves(id string, seat engine.Seat) int {
 		}
 	}
 	return n
+}
+
+// TestTurnClockTimerFiringEarlyTakesNoMove: the table keeps a turn-clock
+// timer armed while moves push the earliest clock later, so it may fire
+// before anyone's clock has run out; then it takes nobody's move, and the
+// clock that is still running plays for its person when it does run out.
+func TestTurnClockTimerFiringEarlyTakesNoMove(t *testing.T) {
+	const turn = 300 * time.Millisecond
+	store := newMemStore()
+	// The clocks read real time here, as on a server: the table's timers do.
+	h := testHub(t, store, func(c *Config) { c.TurnTime, c.Now = turn, time.Now })
+	ann, bob := startTwo(t, h, engine.Options{"turns": "30"})
+	// Moves a little apart, each well inside the turn: the timer armed for
+	// the first clock fires while the later ones still run.
+	for i := range 4 {
+		time.Sleep(turn / 2) // pacing, not a timing assertion
+		mover := ann
+		if v := ann.View(); !slices.Contains(v.Status.Active, v.You.Seat) {
+			mover = bob
+		}
+		if err := mover.Act(say(1)); err != nil {
+			t.Fatalf("move %d: %v", i+1, err)
+		}
+	}
+	for _, c := range []*Conn{ann, bob} {
+		for _, e := range c.View().Log {
+			if strings.Contains(e.Text, "Time ran out") {
+				t.Fatalf("a clock ran out though every move came in time: %q", e.Text)
+			}
+		}
+	}
+	// Now nobody moves: the clock of whoever is awaited runs out and a bot
+	// moves for them.
+	waitView(t, ann, "a clock running out", func(v TableView) bool {
+		for _, e := range v.Log {
+			if strings.Contains(e.Text, "Time ran out") {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -17,7 +17,7 @@ import (
 
 // realHub is a hub with the real games over a real store in a temporary
 // directory, closed when the test ends; bots move at once.
-func realHub(t *testing.T) (*storage.DB, *lobby.Hub, *engine.Registry) {
+func realHub(t *testing.T, tune ...func(*lobby.Config)) (*storage.DB, *lobby.Hub, *engine.Registry) {
 	t.Helper()
 	db, err := storage.Open(filepath.Join(t.TempDir(), "arcade.db"), storage.Options{})
 	if err != nil {
@@ -25,7 +25,11 @@ func realHub(t *testing.T) (*storage.DB, *lobby.Hub, *engine.Registry) {
 	}
 	t.Cleanup(func() { _ = db.Close() })
 	reg := registry()
-	hub, err := lobby.NewHub(lobby.Config{Games: reg, Store: db, BotDelay: -1})
+	cfg := lobby.Config{Games: reg, Store: db, BotDelay: -1}
+	for _, f := range tune {
+		f(&cfg)
+	}
+	hub, err := lobby.NewHub(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +56,9 @@ func TestSessionAgainstRealHub(t *testing.T) {
 		return nil
 	}
 	m.waitLobby = func(context.Context, <-chan struct{}, time.Duration) tea.Cmd { return nil }
+	// Countdown beats are not this test's business, and the synchronous
+	// driver would sleep through each (the turn clock's first is minutes off).
+	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
 	run(t, m, m.Init())
 	typeText(t, m, "mara")
 	press(t, m, "enter")

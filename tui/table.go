@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -36,9 +37,11 @@ type tableScreen struct {
 
 	confirmLeave bool
 	err          string
-	ended        string // why the connection ended, once it has
-	busy         bool   // a move is on its way to the table
-	ticking      bool   // a countdown tick is on its way
+	ended        string    // why the connection ended, once it has
+	busy         bool      // a move is on its way to the table
+	ticking      bool      // a countdown tick is on its way
+	tickAt       time.Time // when the tick on its way arrives
+	tickSeq      int       // the latest tick sent; earlier ones are stale
 	// moveSecs is the whole seconds left for this player's awaited move,
 	// shown in the strip in the last turnWarning of a clock; -1 hides it.
 	moveSecs int

@@ -33,7 +33,10 @@ type tableClosedMsg struct {
 }
 
 // tableTickMsg is one beat of the countdown to conn's table deadline.
-type tableTickMsg struct{ conn tableConn }
+type tableTickMsg struct {
+	conn tableConn
+	seq  int // the screen's tickSeq when it was sent
+}
 
 // route refreshes the table's screen with the new view and waits for the
 // next change; a coalesced duplicate costs no redraw.
@@ -101,7 +104,7 @@ func (m tableTickMsg) route(a *app) (tea.Cmd, bool) {
 	if ts == nil {
 		return nil, false // the screen was closed: its countdown ends here
 	}
-	return ts.tick(a), true
+	return ts.tick(a, m.seq), true
 }
 
 // route tells the table's screen why the connection ended.
@@ -191,31 +194,52 @@ func waitTable(ctx context.Context, c tableConn) tea.Cmd {
 }
 
 // countdown shows the time left to the board and keeps one tick on its way
-// while the view has a deadline. Only timed moments tick, so an idle screen
-// stays quiet; the ticks stop once the deadline clears, the table ends, or
-// the screen is closed (the app then drops the tick).
+// while the view has a deadline that something on screen counts down. Only
+// timed moments tick, so an idle screen stays quiet; the ticks stop once
+// the deadline clears, the table ends, or the screen is closed (the app
+// then drops the tick).
+//
+// The turn clock runs at every table in play, so it must cost nothing
+// until it matters: only the player whose move it awaits sees it, and only
+// in its last turnWarning, so their screen sleeps until then and the
+// others' never tick for it (4,400 screens ticking every second took the
+// idle processor time the collector marks in).
 func (s *tableScreen) countdown(a *app) tea.Cmd {
 	s.moveSecs = -1
 	if s.view.Deadline.IsZero() || s.ended != "" {
 		return nil
 	}
-	left := s.view.Deadline.Sub(a.now())
-	if you := s.view.You; you.Kind == engine.ViewerSeat && slices.Contains(s.view.Status.Active, you.Seat) && left <= turnWarning {
-		s.moveSecs = int(max(0, left).Round(time.Second) / time.Second)
-	}
-	if s.board != nil {
+	now := a.now()
+	left := s.view.Deadline.Sub(now)
+	wait := nextBeat(left)
+	if s.view.TurnClock {
+		if you := s.view.You; you.Kind != engine.ViewerSeat || !slices.Contains(s.view.Status.Active, you.Seat) {
+			return nil
+		}
+		if left > turnWarning {
+			wait = left - turnWarning
+		} else {
+			s.moveSecs = int(max(0, left).Round(time.Second) / time.Second)
+		}
+	} else if s.board != nil {
 		s.board.SetTimeLeft(max(0, left))
 	}
-	if s.ticking {
-		return nil
+	at := now.Add(wait)
+	if s.ticking && s.tickAt.Before(at.Add(time.Second)) {
+		return nil // the tick on its way comes soon enough
 	}
-	s.ticking = true
-	c := s.conn
-	return a.after(nextBeat(left), func(time.Time) tea.Msg { return tableTickMsg{conn: c} })
+	s.ticking, s.tickAt = true, at
+	s.tickSeq++
+	c, seq := s.conn, s.tickSeq
+	return a.after(wait, func(time.Time) tea.Msg { return tableTickMsg{conn: c, seq: seq} })
 }
 
-// tick is a countdown beat arriving: show the new time and maybe go on.
-func (s *tableScreen) tick(a *app) tea.Cmd {
+// tick is a countdown beat arriving: show the new time and maybe go on. A
+// beat overtaken by a sooner one (the deadline moved closer) is dropped.
+func (s *tableScreen) tick(a *app, seq int) tea.Cmd {
+	if seq != s.tickSeq {
+		return nil
+	}
 	s.ticking = false
 	return s.countdown(a)
 }

@@ -216,7 +216,10 @@ func TestCountdownTicksOnlyWhileADeadlineIsSet(t *testing.T) {
 	}
 	// Each beat shows the new time and schedules the next.
 	now = now.Add(500 * time.Millisecond)
-	if cmd := send(m, tableTickMsg{conn: conn}); cmd == nil || len(beats) != 2 || beats[1] != time.Second {
+	if cmd := send(m, tableTickMsg{conn: conn, seq: ts.tickSeq - 1}); cmd != nil || len(beats) != 1 {
+		t.Fatalf("a stale beat was heard: cmd %v, beats %v", cmd != nil, beats)
+	}
+	if cmd := send(m, tableTickMsg{conn: conn, seq: ts.tickSeq}); cmd == nil || len(beats) != 2 || beats[1] != time.Second {
 		t.Fatalf("a beat: cmd %v, beats %v", cmd != nil, beats)
 	}
 	if tb.left != 12*time.Second {
@@ -225,7 +228,7 @@ func TestCountdownTicksOnlyWhileADeadlineIsSet(t *testing.T) {
 	// Once the deadline clears, the beat on its way is the last one.
 	update(time.Time{})
 	calls := tb.calls
-	if cmd := send(m, tableTickMsg{conn: conn}); cmd != nil || len(beats) != 2 || tb.calls != calls {
+	if cmd := send(m, tableTickMsg{conn: conn, seq: ts.tickSeq}); cmd != nil || len(beats) != 2 || tb.calls != calls {
 		t.Fatalf("a beat after the deadline cleared: cmd %v, beats %v", cmd != nil, beats)
 	}
 	// A new deadline starts again; closing the screen stops it.
@@ -541,28 +544,47 @@ func TestTurnClockShownInTheLastSeconds(t *testing.T) {
 	m := newTestApp(t, &fakeHub{conn: conn}, nil, 80, 24)
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	m.now = func() time.Time { return now }
-	m.after = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return func() tea.Msg { return nil } }
+	var beats []time.Duration
+	m.after = func(d time.Duration, _ func(time.Time) tea.Msg) tea.Cmd {
+		beats = append(beats, d)
+		return func() tea.Msg { return nil }
+	}
 	press(t, m, "enter", "enter") // quick play, the bots offered first
-	if _, ok := m.top().(*tableScreen); !ok {
+	ts, ok := m.top().(*tableScreen)
+	if !ok {
 		t.Fatalf("table not opened: %T", m.top())
 	}
+	tb := &timedBoard{Board: ts.board}
+	ts.board = tb
 	version := uint64(1)
 	show := func(viewer engine.Viewer, left time.Duration) string {
 		version++
 		v := tableView(st, viewer, nil, version)
-		v.Deadline = now.Add(left)
+		v.Deadline, v.TurnClock = now.Add(left), true
 		conn.setView(v)
 		send(m, tableChangedMsg{conn: conn})
 		checkFits(t, m, 80, 24)
 		return screenText(m)
 	}
-	if s := show(engine.SeatViewer(active), 2*time.Minute); strings.Contains(s, "⧗") {
-		t.Fatalf("clock shown two minutes out:\n%s", s)
+	// On another player's move the clock is not this screen's: no beat.
+	if s := show(engine.SeatViewer(1-active), 25*time.Second); strings.Contains(s, "⧗") || len(beats) != 0 {
+		t.Fatalf("clock shown or ticking on another player's move (beats %v):\n%s", beats, s)
+	}
+	// A long way off it says nothing and sleeps until its last 30 seconds:
+	// one beat, not one a second.
+	if s := show(engine.SeatViewer(active), 2*time.Minute); strings.Contains(s, "⧗") || len(beats) != 1 || beats[0] != 90*time.Second {
+		t.Fatalf("two minutes out: beats %v\n%s", beats, s)
 	}
 	if s := show(engine.SeatViewer(active), 25*time.Second); !strings.Contains(s, "⧗ 25 s left for your move") {
 		t.Fatalf("clock not shown with 25 s left:\n%s", s)
 	}
-	if s := show(engine.SeatViewer(1-active), 25*time.Second); strings.Contains(s, "⧗") {
-		t.Fatalf("clock shown on another player's move:\n%s", s)
+	// The deadline came closer than the beat on its way: a sooner one.
+	if len(beats) != 2 || beats[1] != time.Second {
+		t.Fatalf("with 25 s left: beats %v", beats)
+	}
+	// The turn clock is no countdown of the board's (that is for the
+	// game's own timers).
+	if tb.calls != 0 {
+		t.Fatalf("the board was told the turn clock's time %d times", tb.calls)
 	}
 }

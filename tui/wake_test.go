@@ -64,7 +64,9 @@ func TestMailboxCoalescesAndNeverBlocks(t *testing.T) {
 // arrive through Send; the countdown's beat does too. Once the session
 // has closed, nothing more is sent.
 func TestSessionWithSendWaitsOnNothing(t *testing.T) {
-	db, hub, reg := realHub(t)
+	// A turn clock just over its warning, so that the player's first beat
+	// comes within a second.
+	db, hub, reg := realHub(t, func(c *lobby.Config) { c.TurnTime = turnWarning + time.Second })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sent := make(chan tea.Msg, 64)
