@@ -20,10 +20,9 @@ import (
 type moving struct {
 	timer    *time.Timer
 	deadline time.Time // when timer fires, by cfg.Now; zero when none is armed
-	// deadlineTurn says the deadline is the turn clock's, not the game's
-	// own timer; turnDue is when the turn clock's timer, if armed, fires.
-	deadlineTurn bool
-	turnDue      time.Time
+	// turnDue is when the turn clock's timer fires, if that is the timer
+	// armed (zero for the game's own): the deadline is then the turn clock's.
+	turnDue time.Time
 	// saveFailures counts the moves the Store refused in a row: bots wait
 	// longer after each (botBackoff) instead of retrying in a tight loop
 	// against a full disk, and appendErrs logs the run once, with a count.
@@ -201,8 +200,8 @@ func (t *table) armTurnClock() {
 		t.stopTimer()
 		return
 	}
-	if !t.deadline.Equal(due) || !t.deadlineTurn {
-		t.deadline, t.deadlineTurn = due, true
+	if !t.deadline.Equal(due) {
+		t.deadline = due
 		t.dirty = true
 	}
 	if t.timer != nil && !t.turnDue.IsZero() && !t.turnDue.After(due) {
@@ -280,7 +279,7 @@ func (t *table) stopTimer() {
 
 func (t *table) clearDeadline() {
 	if !t.deadline.IsZero() {
-		t.deadline, t.deadlineTurn = time.Time{}, false
+		t.deadline = time.Time{}
 		t.dirty = true
 	}
 }

@@ -127,7 +127,7 @@ func (t *table) publish() {
 	snap.common = TableView{
 		Version: t.version, Code: sum.Code, GameID: t.gameID, Game: t.info, Options: t.opts, Public: t.public,
 		Rated: t.gameRated, Phase: t.phase, Seats: seats, Status: t.status, Chat: chat, Spectators: len(t.spectators),
-		Result: t.result, Notice: t.currentNews(), Grace: t.cfg.Grace, NoBot: t.botLevel == "", Unsaved: t.unsaved, Deadline: t.deadline, TurnClock: t.deadlineTurn,
+		Result: t.result, Notice: t.currentNews(), Grace: t.cfg.Grace, NoBot: t.botLevel == "", Unsaved: t.unsaved, Deadline: t.deadline, TurnClock: !t.turnDue.IsZero(),
 	}
 	board := t.state != nil && t.phase != Waiting && t.phase != Broken
 	part := func(v engine.Viewer, log int) viewerPart {

@@ -49,7 +49,7 @@ func coldFrame(m *app) string {
 // checked by TestFramesMatchAColdSession once coldFrame forgets it.
 func TestColdFrameForgetsEveryMemory(t *testing.T) {
 	state := []string{"plainScreen", "conn", "view", "loaded", "board", "boardOf", "ctx", "chat", "chatOpen",
-		"confirmLeave", "err", "ended", "busy", "ticking", "tickAt", "tickSeq", "moveSecs", "ratingsOf", "ratings"}
+		"confirmLeave", "err", "ended", "busy", "tickAt", "tickSeq", "moveSecs", "ratingsOf", "ratings"}
 	typ := reflect.TypeFor[tableScreen]()
 	for i := range typ.NumField() {
 		name := typ.Field(i).Name

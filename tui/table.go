@@ -39,8 +39,7 @@ type tableScreen struct {
 	err          string
 	ended        string    // why the connection ended, once it has
 	busy         bool      // a move is on its way to the table
-	ticking      bool      // a countdown tick is on its way
-	tickAt       time.Time // when the tick on its way arrives
+	tickAt       time.Time // when the countdown tick on its way arrives; zero when none is
 	tickSeq      int       // the latest tick sent; earlier ones are stale
 	// moveSecs is the whole seconds left for this player's awaited move,
 	// shown in the strip in the last turnWarning of a clock; -1 hides it.

@@ -225,10 +225,10 @@ func (s *tableScreen) countdown(a *app) tea.Cmd {
 		s.board.SetTimeLeft(max(0, left))
 	}
 	at := now.Add(wait)
-	if s.ticking && s.tickAt.Before(at.Add(time.Second)) {
+	if !s.tickAt.IsZero() && s.tickAt.Before(at.Add(time.Second)) {
 		return nil // the tick on its way comes soon enough
 	}
-	s.ticking, s.tickAt = true, at
+	s.tickAt = at
 	s.tickSeq++
 	c, seq := s.conn, s.tickSeq
 	return a.after(wait, func(time.Time) tea.Msg { return tableTickMsg{conn: c, seq: seq} })
@@ -240,7 +240,7 @@ func (s *tableScreen) tick(a *app, seq int) tea.Cmd {
 	if seq != s.tickSeq {
 		return nil
 	}
-	s.ticking = false
+	s.tickAt = time.Time{}
 	return s.countdown(a)
 }
 
